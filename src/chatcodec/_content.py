@@ -1,0 +1,106 @@
+"""Content parts: the pieces of a multimodal user message, tagged on ``type``.
+
+Binary payloads stay base64 text as providers send them, so a part passes
+through a codec without being decoded and encoded again.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Literal
+
+from ._errors import TAG_RULES, ValidationError
+from ._record import Record
+
+__all__ = ["AudioPart", "ContentPart", "FilePart", "ImagePart", "TextPart"]
+
+Detail = Literal["auto", "low", "high"]
+
+
+def _one_source(*sources: str | None) -> bool:
+    return sum(source is not None for source in sources) == 1
+
+
+class TextPart(Record, frozen=True, tag_field="type", tag="text"):
+    """A piece of text.
+
+    Examples
+    --------
+    >>> TextPart("Describe this picture.")
+    TextPart(text=<22 chars>)
+    """
+
+    text: str
+
+
+class ImagePart(Record, frozen=True, tag_field="type", tag="image"):
+    """An image, by URL or as base64 ``data`` with its ``media_type``.
+
+    Parameters
+    ----------
+    url : str, optional
+        Where the image is (``https:`` or a ``data:`` URL).
+    data : str, optional
+        The image bytes in base64; needs ``media_type``.
+    media_type : str, optional
+        MIME type, e.g. ``"image/png"``.
+    detail : {"auto", "low", "high"}, optional
+        Resolution hint for providers that take one.
+    """
+
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+    detail: Detail | None = None
+
+    def __post_init__(self) -> None:
+        if not _one_source(self.url, self.data):
+            raise ValidationError("exactly one of url and data must be set", "$.url")
+        if self.data is not None and not self.media_type:
+            raise ValidationError("must be set when data is set", "$.media_type")
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str, *, detail: Detail | None = None) -> ImagePart:
+        """Build an image part from raw bytes, encoding them in base64."""
+        return cls(
+            data=base64.b64encode(data).decode("ascii"), media_type=media_type, detail=detail
+        )
+
+
+class AudioPart(Record, frozen=True, tag_field="type", tag="audio"):
+    """Audio, by URL or as base64 ``data`` with its ``media_type`` (``"audio/wav"``)."""
+
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+
+    def __post_init__(self) -> None:
+        if not _one_source(self.url, self.data):
+            raise ValidationError("exactly one of url and data must be set", "$.url")
+        if self.data is not None and not self.media_type:
+            raise ValidationError("must be set when data is set", "$.media_type")
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str) -> AudioPart:
+        """Build an audio part from raw bytes, encoding them in base64."""
+        return cls(data=base64.b64encode(data).decode("ascii"), media_type=media_type)
+
+
+class FilePart(Record, frozen=True, tag_field="type", tag="file"):
+    """A document: base64 ``data``, a ``url`` or a provider's ``file_id``."""
+
+    url: str | None = None
+    data: str | None = None
+    file_id: str | None = None
+    media_type: str | None = None
+    filename: str | None = None
+
+    def __post_init__(self) -> None:
+        if not _one_source(self.url, self.data, self.file_id):
+            raise ValidationError("exactly one of url, data and file_id must be set", "$.url")
+
+
+ContentPart = TextPart | ImagePart | AudioPart | FilePart
+"""Any content part; decodes by its ``type`` tag."""
+
+TAG_RULES["type"] = "type must be one of text, image, audio, file"

@@ -1,0 +1,157 @@
+"""The one error tree of chatcodec.
+
+::
+
+    ChatCodecError
+     ├── ValidationError (ValueError)     a value breaks a rule; ``path`` and ``rule``
+     │    ├── OrderingError               a message breaks a history rule; ``index``
+     │    ├── UntrustedInputError         untrusted input tried to cross the trust boundary
+     │    └── ArgumentTypeError           a tool argument has the wrong type
+     ├── MissingArgumentError (KeyError)  a tool call has no such argument
+     ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
+     └── EncodeError (TypeError)          a value has no wire form
+
+Every message names a JSON path and a rule and never the content of a message:
+content is private and untrusted.  msgspec echoes some input values in its own
+messages (an unknown tag, an unknown field name); :func:`from_msgspec` rewrites
+those before they reach a caller.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+__all__ = [
+    "ArgumentTypeError",
+    "ChatCodecError",
+    "DecodeError",
+    "EncodeError",
+    "MissingArgumentError",
+    "OrderingError",
+    "UntrustedInputError",
+    "ValidationError",
+]
+
+
+class ChatCodecError(Exception):
+    """Base class of every error chatcodec raises."""
+
+
+class ValidationError(ChatCodecError, ValueError):
+    """A value breaks one of chatcodec's rules.
+
+    Attributes
+    ----------
+    rule : str
+        What the rule requires, e.g. ``"must not be empty"``.
+    path : str
+        JSON path of the offending value, e.g. ``"$[2].content"``.
+    """
+
+    def __init__(self, rule: str, path: str = "$") -> None:
+        self.rule = rule
+        self.path = path
+        super().__init__(f"{rule} - at `{path}`")
+
+    def __reduce__(self) -> tuple[type[ValidationError], tuple[str, str]]:
+        return (type(self), (self.rule, self.path))
+
+
+class OrderingError(ValidationError):
+    """A message cannot follow the messages before it.
+
+    Attributes
+    ----------
+    index : int
+        Position of the offending message in the sequence.
+    """
+
+    def __init__(self, rule: str, index: int) -> None:
+        self.index = index
+        super().__init__(rule, f"$[{index}]")
+
+    def __reduce__(self) -> tuple[type[OrderingError], tuple[str, int]]:  # type: ignore[override]
+        return (type(self), (self.rule, self.index))
+
+
+class UntrustedInputError(ValidationError):
+    """Untrusted input was refused at the trust boundary."""
+
+
+class ArgumentTypeError(ValidationError):
+    """A tool-call argument does not have the requested type."""
+
+
+class MissingArgumentError(ChatCodecError, KeyError):
+    """A tool call has no argument of that name.
+
+    Attributes
+    ----------
+    key : str
+        The argument that was asked for (the caller's own key, not content).
+    """
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        return f"no argument {self.key!r} - at `$.arguments`"
+
+
+class DecodeError(ChatCodecError, ValueError):
+    """The input is not well-formed JSON or msgpack."""
+
+
+class EncodeError(ChatCodecError, TypeError):
+    """A value cannot be written to the wire format."""
+
+
+# msgspec messages that quote a value taken from the input. Each is replaced
+# by the same sentence without the value.
+_ECHOES = (
+    (re.compile(r"^Invalid enum value .*$", re.S), "Invalid enum value"),
+    (re.compile(r"^Invalid value .*$", re.S), "Invalid value"),
+    (re.compile(r"^Object contains unknown field .*$", re.S), "Object contains unknown field"),
+)
+# The allowed values of each tag field ("role", "type"), filled in by the
+# modules that define the tagged types, so an invalid tag names what is allowed.
+TAG_RULES: dict[str, str] = {}
+_AT = re.compile(r" - at `(\$[^`]*)`$")
+
+
+def _scrub(message: str) -> str:
+    for pattern, replacement in _ECHOES:
+        if pattern.match(message):
+            return replacement
+    return message
+
+
+def from_msgspec(exc: Exception, prefix: str = "$") -> ChatCodecError:
+    """Translate an error raised while decoding into chatcodec's tree.
+
+    ``prefix`` replaces the leading ``$`` of msgspec's path, so that errors in a
+    nested document (a JSONL line, a tool call's arguments) name their place in
+    the whole.
+    """
+    if isinstance(exc, msgspec.ValidationError):
+        text = str(exc)
+        # msgspec appends where the error happened ("- at `$[0]`"); a rule raised
+        # by one of our own __post_init__ methods already ends with the field
+        # inside that object ("- at `$.content`"). Outer first, then inner.
+        suffixes: list[str] = []
+        while (match := _AT.search(text)) is not None and len(suffixes) < 2:
+            suffixes.append(match.group(1)[1:])
+            text = text[: match.start()]
+        path = prefix + "".join(suffixes)
+        rule = _scrub(text)
+        if rule == "Invalid value":
+            rule = TAG_RULES.get(path.rpartition(".")[2], rule)
+        return ValidationError(rule, path)
+    if isinstance(exc, UnicodeDecodeError):
+        return DecodeError(f"invalid UTF-8 at byte {exc.start} - at `{prefix}`")
+    if isinstance(exc, msgspec.DecodeError):
+        return DecodeError(f"{exc} - at `{prefix}`")
+    return DecodeError(f"{type(exc).__name__} - at `{prefix}`")

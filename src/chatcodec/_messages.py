@@ -1,0 +1,242 @@
+"""The five messages, a union tagged on ``role``, and their factories.
+
+Each class checks its own rules in ``__post_init__``, which runs both when a
+message is built and when one is decoded (msgspec turns the ``ValueError`` into
+a ``ValidationError`` with the path).  Every rule here is O(1), except the
+duplicate-id check, which is O(number of tool calls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from ._content import ContentPart, TextPart
+from ._errors import TAG_RULES, ValidationError
+from ._record import Record
+from ._roles import Role
+from ._tools import InvalidToolCall, ToolCall
+
+__all__ = [
+    "MESSAGE_TYPES",
+    "AssistantMessage",
+    "DeveloperMessage",
+    "Message",
+    "SystemMessage",
+    "ToolMessage",
+    "UserMessage",
+    "assistant",
+    "developer",
+    "system",
+    "tool_result",
+    "user",
+]
+
+_EMPTY = "must not be empty"
+
+
+class _Message(Record, frozen=True, tag_field="role", kw_only=True):
+    """Fields every message has; kept in storage, never sent to a provider."""
+
+    role: ClassVar[Role]
+
+    id: str | None = None
+    """An id for the message in storage."""
+    metadata: dict[str, Any] | None = None
+    """The application's own data about the message (JSON values)."""
+
+    def __str__(self) -> str:
+        return f"{self.role.value}: {self._sizes()}"
+
+    def _sizes(self) -> str:
+        return _describe(getattr(self, "content", None))
+
+
+def _describe(content: object) -> str:
+    if content is None:
+        return "no content"
+    if isinstance(content, str):
+        return f"{len(content)} chars"
+    if isinstance(content, tuple):
+        kinds = ", ".join(type(part).__struct_config__.tag for part in content)
+        return f"{len(content)} parts ({kinds})"
+    return f"<{type(content).__name__}>"
+
+
+class SystemMessage(_Message, frozen=True, tag="system"):
+    """Instructions for the model from the application."""
+
+    role: ClassVar[Role] = Role.SYSTEM
+    content: str
+
+    def __post_init__(self) -> None:
+        if not self.content:
+            raise ValidationError(_EMPTY, "$.content")
+
+
+class DeveloperMessage(_Message, frozen=True, tag="developer"):
+    """Instructions from the developer (OpenAI's newer name for system)."""
+
+    role: ClassVar[Role] = Role.DEVELOPER
+    content: str
+
+    def __post_init__(self) -> None:
+        if not self.content:
+            raise ValidationError(_EMPTY, "$.content")
+
+
+class UserMessage(_Message, frozen=True, tag="user"):
+    """What the user says: text, or a tuple of content parts.
+
+    Examples
+    --------
+    >>> msg = UserMessage("What is the weather in Paris?")
+    >>> str(msg)
+    'user: 29 chars'
+    >>> msg
+    UserMessage(content=<29 chars>)
+    """
+
+    role: ClassVar[Role] = Role.USER
+    content: str | tuple[ContentPart, ...]
+
+    def __post_init__(self) -> None:
+        if not self.content:
+            raise ValidationError(_EMPTY, "$.content")
+
+    @property
+    def text(self) -> str:
+        """The text of the message: the string, or its text parts joined."""
+        content = self.content
+        if isinstance(content, str):
+            return content
+        return "".join(part.text for part in content if isinstance(part, TextPart))
+
+
+class AssistantMessage(_Message, frozen=True, tag="assistant"):
+    """What the model says: text, tool calls, or both.
+
+    ``content`` is ``None`` when the model sent no text (``""`` is text that
+    happens to be empty). Tool calls whose arguments were not a JSON object are
+    kept apart in ``invalid_tool_calls``.
+    """
+
+    role: ClassVar[Role] = Role.ASSISTANT
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    invalid_tool_calls: tuple[InvalidToolCall, ...] = ()
+
+    def __post_init__(self) -> None:
+        calls = self.tool_calls
+        invalid = self.invalid_tool_calls
+        if self.content is None and not calls and not invalid:
+            raise ValidationError("must have content or tool calls", "$.content")
+        if len(calls) + len(invalid) > 1:
+            ids = [call.id for call in calls]
+            ids.extend(call.id for call in invalid if call.id)
+            if len(set(ids)) != len(ids):
+                raise ValidationError("tool call ids must be unique", "$.tool_calls")
+
+    def _sizes(self) -> str:
+        sizes = _describe(self.content)
+        if self.tool_calls:
+            sizes += f", {len(self.tool_calls)} tool calls"
+        if self.invalid_tool_calls:
+            sizes += f", {len(self.invalid_tool_calls)} invalid tool calls"
+        return sizes
+
+
+class ToolMessage(_Message, frozen=True, tag="tool"):
+    """A tool's result, answering the call ``tool_call_id``.
+
+    ``content`` may be empty; ``is_error`` marks a failed run.
+    """
+
+    role: ClassVar[Role] = Role.TOOL
+    tool_call_id: str
+    content: str
+    is_error: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.tool_call_id:
+            raise ValidationError(_EMPTY, "$.tool_call_id")
+
+    def _sizes(self) -> str:
+        return _describe(self.content) + (", error" if self.is_error else "")
+
+
+Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage
+"""Any message; decodes by its ``role`` tag."""
+
+MESSAGE_TYPES: dict[Role, type[Message]] = {
+    Role.SYSTEM: SystemMessage,
+    Role.DEVELOPER: DeveloperMessage,
+    Role.USER: UserMessage,
+    Role.ASSISTANT: AssistantMessage,
+    Role.TOOL: ToolMessage,
+}
+
+TAG_RULES["role"] = "role must be one of " + ", ".join(role.value for role in MESSAGE_TYPES)
+
+
+def system(
+    content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
+) -> SystemMessage:
+    """Build a system message."""
+    return SystemMessage(content, id=id, metadata=metadata)
+
+
+def developer(
+    content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
+) -> DeveloperMessage:
+    """Build a developer message."""
+    return DeveloperMessage(content, id=id, metadata=metadata)
+
+
+def user(
+    content: str | Iterable[ContentPart | str],
+    *,
+    id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> UserMessage:
+    """Build a user message from text or from parts (strings become text parts).
+
+    Examples
+    --------
+    >>> from chatcodec import ImagePart
+    >>> str(user(["What is this?", ImagePart(url="https://example.com/cat.png")]))
+    'user: 2 parts (text, image)'
+    """
+    if not isinstance(content, str):
+        content = tuple(TextPart(part) if isinstance(part, str) else part for part in content)
+    return UserMessage(content, id=id, metadata=metadata)
+
+
+def assistant(
+    content: str | None = None,
+    tool_calls: Iterable[ToolCall] = (),
+    *,
+    invalid_tool_calls: Iterable[InvalidToolCall] = (),
+    id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> AssistantMessage:
+    """Build an assistant message with text, tool calls, or both."""
+    return AssistantMessage(
+        content,
+        tuple(tool_calls),
+        tuple(invalid_tool_calls),
+        id=id,
+        metadata=metadata,
+    )
+
+
+def tool_result(
+    tool_call_id: str,
+    result: str,
+    *,
+    is_error: bool = False,
+    id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> ToolMessage:
+    """Build the tool message answering ``tool_call_id``."""
+    return ToolMessage(tool_call_id, result, is_error=is_error, id=id, metadata=metadata)

@@ -1,0 +1,101 @@
+"""JSON Schema for tool parameters: generation from Python types and closing.
+
+msgspec writes the schema (required fields are exactly those without a
+default); this module inlines its ``$ref`` s, since several providers do not
+follow references, and drops the ``title`` s msgspec adds from class names.
+Walks go through :func:`map_subschemas`, which knows which keywords hold
+schemas, so a property that happens to be named ``title`` or ``properties`` is
+data, never a keyword.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ._errors import ValidationError
+
+__all__ = ["close_objects", "map_subschemas", "object_schema"]
+
+_REF_PREFIX = "#/$defs/"
+# Keywords whose values are schemas, by how they hold them.
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_SCHEMA_ONE = frozenset(
+    {"items", "not", "if", "then", "else", "contains", "additionalItems", "additionalProperties"}
+)
+
+
+def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:
+    """Copy ``schema`` with ``fn`` applied to each schema directly inside it."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: fn(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [fn(sub) for sub in value]
+        elif key in _SCHEMA_ONE and isinstance(value, dict):
+            out[key] = fn(value)
+        else:
+            out[key] = value
+    return out
+
+
+def close_objects(schema: Any) -> Any:
+    """Copy ``schema`` with ``additionalProperties: false`` on every object schema."""
+    if not isinstance(schema, dict):
+        return schema
+    closed = map_subschemas(schema, close_objects)
+    kind = closed.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in closed:
+        closed["additionalProperties"] = False
+    return closed
+
+
+def object_schema(type_: Any) -> tuple[dict[str, Any], str | None]:
+    """Return the inlined object schema of ``type_`` and its description.
+
+    Raises
+    ------
+    ValidationError
+        If the type is not an object type (Struct, dataclass, TypedDict...) or
+        is recursive, which cannot be inlined.
+    """
+    try:
+        schema = msgspec.json.schema(type_)
+    except (TypeError, ValueError):
+        raise ValidationError("type has no JSON Schema", "$.parameters") from None
+    defs: dict[str, Any] = schema.pop("$defs", {})
+    inlined = _Inliner(defs)(schema)
+    if not isinstance(inlined, dict) or inlined.get("type") != "object":
+        raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
+    description = inlined.pop("description", None)
+    return inlined, description
+
+
+class _Inliner:
+    def __init__(self, defs: dict[str, Any]) -> None:
+        self.defs = defs
+        self.stack: list[str] = []
+
+    def __call__(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_REF_PREFIX):
+            name = ref[len(_REF_PREFIX) :]
+            if name in self.stack:
+                raise ValidationError("recursive types cannot be inlined", "$.parameters")
+            self.stack.append(name)
+            try:
+                siblings = {k: v for k, v in schema.items() if k != "$ref"}
+                return self({**self.defs[name], **siblings})
+            finally:
+                self.stack.pop()
+        out = map_subschemas(schema, self)
+        out.pop("title", None)
+        if out.get("required") == []:
+            del out["required"]
+        return out

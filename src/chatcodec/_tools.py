@@ -1,0 +1,404 @@
+"""Tool calls, tool results, tool definitions and streaming deltas.
+
+Arguments stay the raw bytes of a JSON object (:class:`msgspec.Raw`): a decode
+keeps a view of the input without building Python objects, an encode writes the
+bytes back unchanged, and the helpers parse only when asked.  What the model
+sent that is not a JSON object becomes an :class:`InvalidToolCall` with the
+text kept verbatim, never an exception out of a decoder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+import msgspec
+from msgspec import UNSET, Raw, UnsetType
+
+from ._errors import (
+    ArgumentTypeError,
+    MissingArgumentError,
+    ValidationError,
+    from_msgspec,
+)
+from ._problems import Problem
+from ._record import Record, json_decoder
+from ._schema import close_objects, object_schema
+
+if TYPE_CHECKING:
+    from ._messages import ToolMessage
+
+__all__ = [
+    "InvalidToolCall",
+    "ToolCall",
+    "ToolCallDelta",
+    "ToolDefinition",
+    "ToolResult",
+    "parse_tool_call",
+    "tool_call",
+]
+
+T = TypeVar("T")
+
+NAME_RULE = "must match ^[A-Za-z0-9_]{1,64}$"
+_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
+# O(1): valid JSON whose first token is "{" is an object.
+_OBJECT = re.compile(rb"[ \t\r\n]*\{")
+DESCRIPTION_LIMIT = 1024
+
+
+def check_name(name: str, path: str = "$.name") -> None:
+    """Raise unless ``name`` is a valid tool name."""
+    if type(name) is not str or _NAME.fullmatch(name) is None:
+        raise ValidationError(NAME_RULE, path)
+
+
+class ToolCall(Record, frozen=True):
+    """A model's request to run a tool.
+
+    Parameters
+    ----------
+    id : str
+        Non-empty id that the tool's result answers.
+    name : str
+        The tool's name.
+    arguments : msgspec.Raw
+        The bytes of a JSON object. Build from a dict or text with
+        :func:`tool_call`, which checks the JSON fully.
+
+    Examples
+    --------
+    >>> call = tool_call("call_1", "get_weather", {"city": "Paris"})
+    >>> call.get_argument("city", str)
+    'Paris'
+    >>> bytes(call.arguments)
+    b'{"city":"Paris"}'
+    """
+
+    id: str
+    name: str
+    arguments: Raw
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            raise ValidationError("must not be empty", "$.id")
+        if not self.name:
+            raise ValidationError("must not be empty", "$.name")
+        if type(self.arguments) is not Raw or _OBJECT.match(self.arguments) is None:
+            raise ValidationError("must be a JSON object", "$.arguments")
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.name, bytes(self.arguments)))
+
+    def arguments_dict(self) -> dict[str, Any]:
+        """Parse the arguments into a dict."""
+        parsed: dict[str, Any] = _decode_arguments(self.arguments, dict[str, Any])
+        return parsed
+
+    @overload
+    def get_argument(self, key: str) -> Any: ...
+    @overload
+    def get_argument(self, key: str, type: type[T]) -> T: ...
+    def get_argument(self, key: str, type: Any = Any) -> Any:
+        """Return one argument, parsed and checked against ``type``.
+
+        Only the top level of the object is scanned, and only that value is
+        parsed.
+
+        Raises
+        ------
+        MissingArgumentError
+            If there is no such argument (also a ``KeyError``).
+        ArgumentTypeError
+            If the value does not have the type asked for (also a ``ValueError``).
+        """
+        fields = _decode_arguments(self.arguments, dict[str, Raw])
+        try:
+            raw = fields[key]
+        except KeyError:
+            raise MissingArgumentError(key) from None
+        try:
+            return json_decoder(type).decode(raw)
+        except msgspec.DecodeError as exc:
+            error = from_msgspec(exc, "$.arguments[...]")
+            raise ArgumentTypeError(
+                getattr(error, "rule", str(error)), "$.arguments[...]"
+            ) from None
+
+    @overload
+    def try_get_argument(self, key: str) -> Any | UnsetType: ...
+    @overload
+    def try_get_argument(self, key: str, type: type[T]) -> T | UnsetType: ...
+    def try_get_argument(self, key: str, type: Any = Any) -> Any:
+        """Like :meth:`get_argument`, but return ``msgspec.UNSET`` on a miss.
+
+        A miss is an absent argument or one of another type.
+
+        Examples
+        --------
+        >>> from msgspec import UNSET
+        >>> tool_call("c1", "f", {"n": 2}).try_get_argument("unit", str) is UNSET
+        True
+        """
+        try:
+            return self.get_argument(key, type)
+        except (MissingArgumentError, ArgumentTypeError):
+            return UNSET
+
+    def arguments_as(self, type: type[T]) -> T:
+        """Decode the arguments straight into ``type`` with msgspec's validation.
+
+        ``type`` may be a Struct, dataclass, TypedDict or any type msgspec
+        decodes.
+
+        Raises
+        ------
+        ArgumentTypeError
+            If the arguments do not fit ``type``; the path names the argument.
+        """
+        parsed: T = _decode_arguments(self.arguments, type)
+        return parsed
+
+
+def _decode_arguments(raw: Raw, type_: Any) -> Any:
+    try:
+        return json_decoder(type_).decode(raw)
+    except msgspec.DecodeError as exc:
+        error = from_msgspec(exc, "$.arguments")
+        if isinstance(error, ValidationError):
+            raise ArgumentTypeError(error.rule, error.path) from None
+        raise error from None
+
+
+class InvalidToolCall(Record, frozen=True):
+    """A tool call whose arguments are not a JSON object, kept as sent.
+
+    Parameters
+    ----------
+    id, name : str, optional
+        As the model sent them, when it did.
+    arguments : str
+        The argument text exactly as received.
+    error : str
+        Why it is not a :class:`ToolCall` (chatcodec's words, no content).
+    """
+
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+    error: str = ""
+
+
+def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | InvalidToolCall:
+    """Turn argument text from a model into a tool call, or keep it as invalid.
+
+    The text is checked in full (one scan in C, no Python objects built); what
+    is not a JSON object becomes an :class:`InvalidToolCall` holding the text.
+    Never raises for bad arguments.
+    """
+    data = arguments.encode() if isinstance(arguments, str) else arguments
+    text = arguments if isinstance(arguments, str) else arguments.decode("utf-8", "replace")
+    reason = _argument_problem(data)
+    if reason is None and id and name:
+        return ToolCall(id, name, json_decoder(Raw).decode(data))
+    if reason is None:
+        reason = "tool call has no id" if not id else "tool call has no name"
+    return InvalidToolCall(id=id or None, name=name or None, arguments=text, error=reason)
+
+
+def _argument_problem(data: bytes) -> str | None:
+    if not data.strip():
+        return "arguments are empty"
+    try:
+        json_decoder(Raw).decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return "arguments are not valid JSON"
+    if _OBJECT.match(data) is None:
+        return "arguments are valid JSON but not an object"
+    return None
+
+
+def tool_call(
+    id: str,
+    name: str,
+    arguments: Mapping[str, Any] | str | bytes | Raw | None = None,
+) -> ToolCall:
+    """Build a :class:`ToolCall`, checking every rule in full.
+
+    Unlike the class itself, which checks what is O(1), this checks the name
+    against ``^[A-Za-z0-9_]{1,64}$`` and the arguments as complete JSON.
+
+    Parameters
+    ----------
+    id : str
+        The call's id.
+    name : str
+        The tool's name.
+    arguments : mapping, str, bytes or msgspec.Raw, optional
+        The arguments; a mapping is encoded, text must be a JSON object.
+        ``None`` means no arguments (``{}``).
+
+    Raises
+    ------
+    ValidationError
+        If a rule is broken.
+    """
+    check_name(name)
+    if arguments is None:
+        return ToolCall(id, name, Raw(b"{}"))
+    if isinstance(arguments, Mapping):
+        try:
+            return ToolCall(id, name, Raw(msgspec.json.encode(arguments)))
+        except TypeError:
+            raise ValidationError("must hold only JSON values", "$.arguments") from None
+    data = bytes(arguments) if isinstance(arguments, Raw) else arguments
+    data = data.encode() if isinstance(data, str) else data
+    reason = _argument_problem(data)
+    if reason is not None:
+        raise ValidationError(reason, "$.arguments")
+    return ToolCall(id, name, Raw(data))
+
+
+class ToolResult(Record, frozen=True):
+    """The outcome of running a tool.
+
+    Examples
+    --------
+    >>> ToolResult.error("call_1", "city not found").is_error
+    True
+    """
+
+    tool_call_id: str
+    result: str
+    is_error: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.tool_call_id:
+            raise ValidationError("must not be empty", "$.tool_call_id")
+
+    @classmethod
+    def success(cls, tool_call_id: str, result: str) -> ToolResult:
+        """A successful result."""
+        return cls(tool_call_id, result)
+
+    @classmethod
+    def error(cls, tool_call_id: str, message: str) -> ToolResult:
+        """A failed result; ``message`` is what the model is told."""
+        return cls(tool_call_id, message, is_error=True)
+
+    def to_message(
+        self, *, id: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> ToolMessage:
+        """The tool message that carries this result."""
+        from ._messages import ToolMessage
+
+        return ToolMessage(
+            self.tool_call_id, self.result, is_error=self.is_error, id=id, metadata=metadata
+        )
+
+
+class ToolDefinition(Record, frozen=True):
+    """A tool the model may call.
+
+    Parameters
+    ----------
+    name : str
+        Matches ``^[A-Za-z0-9_]{1,64}$``.
+    description : str, optional
+        What the tool does. Longer than 1024 characters is allowed and
+        reported by :meth:`problems`.
+    parameters : dict, optional
+        JSON Schema of the arguments, ``{"type": "object", ...}``; ``None``
+        means the tool takes no arguments.
+    strict : bool, default True
+        Emit ``additionalProperties: false`` on every object schema
+        (see :meth:`emitted_parameters`). A schema that allows additional
+        properties is refused.
+    """
+
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    strict: bool = True
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        params = self.parameters
+        if params is None:
+            return
+        if type(params) is not dict or params.get("type") != "object":
+            raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
+        if self.strict and params.get("additionalProperties", False) is not False:
+            raise ValidationError(
+                "must be false or absent when strict", "$.parameters.additionalProperties"
+            )
+
+    def problems(self) -> list[Problem]:
+        """Return what is allowed but likely to be refused by a provider."""
+        found: list[Problem] = []
+        if self.description is not None and len(self.description) > DESCRIPTION_LIMIT:
+            found.append(
+                Problem(
+                    "$.description",
+                    f"longer than {DESCRIPTION_LIMIT} characters",
+                    severity="warning",
+                )
+            )
+        return found
+
+    def emitted_parameters(self) -> dict[str, Any]:
+        """The parameter schema as it is sent to a provider.
+
+        With ``strict``, every object schema gets ``additionalProperties:
+        false``; without parameters, an empty object schema.
+        """
+        params = self.parameters or {"type": "object", "properties": {}}
+        return close_objects(params) if self.strict else params
+
+    @classmethod
+    def from_type(
+        cls,
+        type_: Any,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        strict: bool = True,
+    ) -> ToolDefinition:
+        """Generate a definition from a Struct, dataclass or TypedDict.
+
+        Required fields are those without a default; ``$ref`` s are inlined.
+        The name defaults to the type's name and the description to its
+        docstring.
+
+        Examples
+        --------
+        >>> import msgspec
+        >>> class GetWeather(msgspec.Struct):
+        ...     '''Current weather in a city.'''
+        ...     city: str
+        ...     unit: str = "C"
+        >>> tool = ToolDefinition.from_type(GetWeather, name="get_weather")
+        >>> tool.parameters["required"], tool.description
+        (['city'], 'Current weather in a city.')
+        """
+        schema, doc = object_schema(type_)
+        return cls(
+            name if name is not None else type_.__name__,
+            description if description is not None else doc,
+            schema,
+            strict=strict,
+        )
+
+
+class ToolCallDelta(Record, frozen=True):
+    """One streamed fragment of a tool call.
+
+    ``id`` and ``name`` usually come only with a call's first fragment; later
+    ones carry the ``index`` and a piece of the argument text.
+    """
+
+    index: int | None
+    id: str | None = None
+    name: str | None = None
+    arguments_delta: str | None = None

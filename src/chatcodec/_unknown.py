@@ -1,0 +1,214 @@
+"""Unknown fields go to ``extras``; raw JSON survives msgpack.
+
+The canonical structs forbid unknown fields, so clean input decodes in one C
+pass.  When a decode meets a field the schema does not know, it comes here:
+a walk directed by the target type (``msgspec.inspect``) moves every unknown
+field into the ``extras`` of the record that holds it, then the decode runs
+again.  Two walks share the type dispatch:
+
+- :func:`capture_json` works on the JSON bytes, splitting objects into
+  ``dict[str, Raw]``, so every value it does not touch (tool-call arguments
+  above all) is copied byte for byte;
+- :func:`prepare_builtins` works on decoded Python values (msgpack, lenient
+  repair) and also turns the JSON text stored at ``Raw`` positions back into
+  checked :class:`msgspec.Raw`, since msgpack cannot embed JSON bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+from msgspec import Raw
+
+from ._errors import ValidationError
+from ._record import json_decoder
+
+__all__ = ["capture_json", "prepare_builtins", "type_info"]
+
+_EXTRAS = "extras"
+_ENCODE = msgspec.json.Encoder().encode
+
+
+@functools.lru_cache(maxsize=256)
+def type_info(type_: Any) -> mi.Type:
+    """Return msgspec's (cached) description of ``type_``."""
+    return mi.type_info(type_)
+
+
+def _struct_for(info: mi.Type, obj: dict[str, Any]) -> mi.StructType | None:
+    """The struct type of ``info`` that the object ``obj`` is meant to be."""
+    options = info.types if isinstance(info, mi.UnionType) else (info,)
+    structs = [option for option in options if isinstance(option, mi.StructType)]
+    for struct in structs:
+        if struct.tag_field is None:
+            return struct
+        if obj.get(struct.tag_field) == struct.tag:
+            return struct
+    return None
+
+
+def _sequence_item(info: mi.Type) -> mi.Type | None:
+    options = info.types if isinstance(info, mi.UnionType) else (info,)
+    for option in options:
+        if isinstance(option, mi.ListType | mi.VarTupleType | mi.SetType | mi.FrozenSetType):
+            return option.item_type
+    return None
+
+
+def _fields(struct: mi.StructType) -> dict[str, mi.Field]:
+    return {field.encode_name: field for field in struct.fields}
+
+
+def _merge_extras(found: dict[str, Any], given: Any, path: str) -> dict[str, Any]:
+    if given is None:
+        return found
+    if not isinstance(given, dict):
+        raise ValidationError("must be an object", f"{path}.extras")
+    clash = found.keys() & given.keys()
+    if clash:
+        raise ValidationError("a field is both unknown and in extras", f"{path}.extras")
+    return {**given, **found}
+
+
+# -- JSON bytes ---------------------------------------------------------------
+
+
+def capture_json(data: bytes | str, type_: Any) -> bytes | None:
+    """Rewrite ``data`` with unknown fields under ``extras``; ``None`` if none moved."""
+    raw = json_decoder(Raw).decode(data)
+    moved = _capture(raw, type_info(type_), "$")
+    return None if moved is raw else bytes(moved)
+
+
+def _first(raw: Raw) -> int:
+    data = bytes(raw)
+    stripped = data.lstrip()
+    return stripped[0] if stripped else 0
+
+
+def _capture(raw: Raw, info: mi.Type, path: str) -> Raw:
+    first = _first(raw)
+    if first == ord("{"):
+        fields: dict[str, Raw] = json_decoder(dict[str, Raw]).decode(raw)
+        tags = {
+            key: json_decoder(Any).decode(value)
+            for key, value in fields.items()
+            if key in _tag_fields(info)
+        }
+        struct = _struct_for(info, tags)
+        if struct is not None:
+            return _capture_struct(raw, fields, struct, path)
+        if isinstance(info, mi.DictType):
+            return _rebuild_values(raw, fields, info.value_type, path)
+        return raw
+    if first == ord("["):
+        item = _sequence_item(info)
+        if item is None:
+            return raw
+        items: list[Raw] = json_decoder(list[Raw]).decode(raw)
+        new = [_capture(value, item, f"{path}[{i}]") for i, value in enumerate(items)]
+        if all(a is b for a, b in zip(new, items, strict=True)):
+            return raw
+        return Raw(_ENCODE(new))
+    return raw
+
+
+def _tag_fields(info: mi.Type) -> set[str]:
+    options = info.types if isinstance(info, mi.UnionType) else (info,)
+    return {o.tag_field for o in options if isinstance(o, mi.StructType) and o.tag_field}
+
+
+def _capture_struct(raw: Raw, fields: dict[str, Raw], struct: mi.StructType, path: str) -> Raw:
+    known = _fields(struct)
+    out: dict[str, Raw] = {}
+    unknown: dict[str, Any] = {}
+    changed = False
+    for key, value in fields.items():
+        field = known.get(key)
+        if field is not None:
+            new = _capture(value, field.type, f"{path}.{key}")
+            changed = changed or new is not value
+            out[key] = new
+        elif key == struct.tag_field:
+            out[key] = value
+        else:
+            unknown[key] = json_decoder(Any).decode(value)
+    if unknown and _EXTRAS in known:
+        given = json_decoder(Any).decode(out[_EXTRAS]) if _EXTRAS in out else None
+        out[_EXTRAS] = Raw(_ENCODE(_merge_extras(unknown, given, path)))
+        changed = True
+    return Raw(_ENCODE(out)) if changed else raw
+
+
+def _rebuild_values(raw: Raw, fields: dict[str, Raw], info: mi.Type, path: str) -> Raw:
+    new = {key: _capture(value, info, f"{path}[...]") for key, value in fields.items()}
+    if all(new[key] is value for key, value in fields.items()):
+        return raw
+    return Raw(_ENCODE(new))
+
+
+# -- Python values --------------------------------------------------------------
+
+
+def prepare_builtins(obj: Any, type_: Any, path: str = "$") -> Any:
+    """Make decoded values ready for ``msgspec.convert(obj, type_)``.
+
+    Unknown fields move under ``extras``; text at a ``Raw`` position must be
+    JSON and becomes :class:`msgspec.Raw`; values are never dropped.
+    """
+    return _prepare(obj, type_info(type_), path)
+
+
+def _prepare(obj: Any, info: mi.Type, path: str) -> Any:
+    if isinstance(info, mi.RawType) or (
+        isinstance(info, mi.UnionType) and any(isinstance(t, mi.RawType) for t in info.types)
+    ):
+        return _to_raw(obj, path)
+    if isinstance(obj, dict):
+        struct = _struct_for(info, obj)
+        if struct is not None:
+            return _prepare_struct(obj, struct, path)
+        if isinstance(info, mi.DictType):
+            return {k: _prepare(v, info.value_type, f"{path}[...]") for k, v in obj.items()}
+        return obj
+    if isinstance(obj, list):
+        item = _sequence_item(info)
+        if item is None:
+            return obj
+        return [_prepare(value, item, f"{path}[{i}]") for i, value in enumerate(obj)]
+    return obj
+
+
+def _prepare_struct(obj: dict[str, Any], struct: mi.StructType, path: str) -> dict[str, Any]:
+    known = _fields(struct)
+    out: dict[str, Any] = {}
+    unknown: dict[str, Any] = {}
+    for key, value in obj.items():
+        field = known.get(key)
+        if field is not None:
+            out[key] = _prepare(value, field.type, f"{path}.{key}")
+        elif key == struct.tag_field:
+            out[key] = value
+        else:
+            unknown[key] = value
+    if unknown and _EXTRAS in known:
+        out[_EXTRAS] = _merge_extras(unknown, out.get(_EXTRAS), path)
+    elif unknown:
+        out.update(unknown)  # no home for them: convert reports the field
+    return out
+
+
+def _to_raw(value: Any, path: str) -> Any:
+    if isinstance(value, Raw):
+        return value
+    if isinstance(value, str):
+        try:
+            return json_decoder(Raw).decode(value.encode())
+        except msgspec.DecodeError:
+            raise ValidationError("must be JSON text", path) from None
+    if isinstance(value, dict | list):
+        return Raw(_ENCODE(value))
+    return value

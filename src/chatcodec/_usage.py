@@ -1,0 +1,74 @@
+"""Token usage and finish reasons, in the normalized forms providers map into."""
+
+from __future__ import annotations
+
+import enum
+
+from ._errors import ValidationError
+from ._record import Record
+
+__all__ = ["FinishReason", "Usage"]
+
+
+class FinishReason(enum.StrEnum):
+    """Why the model stopped, normalized across providers.
+
+    A provider's own reason (``end_turn``, ``MAX_TOKENS``...) maps to one of
+    these; responses keep the raw value beside it.
+    """
+
+    STOP = "stop"
+    LENGTH = "length"
+    TOOL_CALLS = "tool_calls"
+    CONTENT_FILTER = "content_filter"
+    ERROR = "error"
+    OTHER = "other"
+
+
+class Usage(Record, frozen=True):
+    """Token counts of one response (or, summed with ``+``, of several).
+
+    ``None`` means the provider did not say. ``total_tokens`` falls back to
+    prompt plus completion in :attr:`total`.
+
+    Examples
+    --------
+    >>> (Usage(10, 5) + Usage(3, 2, cached_tokens=1)).total
+    20
+    """
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int | None = None
+    cached_tokens: int | None = None
+    reasoning_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if type(value) is int and value < 0:
+                raise ValidationError("must not be negative", f"$.{name}")
+
+    @property
+    def total(self) -> int:
+        """``total_tokens`` as given, else prompt plus completion."""
+        if self.total_tokens is not None:
+            return self.total_tokens
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.total + other.total,
+            _add(self.cached_tokens, other.cached_tokens),
+            _add(self.reasoning_tokens, other.reasoning_tokens),
+        )
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    if a is None and b is None:
+        return None
+    return (a or 0) + (b or 0)

@@ -1,0 +1,240 @@
+"""Rules that span messages: ordering policies and the trust boundary.
+
+Ordering is a small state machine, :class:`OrderState`: each message is checked
+against the state in O(1) plus the number of its tool calls, and only applied
+once it passes, so a history is never left half-changed.
+
+``strict`` (the rules a provider's API enforces on a request):
+
+1. the first message is a system (or developer) message, and no other is;
+2. user and assistant messages alternate; tool messages come in between;
+3. an assistant message with tool calls is followed by tool messages that
+   answer its calls, each id once, all of them before the next user or
+   assistant message.
+
+``lenient`` (real transcripts): no system message needed, any role may repeat,
+but a tool message must still answer a call some assistant message made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from ._content import ContentPart
+from ._errors import OrderingError, UntrustedInputError, ValidationError, from_msgspec
+from ._messages import (
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ._problems import Problem
+
+__all__ = ["POLICIES", "OrderState", "Policy", "validate", "validate_untrusted"]
+
+Policy = Literal["strict", "lenient"]
+POLICIES: tuple[Policy, ...] = ("strict", "lenient")
+_MESSAGES = (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
+_SYSTEMS = (SystemMessage, DeveloperMessage)
+
+
+class OrderState:
+    """Where a sequence of messages stands, and what may come next."""
+
+    __slots__ = ("answerable", "answered", "count", "known", "last", "pending", "policy")
+
+    def __init__(self, policy: Policy = "strict") -> None:
+        if policy not in POLICIES:
+            raise ValidationError("policy must be 'strict' or 'lenient'", "$.policy")
+        self.policy: Policy = policy
+        self.count = 0
+        self.last: type[Message] | None = None
+        # strict: calls of the nearest assistant message still to be answered,
+        # every id of it that may be answered, and those answered already.
+        self.pending: set[str] = set()
+        self.answerable: set[str] = set()
+        self.answered: set[str] = set()
+        # lenient: every call id any assistant message made.
+        self.known: set[str] = set()
+
+    def copy(self) -> OrderState:
+        """An independent copy, to try several messages without committing."""
+        other = OrderState(self.policy)
+        other.count, other.last = self.count, self.last
+        other.pending, other.answerable = set(self.pending), set(self.answerable)
+        other.answered, other.known = set(self.answered), set(self.known)
+        return other
+
+    def push(self, message: Message) -> None:
+        """Check ``message`` as the next one and, if it may come next, apply it.
+
+        Raises
+        ------
+        OrderingError
+            Naming the index and the rule; the state is then unchanged.
+        """
+        if not isinstance(message, _MESSAGES):
+            raise OrderingError("must be a message", self.count)
+        if self.policy == "strict":
+            self._check_strict(message)
+        elif isinstance(message, ToolMessage) and message.tool_call_id not in self.known:
+            raise OrderingError("tool message must answer a tool call made earlier", self.count)
+        self._apply(message)
+
+    def _check_strict(self, message: Message) -> None:
+        index, last = self.count, self.last
+        if isinstance(message, _SYSTEMS):
+            if index:
+                raise OrderingError("a system message may only come first", index)
+            return
+        if last is None:
+            raise OrderingError("the first message must be a system message", index)
+        if isinstance(message, ToolMessage):
+            call_id = message.tool_call_id
+            if call_id in self.answered:
+                raise OrderingError("tool call is answered already", index)
+            if call_id not in self.answerable or last not in (AssistantMessage, ToolMessage):
+                raise OrderingError(
+                    "tool message must answer a call of the preceding assistant message", index
+                )
+            return
+        if self.pending:
+            raise OrderingError("every tool call must be answered before this message", index)
+        if isinstance(message, UserMessage) and last is UserMessage:
+            raise OrderingError("a user message must follow an assistant or tool message", index)
+        if isinstance(message, AssistantMessage) and last not in (UserMessage, ToolMessage):
+            raise OrderingError("an assistant message must follow a user or tool message", index)
+
+    def _apply(self, message: Message) -> None:
+        self.count += 1
+        self.last = type(message)
+        if isinstance(message, AssistantMessage):
+            ids = [call.id for call in message.tool_calls]
+            self.pending = set(ids)
+            self.answerable = self.pending | {c.id for c in message.invalid_tool_calls if c.id}
+            self.answered = set()
+            self.known.update(self.answerable)
+        elif isinstance(message, ToolMessage):
+            self.pending.discard(message.tool_call_id)
+            self.answered.add(message.tool_call_id)
+
+
+def validate(
+    messages: Iterable[Message], *, policy: Policy = "strict", collect: bool = False
+) -> list[Problem]:
+    """Check the order of a whole sequence of messages.
+
+    Parameters
+    ----------
+    messages : iterable of Message
+        The sequence to check.
+    policy : {"strict", "lenient"}
+        Which rules apply (see :class:`Conversation`).
+    collect : bool, default False
+        Report every problem instead of raising on the first. A message that
+        breaks a rule is then passed over and the check goes on after it.
+
+    Returns
+    -------
+    list of Problem
+        Empty when the sequence is valid (always, when ``collect`` is false).
+
+    Raises
+    ------
+    OrderingError
+        On the first problem, unless ``collect``.
+    """
+    state = OrderState(policy)
+    problems: list[Problem] = []
+    for index, message in enumerate(messages):
+        try:
+            state.push(message)
+        except OrderingError as error:
+            if not collect:
+                raise
+            problems.append(Problem(f"$[{index}]", error.rule))
+            state.count += 1  # keep indexes aligned with the input
+    return problems
+
+
+class _UntrustedMessage(msgspec.Struct, forbid_unknown_fields=True):
+    role: str
+    content: str | tuple[ContentPart, ...]
+
+
+_UNTRUSTED = msgspec.json.Decoder(list[_UntrustedMessage])
+
+
+def validate_untrusted(
+    messages: bytes | str | Sequence[Mapping[str, Any] | Message], *, allow_system: bool = False
+) -> tuple[UserMessage | SystemMessage, ...]:
+    """Let through only what an end user may say: the trust boundary.
+
+    Accepts JSON (a list of messages), mappings or messages. Each item may have
+    only ``role`` and ``content``; the role must be exactly ``"user"`` (or
+    ``"system"`` with ``allow_system``); content must not be empty. Assistant
+    and tool messages, tool fields, ``extras``, ``metadata`` and ids are
+    refused, so nothing can be spoofed into a history.
+
+    Returns
+    -------
+    tuple of UserMessage or SystemMessage
+
+    Raises
+    ------
+    UntrustedInputError
+        Naming the path and the rule of the first refusal.
+    """
+    allowed = ("user", "system") if allow_system else ("user",)
+    try:
+        if isinstance(messages, bytes | str | bytearray | memoryview):
+            items = _UNTRUSTED.decode(messages)
+        else:
+            items = [_untrusted_item(item, i, allowed) for i, item in enumerate(messages)]
+    except msgspec.DecodeError as exc:
+        raise _refusal(from_msgspec(exc)) from None
+    if not items:
+        raise UntrustedInputError("must hold at least one message", "$")
+    out: list[UserMessage | SystemMessage] = []
+    for index, item in enumerate(items):
+        if item.role not in allowed:
+            raise UntrustedInputError(f"role must be {' or '.join(allowed)}", f"$[{index}].role")
+        try:
+            out.append(UserMessage(item.content) if item.role == "user" else _system(item.content))
+        except ValidationError as error:
+            raise UntrustedInputError(error.rule, f"$[{index}]{error.path[1:]}") from None
+    return tuple(out)
+
+
+def _untrusted_item(item: object, index: int, allowed: tuple[str, ...]) -> _UntrustedMessage:
+    if isinstance(item, _MESSAGES):
+        if not isinstance(item, UserMessage | SystemMessage):
+            raise UntrustedInputError(f"role must be {' or '.join(allowed)}", f"$[{index}].role")
+        for field in ("extras", "metadata", "id"):
+            if getattr(item, field) is not None:
+                raise UntrustedInputError("not allowed in untrusted input", f"$[{index}].{field}")
+        return _UntrustedMessage(item.role.value, item.content)
+    try:
+        return msgspec.convert(item, _UntrustedMessage)
+    except msgspec.ValidationError as exc:
+        raise _refusal(from_msgspec(exc, f"$[{index}]")) from None
+
+
+def _system(content: str | tuple[ContentPart, ...]) -> SystemMessage:
+    if not isinstance(content, str):
+        raise ValidationError("must be text", "$.content")
+    return SystemMessage(content)
+
+
+def _refusal(error: Exception) -> UntrustedInputError:
+    if isinstance(error, ValidationError):
+        rule = error.rule
+        if rule == "Object contains unknown field":
+            rule = "field not allowed in untrusted input"
+        return UntrustedInputError(rule, error.path)
+    return UntrustedInputError(str(error), "$")
