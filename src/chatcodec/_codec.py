@@ -21,7 +21,14 @@ import msgspec
 from msgspec import Raw
 
 from ._conversation import Conversation, Transcript
-from ._errors import ChatCodecError, DecodeError, EncodeError, OrderingError, from_msgspec
+from ._errors import (
+    ChatCodecError,
+    DecodeError,
+    EncodeError,
+    OrderingError,
+    ValidationError,
+    from_msgspec,
+)
 from ._messages import Message
 from ._problems import Problem
 from ._record import json_decoder
@@ -219,20 +226,20 @@ def decode_lenient(
         return _lenient_conversation(data, format)
     if type is Message:
         problems: list[Problem] = []
-        return Decoded(_lenient_message(_outer(data, Any, format), "$", format, problems), problems)
+        item = _outer(data, many=False, format=format)
+        return Decoded(_lenient_message(item, "$", format, problems), problems)
     if type in (list[Message], tuple[Message, ...]):
         problems = []
-        items = _outer(data, list[Any], format)
-        kept = _lenient_messages(items, "$", format, problems)
-        return Decoded(kept if type is list[Message] else tuple(kept), problems)
+        kept = _lenient_messages(_outer(data, many=True, format=format), "$", format, problems)
+        return Decoded(kept if type == list[Message] else tuple(kept), problems)
     raise TypeError("decode_lenient takes Message, list[Message] or Conversation")
 
 
-def _outer(data: bytes | str, type_: Any, format: Format) -> Any:
+def _outer(data: bytes | str, *, many: bool, format: Format) -> Any:
     """Parse the envelope, leaving each message as Raw (JSON) or values (msgpack)."""
     if format == "json":
-        return _decode_json(data, list[Raw] if type_ is list[Any] else Raw)
-    return _decode_msgpack(data, type_)
+        return _decode_json(data, list[Raw] if many else Raw)
+    return _decode_msgpack(data, list[Any] if many else Any)
 
 
 def _lenient_messages(
@@ -253,18 +260,28 @@ def _lenient_message(
         if format == "json":
             return _decode_json(item, Message, path)  # type: ignore[no-any-return]
         return _convert(item, Message, path)  # type: ignore[no-any-return]
+    except ChatCodecError as error:
+        first = error
+    try:
+        values = _decode_json(item, Any, path) if format == "json" else item
     except ChatCodecError:
-        pass
-    values = json_decoder(Any).decode(item) if format == "json" else item
+        problems.append(_problem(first, path))
+        return None
     repairs: list[Problem] = []
     repaired = _repair(values, path, repairs)
     try:
         message: Message = _convert(repaired, Message, path)
     except ChatCodecError as error:
-        problems.append(Problem(getattr(error, "path", path), getattr(error, "rule", str(error))))
+        problems.append(_problem(error, path))
         return None
     problems.extend(repairs)
     return message
+
+
+def _problem(error: ChatCodecError, path: str) -> Problem:
+    if isinstance(error, ValidationError):
+        return Problem(error.path, error.rule)
+    return Problem(path, str(error).rpartition(" - at ")[0] or str(error))
 
 
 def _warn(problems: list[Problem], path: str, rule: str) -> None:
@@ -427,14 +444,14 @@ class JsonlReader:
             try:
                 value, problems = decode_lenient(line, type=self._type)
             except ChatCodecError as error:
-                found.append(Problem("$", getattr(error, "rule", str(error))))
+                found.append(_problem(error, "$"))
                 return None
             found.extend(problems)
             return value
         try:
             return decode(line, type=self._type)
         except ChatCodecError as error:
-            found.append(Problem(getattr(error, "path", "$"), getattr(error, "rule", str(error))))
+            found.append(_problem(error, "$"))
             return None
 
 
@@ -475,8 +492,6 @@ def write_jsonl(stream: IO[bytes] | IO[str], items: Iterable[Any]) -> int:
     for item in items:
         try:
             _JSON_ENCODER.encode_into(item, buffer)
-        except EncodeError:
-            raise
         except (TypeError, ValueError, msgspec.EncodeError) as exc:
             raise EncodeError(f"item {count}: {exc}") from None
         buffer.extend(b"\n")

@@ -65,8 +65,10 @@ def object_schema(type_: Any) -> tuple[dict[str, Any], str | None]:
     """
     try:
         schema = msgspec.json.schema(type_)
-    except (TypeError, ValueError):
-        raise ValidationError("type has no JSON Schema", "$.parameters") from None
+    except (TypeError, ValueError, NameError) as exc:
+        raise ValidationError(
+            f"type has no JSON Schema ({type(exc).__name__})", "$.parameters"
+        ) from None
     defs: dict[str, Any] = schema.pop("$defs", {})
     inlined = _Inliner(defs)(schema)
     if not isinstance(inlined, dict) or inlined.get("type") != "object":

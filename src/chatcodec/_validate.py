@@ -52,8 +52,8 @@ class OrderState:
         if policy not in POLICIES:
             raise ValidationError("policy must be 'strict' or 'lenient'", "$.policy")
         self.policy: Policy = policy
-        self.count = 0
-        self.last: type[Message] | None = None
+        self.count = 0  # messages seen, applied or passed over: the next index
+        self.last: type[Message] | None = None  # the last message applied
         # strict: calls of the nearest assistant message still to be answered,
         # every id of it that may be answered, and those answered already.
         self.pending: set[str] = set()
@@ -89,7 +89,7 @@ class OrderState:
     def _check_strict(self, message: Message) -> None:
         index, last = self.count, self.last
         if isinstance(message, _SYSTEMS):
-            if index:
+            if last is not None:
                 raise OrderingError("a system message may only come first", index)
             return
         if last is None:

@@ -1,0 +1,165 @@
+"""Hypothesis strategies for every canonical type."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import msgspec
+from hypothesis import strategies as st
+
+import chatcodec as cc
+
+text = st.text(max_size=40)
+nonempty = st.text(min_size=1, max_size=40)
+ids = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=16)
+names = st.from_regex(r"[A-Za-z0-9_]{1,64}", fullmatch=True)
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | text
+)
+json_values: st.SearchStrategy[Any] = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+    max_leaves=8,
+)
+json_objects = st.dictionaries(text, json_values, max_size=4)
+maybe_map = st.none() | st.dictionaries(nonempty, json_values, min_size=1, max_size=3)
+
+
+@st.composite
+def raw_arguments(draw: st.DrawFn) -> msgspec.Raw:
+    """A JSON object in one of several layouts: the bytes must survive exactly."""
+    obj = draw(json_objects)
+    layout = draw(st.sampled_from(["compact", "spaced", "indented", "ascii"]))
+    if layout == "compact":
+        data = msgspec.json.encode(obj)
+    elif layout == "spaced":
+        data = json.dumps(obj, ensure_ascii=False).encode()
+    elif layout == "indented":
+        data = json.dumps(obj, indent=2, ensure_ascii=False).encode()
+    else:
+        data = json.dumps(obj).encode()
+    return msgspec.Raw(data)
+
+
+b64 = st.binary(max_size=24).map(lambda b: base64.b64encode(b).decode())
+media = st.sampled_from(["image/png", "image/jpeg", "audio/wav", "application/pdf"])
+
+text_parts = st.builds(cc.TextPart, text, extras=maybe_map)
+image_parts = st.one_of(
+    st.builds(
+        cc.ImagePart,
+        url=nonempty,
+        detail=st.none() | st.sampled_from(["auto", "low", "high"]),
+        extras=maybe_map,
+    ),
+    st.builds(cc.ImagePart, data=b64, media_type=media, extras=maybe_map),
+)
+audio_parts = st.one_of(
+    st.builds(cc.AudioPart, url=nonempty),
+    st.builds(cc.AudioPart, data=b64, media_type=media),
+)
+file_parts = st.one_of(
+    st.builds(cc.FilePart, url=nonempty, filename=st.none() | nonempty),
+    st.builds(cc.FilePart, data=b64, media_type=st.none() | media),
+    st.builds(cc.FilePart, file_id=nonempty),
+)
+content_parts: st.SearchStrategy[cc.ContentPart] = st.one_of(
+    text_parts, image_parts, audio_parts, file_parts
+)
+
+tool_calls = st.builds(cc.ToolCall, ids, names, raw_arguments(), extras=maybe_map)
+invalid_tool_calls = st.builds(
+    cc.InvalidToolCall,
+    id=st.none() | ids,
+    name=st.none() | text,
+    arguments=text,
+    error=text,
+)
+common = {"id": st.none() | ids, "metadata": maybe_map, "extras": maybe_map}
+
+system_messages = st.builds(cc.SystemMessage, nonempty, **common)
+developer_messages = st.builds(cc.DeveloperMessage, nonempty, **common)
+user_messages = st.builds(
+    cc.UserMessage,
+    nonempty | st.lists(content_parts, min_size=1, max_size=3).map(tuple),
+    **common,
+)
+
+
+@st.composite
+def assistant_messages(draw: st.DrawFn) -> cc.AssistantMessage:
+    calls = tuple(draw(st.lists(tool_calls, max_size=3, unique_by=lambda c: c.id)))
+    taken = {c.id for c in calls}
+    invalid = tuple(
+        draw(
+            st.lists(
+                invalid_tool_calls.filter(lambda c: c.id is None or c.id not in taken),
+                max_size=2,
+                unique_by=lambda c: c.id or object(),
+            )
+        )
+    )
+    content = draw(st.none() | text) if calls or invalid else draw(text)
+    return cc.AssistantMessage(
+        content,
+        calls,
+        invalid,
+        id=draw(common["id"]),
+        metadata=draw(maybe_map),
+        extras=draw(maybe_map),
+    )
+
+
+tool_messages = st.builds(cc.ToolMessage, ids, text, is_error=st.booleans(), **common)
+
+messages: st.SearchStrategy[cc.Message] = st.one_of(
+    system_messages, developer_messages, user_messages, assistant_messages(), tool_messages
+)
+
+tool_results = st.builds(cc.ToolResult, ids, text, is_error=st.booleans())
+usages = st.builds(
+    cc.Usage,
+    st.integers(0, 10**9),
+    st.integers(0, 10**9),
+    st.none() | st.integers(0, 10**9),
+    st.none() | st.integers(0, 10**9),
+    st.none() | st.integers(0, 10**9),
+)
+deltas = st.builds(
+    cc.ToolCallDelta, st.none() | st.integers(0, 64), st.none() | ids, st.none() | names
+)
+tool_definitions = st.builds(
+    cc.ToolDefinition,
+    names,
+    st.none() | text,
+    st.none()
+    | st.dictionaries(text, st.just({"type": "string"}), max_size=3).map(
+        lambda props: {"type": "object", "properties": props}
+    ),
+    strict=st.booleans(),
+)
+
+
+@st.composite
+def strict_conversations(draw: st.DrawFn) -> list[cc.Message]:
+    """A history that follows the strict policy: system, then turns."""
+    out: list[cc.Message] = [draw(system_messages)]
+    for turn in range(draw(st.integers(0, 4))):
+        out.append(draw(user_messages))
+        n_calls = draw(st.integers(0, 2))
+        if n_calls:
+            calls = [
+                cc.ToolCall(f"call_{turn}_{i}", draw(names), draw(raw_arguments()))
+                for i in range(n_calls)
+            ]
+            out.append(cc.AssistantMessage(None, tuple(calls)))
+            out.extend(cc.ToolMessage(call.id, draw(text)) for call in calls)
+        out.append(cc.AssistantMessage(draw(text)))
+    return out

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import sys
+
+import msgspec
+import pytest
+
+import chatcodec as cc
+from chatcodec._messages import MESSAGE_TYPES
+
+CALL = cc.ToolCall("call_1", "get_weather", msgspec.Raw(b'{"city":"Paris"}'))
+
+
+class TestRules:
+    """Each single-message rule has a passing and a failing case, built and decoded."""
+
+    @pytest.mark.parametrize("cls", [cc.SystemMessage, cc.DeveloperMessage, cc.UserMessage])
+    def test_content_must_not_be_empty(self, cls: type[cc.Message]) -> None:
+        assert cls("x").content == "x"  # type: ignore[call-arg]
+        with pytest.raises(cc.ValidationError) as info:
+            cls("")  # type: ignore[call-arg]
+        assert (info.value.path, info.value.rule) == ("$.content", "must not be empty")
+        role = cls.role.value
+        with pytest.raises(cc.ValidationError, match=r"must not be empty - at `\$.content`"):
+            cc.decode(f'{{"role":"{role}","content":""}}'.encode())
+
+    def test_user_parts_must_not_be_empty(self) -> None:
+        assert cc.UserMessage((cc.TextPart("a"),)).text == "a"
+        with pytest.raises(cc.ValidationError, match="must not be empty"):
+            cc.UserMessage(())
+
+    def test_assistant_needs_content_or_tool_calls(self) -> None:
+        assert cc.AssistantMessage("").content == ""
+        assert cc.AssistantMessage(None, (CALL,)).tool_calls == (CALL,)
+        assert cc.AssistantMessage(None, (), (cc.InvalidToolCall(arguments="{"),))
+        with pytest.raises(cc.ValidationError, match="must have content or tool calls"):
+            cc.AssistantMessage()
+
+    def test_assistant_tool_call_ids_are_unique(self) -> None:
+        other = cc.ToolCall("call_2", "f", msgspec.Raw(b"{}"))
+        assert len(cc.AssistantMessage(None, (CALL, other)).tool_calls) == 2
+        with pytest.raises(cc.ValidationError) as info:
+            cc.AssistantMessage(None, (CALL, CALL))
+        assert (info.value.path, info.value.rule) == ("$.tool_calls", "tool call ids must be unique")
+        clash = cc.InvalidToolCall(id="call_1", arguments="{")
+        with pytest.raises(cc.ValidationError, match="unique"):
+            cc.AssistantMessage(None, (CALL,), (clash,))
+        nameless = cc.InvalidToolCall(arguments="{")
+        assert cc.AssistantMessage(None, (CALL,), (nameless, nameless))
+
+    def test_tool_message_needs_tool_call_id(self) -> None:
+        assert cc.ToolMessage("c", "").content == ""
+        with pytest.raises(cc.ValidationError) as info:
+            cc.ToolMessage("", "x")
+        assert info.value.path == "$.tool_call_id"
+        with pytest.raises(cc.ValidationError, match="missing required field `content`"):
+            cc.decode(b'{"role":"tool","tool_call_id":"c"}')
+
+
+class TestFactories:
+    """The factories build the same values as the classes."""
+
+    def test_factories(self) -> None:
+        assert cc.system("s", id="1") == cc.SystemMessage("s", id="1")
+        assert cc.developer("d") == cc.DeveloperMessage("d")
+        assert cc.user("u", metadata={"k": 1}) == cc.UserMessage("u", metadata={"k": 1})
+        assert cc.assistant("a") == cc.AssistantMessage("a")
+        assert cc.assistant(tool_calls=[CALL]) == cc.AssistantMessage(None, (CALL,))
+        assert cc.tool_result("c", "r", is_error=True) == cc.ToolMessage("c", "r", is_error=True)
+
+    def test_user_parts_from_strings(self) -> None:
+        image = cc.ImagePart(url="https://x/y.png")
+        message = cc.user(["look", image])
+        assert message.content == (cc.TextPart("look"), image)
+        assert message.text == "look"
+
+    def test_factories_validate(self) -> None:
+        with pytest.raises(cc.ValidationError):
+            cc.user([])
+        with pytest.raises(cc.ValidationError):
+            cc.assistant()
+
+
+class TestValueSemantics:
+    """Messages are frozen values: equal by content, hashable, small."""
+
+    def test_frozen(self) -> None:
+        message = cc.user("x")
+        with pytest.raises(AttributeError):
+            message.content = "y"  # type: ignore[misc]
+
+    def test_equality_and_hash(self) -> None:
+        assert cc.user("x") == cc.user("x")
+        assert cc.user("x") != cc.system("x")
+        assert hash(cc.user("x")) == hash(cc.user("x"))
+        assert hash(cc.assistant(None, [CALL])) == hash(cc.assistant(None, [CALL]))
+        assert len({cc.user("x"), cc.user("x"), cc.user("y")}) == 2
+
+    def test_not_hashable_with_a_dict_field(self) -> None:
+        with pytest.raises(TypeError):
+            hash(cc.user("x", metadata={"a": 1}))
+
+    def test_roles(self) -> None:
+        assert [cls.role for cls in MESSAGE_TYPES.values()] == list(cc.Role)
+        assert cc.assistant("x").role is cc.Role.ASSISTANT
+
+    @pytest.mark.parametrize(
+        "message",
+        [
+            cc.system("s"),
+            cc.user("u"),
+            cc.assistant(None, [CALL]),
+            cc.tool_result("c", "r"),
+        ],
+    )
+    def test_size_is_at_most_64_bytes(self, message: cc.Message) -> None:
+        assert sys.getsizeof(message) <= 64
+
+    def test_str_shows_role_and_sizes(self) -> None:
+        assert str(cc.user("hello")) == "user: 5 chars"
+        assert str(cc.assistant("ok", [CALL])) == "assistant: 2 chars, 1 tool calls"
+        assert str(cc.assistant(None, [], invalid_tool_calls=[cc.InvalidToolCall()])) == (
+            "assistant: no content, 1 invalid tool calls"
+        )
+        assert str(cc.tool_result("c", "boom", is_error=True)) == "tool: 4 chars, error"
+
+    def test_repr_shows_shapes(self) -> None:
+        assert repr(cc.user("hello", id="m1")) == "UserMessage(content=<5 chars>, id=<2 chars>)"
+        assert repr(cc.assistant(None, [CALL])) == (
+            "AssistantMessage(tool_calls=(ToolCall(id=<6 chars>, name=<11 chars>, "
+            "arguments=<16 bytes>),))"
+        )
