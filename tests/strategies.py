@@ -82,7 +82,7 @@ invalid_tool_calls = st.builds(
     arguments=text,
     error=text,
 )
-common = {"id": st.none() | ids, "metadata": maybe_map, "extras": maybe_map}
+common: dict[str, Any] = {"id": st.none() | ids, "metadata": maybe_map, "extras": maybe_map}
 
 system_messages = st.builds(cc.SystemMessage, nonempty, **common)
 developer_messages = st.builds(cc.DeveloperMessage, nonempty, **common)

@@ -22,7 +22,9 @@ class TestParts:
         assert info.value.path == "$.media_type"
 
     def test_image_detail_is_checked_on_decode(self) -> None:
-        with pytest.raises(cc.ValidationError, match=r"Invalid enum value - at `\$.content\[0\].detail`"):
+        with pytest.raises(
+            cc.ValidationError, match=r"Invalid enum value - at `\$.content\[0\].detail`"
+        ):
             cc.decode(b'{"role":"user","content":[{"type":"image","url":"u","detail":"max"}]}')
 
     def test_audio(self) -> None:

@@ -17,13 +17,18 @@ class TestBasics:
 
     def test_add_and_read(self) -> None:
         conv = cc.Conversation()
-        assert len(conv) == 0 and conv.last is None and conv.messages == ()
+        assert len(conv) == 0
+        assert cc.Conversation().last is None
+        empty: tuple[cc.Message, ...] = conv.messages
+        assert empty == ()
         conv.add(S)
         conv.add(U)
         assert conv.messages == (S, U)
         assert conv.last == U
         assert list(conv) == [S, U]
-        assert conv[0] == S and conv[-1] == U and conv[:1] == (S,)
+        assert conv[0] == S
+        assert conv[-1] == U
+        assert conv[:1] == (S,)
         assert conv.policy == "strict"
 
     def test_failed_add_leaves_it_unchanged(self) -> None:

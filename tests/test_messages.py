@@ -41,7 +41,10 @@ class TestRules:
         assert len(cc.AssistantMessage(None, (CALL, other)).tool_calls) == 2
         with pytest.raises(cc.ValidationError) as info:
             cc.AssistantMessage(None, (CALL, CALL))
-        assert (info.value.path, info.value.rule) == ("$.tool_calls", "tool call ids must be unique")
+        assert (info.value.path, info.value.rule) == (
+            "$.tool_calls",
+            "tool call ids must be unique",
+        )
         clash = cc.InvalidToolCall(id="call_1", arguments="{")
         with pytest.raises(cc.ValidationError, match="unique"):
             cc.AssistantMessage(None, (CALL,), (clash,))
@@ -91,7 +94,7 @@ class TestValueSemantics:
 
     def test_equality_and_hash(self) -> None:
         assert cc.user("x") == cc.user("x")
-        assert cc.user("x") != cc.system("x")
+        assert cc.user("x") != cc.system("x")  # type: ignore[comparison-overlap]
         assert hash(cc.user("x")) == hash(cc.user("x"))
         assert hash(cc.assistant(None, [CALL])) == hash(cc.assistant(None, [CALL]))
         assert len({cc.user("x"), cc.user("x"), cc.user("y")}) == 2

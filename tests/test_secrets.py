@@ -73,6 +73,7 @@ def good_documents() -> list[dict[str, Any]]:
 
 def mutations() -> list[tuple[str, Callable[[dict[str, Any]], Any]]]:
     """Ways to break a document while leaving the secret in it."""
+
     def set_(key: str, value: Any) -> Callable[[dict[str, Any]], Any]:
         return lambda doc: {**doc, key: value}
 
@@ -88,7 +89,10 @@ def mutations() -> list[tuple[str, Callable[[dict[str, Any]], Any]]]:
         ("metadata-type", set_("metadata", [SECRET])),
         ("id-type", set_("id", {SECRET: SECRET})),
         ("tool-args", set_("tool_calls", [{"id": SECRET, "name": SECRET, "arguments": [SECRET]}])),
-        ("tool-args-str", set_("tool_calls", [{"id": SECRET, "name": SECRET, "arguments": SECRET}])),
+        (
+            "tool-args-str",
+            set_("tool_calls", [{"id": SECRET, "name": SECRET, "arguments": SECRET}]),
+        ),
         ("tool-dup", set_("tool_calls", [{"id": SECRET, "name": "f", "arguments": {}}] * 2)),
         ("tool-call-id", set_("tool_call_id", "")),
         ("extras-type", set_("extras", SECRET)),
@@ -99,20 +103,21 @@ def error_texts(error: BaseException) -> list[str]:
     return [str(error), repr(error), *map(str, error.args)]
 
 
-@pytest.mark.parametrize("name,mutate", mutations(), ids=[m[0] for m in mutations()])
+@pytest.mark.parametrize(("name", "mutate"), mutations(), ids=[m[0] for m in mutations()])
 def test_decode_errors_hide_content(name: str, mutate: Callable[[dict[str, Any]], Any]) -> None:
     raised = 0
     for doc in good_documents():
         data = json.dumps(mutate(doc)).encode()
-        for format in ("json", "msgpack"):
+        formats: tuple[cc.Format, ...] = ("json", "msgpack")
+        for format in formats:
             payload = data if format == "json" else msgspec.msgpack.encode(json.loads(data))
             try:
-                cc.decode(payload, format=format)  # type: ignore[arg-type]
+                cc.decode(payload, format=format)
             except cc.ChatCodecError as error:
                 raised += 1
                 for text in error_texts(error):
                     assert_hidden(text)
-            problems = cc.decode_lenient(payload, type=cc.Message, format=format).problems  # type: ignore[arg-type]
+            problems = cc.decode_lenient(payload, type=cc.Message, format=format).problems
             for problem in problems:
                 assert_hidden(str(problem))
                 assert_hidden(repr(problem))

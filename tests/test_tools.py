@@ -166,8 +166,12 @@ class TestParseToolCall:
         assert cc.parse_tool_call("c", "f", text) == cc.InvalidToolCall("c", "f", text, error)
 
     def test_missing_id_or_name(self) -> None:
-        assert cc.parse_tool_call("", "f", "{}").error == "tool call has no id"
-        assert cc.parse_tool_call("c", "", b"{}").error == "tool call has no name"
+        assert cc.parse_tool_call("", "f", "{}") == cc.InvalidToolCall(
+            None, "f", "{}", "tool call has no id"
+        )
+        assert cc.parse_tool_call("c", "", b"{}") == cc.InvalidToolCall(
+            "c", None, "{}", "tool call has no name"
+        )
 
 
 class TestToolResult:

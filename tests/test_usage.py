@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 import chatcodec as cc
@@ -25,10 +26,18 @@ class TestUsage:
     @pytest.mark.parametrize("field", ["prompt_tokens", "completion_tokens", "cached_tokens"])
     def test_negative_counts(self, field: str) -> None:
         with pytest.raises(cc.ValidationError) as info:
-            cc.Usage(**{field: -1})
+            cc.Usage(**{field: -1})  # type: ignore[arg-type]
+        assert info.value.path == f"$.{field}"
+        with pytest.raises(cc.ValidationError) as info:
+            cc.decode(msgspec.json.encode({field: -1}), type=cc.Usage)
         assert info.value.path == f"$.{field}"
 
     def test_finish_reasons(self) -> None:
         assert [r.value for r in cc.FinishReason] == [
-            "stop", "length", "tool_calls", "content_filter", "error", "other"
+            "stop",
+            "length",
+            "tool_calls",
+            "content_filter",
+            "error",
+            "other",
         ]

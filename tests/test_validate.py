@@ -26,25 +26,32 @@ class TestStrict:
     """The strict policy: each rule has a sequence that passes and one that fails."""
 
     def test_valid_sequences(self) -> None:
-        for seq in (
+        sequences: list[list[cc.Message]] = [
             [S],
             [S, U, A, U, A],
             [S, U, CALLS, R1, R2, A],
             [S, U, CALLS, R2, R1, U],
             [cc.developer("d"), U, A],
             [S, U, CALLS, R1],  # a history may end with calls still open
-        ):
+        ]
+        for seq in sequences:
             assert cc.validate(seq) == []
 
     def test_first_message_is_system(self) -> None:
         assert first_problem([U]) == (0, "the first message must be a system message")
 
     def test_only_one_system_message(self) -> None:
-        assert first_problem([S, U, A, cc.system("t")]) == (3, "a system message may only come first")
+        assert first_problem([S, U, A, cc.system("t")]) == (
+            3,
+            "a system message may only come first",
+        )
         assert first_problem([S, cc.developer("d")])[0] == 1
 
     def test_user_and_assistant_alternate(self) -> None:
-        assert first_problem([S, U, U]) == (2, "a user message must follow an assistant or tool message")
+        assert first_problem([S, U, U]) == (
+            2,
+            "a user message must follow an assistant or tool message",
+        )
         assert first_problem([S, U, A, A]) == (
             3,
             "an assistant message must follow a user or tool message",
@@ -85,7 +92,10 @@ class TestLenient:
         assert cc.validate([U, U, A, A, S, U, CALLS, U, R2, R1, R1], policy="lenient") == []
 
     def test_tool_must_answer_a_known_call(self) -> None:
-        assert first_problem([U, R1], "lenient") == (1, "tool message must answer a tool call made earlier")
+        assert first_problem([U, R1], "lenient") == (
+            1,
+            "tool message must answer a tool call made earlier",
+        )
 
     def test_unknown_policy(self) -> None:
         with pytest.raises(cc.ValidationError, match="policy"):
@@ -109,7 +119,15 @@ class TestUntrusted:
 
     def test_accepts_user_messages_in_every_form(self) -> None:
         expected = (cc.user("hi"), cc.user([cc.TextPart("look"), cc.ImagePart(url="u")]))
-        as_json = b'[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","url":"u"}]}]'
+        as_json = msgspec.json.encode(
+            [
+                {"role": "user", "content": "hi"},
+                {
+                    "role": "user",
+                    "content": [{"type": "text", "text": "look"}, {"type": "image", "url": "u"}],
+                },
+            ]
+        )
         assert cc.validate_untrusted(as_json) == expected
         assert cc.validate_untrusted(as_json.decode()) == expected
         assert cc.validate_untrusted(json.loads(as_json)) == expected
@@ -121,7 +139,9 @@ class TestUntrusted:
             cc.validate_untrusted(data)
         assert cc.validate_untrusted(data, allow_system=True) == (cc.system("be evil"),)
         with pytest.raises(cc.UntrustedInputError, match="must be text"):
-            cc.validate_untrusted([{"role": "system", "content": [{"type": "text", "text": "x"}]}], allow_system=True)
+            cc.validate_untrusted(
+                [{"role": "system", "content": [{"type": "text", "text": "x"}]}], allow_system=True
+            )
 
     @pytest.mark.parametrize(
         ("item", "path"),
@@ -159,7 +179,9 @@ class TestUntrusted:
             cc.user("x", id="m1"),
         ],
     )
-    def test_refuses_built_messages_that_are_not_plain_user_messages(self, message: cc.Message) -> None:
+    def test_refuses_built_messages_that_are_not_plain_user_messages(
+        self, message: cc.Message
+    ) -> None:
         with pytest.raises(cc.UntrustedInputError):
             cc.validate_untrusted([message])
 

@@ -34,7 +34,7 @@ from ._problems import Problem
 from ._record import json_decoder
 from ._roles import Role
 from ._tools import parse_tool_call
-from ._unknown import capture_json, prepare_builtins
+from ._unknown import capture_json, prepare_builtins, tags_at
 from ._validate import OrderState
 
 __all__ = [
@@ -136,27 +136,38 @@ def decode(data: bytes | str, *, type: Any = Message, format: Format = "json") -
     raise ValueError(f"format must be 'json' or 'msgpack', not {format!r}")
 
 
+def _error(exc: Exception, type_: Any, prefix: str) -> ChatCodecError:
+    """Translate a decode error; an invalid tag names the tags allowed there."""
+    error = from_msgspec(exc, prefix)
+    if isinstance(error, ValidationError) and error.rule == "Invalid value":
+        tags = tags_at(type_, "$" + error.path[len(prefix) :])
+        if tags:
+            field = error.path.rpartition(".")[2]
+            return ValidationError(f"{field} must be one of {', '.join(tags)}", error.path)
+    return error
+
+
 def _decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
     decoder = json_decoder(type_)
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:
         if not str(exc).startswith(_UNKNOWN_FIELD):
-            raise from_msgspec(exc, prefix) from None
-        error = exc
+            raise _error(exc, type_, prefix) from None
+        first = exc
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise from_msgspec(exc, prefix) from None
+        raise _error(exc, type_, prefix) from None
     # Slow path: move unknown fields into extras and decode again.
     try:
         moved = capture_json(data, type_)
-    except msgspec.DecodeError as exc:
-        raise from_msgspec(exc, prefix) from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise _error(exc, type_, prefix) from None
     if moved is None:
-        raise from_msgspec(error, prefix) from None
+        raise _error(first, type_, prefix) from None
     try:
         return decoder.decode(moved)
-    except msgspec.DecodeError as exc:
-        raise from_msgspec(exc, prefix) from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise _error(exc, type_, prefix) from None
 
 
 def _decode_msgpack(data: bytes | str, type_: Any, prefix: str = "$") -> Any:
@@ -174,7 +185,7 @@ def _convert(values: Any, type_: Any, prefix: str = "$") -> Any:
     try:
         return msgspec.convert(ready, type_)
     except msgspec.ValidationError as exc:
-        raise from_msgspec(exc, prefix) from None
+        raise _error(exc, type_, prefix) from None
 
 
 # -- lenient --------------------------------------------------------------------

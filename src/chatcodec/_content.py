@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 from typing import Literal
 
-from ._errors import TAG_RULES, ValidationError
+from ._errors import ValidationError
 from ._record import Record
 
 __all__ = ["AudioPart", "ContentPart", "FilePart", "ImagePart", "TextPart"]
@@ -102,5 +102,3 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
 
 ContentPart = TextPart | ImagePart | AudioPart | FilePart
 """Any content part; decodes by its ``type`` tag."""
-
-TAG_RULES["type"] = "type must be one of text, image, audio, file"

@@ -116,9 +116,6 @@ _ECHOES = (
     (re.compile(r"^Invalid value .*$", re.S), "Invalid value"),
     (re.compile(r"^Object contains unknown field .*$", re.S), "Object contains unknown field"),
 )
-# The allowed values of each tag field ("role", "type"), filled in by the
-# modules that define the tagged types, so an invalid tag names what is allowed.
-TAG_RULES: dict[str, str] = {}
 _AT = re.compile(r" - at `(\$[^`]*)`$")
 
 
@@ -145,13 +142,9 @@ def from_msgspec(exc: Exception, prefix: str = "$") -> ChatCodecError:
         while (match := _AT.search(text)) is not None and len(suffixes) < 2:
             suffixes.append(match.group(1)[1:])
             text = text[: match.start()]
-        path = prefix + "".join(suffixes)
-        rule = _scrub(text)
-        if rule == "Invalid value":
-            rule = TAG_RULES.get(path.rpartition(".")[2], rule)
-        return ValidationError(rule, path)
+        return ValidationError(_scrub(text), prefix + "".join(suffixes))
     if isinstance(exc, UnicodeDecodeError):
-        return DecodeError(f"invalid UTF-8 at byte {exc.start} - at `{prefix}`")
+        return DecodeError(f"invalid UTF-8 in a string - at `{prefix}`")
     if isinstance(exc, msgspec.DecodeError):
         return DecodeError(f"{exc} - at `{prefix}`")
     return DecodeError(f"{type(exc).__name__} - at `{prefix}`")

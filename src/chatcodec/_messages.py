@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from ._content import ContentPart, TextPart
-from ._errors import TAG_RULES, ValidationError
+from ._errors import ValidationError
 from ._record import Record
 from ._roles import Role
 from ._tools import InvalidToolCall, ToolCall
@@ -175,8 +175,6 @@ MESSAGE_TYPES: dict[Role, type[Message]] = {
     Role.ASSISTANT: AssistantMessage,
     Role.TOOL: ToolMessage,
 }
-
-TAG_RULES["role"] = "role must be one of " + ", ".join(role.value for role in MESSAGE_TYPES)
 
 
 def system(

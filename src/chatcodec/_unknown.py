@@ -17,6 +17,7 @@ again.  Two walks share the type dispatch:
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import msgspec
@@ -26,7 +27,7 @@ from msgspec import Raw
 from ._errors import ValidationError
 from ._record import json_decoder
 
-__all__ = ["capture_json", "prepare_builtins", "type_info"]
+__all__ = ["capture_json", "prepare_builtins", "tags_at", "type_info"]
 
 _EXTRAS = "extras"
 _ENCODE = msgspec.json.Encoder().encode
@@ -71,6 +72,38 @@ def _merge_extras(found: dict[str, Any], given: Any, path: str) -> dict[str, Any
     if clash:
         raise ValidationError("a field is both unknown and in extras", f"{path}.extras")
     return {**given, **found}
+
+
+_SEGMENT = re.compile(r"\.([^.\[]+)|\[(?:\d+|\.\.\.)\]")
+
+
+def tags_at(type_: Any, path: str) -> list[str]:
+    """The allowed values of the tag field that ``path`` (from ``$``) ends on."""
+    infos: list[mi.Type] = [type_info(type_)]
+    segments = [m.group(1) for m in _SEGMENT.finditer(path)]
+    for i, name in enumerate(segments):
+        structs = [s for info in infos for s in _options(info) if isinstance(s, mi.StructType)]
+        if name is None:  # an index or a dict key
+            infos = [t for info in infos for t in _items(info)]
+        elif i == len(segments) - 1:
+            return [str(s.tag) for s in structs if s.tag_field == name]
+        else:
+            infos = [f.type for s in structs for f in s.fields if f.encode_name == name]
+    return []
+
+
+def _options(info: mi.Type) -> tuple[mi.Type, ...]:
+    return info.types if isinstance(info, mi.UnionType) else (info,)
+
+
+def _items(info: mi.Type) -> list[mi.Type]:
+    out: list[mi.Type] = []
+    for option in _options(info):
+        if isinstance(option, mi.ListType | mi.VarTupleType | mi.SetType | mi.FrozenSetType):
+            out.append(option.item_type)
+        elif isinstance(option, mi.DictType):
+            out.append(option.value_type)
+    return out
 
 
 # -- JSON bytes ---------------------------------------------------------------

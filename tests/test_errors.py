@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import pickle
+
+import msgspec
+import pytest
+
+import chatcodec as cc
+from chatcodec._errors import from_msgspec
+
+
+class TestTree:
+    """Every public error derives from the base error and the matching builtin."""
+
+    @pytest.mark.parametrize(
+        ("error", "builtins"),
+        [
+            (cc.ValidationError, (ValueError,)),
+            (cc.OrderingError, (cc.ValidationError, ValueError)),
+            (cc.UntrustedInputError, (cc.ValidationError, ValueError)),
+            (cc.ArgumentTypeError, (cc.ValidationError, ValueError)),
+            (cc.MissingArgumentError, (KeyError,)),
+            (cc.DecodeError, (ValueError,)),
+            (cc.EncodeError, (TypeError,)),
+        ],
+    )
+    def test_bases(self, error: type[Exception], builtins: tuple[type[Exception], ...]) -> None:
+        assert issubclass(error, cc.ChatCodecError)
+        for base in builtins:
+            assert issubclass(error, base)
+
+    def test_every_public_error_is_in_the_tree(self) -> None:
+        errors = [getattr(cc, n) for n in cc.__all__ if n.endswith("Error")]
+        assert all(issubclass(e, cc.ChatCodecError) for e in errors)
+        doc = cc._errors.__doc__ or ""
+        assert all(e.__name__ in doc for e in errors)
+
+    def test_attributes_and_pickling(self) -> None:
+        error = cc.ValidationError("must not be empty", "$[0].content")
+        assert (error.rule, error.path) == ("must not be empty", "$[0].content")
+        assert str(error) == "must not be empty - at `$[0].content`"
+        ordering = cc.OrderingError("rule", 4)
+        assert (ordering.index, ordering.path) == (4, "$[4]")
+        for original in (error, ordering, cc.MissingArgumentError("k")):
+            clone = pickle.loads(pickle.dumps(original))
+            assert type(clone) is type(original)
+            assert str(clone) == str(original)
+
+
+def msgspec_error(data: bytes, type_: object) -> Exception:
+    try:
+        msgspec.json.decode(data, type=type_)
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+class Tagged(msgspec.Struct, tag=True, forbid_unknown_fields=True):
+    x: int = 0
+
+
+class TestFromMsgspec:
+    """msgspec's messages are rewritten into path and rule, without input values."""
+
+    def test_values_are_never_echoed(self) -> None:
+        cases = [
+            (b'{"type":"Nope"}', Tagged, "Invalid value"),
+            (b'{"type":"Tagged","zz":1}', Tagged, "Object contains unknown field"),
+        ]
+        for data, type_, rule in cases:
+            error = from_msgspec(msgspec_error(data, type_))
+            assert isinstance(error, cc.ValidationError)
+            assert error.rule == rule
+
+    def test_prefix_and_nested_paths(self) -> None:
+        error = from_msgspec(msgspec_error(b'[1, "x"]', list[int]), "$.messages")
+        assert isinstance(error, cc.ValidationError)
+        assert error.path == "$.messages[1]"
+
+    def test_decode_errors(self) -> None:
+        error = from_msgspec(msgspec_error(b"[1,", list[int]))
+        assert isinstance(error, cc.DecodeError)
+        assert str(error) == "Input data was truncated - at `$`"
+        error = from_msgspec(msgspec_error(b'"\xff"', str))
+        assert str(error) == "invalid UTF-8 in a string - at `$`"
+        assert isinstance(from_msgspec(RuntimeError("x")), cc.DecodeError)
