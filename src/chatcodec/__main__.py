@@ -1,0 +1,7 @@
+"""``python -m chatcodec``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

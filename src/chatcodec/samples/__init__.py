@@ -1,0 +1,1 @@
+"""Sample transcripts shipped with chatcodec (see README.md here)."""
