@@ -1,0 +1,60 @@
+"""The README's examples and the docstrings' examples run, and give what they say."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import chatcodec
+
+README = Path(__file__).parent.parent / "README.md"
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+class PublicNames(doctest.OutputChecker):
+    """Errors are shown under the name users import, chatcodec.X."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        return super().check_output(
+            want, got.replace("chatcodec._errors.", "chatcodec."), optionflags
+        )
+
+
+def run(test: doctest.DocTest) -> doctest.TestResults:
+    runner = doctest.DocTestRunner(checker=PublicNames(), optionflags=FLAGS)
+    runner.run(test)
+    return runner.summarize(verbose=False)
+
+
+def test_readme_examples() -> None:
+    text = README.read_text()
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
+    assert len(test.examples) > 20
+    assert run(test).failed == 0
+
+
+def modules() -> list[str]:
+    return [
+        info.name
+        for info in pkgutil.walk_packages(chatcodec.__path__, "chatcodec.")
+        if not info.name.endswith("__main__")
+    ]
+
+
+@pytest.mark.parametrize("name", modules())
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    for test in doctest.DocTestFinder().find(
+        module, globs={"chatcodec": chatcodec, **vars(chatcodec)}
+    ):
+        assert run(test).failed == 0, test.name
+
+
+def test_readme_starts_with_the_commands() -> None:
+    lines = README.read_text().splitlines()
+    commands = [line.split("#")[0].strip() for line in lines[2:7] if line.startswith("make")]
+    assert commands == ["make test", "make run", "make bench"]
