@@ -190,6 +190,22 @@ class TestExtras:
         data = b'{"v":1,"messages":[{"role":"system","content":"s","x":1}],"saved_by":"me"}'
         conv = cc.decode(data, type=cc.Conversation)
         assert conv[0].extras == {"x": 1}
+        assert conv.extras == {"saved_by": "me"}
+        assert json.loads(cc.encode(conv))["extras"] == {"saved_by": "me"}
+        assert cc.decode(cc.encode(conv), type=cc.Conversation) == conv
+
+    @pytest.mark.parametrize("format", FORMATS)
+    def test_conversation_metadata_and_extras_survive(self, format: cc.Format) -> None:
+        conv = cc.Conversation(
+            [cc.user("u")], policy="lenient", metadata={"title": "t"}, extras={"x": [1]}
+        )
+        assert roundtrip(conv, cc.Conversation, format) == conv
+        assert cc.decode_lenient(
+            cc.encode(conv, format=format), type=cc.Conversation, format=format
+        ) == (
+            conv,
+            [],
+        )
 
 
 class TestErrors:
@@ -260,6 +276,12 @@ class TestErrors:
             cc.encode(cc.user("x"), format="xml")  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="format"):
             cc.decode(b"{}", format="xml")  # type: ignore[call-overload]
+
+    def test_conversation_version_is_checked(self) -> None:
+        with pytest.raises(cc.ValidationError, match=r"unsupported version.* - at `\$.v`"):
+            cc.decode(b'{"v":2,"messages":[]}', type=cc.Conversation)
+        with pytest.raises(cc.ValidationError, match="missing required field `v`"):
+            cc.decode(b'{"messages":[]}', type=cc.Conversation)
 
     def test_conversation_order_is_checked_on_decode(self) -> None:
         data = b'{"v":1,"messages":[{"role":"user","content":"x"}]}'
@@ -372,6 +394,27 @@ class TestLenient:
         assert [p.path for p in problems] == ["$.messages[1]", "$.messages[3].content"]
         conv.add(cc.user("next"))  # the state carries on
         assert len(conv) == 4
+
+    @pytest.mark.parametrize(
+        ("data", "paths", "policy"),
+        [
+            (b'{"messages":[{"role":"user","content":"u"}]}', ["$.v"], "strict"),
+            (b'{"v":2,"messages":[{"role":"user","content":"u"}]}', ["$.v"], "lenient"),
+            (b'{"v":1,"policy":"loose","messages":[]}', ["$.policy"], "lenient"),
+            (b'{"v":1,"messages":{"role":"user"}}', ["$.messages"], "strict"),
+            (b'{"v":1}', [], "strict"),
+        ],
+    )
+    def test_conversation_envelope_problems(
+        self, data: bytes, paths: list[str], policy: str
+    ) -> None:
+        for format in FORMATS:
+            payload = data if format == "json" else msgspec.msgpack.encode(json.loads(data))
+            conv, problems = cc.decode_lenient(payload, type=cc.Conversation, format=format)  # type: ignore[arg-type]
+            assert [
+                p.path for p in problems if p.path in ("$.v", "$.policy", "$.messages")
+            ] == paths
+            assert conv.policy == policy
 
     def test_unsupported_type(self) -> None:
         with pytest.raises(TypeError):

@@ -67,6 +67,7 @@ class TestBasics:
         assert cc.Conversation([S]) == cc.Conversation([S])
         assert cc.Conversation([S]) != cc.Conversation([S], policy="lenient")
         assert cc.Conversation([S]) != [S]
+        assert cc.Conversation([S], metadata={"a": 1}) != cc.Conversation([S])
         with pytest.raises(TypeError):
             hash(cc.Conversation())
 
@@ -101,7 +102,9 @@ class TestWholeHistory:
             left.concat([U])
 
     def test_copy_and_pickle(self) -> None:
-        conv = cc.Conversation([S, U, cc.assistant(None, [CALL])], policy="lenient")
+        conv = cc.Conversation(
+            [S, U, cc.assistant(None, [CALL])], policy="lenient", metadata={"t": 1}, extras={"x": 2}
+        )
         for clone in (conv.copy(), copy.deepcopy(conv), pickle.loads(pickle.dumps(conv))):
             assert clone == conv
             clone.add(cc.tool_result("c1", "r"))

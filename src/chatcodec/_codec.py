@@ -374,21 +374,24 @@ def _rest(call: dict[str, Any]) -> dict[str, Any]:
 def _lenient_conversation(data: bytes | str, format: Format) -> Decoded:
     problems: list[Problem] = []
     if format == "json":
-        envelope = _decode_json(data, dict[str, Raw])
-        messages_raw = envelope.get("messages")
-        items = _decode_json(messages_raw, list[Raw], "$.messages") if messages_raw else []
-        meta = {k: json_decoder(Any).decode(v) for k, v in envelope.items() if k != "messages"}
+        envelope: dict[str, Any] = _decode_json(data, dict[str, Raw])
     else:
-        values = _decode_msgpack(data, dict[str, Any])
-        items = values.get("messages") or []
-        meta = {k: v for k, v in values.items() if k != "messages"}
-    policy = meta.get("policy", "strict")
-    if policy not in ("strict", "lenient"):
-        problems.append(Problem("$.policy", "policy must be 'strict' or 'lenient'; used lenient"))
-        policy = "lenient"
-    state = OrderState(policy)
+        envelope = _decode_msgpack(data, dict[str, Any])
+    items = envelope.pop("messages", None)
+    head = _lenient_head(envelope, format, problems)
+    if format == "json" and items is not None:
+        try:
+            items = _decode_json(items, list[Raw], "$.messages")
+        except ChatCodecError as error:
+            problems.append(_problem(error, "$.messages"))
+            items = None
+    if items is not None and not isinstance(items, list):
+        problems.append(Problem("$.messages", "must be an array"))
+        items = None
+    state = OrderState(head.policy)
     kept: list[Message] = []
-    for index, message in enumerate(_lenient_messages_indexed(items, format, problems)):
+    for index, item in enumerate(items or ()):
+        message = _lenient_message(item, f"$.messages[{index}]", format, problems)
         if message is None:
             state.count += 1
             continue
@@ -399,18 +402,23 @@ def _lenient_conversation(data: bytes | str, format: Format) -> Decoded:
             state.count += 1
             continue
         kept.append(message)
-    conversation = Conversation(policy=policy)
-    conversation._items.extend(kept)  # already checked above, in order
-    conversation._state = state
-    conversation._snapshot = None
-    return Decoded(conversation, problems)
+    return Decoded(Conversation._checked(kept, state, head), problems)
 
 
-def _lenient_messages_indexed(
-    items: list[Any], format: Format, problems: list[Problem]
-) -> Iterator[Message | None]:
-    for index, item in enumerate(items):
-        yield _lenient_message(item, f"$.messages[{index}]", format, problems)
+def _lenient_head(envelope: dict[str, Any], format: Format, problems: list[Problem]) -> Transcript:
+    """The conversation's own fields; what is wrong there is reported, then defaulted."""
+    if "v" not in envelope:
+        _warn(problems, "$.v", "no version; read as version 1")
+        envelope["v"] = 1 if format == "msgpack" else Raw(b"1")
+    try:
+        if format == "json":
+            head: Transcript = _decode_json(_JSON_ENCODER.encode(envelope), Transcript)
+        else:
+            head = _convert(envelope, Transcript)
+    except ChatCodecError as error:
+        problems.append(_problem(error, "$"))
+        return Transcript(1, policy="lenient")
+    return head
 
 
 # -- JSONL ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, overload
 
 from ._content import TextPart
+from ._errors import ValidationError
 from ._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -30,11 +31,18 @@ CURRENT_VERSION = 1
 
 
 class Transcript(Record, frozen=True):
-    """A conversation as it is stored: schema version, policy and messages."""
+    """A conversation as it is stored: schema version, policy, messages, metadata."""
 
     v: int
     messages: tuple[Message, ...] = ()
     policy: Policy = "strict"
+    metadata: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.v != CURRENT_VERSION:
+            raise ValidationError(
+                f"unsupported version; this chatcodec reads {CURRENT_VERSION}", "$.v"
+            )
 
 
 class Conversation:
@@ -50,6 +58,11 @@ class Conversation:
         message just before them, each once, before anything else comes.
         ``"lenient"``: any order, but a tool message must answer a call some
         assistant message made.
+    metadata : dict, optional
+        The application's own data about the conversation (JSON values).
+    extras : dict, optional
+        Fields of a stored conversation the schema does not know, kept and
+        written back.
 
     Examples
     --------
@@ -60,13 +73,22 @@ class Conversation:
     (3, 'assistant: 6 chars')
     """
 
-    __slots__ = ("_items", "_lock", "_snapshot", "_state")
+    __slots__ = ("_items", "_lock", "_snapshot", "_state", "extras", "metadata")
 
-    def __init__(self, messages: Iterable[Message] = (), *, policy: Policy = "strict") -> None:
+    def __init__(
+        self,
+        messages: Iterable[Message] = (),
+        *,
+        policy: Policy = "strict",
+        metadata: dict[str, Any] | None = None,
+        extras: dict[str, Any] | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         self._items: list[Message] = []
         self._snapshot: tuple[Message, ...] | None = ()
         self._state = OrderState(policy)
+        self.metadata = metadata
+        self.extras = extras
         if messages:
             self.extend(messages)
 
@@ -143,7 +165,12 @@ class Conversation:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Conversation):
             return NotImplemented
-        return self.policy == other.policy and self.messages == other.messages
+        return (
+            self.policy == other.policy
+            and self.messages == other.messages
+            and self.metadata == other.metadata
+            and self.extras == other.extras
+        )
 
     __hash__ = None  # type: ignore[assignment]  # it changes
 
@@ -151,7 +178,7 @@ class Conversation:
         return f"Conversation({len(self)} messages, policy={self.policy!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.messages, self.policy))
+        return (Conversation.from_transcript, (self.to_transcript(),))
 
     # -- filters --------------------------------------------------------------
 
@@ -184,13 +211,15 @@ class Conversation:
 
     def concat(self, other: Conversation | Iterable[Message]) -> Conversation:
         """A new conversation: these messages, then ``other``'s, under this policy."""
-        return Conversation((*self.messages, *other), policy=self.policy)
+        return Conversation((*self.messages, *other), policy=self.policy, metadata=self.metadata)
 
     __add__ = concat
 
     def copy(self) -> Conversation:
         """An independent conversation with the same messages and policy."""
-        return Conversation(self.messages, policy=self.policy)
+        return Conversation(
+            self.messages, policy=self.policy, metadata=self.metadata, extras=self.extras
+        )
 
     def estimate_tokens(self) -> int:
         """Estimate the prompt size in tokens: characters / 4, rounded up.
@@ -212,17 +241,29 @@ class Conversation:
         return "\n".join(_pretty(i, m) for i, m in enumerate(self.messages))
 
     def to_transcript(self) -> Transcript:
-        """The stored form: version, policy and messages."""
-        return Transcript(CURRENT_VERSION, self.messages, self.policy)
+        """The stored form: version, policy, messages and metadata."""
+        return Transcript(
+            CURRENT_VERSION, self.messages, self.policy, self.metadata, extras=self.extras
+        )
+
+    @classmethod
+    def _checked(cls, messages: list[Message], state: OrderState, head: Transcript) -> Conversation:
+        """A conversation from messages that ``state`` has already checked, in order."""
+        conversation = cls(policy=state.policy, metadata=head.metadata, extras=head.extras)
+        conversation._items = messages
+        conversation._state = state
+        conversation._snapshot = None
+        return conversation
 
     @classmethod
     def from_transcript(cls, transcript: Transcript) -> Conversation:
         """Rebuild a conversation from its stored form, checking its order."""
-        return cls(transcript.messages, policy=transcript.policy)
-
-
-def _rebuild(messages: tuple[Message, ...], policy: Policy) -> Conversation:
-    return Conversation(messages, policy=policy)
+        return cls(
+            transcript.messages,
+            policy=transcript.policy,
+            metadata=transcript.metadata,
+            extras=transcript.extras,
+        )
 
 
 def _text_size(message: Message) -> int:
