@@ -147,8 +147,22 @@ def _error(exc: Exception, type_: Any, prefix: str) -> ChatCodecError:
     return error
 
 
+_MESSAGE_DECODER = json_decoder(Message)
+_MESSAGES_DECODER = json_decoder(list[Message])
+
+
+def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
+    # Identity first: hashing a generic alias of a union costs more than the
+    # rest of a small decode.
+    if type_ is Message:
+        return _MESSAGE_DECODER
+    if getattr(type_, "__origin__", None) is list and type_.__args__[0] is Message:
+        return _MESSAGES_DECODER
+    return json_decoder(type_)
+
+
 def _decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
-    decoder = json_decoder(type_)
+    decoder = _decoder(type_)
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:

@@ -131,11 +131,20 @@ class AssistantMessage(_Message, frozen=True, tag="assistant"):
         invalid = self.invalid_tool_calls
         if self.content is None and not calls and not invalid:
             raise ValidationError("must have content or tool calls", "$.content")
-        if len(calls) + len(invalid) > 1:
-            ids = [call.id for call in calls]
-            ids.extend(call.id for call in invalid if call.id)
-            if len(set(ids)) != len(ids):
-                raise ValidationError("tool call ids must be unique", "$.tool_calls")
+        # Pairwise for the usual one to three calls: no list or set to build.
+        n = len(calls)
+        if invalid or n > 3:
+            ids = [call.id for call in calls] + [call.id for call in invalid if call.id]
+            duplicate = len(set(ids)) != len(ids)
+        elif n == 2:
+            duplicate = calls[0].id == calls[1].id
+        elif n == 3:
+            a, b, c = calls[0].id, calls[1].id, calls[2].id
+            duplicate = a in (b, c) or b == c
+        else:
+            duplicate = False
+        if duplicate:
+            raise ValidationError("tool call ids must be unique", "$.tool_calls")
 
     def _sizes(self) -> str:
         sizes = _describe(self.content)

@@ -34,6 +34,7 @@ from ._messages import (
     UserMessage,
 )
 from ._problems import Problem
+from ._roles import Role
 
 __all__ = ["POLICIES", "OrderState", "Policy", "validate", "validate_untrusted"]
 
@@ -43,22 +44,36 @@ _MESSAGES = (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, Too
 _SYSTEMS = (SystemMessage, DeveloperMessage)
 
 
+_SYSTEM, _DEVELOPER, _USER, _ASSISTANT, _TOOL = Role
+_ROLE_OF: dict[type, Role] = {cls: cls.role for cls in _MESSAGES}
+_NO_IDS: set[str] = set()  # shared; only ever read (see _apply)
+
+
+def role_of(message: object) -> Role | None:
+    """The role of a message, by exact type first (isinstance is slow on Structs)."""
+    role = _ROLE_OF.get(type(message))
+    if role is None and isinstance(message, _MESSAGES):
+        role = message.role
+    return role
+
+
 class OrderState:
     """Where a sequence of messages stands, and what may come next."""
 
-    __slots__ = ("answerable", "answered", "count", "known", "last", "pending", "policy")
+    __slots__ = ("answerable", "answered", "count", "known", "last", "pending", "policy", "strict")
 
     def __init__(self, policy: Policy = "strict") -> None:
         if policy not in POLICIES:
             raise ValidationError("policy must be 'strict' or 'lenient'", "$.policy")
         self.policy: Policy = policy
+        self.strict = policy == "strict"
         self.count = 0  # messages seen, applied or passed over: the next index
-        self.last: type[Message] | None = None  # the last message applied
+        self.last: Role | None = None  # the role of the last message applied
         # strict: calls of the nearest assistant message still to be answered,
         # every id of it that may be answered, and those answered already.
-        self.pending: set[str] = set()
-        self.answerable: set[str] = set()
-        self.answered: set[str] = set()
+        self.pending = _NO_IDS
+        self.answerable = _NO_IDS
+        self.answered = _NO_IDS
         # lenient: every call id any assistant message made.
         self.known: set[str] = set()
 
@@ -78,50 +93,57 @@ class OrderState:
         OrderingError
             Naming the index and the rule; the state is then unchanged.
         """
-        if not isinstance(message, _MESSAGES):
+        role = _ROLE_OF.get(type(message)) or role_of(message)
+        if role is None:
             raise OrderingError("must be a message", self.count)
-        if self.policy == "strict":
-            self._check_strict(message)
-        elif isinstance(message, ToolMessage) and message.tool_call_id not in self.known:
+        if self.strict:
+            self._check_strict(message, role)
+        elif role is _TOOL and message.tool_call_id not in self.known:  # type: ignore[union-attr]
             raise OrderingError("tool message must answer a tool call made earlier", self.count)
-        self._apply(message)
+        self._apply(message, role)
 
-    def _check_strict(self, message: Message) -> None:
+    def _check_strict(self, message: Message, role: Role) -> None:
         index, last = self.count, self.last
-        if isinstance(message, _SYSTEMS):
+        if role is _SYSTEM or role is _DEVELOPER:
             if last is not None:
                 raise OrderingError("a system message may only come first", index)
             return
         if last is None:
             raise OrderingError("the first message must be a system message", index)
-        if isinstance(message, ToolMessage):
-            call_id = message.tool_call_id
+        if role is _TOOL:
+            call_id = message.tool_call_id  # type: ignore[union-attr]
             if call_id in self.answered:
                 raise OrderingError("tool call is answered already", index)
-            if call_id not in self.answerable or last not in (AssistantMessage, ToolMessage):
+            if call_id not in self.answerable or (last is not _ASSISTANT and last is not _TOOL):
                 raise OrderingError(
                     "tool message must answer a call of the preceding assistant message", index
                 )
             return
         if self.pending:
             raise OrderingError("every tool call must be answered before this message", index)
-        if isinstance(message, UserMessage) and last is UserMessage:
+        if role is _USER and last is _USER:
             raise OrderingError("a user message must follow an assistant or tool message", index)
-        if isinstance(message, AssistantMessage) and last not in (UserMessage, ToolMessage):
+        if role is _ASSISTANT and last is not _USER and last is not _TOOL:
             raise OrderingError("an assistant message must follow a user or tool message", index)
 
-    def _apply(self, message: Message) -> None:
+    def _apply(self, message: Message, role: Role) -> None:
         self.count += 1
-        self.last = type(message)
-        if isinstance(message, AssistantMessage):
-            ids = [call.id for call in message.tool_calls]
-            self.pending = set(ids)
-            self.answerable = self.pending | {c.id for c in message.invalid_tool_calls if c.id}
-            self.answered = set()
-            self.known.update(self.answerable)
-        elif isinstance(message, ToolMessage):
-            self.pending.discard(message.tool_call_id)
-            self.answered.add(message.tool_call_id)
+        self.last = role
+        if role is _ASSISTANT:
+            calls = message.tool_calls  # type: ignore[union-attr]
+            invalid = message.invalid_tool_calls  # type: ignore[union-attr]
+            if calls or invalid:
+                self.pending = {call.id for call in calls}
+                self.answerable = self.pending | {c.id for c in invalid if c.id}
+                self.answered = set()
+                self.known.update(self.answerable)
+            else:
+                self.pending = self.answerable = self.answered = _NO_IDS
+        elif role is _TOOL:
+            call_id = message.tool_call_id  # type: ignore[union-attr]
+            if call_id in self.answerable:  # never true for the shared empty set
+                self.pending.discard(call_id)
+                self.answered.add(call_id)
 
 
 def validate(
