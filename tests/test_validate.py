@@ -159,6 +159,14 @@ class TestUntrusted:
             ({"role": "user"}, "$[0]"),
             ({"content": "x"}, "$[0]"),
             ({"role": "user", "content": 5}, "$[0].content"),
+            (
+                {"role": "user", "content": [{"type": "text", "text": "hi", "extras": {"a": 1}}]},
+                "$[0].content[0].extras",
+            ),
+            (
+                {"role": "user", "content": [{"type": "text", "text": "hi", "admin": True}]},
+                "$[0].content[0]",
+            ),
         ],
     )
     def test_refusals(self, item: dict[str, Any], path: str) -> None:
@@ -177,6 +185,7 @@ class TestUntrusted:
             cc.UserMessage("x", extras={"tool_calls": []}),
             cc.user("x", metadata={"trusted": True}),
             cc.user("x", id="m1"),
+            cc.user([cc.TextPart("x", extras={"admin": True})]),
         ],
     )
     def test_refuses_built_messages_that_are_not_plain_user_messages(

@@ -9,8 +9,8 @@ One configuration for all of them:
   JSON values), and JSON data has no cycles: a cycle could not be encoded;
 - ``omit_defaults``: absent and ``None`` fields are not written;
 - ``forbid_unknown_fields``: clean input decodes at full speed in C, and an
-  unknown field makes the decode fall back to ``_walk``, which moves it into
-  ``extras`` instead of dropping it.
+  unknown field makes the decode fall back to ``_unknown.capture_json``, which
+  moves it into ``extras`` instead of dropping it.
 
 The repr shows types and sizes, never a string's text: content is private.
 """

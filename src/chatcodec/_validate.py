@@ -226,6 +226,11 @@ def validate_untrusted(
     for index, item in enumerate(items):
         if item.role not in allowed:
             raise UntrustedInputError(f"role must be {' or '.join(allowed)}", f"$[{index}].role")
+        if not isinstance(item.content, str):
+            for n, part in enumerate(item.content):
+                if part.extras is not None:
+                    path = f"$[{index}].content[{n}].extras"
+                    raise UntrustedInputError("not allowed in untrusted input", path)
         try:
             out.append(UserMessage(item.content) if item.role == "user" else _system(item.content))
         except ValidationError as error:
