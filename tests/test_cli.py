@@ -56,7 +56,7 @@ class TestCheck:
         )
         status, text = run("check", str(path))
         assert status == 1
-        assert "error: tool message must answer a tool call made earlier - at `$[1]`" in text
+        assert "error: tool message must answer a tool call made earlier - at line 2, `$`" in text
 
     def test_strict_reading_stops_at_the_first_bad_line(self, tmp_path: Path) -> None:
         path = tmp_path / "bad.jsonl"

@@ -196,3 +196,47 @@ class TestThreads:
             thread.join()
         assert cc.validate(conv.messages) == []
         assert len(conv) + len(errors) == 1 + 800
+
+
+class TestReviewRegressions:
+    """Cases found in review."""
+
+    def test_length_and_index_agree_while_threads_add(self) -> None:
+        conv = cc.Conversation(policy="lenient")
+        conv.add(cc.user("first"))
+        stop = threading.Event()
+        errors: list[BaseException] = []
+
+        def write() -> None:
+            for i in range(2000):
+                conv.add(cc.user(str(i)))
+            stop.set()
+
+        def read() -> None:
+            try:
+                while not stop.is_set():
+                    conv[len(conv) - 1]
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=write)] + [
+            threading.Thread(target=read) for _ in range(3)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+
+    def test_copies_own_their_metadata(self) -> None:
+        conv = cc.Conversation([S], metadata={"tags": ["a"]}, extras={"x": 1})
+        clone = conv.copy()
+        joined = conv.concat([U])
+        assert joined.extras == {"x": 1}
+        clone.metadata["tags"].append("b")  # type: ignore[index]
+        assert conv.metadata == {"tags": ["a"]}
+
+    def test_lists_of_mixed_messages_type_check(self) -> None:
+        history = [cc.system("s"), cc.user("u")]  # inferred as list[BaseMessage]
+        assert cc.validate(history) == []
+        assert len(cc.Conversation(history)) == 2

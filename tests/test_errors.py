@@ -82,5 +82,5 @@ class TestFromMsgspec:
         assert isinstance(error, cc.DecodeError)
         assert str(error) == "Input data was truncated - at `$`"
         error = from_msgspec(msgspec_error(b'"\xff"', str))
-        assert str(error) == "invalid UTF-8 in a string - at `$`"
+        assert str(error) == "invalid UTF-8 (or an unpaired surrogate) in a string - at `$`"
         assert isinstance(from_msgspec(RuntimeError("x")), cc.DecodeError)

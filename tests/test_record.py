@@ -27,3 +27,15 @@ class TestShape:
             "ToolDefinition(name=<1 chars>, strict=False)"
         )
         assert repr(cc.Usage()) == "Usage()"
+
+
+class TestRichRepr:
+    """rich reads __rich_repr__, which must hide content as __repr__ does."""
+
+    def test_rich_repr_hides_content(self) -> None:
+        message = cc.user("SECRET", id="ID")
+        shown = list(message.__rich_repr__())
+        assert [name for name, _ in shown] == ["content", "id"]
+        assert "SECRET" not in repr(shown)
+        assert "ID'" not in repr(shown)
+        assert repr(shown[0][1]) == "<6 chars>"

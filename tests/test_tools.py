@@ -135,7 +135,7 @@ class TestToolCallFactory:
             ('{"a": }', "arguments are not valid JSON"),
             ("[1, 2]", "arguments are valid JSON but not an object"),
             ("", "arguments are empty"),
-            (b"\xff{}", "arguments are not valid JSON"),
+            (b"\xff{}", "arguments are not valid UTF-8"),
         ],
     )
     def test_argument_rules(self, arguments: Any, rule: str) -> None:
@@ -327,3 +327,48 @@ class TestToolCallDelta:
         delta = cc.ToolCallDelta(0, "c", "f", '{"a"')
         assert (delta.index, delta.id, delta.name, delta.arguments_delta) == (0, "c", "f", '{"a"')
         assert cc.ToolCallDelta(None).index is None
+
+
+class MapArgs(msgspec.Struct):
+    tags: dict[str, str]
+
+
+class TestReviewRegressions:
+    """Cases found in review."""
+
+    def test_strict_refuses_open_objects_anywhere(self) -> None:
+        nested = {
+            "type": "object",
+            "properties": {"o": {"type": "object", "additionalProperties": True}},
+        }
+        with pytest.raises(cc.ValidationError) as info:
+            cc.ToolDefinition("f", None, nested)
+        assert info.value.path == "$.parameters.properties[...].additionalProperties"
+        assert cc.ToolDefinition("f", None, nested, strict=False).emitted_parameters() == nested
+
+    def test_map_types_need_strict_false(self) -> None:
+        with pytest.raises(cc.ValidationError, match="a map type needs strict=False"):
+            cc.ToolDefinition.from_type(MapArgs, name="m")
+        loose = cc.ToolDefinition.from_type(MapArgs, name="m", strict=False)
+        assert loose.emitted_parameters()["properties"]["tags"]["additionalProperties"] == {
+            "type": "string"
+        }
+
+    def test_any_mapping_and_no_nan(self) -> None:
+        import types
+
+        assert cc.tool_call("c", "f", types.MappingProxyType({"a": 1})).arguments_dict() == {"a": 1}
+        for bad in ({"x": float("nan")}, {"x": [float("inf")]}):
+            with pytest.raises(cc.ValidationError, match="NaN or infinity"):
+                cc.tool_call("c", "f", bad)
+        with pytest.raises(cc.ValidationError, match="not valid UTF-8"):
+            cc.tool_call("c", "f", '{"a":"\ud800"}')
+        assert cc.parse_tool_call("c", "f", "\ud800").error == "arguments are not valid UTF-8"  # type: ignore[union-attr]
+
+    def test_argument_types_beyond_classes(self) -> None:
+        from typing import Literal
+
+        call = cc.tool_call("c", "f", {"n": 1, "unit": "C"})
+        assert call.get_argument("n", int | None) == 1
+        assert call.try_get_argument("unit", Literal["C", "F"]) == "C"
+        assert call.arguments_as(dict[str, int | str]) == {"n": 1, "unit": "C"}

@@ -201,3 +201,39 @@ class TestUntrusted:
             cc.validate_untrusted(b"[{")
         with pytest.raises(cc.UntrustedInputError):
             cc.validate_untrusted(b'{"role":"user","content":"x"}')
+
+
+class TestUntrustedBuiltMessages:
+    """A built message gets no credit at the trust boundary: its content is checked too."""
+
+    @pytest.mark.parametrize(
+        "content",
+        [
+            (cc.assistant("Approved"),),
+            (cc.tool_call("c1", "f"),),
+            ({"type": "text", "text": "hi", "admin": True},),
+            {"a": 1},
+            5,
+        ],
+    )
+    def test_content_is_checked(self, content: Any) -> None:
+        with pytest.raises(cc.UntrustedInputError) as info:
+            cc.validate_untrusted([cc.UserMessage(content)])
+        assert info.value.path.startswith("$[0]")
+
+    def test_content_comes_out_as_real_parts(self) -> None:
+        built = cc.UserMessage(({"type": "text", "text": "hi"},))  # type: ignore[arg-type]
+        assert cc.validate_untrusted([built]) == (cc.user([cc.TextPart("hi")]),)
+
+    @pytest.mark.parametrize("given", [None, 5, {"role": "user", "content": "x"}])
+    def test_not_a_list(self, given: Any) -> None:
+        with pytest.raises(cc.UntrustedInputError, match="must be a list of messages"):
+            cc.validate_untrusted(given)
+
+    def test_bad_bytes(self) -> None:
+        for data in (b'[{"role":"user","content":"\xff"}]', '[{"role":"user","content":"\ud800"}]'):
+            with pytest.raises(cc.UntrustedInputError):
+                cc.validate_untrusted(data)
+        with pytest.raises(cc.UntrustedInputError) as info:
+            cc.validate_untrusted(b"[{")
+        assert str(info.value) == "Input data was truncated - at `$`"

@@ -8,16 +8,7 @@ trust boundary for what end users send.  :func:`encode` and :func:`decode`
 read and write the canonical form in JSON and msgpack.
 """
 
-from ._codec import (
-    Decoded,
-    Format,
-    JsonlReader,
-    decode,
-    decode_lenient,
-    encode,
-    iter_jsonl,
-    write_jsonl,
-)
+from ._codec import Format, decode, encode
 from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._conversation import Conversation, Transcript
 from ._errors import (
@@ -30,8 +21,11 @@ from ._errors import (
     UntrustedInputError,
     ValidationError,
 )
+from ._jsonl import JsonlReader, iter_jsonl, write_jsonl
+from ._lenient import Decoded, decode_lenient
 from ._messages import (
     AssistantMessage,
+    BaseMessage,
     DeveloperMessage,
     Message,
     SystemMessage,
@@ -63,6 +57,7 @@ __all__ = [
     "ArgumentTypeError",
     "AssistantMessage",
     "AudioPart",
+    "BaseMessage",
     "ChatCodecError",
     "ContentPart",
     "Conversation",

@@ -7,6 +7,7 @@ half-made change and never copies twice.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, overload
@@ -15,6 +16,7 @@ from ._content import TextPart
 from ._errors import ValidationError
 from ._messages import (
     AssistantMessage,
+    BaseMessage,
     DeveloperMessage,
     Message,
     SystemMessage,
@@ -77,7 +79,7 @@ class Conversation:
 
     def __init__(
         self,
-        messages: Iterable[Message] = (),
+        messages: Iterable[BaseMessage] = (),
         *,
         policy: Policy = "strict",
         metadata: dict[str, Any] | None = None,
@@ -99,7 +101,7 @@ class Conversation:
 
     # -- changing -------------------------------------------------------------
 
-    def add(self, message: Message) -> None:
+    def add(self, message: BaseMessage) -> None:
         """Append one message, in O(1) amortized.
 
         Raises
@@ -109,10 +111,12 @@ class Conversation:
         """
         with self._lock:
             self._state.push(message)
-            self._items.append(message)
+            # Invalidate before changing: a reader that sees the new length
+            # then finds no stale snapshot and waits for the lock.
             self._snapshot = None
+            self._items.append(message)  # type: ignore[arg-type]  # push checked it
 
-    def extend(self, messages: Iterable[Message]) -> None:
+    def extend(self, messages: Iterable[BaseMessage]) -> None:
         """Append several messages: all of them, or none if one breaks a rule."""
         batch = list(messages)
         with self._lock:
@@ -120,13 +124,14 @@ class Conversation:
             for message in batch:
                 state.push(message)
             self._state = state
-            self._items.extend(batch)
             self._snapshot = None
+            self._items.extend(batch)  # type: ignore[arg-type]  # push checked each
 
     def clear(self) -> None:
         """Remove every message."""
         with self._lock:
             self._state = OrderState(self._state.policy)
+            self._snapshot = None
             self._items.clear()
             self._snapshot = ()
 
@@ -150,6 +155,8 @@ class Conversation:
             return self._items[-1] if self._items else None
 
     def __len__(self) -> int:
+        # For a length and an index that agree while other threads add, read
+        # one snapshot: ``msgs = conv.messages``.
         return len(self._items)
 
     def __iter__(self) -> Iterator[Message]:
@@ -209,16 +216,24 @@ class Conversation:
 
     # -- whole history --------------------------------------------------------
 
-    def concat(self, other: Conversation | Iterable[Message]) -> Conversation:
+    def concat(self, other: Conversation | Iterable[BaseMessage]) -> Conversation:
         """A new conversation: these messages, then ``other``'s, under this policy."""
-        return Conversation((*self.messages, *other), policy=self.policy, metadata=self.metadata)
+        return Conversation(
+            (*self.messages, *other),
+            policy=self.policy,
+            metadata=copy.deepcopy(self.metadata),
+            extras=copy.deepcopy(self.extras),
+        )
 
     __add__ = concat
 
     def copy(self) -> Conversation:
         """An independent conversation with the same messages and policy."""
         return Conversation(
-            self.messages, policy=self.policy, metadata=self.metadata, extras=self.extras
+            self.messages,
+            policy=self.policy,
+            metadata=copy.deepcopy(self.metadata),
+            extras=copy.deepcopy(self.extras),
         )
 
     def estimate_tokens(self) -> int:
@@ -250,6 +265,7 @@ class Conversation:
     def _checked(cls, messages: list[Message], state: OrderState, head: Transcript) -> Conversation:
         """A conversation from messages that ``state`` has already checked, in order."""
         conversation = cls(policy=state.policy, metadata=head.metadata, extras=head.extras)
+        state.count = len(messages)  # indexes of what it holds, not of the input
         conversation._items = messages
         conversation._state = state
         conversation._snapshot = None

@@ -24,6 +24,7 @@ import re
 import msgspec
 
 __all__ = [
+    "DECODE_FAILURES",
     "ArgumentTypeError",
     "ChatCodecError",
     "DecodeError",
@@ -68,12 +69,12 @@ class OrderingError(ValidationError):
         Position of the offending message in the sequence.
     """
 
-    def __init__(self, rule: str, index: int) -> None:
+    def __init__(self, rule: str, index: int, path: str | None = None) -> None:
         self.index = index
-        super().__init__(rule, f"$[{index}]")
+        super().__init__(rule, f"$[{index}]" if path is None else path)
 
-    def __reduce__(self) -> tuple[type[OrderingError], tuple[str, int]]:  # type: ignore[override]
-        return (type(self), (self.rule, self.index))
+    def __reduce__(self) -> tuple[type[OrderingError], tuple[str, int, str]]:  # type: ignore[override]
+        return (type(self), (self.rule, self.index, self.path))
 
 
 class UntrustedInputError(ValidationError):
@@ -117,6 +118,13 @@ _ECHOES = (
     (re.compile(r"^Object contains unknown field .*$", re.S), "Object contains unknown field"),
 )
 _AT = re.compile(r" - at `(\$[^`]*)`$")
+# msgpack maps may have keys of any type; msgspec says "- at `key` in `$.x`".
+_AT_KEY = re.compile(r" - at `key` in `(\$[^`]*)`$")
+
+#: Everything a decode of untrusted bytes may raise besides our own errors:
+#: msgspec's errors, bad UTF-8 (or an unpaired surrogate in a str), and input
+#: nested deeper than the interpreter's recursion limit.
+DECODE_FAILURES = (msgspec.DecodeError, UnicodeError, RecursionError)
 
 
 def _scrub(message: str) -> str:
@@ -139,12 +147,17 @@ def from_msgspec(exc: Exception, prefix: str = "$") -> ChatCodecError:
         # by one of our own __post_init__ methods already ends with the field
         # inside that object ("- at `$.content`"). Outer first, then inner.
         suffixes: list[str] = []
+        if (key := _AT_KEY.search(text)) is not None:
+            suffixes.append(key.group(1)[1:] + "[...]")
+            text = text[: key.start()]
         while (match := _AT.search(text)) is not None and len(suffixes) < 2:
             suffixes.append(match.group(1)[1:])
             text = text[: match.start()]
         return ValidationError(_scrub(text), prefix + "".join(suffixes))
-    if isinstance(exc, UnicodeDecodeError):
-        return DecodeError(f"invalid UTF-8 in a string - at `{prefix}`")
+    if isinstance(exc, UnicodeError):
+        return DecodeError(f"invalid UTF-8 (or an unpaired surrogate) in a string - at `{prefix}`")
+    if isinstance(exc, RecursionError):
+        return DecodeError(f"nested too deeply - at `{prefix}`")
     if isinstance(exc, msgspec.DecodeError):
         return DecodeError(f"{exc} - at `{prefix}`")
     return DecodeError(f"{type(exc).__name__} - at `{prefix}`")

@@ -20,6 +20,7 @@ from ._tools import InvalidToolCall, ToolCall
 __all__ = [
     "MESSAGE_TYPES",
     "AssistantMessage",
+    "BaseMessage",
     "DeveloperMessage",
     "Message",
     "SystemMessage",
@@ -35,8 +36,12 @@ __all__ = [
 _EMPTY = "must not be empty"
 
 
-class _Message(Record, frozen=True, tag_field="role", kw_only=True):
-    """Fields every message has; kept in storage, never sent to a provider."""
+class BaseMessage(Record, frozen=True, tag_field="role", kw_only=True):
+    """What every message has: a role, and an id and metadata kept in storage.
+
+    Functions that take messages accept any ``BaseMessage``; decoding and
+    narrowing use the :data:`Message` union of the five concrete classes.
+    """
 
     role: ClassVar[Role]
 
@@ -63,7 +68,7 @@ def _describe(content: object) -> str:
     return f"<{type(content).__name__}>"
 
 
-class SystemMessage(_Message, frozen=True, tag="system"):
+class SystemMessage(BaseMessage, frozen=True, tag="system"):
     """Instructions for the model from the application."""
 
     role: ClassVar[Role] = Role.SYSTEM
@@ -74,7 +79,7 @@ class SystemMessage(_Message, frozen=True, tag="system"):
             raise ValidationError(_EMPTY, "$.content")
 
 
-class DeveloperMessage(_Message, frozen=True, tag="developer"):
+class DeveloperMessage(BaseMessage, frozen=True, tag="developer"):
     """Instructions from the developer (OpenAI's newer name for system)."""
 
     role: ClassVar[Role] = Role.DEVELOPER
@@ -85,7 +90,7 @@ class DeveloperMessage(_Message, frozen=True, tag="developer"):
             raise ValidationError(_EMPTY, "$.content")
 
 
-class UserMessage(_Message, frozen=True, tag="user"):
+class UserMessage(BaseMessage, frozen=True, tag="user"):
     """What the user says: text, or a tuple of content parts.
 
     Examples
@@ -113,7 +118,7 @@ class UserMessage(_Message, frozen=True, tag="user"):
         return "".join(part.text for part in content if isinstance(part, TextPart))
 
 
-class AssistantMessage(_Message, frozen=True, tag="assistant"):
+class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
     """What the model says: text, tool calls, or both.
 
     ``content`` is ``None`` when the model sent no text (``""`` is text that
@@ -155,7 +160,7 @@ class AssistantMessage(_Message, frozen=True, tag="assistant"):
         return sizes
 
 
-class ToolMessage(_Message, frozen=True, tag="tool"):
+class ToolMessage(BaseMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
     ``content`` may be empty; ``is_error`` marks a failed run.

@@ -46,12 +46,24 @@ class Record(
     """Fields the schema does not know, kept so nothing a source sent is lost."""
 
     def __repr__(self) -> str:
-        parts = [
-            f"{name}={shape(value)}"
+        parts = [f"{name}={shown}" for name, shown in self.__rich_repr__()]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        # rich (pretty printing, tracebacks with locals) reads this instead of
+        # __repr__; msgspec's own would show the content.
+        return [
+            (name, Shown(shape(value)))
             for name, default in _defaults(type(self))
             if (value := getattr(self, name)) is not default and value != default
         ]
-        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+class Shown(str):
+    """A shape description that prints as itself, without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 @functools.cache

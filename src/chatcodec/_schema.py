@@ -17,7 +17,7 @@ import msgspec
 
 from ._errors import ValidationError
 
-__all__ = ["close_objects", "map_subschemas", "object_schema"]
+__all__ = ["close_objects", "map_subschemas", "object_schema", "open_objects"]
 
 _REF_PREFIX = "#/$defs/"
 # Keywords whose values are schemas, by how they hold them.
@@ -52,6 +52,32 @@ def close_objects(schema: Any) -> Any:
     if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in closed:
         closed["additionalProperties"] = False
     return closed
+
+
+def open_objects(schema: Any, path: str = "$") -> list[str]:
+    """Paths of every ``additionalProperties`` in ``schema`` that is not false.
+
+    Property names show as ``[...]``: they are data, and paths stay free of it.
+    """
+    found: list[str] = []
+
+    def visit(node: Any, at: str) -> None:
+        if not isinstance(node, dict):
+            return
+        if node.get("additionalProperties", False) is not False:
+            found.append(f"{at}.additionalProperties")
+        for key, value in node.items():
+            if key in _SCHEMA_MAPS and isinstance(value, dict):
+                for sub in value.values():
+                    visit(sub, f"{at}.{key}[...]")
+            elif key in _SCHEMA_LISTS and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    visit(sub, f"{at}.{key}[{i}]")
+            elif key in _SCHEMA_ONE:
+                visit(value, f"{at}.{key}")
+
+    visit(schema, path)
+    return found
 
 
 def object_schema(type_: Any) -> tuple[dict[str, Any], str | None]:

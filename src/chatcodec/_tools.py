@@ -17,6 +17,7 @@ import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from ._errors import (
+    DECODE_FAILURES,
     ArgumentTypeError,
     MissingArgumentError,
     ValidationError,
@@ -24,7 +25,7 @@ from ._errors import (
 )
 from ._problems import Problem
 from ._record import Record, json_decoder
-from ._schema import close_objects, object_schema
+from ._schema import close_objects, object_schema, open_objects
 
 if TYPE_CHECKING:
     from ._messages import ToolMessage
@@ -100,6 +101,8 @@ class ToolCall(Record, frozen=True):
     def get_argument(self, key: str) -> Any: ...
     @overload
     def get_argument(self, key: str, type: type[T]) -> T: ...
+    @overload
+    def get_argument(self, key: str, type: Any) -> Any: ...
     def get_argument(self, key: str, type: Any = Any) -> Any:
         """Return one argument, parsed and checked against ``type``.
 
@@ -120,16 +123,18 @@ class ToolCall(Record, frozen=True):
             raise MissingArgumentError(key) from None
         try:
             return json_decoder(type).decode(raw)
-        except msgspec.DecodeError as exc:
+        except DECODE_FAILURES as exc:
             error = from_msgspec(exc, "$.arguments[...]")
-            raise ArgumentTypeError(
-                getattr(error, "rule", str(error)), "$.arguments[...]"
-            ) from None
+            if isinstance(error, ValidationError):
+                raise ArgumentTypeError(error.rule, error.path) from None
+            raise error from None
 
     @overload
     def try_get_argument(self, key: str) -> Any | UnsetType: ...
     @overload
     def try_get_argument(self, key: str, type: type[T]) -> T | UnsetType: ...
+    @overload
+    def try_get_argument(self, key: str, type: Any) -> Any | UnsetType: ...
     def try_get_argument(self, key: str, type: Any = Any) -> Any:
         """Like :meth:`get_argument`, but return ``msgspec.UNSET`` on a miss.
 
@@ -146,7 +151,11 @@ class ToolCall(Record, frozen=True):
         except (MissingArgumentError, ArgumentTypeError):
             return UNSET
 
-    def arguments_as(self, type: type[T]) -> T:
+    @overload
+    def arguments_as(self, type: type[T]) -> T: ...
+    @overload
+    def arguments_as(self, type: Any) -> Any: ...
+    def arguments_as(self, type: Any) -> Any:
         """Decode the arguments straight into ``type`` with msgspec's validation.
 
         ``type`` may be a Struct, dataclass, TypedDict or any type msgspec
@@ -157,14 +166,13 @@ class ToolCall(Record, frozen=True):
         ArgumentTypeError
             If the arguments do not fit ``type``; the path names the argument.
         """
-        parsed: T = _decode_arguments(self.arguments, type)
-        return parsed
+        return _decode_arguments(self.arguments, type)
 
 
 def _decode_arguments(raw: Raw, type_: Any) -> Any:
     try:
         return json_decoder(type_).decode(raw)
-    except msgspec.DecodeError as exc:
+    except DECODE_FAILURES as exc:
         error = from_msgspec(exc, "$.arguments")
         if isinstance(error, ValidationError):
             raise ArgumentTypeError(error.rule, error.path) from None
@@ -197,7 +205,7 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
     is not a JSON object becomes an :class:`InvalidToolCall` holding the text.
     Never raises for bad arguments.
     """
-    data = arguments.encode() if isinstance(arguments, str) else arguments
+    data = arguments.encode("utf-8", "surrogatepass") if isinstance(arguments, str) else arguments
     text = arguments if isinstance(arguments, str) else arguments.decode("utf-8", "replace")
     reason = _argument_problem(data)
     if reason is None and id and name:
@@ -208,11 +216,17 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
 
 
 def _argument_problem(data: bytes) -> str | None:
+    """Why ``data`` is not the text of a JSON object, or None. One scan in C."""
     if not data.strip():
         return "arguments are empty"
+    if not data.isascii():
+        try:
+            data.decode()  # msgspec does not check UTF-8 inside a Raw value
+        except UnicodeDecodeError:
+            return "arguments are not valid UTF-8"
     try:
         json_decoder(Raw).decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except DECODE_FAILURES:
         return "arguments are not valid JSON"
     if _OBJECT.match(data) is None:
         return "arguments are valid JSON but not an object"
@@ -248,16 +262,33 @@ def tool_call(
     if arguments is None:
         return ToolCall(id, name, Raw(b"{}"))
     if isinstance(arguments, Mapping):
-        try:
-            return ToolCall(id, name, Raw(msgspec.json.encode(arguments)))
-        except TypeError:
-            raise ValidationError("must hold only JSON values", "$.arguments") from None
+        return ToolCall(id, name, Raw(_encode_arguments(arguments)))
     data = bytes(arguments) if isinstance(arguments, Raw) else arguments
-    data = data.encode() if isinstance(data, str) else data
+    data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     reason = _argument_problem(data)
     if reason is not None:
         raise ValidationError(reason, "$.arguments")
     return ToolCall(id, name, Raw(data))
+
+
+def _encode_arguments(arguments: Mapping[str, Any]) -> bytes:
+    if not _finite(arguments):
+        raise ValidationError("must not hold NaN or infinity", "$.arguments")
+    try:
+        return msgspec.json.encode(dict(arguments))
+    except (TypeError, ValueError, OverflowError, RecursionError, UnicodeError):
+        raise ValidationError("must hold only JSON values", "$.arguments") from None
+
+
+def _finite(value: Any) -> bool:
+    """False if a float in ``value`` is NaN or infinite (JSON has neither)."""
+    if isinstance(value, float):
+        return value - value == 0.0
+    if isinstance(value, Mapping):
+        return all(_finite(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(item) for item in value)
+    return True
 
 
 class ToolResult(Record, frozen=True):
@@ -314,7 +345,8 @@ class ToolDefinition(Record, frozen=True):
     strict : bool, default True
         Emit ``additionalProperties: false`` on every object schema
         (see :meth:`emitted_parameters`). A schema that allows additional
-        properties is refused.
+        properties anywhere (a map type, say) is refused: pass
+        ``strict=False`` for it.
     """
 
     name: str
@@ -329,10 +361,9 @@ class ToolDefinition(Record, frozen=True):
             return
         if type(params) is not dict or params.get("type") != "object":
             raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
-        if self.strict and params.get("additionalProperties", False) is not False:
-            raise ValidationError(
-                "must be false or absent when strict", "$.parameters.additionalProperties"
-            )
+        if self.strict and (open_paths := open_objects(params, "$.parameters")):
+            rule = "must be false or absent when strict (a map type needs strict=False)"
+            raise ValidationError(rule, open_paths[0])
 
     def problems(self) -> list[Problem]:
         """Return what is allowed but likely to be refused by a provider."""

@@ -41,6 +41,8 @@ def type_info(type_: Any) -> mi.Type:
 
 def _struct_for(info: mi.Type, obj: dict[str, Any]) -> mi.StructType | None:
     """The struct type of ``info`` that the object ``obj`` is meant to be."""
+    if isinstance(info, mi.StructType):
+        return info  # a lone struct type needs no tag to be chosen
     options = info.types if isinstance(info, mi.UnionType) else (info,)
     structs = [option for option in options if isinstance(option, mi.StructType)]
     for struct in structs:
@@ -243,5 +245,8 @@ def _to_raw(value: Any, path: str) -> Any:
         except msgspec.DecodeError:
             raise ValidationError("must be JSON text", path) from None
     if isinstance(value, dict | list):
-        return Raw(_ENCODE(value))
+        try:
+            return Raw(_ENCODE(value))
+        except (TypeError, ValueError, OverflowError):
+            raise ValidationError("must hold only JSON values", path) from None
     return value

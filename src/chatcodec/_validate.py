@@ -19,16 +19,22 @@ but a tool message must still answer a call some assistant message made.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
 
 from ._content import ContentPart
-from ._errors import OrderingError, UntrustedInputError, ValidationError, from_msgspec
+from ._errors import (
+    DECODE_FAILURES,
+    OrderingError,
+    UntrustedInputError,
+    ValidationError,
+    from_msgspec,
+)
 from ._messages import (
     AssistantMessage,
+    BaseMessage,
     DeveloperMessage,
-    Message,
     SystemMessage,
     ToolMessage,
     UserMessage,
@@ -85,7 +91,7 @@ class OrderState:
         other.answered, other.known = set(self.answered), set(self.known)
         return other
 
-    def push(self, message: Message) -> None:
+    def push(self, message: BaseMessage) -> None:
         """Check ``message`` as the next one and, if it may come next, apply it.
 
         Raises
@@ -98,11 +104,11 @@ class OrderState:
             raise OrderingError("must be a message", self.count)
         if self.strict:
             self._check_strict(message, role)
-        elif role is _TOOL and message.tool_call_id not in self.known:  # type: ignore[union-attr]
+        elif role is _TOOL and cast(ToolMessage, message).tool_call_id not in self.known:
             raise OrderingError("tool message must answer a tool call made earlier", self.count)
         self._apply(message, role)
 
-    def _check_strict(self, message: Message, role: Role) -> None:
+    def _check_strict(self, message: BaseMessage, role: Role) -> None:
         index, last = self.count, self.last
         if role is _SYSTEM or role is _DEVELOPER:
             if last is not None:
@@ -111,7 +117,7 @@ class OrderState:
         if last is None:
             raise OrderingError("the first message must be a system message", index)
         if role is _TOOL:
-            call_id = message.tool_call_id  # type: ignore[union-attr]
+            call_id = cast(ToolMessage, message).tool_call_id
             if call_id in self.answered:
                 raise OrderingError("tool call is answered already", index)
             if call_id not in self.answerable or (last is not _ASSISTANT and last is not _TOOL):
@@ -126,12 +132,12 @@ class OrderState:
         if role is _ASSISTANT and last is not _USER and last is not _TOOL:
             raise OrderingError("an assistant message must follow a user or tool message", index)
 
-    def _apply(self, message: Message, role: Role) -> None:
+    def _apply(self, message: BaseMessage, role: Role) -> None:
         self.count += 1
         self.last = role
         if role is _ASSISTANT:
-            calls = message.tool_calls  # type: ignore[union-attr]
-            invalid = message.invalid_tool_calls  # type: ignore[union-attr]
+            said = cast(AssistantMessage, message)
+            calls, invalid = said.tool_calls, said.invalid_tool_calls
             if calls or invalid:
                 self.pending = {call.id for call in calls}
                 self.answerable = self.pending | {c.id for c in invalid if c.id}
@@ -140,14 +146,14 @@ class OrderState:
             else:
                 self.pending = self.answerable = self.answered = _NO_IDS
         elif role is _TOOL:
-            call_id = message.tool_call_id  # type: ignore[union-attr]
+            call_id = cast(ToolMessage, message).tool_call_id
             if call_id in self.answerable:  # never true for the shared empty set
                 self.pending.discard(call_id)
                 self.answered.add(call_id)
 
 
 def validate(
-    messages: Iterable[Message], *, policy: Policy = "strict", collect: bool = False
+    messages: Iterable[BaseMessage], *, policy: Policy = "strict", collect: bool = False
 ) -> list[Problem]:
     """Check the order of a whole sequence of messages.
 
@@ -193,7 +199,7 @@ _UNTRUSTED = msgspec.json.Decoder(list[_UntrustedMessage])
 
 
 def validate_untrusted(
-    messages: bytes | str | Sequence[Mapping[str, Any] | Message], *, allow_system: bool = False
+    messages: bytes | str | Sequence[Mapping[str, Any] | BaseMessage], *, allow_system: bool = False
 ) -> tuple[UserMessage | SystemMessage, ...]:
     """Let through only what an end user may say: the trust boundary.
 
@@ -216,9 +222,11 @@ def validate_untrusted(
     try:
         if isinstance(messages, bytes | str | bytearray | memoryview):
             items = _UNTRUSTED.decode(messages)
-        else:
+        elif isinstance(messages, Sequence):
             items = [_untrusted_item(item, i, allowed) for i, item in enumerate(messages)]
-    except msgspec.DecodeError as exc:
+        else:
+            raise UntrustedInputError("must be a list of messages", "$")
+    except DECODE_FAILURES as exc:
         raise _refusal(from_msgspec(exc)) from None
     if not items:
         raise UntrustedInputError("must hold at least one message", "$")
@@ -239,16 +247,20 @@ def validate_untrusted(
 
 
 def _untrusted_item(item: object, index: int, allowed: tuple[str, ...]) -> _UntrustedMessage:
-    if isinstance(item, _MESSAGES):
-        if not isinstance(item, UserMessage | SystemMessage):
+    if isinstance(item, BaseMessage):
+        # A built message gets no credit: it goes through the same checks as
+        # JSON, content and all.
+        if item.role.value not in allowed:
             raise UntrustedInputError(f"role must be {' or '.join(allowed)}", f"$[{index}].role")
-        for field in ("extras", "metadata", "id"):
-            if getattr(item, field) is not None:
-                raise UntrustedInputError("not allowed in untrusted input", f"$[{index}].{field}")
-        return _UntrustedMessage(item.role.value, item.content)
+        try:
+            item = msgspec.to_builtins(item)
+        except (TypeError, ValueError):
+            raise UntrustedInputError(
+                "must hold only content parts", f"$[{index}].content"
+            ) from None
     try:
         return msgspec.convert(item, _UntrustedMessage)
-    except msgspec.ValidationError as exc:
+    except (msgspec.ValidationError, RecursionError) as exc:
         raise _refusal(from_msgspec(exc, f"$[{index}]")) from None
 
 
@@ -264,4 +276,4 @@ def _refusal(error: Exception) -> UntrustedInputError:
         if rule == "Object contains unknown field":
             rule = "field not allowed in untrusted input"
         return UntrustedInputError(rule, error.path)
-    return UntrustedInputError(str(error), "$")
+    return UntrustedInputError(str(error).rpartition(" - at ")[0] or str(error), "$")

@@ -19,9 +19,10 @@ from importlib import resources
 from typing import TextIO
 
 from . import __version__
-from ._codec import decode, encode, iter_jsonl
+from ._codec import decode, encode
 from ._conversation import Conversation
 from ._errors import ChatCodecError
+from ._jsonl import iter_jsonl
 from ._messages import AssistantMessage, Message
 from ._problems import Problem
 from ._validate import Policy, validate, validate_untrusted
@@ -63,12 +64,19 @@ def _check_lines(
     lines: Iterable[bytes], path: str, lenient: bool, policy: Policy, out: TextIO
 ) -> int:
     reader = iter_jsonl(lines, lenient=lenient)
+    messages: list[Message] = []
+    line_of: list[int] = []
     try:
-        messages = list(reader)
+        for message in reader:
+            messages.append(message)
+            line_of.append(reader.line_num)
     except ChatCodecError as error:
         print(f"{path}: error: {error}", file=out)
         return 1
-    problems = reader.problems + validate(messages, policy=policy, collect=True)
+    order = validate(messages, policy=policy, collect=True)
+    problems = reader.problems + [
+        Problem("$", p.rule, p.severity, line_of[int(p.path[2:-1])]) for p in order
+    ]
     for problem in problems:
         print(f"{path}: {problem}", file=out)
     errors = sum(p.severity == "error" for p in problems)
