@@ -2,9 +2,9 @@
 
 Data path, JSON: ``bytes -> msgspec typed decode -> records`` in one C pass,
 with one reused decoder per type; an unknown field falls back to ``_unknown``
-and decodes again.  msgspec checks UTF-8 in every string it decodes but not
-inside a ``Raw`` (tool-call arguments), so a document that is not ASCII is
-checked once more as a whole.  Encoding is one C pass too.  msgpack cannot
+and decodes again.  msgspec checks UTF-8 in every string it decodes; inside a
+``Raw`` (tool-call arguments) ``ToolCall`` checks it.  Encoding is one C pass
+too.  msgpack cannot
 embed JSON bytes, so there tool-call arguments travel as JSON text and the
 decode goes through Python values (``_unknown.prepare_builtins``) before the
 typed convert.
@@ -126,20 +126,10 @@ def decode(data: bytes | str, *, type: Any = Message, format: Format = "json") -
             path = f"$.messages[{error.index}]"
             raise OrderingError(error.rule, error.index, path) from None
     if format == "json":
-        value = decode_json(data, type)
-        if not isinstance(data, str) and not data.isascii():
-            _check_utf8(data)
-        return value
+        return decode_json(data, type)
     if format == "msgpack":
         return decode_msgpack(data, type)
     raise ValueError(f"format must be 'json' or 'msgpack', not {format!r}")
-
-
-def _check_utf8(data: bytes | bytearray | memoryview) -> None:
-    try:
-        bytes(data).decode()
-    except UnicodeDecodeError as exc:
-        raise DecodeError(f"invalid UTF-8 at byte {exc.start} - at `$`") from None
 
 
 _MESSAGE_DECODER = json_decoder(Message)

@@ -113,17 +113,9 @@ def lenient_message(
     item: Any, path: str, format: Format, problems: list[Problem]
 ) -> Message | None:
     """One message: strict first, then repaired, else skipped and reported."""
-    if format == "json":
-        text = bytes(item)
-        if not text.isascii():
-            try:
-                text.decode()
-            except UnicodeDecodeError:
-                problems.append(Problem(path, "invalid UTF-8"))
-                return None
     try:
         if format == "json":
-            return decode_json(text, Message, path)  # type: ignore[no-any-return]
+            return decode_json(item, Message, path)  # type: ignore[no-any-return]
         return convert(item, Message, path)  # type: ignore[no-any-return]
     except ChatCodecError as error:
         first = error
