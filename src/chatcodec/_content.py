@@ -7,7 +7,7 @@ through a codec without being decoded and encoded again.
 from __future__ import annotations
 
 import base64
-from typing import Literal
+from typing import Any, Literal, Self
 
 from ._errors import ValidationError
 from ._record import Record
@@ -33,7 +33,26 @@ class TextPart(Record, frozen=True, tag_field="type", tag="text"):
     text: str
 
 
-class ImagePart(Record, frozen=True, tag_field="type", tag="image"):
+class _MediaPart(Record, frozen=True, tag_field="type"):
+    """Media by URL, or as base64 ``data`` with its ``media_type``."""
+
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+
+    def __post_init__(self) -> None:
+        if not _one_source(self.url, self.data):
+            raise ValidationError("exactly one of url and data must be set", "$.url")
+        if self.data is not None and not self.media_type:
+            raise ValidationError("must be set when data is set", "$.media_type")
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str, **fields: Any) -> Self:
+        """Build the part from raw bytes, encoding them in base64."""
+        return cls(data=base64.b64encode(data).decode("ascii"), media_type=media_type, **fields)
+
+
+class ImagePart(_MediaPart, frozen=True, tag="image"):
     """An image, by URL or as base64 ``data`` with its ``media_type``.
 
     Parameters
@@ -48,42 +67,11 @@ class ImagePart(Record, frozen=True, tag_field="type", tag="image"):
         Resolution hint for providers that take one.
     """
 
-    url: str | None = None
-    data: str | None = None
-    media_type: str | None = None
     detail: Detail | None = None
 
-    def __post_init__(self) -> None:
-        if not _one_source(self.url, self.data):
-            raise ValidationError("exactly one of url and data must be set", "$.url")
-        if self.data is not None and not self.media_type:
-            raise ValidationError("must be set when data is set", "$.media_type")
 
-    @classmethod
-    def from_bytes(cls, data: bytes, media_type: str, *, detail: Detail | None = None) -> ImagePart:
-        """Build an image part from raw bytes, encoding them in base64."""
-        return cls(
-            data=base64.b64encode(data).decode("ascii"), media_type=media_type, detail=detail
-        )
-
-
-class AudioPart(Record, frozen=True, tag_field="type", tag="audio"):
+class AudioPart(_MediaPart, frozen=True, tag="audio"):
     """Audio, by URL or as base64 ``data`` with its ``media_type`` (``"audio/wav"``)."""
-
-    url: str | None = None
-    data: str | None = None
-    media_type: str | None = None
-
-    def __post_init__(self) -> None:
-        if not _one_source(self.url, self.data):
-            raise ValidationError("exactly one of url and data must be set", "$.url")
-        if self.data is not None and not self.media_type:
-            raise ValidationError("must be set when data is set", "$.media_type")
-
-    @classmethod
-    def from_bytes(cls, data: bytes, media_type: str) -> AudioPart:
-        """Build an audio part from raw bytes, encoding them in base64."""
-        return cls(data=base64.b64encode(data).decode("ascii"), media_type=media_type)
 
 
 class FilePart(Record, frozen=True, tag_field="type", tag="file"):

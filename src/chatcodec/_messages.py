@@ -68,26 +68,24 @@ def _describe(content: object) -> str:
     return f"<{type(content).__name__}>"
 
 
-class SystemMessage(BaseMessage, frozen=True, tag="system"):
+class _InstructionMessage(BaseMessage, frozen=True):
+    content: str
+
+    def __post_init__(self) -> None:
+        if not self.content:
+            raise ValidationError(_EMPTY, "$.content")
+
+
+class SystemMessage(_InstructionMessage, frozen=True, tag="system"):
     """Instructions for the model from the application."""
 
     role: ClassVar[Role] = Role.SYSTEM
-    content: str
-
-    def __post_init__(self) -> None:
-        if not self.content:
-            raise ValidationError(_EMPTY, "$.content")
 
 
-class DeveloperMessage(BaseMessage, frozen=True, tag="developer"):
+class DeveloperMessage(_InstructionMessage, frozen=True, tag="developer"):
     """Instructions from the developer (OpenAI's newer name for system)."""
 
     role: ClassVar[Role] = Role.DEVELOPER
-    content: str
-
-    def __post_init__(self) -> None:
-        if not self.content:
-            raise ValidationError(_EMPTY, "$.content")
 
 
 class UserMessage(BaseMessage, frozen=True, tag="user"):

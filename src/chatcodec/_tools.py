@@ -129,13 +129,7 @@ class ToolCall(Record, frozen=True):
             raw = fields[key]
         except KeyError:
             raise MissingArgumentError(key) from None
-        try:
-            return json_decoder(type).decode(raw)
-        except DECODE_FAILURES as exc:
-            error = from_msgspec(exc, "$.arguments[...]")
-            if isinstance(error, ValidationError):
-                raise ArgumentTypeError(error.rule, error.path) from None
-            raise error from None
+        return _decode_arguments(raw, type, "$.arguments[...]")
 
     @overload
     def try_get_argument(self, key: str) -> Any | UnsetType: ...
@@ -177,11 +171,11 @@ class ToolCall(Record, frozen=True):
         return _decode_arguments(self.arguments, type)
 
 
-def _decode_arguments(raw: Raw, type_: Any) -> Any:
+def _decode_arguments(raw: Raw, type_: Any, path: str = "$.arguments") -> Any:
     try:
         return json_decoder(type_).decode(raw)
     except DECODE_FAILURES as exc:
-        error = from_msgspec(exc, "$.arguments")
+        error = from_msgspec(exc, path)
         if isinstance(error, ValidationError):
             raise ArgumentTypeError(error.rule, error.path) from None
         raise error from None
