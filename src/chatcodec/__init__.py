@@ -18,6 +18,7 @@ from ._errors import (
     EncodeError,
     MissingArgumentError,
     OrderingError,
+    StreamError,
     UntrustedInputError,
     ValidationError,
 )
@@ -39,6 +40,13 @@ from ._messages import (
 )
 from ._problems import Problem, Severity
 from ._roles import Role
+from ._stream import (
+    StreamedToolCalls,
+    ToolCallAccumulator,
+    ToolCallArgumentsDelta,
+    ToolCallEvent,
+    ToolCallStarted,
+)
 from ._tools import (
     InvalidToolCall,
     ToolCall,
@@ -78,10 +86,16 @@ __all__ = [
     "Problem",
     "Role",
     "Severity",
+    "StreamError",
+    "StreamedToolCalls",
     "SystemMessage",
     "TextPart",
     "ToolCall",
+    "ToolCallAccumulator",
+    "ToolCallArgumentsDelta",
     "ToolCallDelta",
+    "ToolCallEvent",
+    "ToolCallStarted",
     "ToolDefinition",
     "ToolMessage",
     "ToolResult",

@@ -9,7 +9,8 @@
      │    └── ArgumentTypeError           a tool argument has the wrong type
      ├── MissingArgumentError (KeyError)  a tool call has no such argument
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
-     └── EncodeError (TypeError)          a value has no wire form
+     ├── EncodeError (TypeError)          a value has no wire form
+     └── StreamError (ValueError)         a stream was used out of order or broke off
 
 Every message names a JSON path and a rule and never the content of a message:
 content is private and untrusted.  msgspec echoes some input values in its own
@@ -31,6 +32,7 @@ __all__ = [
     "EncodeError",
     "MissingArgumentError",
     "OrderingError",
+    "StreamError",
     "UntrustedInputError",
     "ValidationError",
 ]
@@ -108,6 +110,10 @@ class DecodeError(ChatCodecError, ValueError):
 
 class EncodeError(ChatCodecError, TypeError):
     """A value cannot be written to the wire format."""
+
+
+class StreamError(ChatCodecError, ValueError):
+    """A stream was used out of order (fed after finishing) or broke off."""
 
 
 # msgspec messages that quote a value taken from the input. Each is replaced

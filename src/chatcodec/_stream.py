@@ -1,0 +1,221 @@
+"""The tool-call accumulator: fragments in, complete tool calls out. No I/O.
+
+Streams send tool calls in pieces (:class:`ToolCallDelta`), and providers do
+it differently: OpenAI sends the id and name once and then argument text by
+``index``; Mistral, Groq and Gemini's OpenAI endpoint send whole calls with no
+index; vLLM repeats an index within one chunk; some reuse an index for a new
+call.  Rules, in order, for where a fragment belongs:
+
+1. With an index (``0`` is an index; ``"0"`` is ``0``): the call last seen at
+   that index, unless the fragment brings an id different from that call's id,
+   which starts a new call at that index.
+2. Without an index, with an id: the call with that id; else the latest call,
+   if it has no id yet; else a new call.
+3. Without an index or id, with a name: the latest call if it has no name yet;
+   else a new call.
+4. Otherwise: the latest call (a new one if there is none).
+
+Argument fragments are kept in a list per call and joined once, at
+:meth:`ToolCallAccumulator.finish`, so feeding costs O(fragment) whatever the
+length so far.  Nothing is decided before the end: a call whose text happens
+to parse halfway is not closed early.  At the end each call is complete (a JSON
+object), or an :class:`InvalidToolCall` that keeps its text and says why:
+truncated (the text stopped mid-JSON), not valid JSON, valid JSON that is not
+an object, or empty.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+import msgspec
+from msgspec import Raw
+
+from ._errors import StreamError
+from ._record import json_decoder
+from ._tools import InvalidToolCall, ToolCall, ToolCallDelta
+
+__all__ = [
+    "StreamedToolCalls",
+    "ToolCallAccumulator",
+    "ToolCallArgumentsDelta",
+    "ToolCallEvent",
+    "ToolCallStarted",
+]
+
+
+class ToolCallStarted(msgspec.Struct, frozen=True):
+    """A new tool call began; ``slot`` numbers calls in order of appearance."""
+
+    slot: int
+    id: str | None
+    name: str | None
+
+
+class ToolCallArgumentsDelta(msgspec.Struct, frozen=True):
+    """More argument text for the call in ``slot``."""
+
+    slot: int
+    delta: str
+
+
+ToolCallEvent = ToolCallStarted | ToolCallArgumentsDelta
+
+
+class StreamedToolCalls(NamedTuple):
+    """The calls a stream made, in order, as an assistant message holds them."""
+
+    tool_calls: tuple[ToolCall, ...]
+    invalid_tool_calls: tuple[InvalidToolCall, ...]
+
+
+class _Call:
+    __slots__ = ("fragments", "id", "index", "name", "slot")
+
+    def __init__(self, slot: int, index: int | None, id: str | None, name: str | None) -> None:
+        self.slot = slot
+        self.index = index
+        self.id = id
+        self.name = name
+        self.fragments: list[str] = []
+
+
+def _index(value: object) -> int | None:
+    """An index as an int; ``"0"`` is 0; anything else is no index."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+class ToolCallAccumulator:
+    """Fold streamed tool-call fragments into complete tool calls.
+
+    Shaped like a sans-IO decoder: :meth:`feed` takes one delta and returns the
+    events it causes; :meth:`finish` returns the calls.
+
+    Examples
+    --------
+    >>> acc = ToolCallAccumulator()
+    >>> events = acc.feed(ToolCallDelta(0, "call_1", "get_weather", '{"ci'))
+    >>> events  # doctest: +NORMALIZE_WHITESPACE
+    [ToolCallStarted(slot=0, id='call_1', name='get_weather'),
+     ToolCallArgumentsDelta(slot=0, delta='{"ci')]
+    >>> _ = acc.feed(ToolCallDelta(0, arguments_delta='ty": "Paris"}'))
+    >>> calls, invalid = acc.finish()
+    >>> calls[0].arguments_dict()
+    {'city': 'Paris'}
+    """
+
+    def __init__(self) -> None:
+        self._calls: list[_Call] = []
+        self._by_index: dict[int, _Call] = {}
+        self._by_id: dict[str, _Call] = {}
+        self._finished = False
+
+    def feed(self, delta: ToolCallDelta) -> list[ToolCallEvent]:
+        """Take one fragment; return the events it causes.
+
+        Raises
+        ------
+        StreamError
+            If called after :meth:`finish`.
+        """
+        if self._finished:
+            raise StreamError("fed after finish()")
+        events: list[ToolCallEvent] = []
+        call = self._target(delta, events)
+        text = delta.arguments_delta
+        if text:
+            call.fragments.append(text)
+            events.append(ToolCallArgumentsDelta(call.slot, text))
+        return events
+
+    def _target(self, delta: ToolCallDelta, events: list[ToolCallEvent]) -> _Call:
+        index = _index(delta.index)
+        call_id = delta.id or None  # an empty id (Gemini's OpenAI endpoint) is no id
+        name = delta.name or None
+        latest = self._calls[-1] if self._calls else None
+        call: _Call | None
+        if index is not None:
+            call = self._by_index.get(index)
+            if call is not None and call_id is not None and call.id not in (None, call_id):
+                call = None  # the index is reused by a new call
+        elif call_id is not None:
+            call = self._by_id.get(call_id)
+            if call is None and latest is not None and latest.id is None and latest.index is None:
+                call = latest
+        elif name is not None:
+            call = latest if latest is not None and latest.name is None else None
+        else:
+            call = latest
+        if call is None:
+            call = _Call(len(self._calls), index, call_id, name)
+            self._calls.append(call)
+            events.append(ToolCallStarted(call.slot, call_id, name))
+        else:
+            call.id = call.id or call_id
+            call.name = call.name or name
+        if index is not None:
+            self._by_index[index] = call
+        if call.id is not None:
+            self._by_id.setdefault(call.id, call)
+        return call
+
+    def finish(self) -> StreamedToolCalls:
+        """End the stream; return every call, complete or invalid, in order.
+
+        A call that came without an id gets one derived from its position, name
+        and arguments: the same on every run, never random.
+        """
+        self._finished = True
+        good: list[ToolCall] = []
+        bad: list[InvalidToolCall] = []
+        for call in self._calls:
+            text = _join(call.fragments)
+            name = call.name or ""
+            call_id = call.id or _derived_id(call.slot, name, text)
+            reason = _problem(text) if name else "tool call has no name"
+            if reason is None:
+                good.append(ToolCall(call_id, name, Raw(text.encode())))
+            else:
+                bad.append(InvalidToolCall(call_id, call.name, text, reason))
+        return StreamedToolCalls(tuple(good), tuple(bad))
+
+
+def _join(fragments: list[str]) -> str:
+    text = "".join(fragments)
+    # A character outside the BMP split between two fragments arrives as two
+    # lone surrogates; joined, they must become the one character again.
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+_RAW = json_decoder(Raw)
+
+
+def _problem(text: str) -> str | None:
+    """Why ``text`` is not a complete JSON object, or None."""
+    if not text.strip():
+        return "arguments are empty"
+    try:
+        _RAW.decode(text)
+    except msgspec.DecodeError as exc:
+        if str(exc).startswith("Input data was truncated"):
+            return "arguments are truncated"
+        return "arguments are not valid JSON"
+    except RecursionError:
+        return "arguments are not valid JSON"
+    if not text.lstrip().startswith("{"):
+        return "arguments are valid JSON but not an object"
+    return None
+
+
+def _derived_id(slot: int, name: str, text: str) -> str:
+    digest = hashlib.blake2b(f"{slot}\0{name}\0{text}".encode(), digest_size=8).hexdigest()
+    return f"call_{digest}"

@@ -1,0 +1,217 @@
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec import ToolCallDelta as D
+from strategies import names
+
+Call = tuple[str | None, str | None, str]  # id, name, arguments text
+
+
+def run(deltas: list[D]) -> list[Call]:
+    """Feed every delta; the calls, which must all be complete, in order."""
+    good, bad = _finish(deltas)
+    assert bad == ()
+    return [(c.id, c.name, bytes(c.arguments).decode()) for c in good]
+
+
+class TestOpenAIShape:
+    """id and name on the first fragment, then index-only argument pieces."""
+
+    def test_fragments(self) -> None:
+        deltas = [D(0, "c1", "f", ""), D(0, None, None, '{"a"'), D(0, None, None, ": 1}")]
+        assert run(deltas) == [("c1", "f", '{"a": 1}')]
+
+    def test_parallel_calls_interleaved(self) -> None:
+        deltas = [
+            D(0, "c1", "f", '{"a'),
+            D(1, "c2", "g", '{"b'),
+            D(0, arguments_delta='": 1}'),
+            D(1, arguments_delta='": 2}'),
+        ]
+        assert run(deltas) == [("c1", "f", '{"a": 1}'), ("c2", "g", '{"b": 2}')]
+
+    @pytest.mark.parametrize("indexes", [(1, 2), (0, 5), (7, 3)])
+    def test_indexes_starting_at_one_or_sparse(self, indexes: tuple[int, int]) -> None:
+        i, j = indexes
+        deltas = [
+            D(i, "c1", "f", "{"),
+            D(j, "c2", "g", "{"),
+            D(i, arguments_delta="}"),
+            D(j, arguments_delta="}"),
+        ]
+        assert run(deltas) == [("c1", "f", "{}"), ("c2", "g", "{}")]
+
+    def test_index_zero_is_an_index_and_text_zero_is_zero(self) -> None:
+        deltas = [D(0, "c1", "f", '{"a":'), D("0", None, None, "1}")]  # type: ignore[arg-type]
+        assert run(deltas) == [("c1", "f", '{"a":1}')]
+
+    def test_same_index_several_times_in_one_chunk(self) -> None:
+        deltas = [
+            D(0, "c1", "f", "{"),
+            D(0, arguments_delta='"a"'),
+            D(0, arguments_delta=":1"),
+            D(0, arguments_delta="}"),
+        ]
+        assert run(deltas) == [("c1", "f", '{"a":1}')]
+
+    def test_reused_index_with_a_new_id_is_a_new_call(self) -> None:
+        deltas = [D(0, "c1", "f", "{}"), D(0, "c2", "g", "{"), D(0, arguments_delta="}")]
+        assert run(deltas) == [("c1", "f", "{}"), ("c2", "g", "{}")]
+
+    def test_id_arriving_after_the_first_fragment(self) -> None:
+        deltas = [D(0, None, "f", "{"), D(0, "c1", None, "}")]
+        assert run(deltas) == [("c1", "f", "{}")]
+
+    def test_empty_fragments(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        events = [
+            acc.feed(d)
+            for d in (D(0, "c1", "f", ""), D(0, arguments_delta=""), D(0, arguments_delta="{}"))
+        ]
+        assert events == [
+            [cc.ToolCallStarted(0, "c1", "f")],
+            [],
+            [cc.ToolCallArgumentsDelta(0, "{}")],
+        ]
+
+
+class TestWithoutIndex:
+    """Mistral, Groq, Gemini's OpenAI endpoint: whole calls, no index."""
+
+    def test_whole_calls_per_chunk(self) -> None:
+        deltas = [D(None, "c1", "f", '{"a":1}'), D(None, "c2", "f", '{"a":2}')]
+        assert run(deltas) == [("c1", "f", '{"a":1}'), ("c2", "f", '{"a":2}')]
+
+    def test_keyed_by_id(self) -> None:
+        deltas = [
+            D(None, "c1", "f", '{"a"'),
+            D(None, "c2", "g", "{"),
+            D(None, "c1", None, ":1}"),
+            D(None, "c2", None, "}"),
+        ]
+        assert run(deltas) == [("c1", "f", '{"a":1}'), ("c2", "g", "{}")]
+
+    def test_a_new_name_starts_a_new_call(self) -> None:
+        deltas = [D(None, "", "f", "{}"), D(None, "", "g", "{}")]  # empty ids, as Gemini sends
+        result = run(deltas)
+        assert [(c[1], c[2]) for c in result] == [("f", "{}"), ("g", "{}")]
+        assert result[0][0] != result[1][0]
+
+    def test_bare_fragments_go_to_the_latest_call(self) -> None:
+        deltas = [D(None, None, "f", '{"a'), D(None, None, None, '":1}')]
+        assert [(c[1], c[2]) for c in run(deltas)] == [("f", '{"a":1}')]
+
+    def test_name_then_id(self) -> None:
+        deltas = [D(None, None, "f", "{"), D(None, "c1", None, "}")]
+        assert run(deltas) == [("c1", "f", "{}")]
+
+
+class TestEndStates:
+    """Each call ends complete or as an InvalidToolCall that keeps its text."""
+
+    @pytest.mark.parametrize(
+        ("text", "error"),
+        [
+            ('{"a": "x', "arguments are truncated"),
+            ('{"a": ', "arguments are truncated"),
+            ('{"a" 1}', "arguments are not valid JSON"),
+            ("Go version 1.0 release date", "arguments are not valid JSON"),
+            ("[1, 2]", "arguments are valid JSON but not an object"),
+            ("", "arguments are empty"),
+        ],
+    )
+    def test_invalid(self, text: str, error: str) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c1", "f", text))
+        good, (bad,) = acc.finish()
+        assert good == ()
+        assert (bad.id, bad.name, bad.arguments, bad.error) == ("c1", "f", text, error)
+
+    def test_no_name(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c1", None, "{}"))
+        assert acc.finish().invalid_tool_calls[0].error == "tool call has no name"
+
+    def test_never_closed_early(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        events = acc.feed(D(0, "c1", "f", "1")) + acc.feed(D(0, arguments_delta="2"))
+        assert all(not isinstance(e, cc.StreamedToolCalls) for e in events)
+        (bad,) = acc.finish().invalid_tool_calls
+        assert bad.arguments == "12"  # all of it, not the "1" that parsed first
+
+    def test_character_split_across_fragments(self) -> None:
+        emoji = "\U0001f600"
+        high, low = emoji.encode("utf-16-le", "surrogatepass")[:2], emoji.encode("utf-16-le")[2:]
+        first = '{"e": "' + high.decode("utf-16-le", "surrogatepass")
+        second = low.decode("utf-16-le", "surrogatepass") + 'é"}'
+        assert run([D(0, "c1", "f", first), D(0, arguments_delta=second)]) == [
+            ("c1", "f", '{"e": "' + emoji + 'é"}')
+        ]
+
+    def test_feeding_after_finish(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.finish()
+        with pytest.raises(cc.StreamError, match="fed after finish"):
+            acc.feed(D(0, "c1", "f", "{}"))
+
+    def test_derived_ids_are_stable(self) -> None:
+        def derived() -> str | None:
+            acc = cc.ToolCallAccumulator()
+            acc.feed(D(None, None, "f", '{"a":1}'))
+            return acc.finish().tool_calls[0].id
+
+        assert derived() == derived()
+        assert derived().startswith("call_")  # type: ignore[union-attr]
+
+
+@st.composite
+def call_sets(draw: st.DrawFn) -> list[tuple[str, str, str]]:
+    count = draw(st.integers(1, 4))
+    out = []
+    for i in range(count):
+        obj = draw(
+            st.dictionaries(st.text(max_size=6), st.text(max_size=8) | st.integers(), max_size=3)
+        )
+        out.append((f"call_{i}", draw(names), json.dumps(obj, ensure_ascii=False)))
+    return out
+
+
+class TestProperties:
+    """Any fragmentation of any set of calls comes back together."""
+
+    @given(calls=call_sets(), seed=st.integers(0, 2**32), indexed=st.booleans())
+    def test_reassembles(self, calls: list[tuple[str, str, str]], seed: int, indexed: bool) -> None:
+        rng = random.Random(seed)
+        streams = []
+        for slot, (call_id, name, text) in enumerate(calls):
+            cuts = sorted(rng.sample(range(len(text) + 1), min(len(text), rng.randint(0, 6))))
+            pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+            index = slot if indexed else None
+            first = [D(index, call_id, name, pieces[0])]
+            rest = [D(index, None if indexed else call_id, None, p) for p in pieces[1:]]
+            streams.append(first + rest)
+        deltas: list[D] = []
+        if indexed:  # interleave the calls, each in its own order
+            while any(streams):
+                deltas.append(rng.choice([s for s in streams if s]).pop(0))
+        else:  # without an index, calls arrive one after another
+            deltas = [d for s in streams for d in s]
+        good, bad = _finish(deltas)
+        assert bad == ()
+        started = list(dict.fromkeys(d.id for d in deltas if d.id))  # in order of first fragment
+        expected = sorted(calls, key=lambda c: started.index(c[0]))
+        assert [(c.id, c.name, bytes(c.arguments).decode()) for c in good] == expected
+
+
+def _finish(deltas: list[D]) -> cc.StreamedToolCalls:
+    acc = cc.ToolCallAccumulator()
+    for delta in deltas:
+        acc.feed(delta)
+    return acc.finish()
