@@ -16,7 +16,7 @@ from pathlib import Path
 
 PERF = Path(__file__).resolve().parent
 RESULTS = PERF / "results"
-PYPERF_SCENARIOS = ("construct", "decode", "encode", "floor")
+PYPERF_SCENARIOS = ("construct", "decode", "encode", "floor", "accumulate")
 
 
 def run(script: str, output: Path, *options: str) -> None:

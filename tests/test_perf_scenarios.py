@@ -161,3 +161,10 @@ def test_floor_timers_time_what_they_say() -> None:
     assert "__post_init__" not in vars(peers.PlainUserMessage)
     for timer in (bench_floor.plain, bench_floor.empty_post_init, bench_floor.raw_bytes):
         assert isinstance(timer(3), float)  # it runs; what it measures is for perf/
+
+
+def test_accumulate_peers_rebuild_the_same_arguments() -> None:
+    import bench_accumulate
+
+    bench_accumulate.check()  # raises SystemExit if a feeder is wrong
+    assert len(bench_accumulate.STREAMS["64kb"]) > 60 * len(bench_accumulate.STREAMS["1kb"])

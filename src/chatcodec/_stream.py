@@ -125,6 +125,14 @@ class ToolCallAccumulator:
         """
         if self._finished:
             raise StreamError("fed after finish()")
+        # Fast path for the usual fragment: an index already seen, text only.
+        if delta.id is None and delta.name is None and type(delta.index) is int:
+            known = self._by_index.get(delta.index)
+            if known is not None:
+                if not delta.arguments_delta:
+                    return []
+                known.fragments.append(delta.arguments_delta)
+                return [ToolCallArgumentsDelta(known.slot, delta.arguments_delta)]
         events: list[ToolCallEvent] = []
         call = self._target(delta, events)
         text = delta.arguments_delta
