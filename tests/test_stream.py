@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -215,3 +216,81 @@ def _finish(deltas: list[D]) -> cc.StreamedToolCalls:
     for delta in deltas:
         acc.feed(delta)
     return acc.finish()
+
+
+def consistent(seen: Any, final: Any) -> bool:
+    """A preview shows part of the final value and nothing that is not in it."""
+    if isinstance(seen, dict):
+        return isinstance(final, dict) and all(
+            k in final and consistent(v, final[k]) for k, v in seen.items()
+        )
+    if isinstance(seen, list):
+        return (
+            isinstance(final, list)
+            and len(seen) <= len(final)
+            and all(consistent(v, f) for v, f in zip(seen, final, strict=False))
+        )
+    if isinstance(seen, str):
+        return isinstance(final, str) and final.startswith(seen)
+    return bool(seen == final)
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+class TestPreview:
+    """Previews show the arguments so far: partial strings, whole numbers and keys."""
+
+    def test_needs_opting_in(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c1", "f", "{"))
+        with pytest.raises(cc.StreamError, match="preview=True"):
+            acc.preview(0)
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("", None),
+            ("{", {}),
+            ('{"ke', {}),
+            ('{"key": ', {}),
+            ('{"key": 12', {}),
+            ('{"key": 12,', {"key": 12}),
+            ('{"key": "val', {"key": "val"}),
+            ('{"key": "a\\', {"key": "a"}),
+            ('{"key": "a\\u00', {"key": "a"}),
+            ('{"key": "a\\u00e9', {"key": "aé"}),
+            ('{"a": [1, {"b": tr', {"a": [1, {}]}),
+            ('{"a": [1, {"b": true}', {"a": [1, {"b": True}]}),
+            ('{"a": 1}', {"a": 1}),
+        ],
+    )
+    def test_prefixes(self, text: str, expected: Any) -> None:
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", text))
+        assert acc.preview(0) == expected
+
+    @given(
+        value=st.dictionaries(st.text(max_size=4), json_values, max_size=4),
+        ascii_only=st.booleans(),
+    )
+    def test_every_prefix_is_consistent(self, value: dict[str, Any], ascii_only: bool) -> None:
+        text = json.dumps(value, ensure_ascii=ascii_only)
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", ""))
+        for char in text:
+            acc.feed(D(0, arguments_delta=char))
+            seen = acc.preview(0)
+            assert seen is None or consistent(seen, value)
+        assert acc.preview(0) == value
+        assert acc.finish().tool_calls[0].arguments_dict() == value

@@ -27,7 +27,7 @@ an object, or empty.
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec import Raw
@@ -70,15 +70,99 @@ class StreamedToolCalls(NamedTuple):
     invalid_tool_calls: tuple[InvalidToolCall, ...]
 
 
-class _Call:
-    __slots__ = ("fragments", "id", "index", "name", "slot")
+_CLOSE = {"{": "}", "[": "]"}
 
-    def __init__(self, slot: int, index: int | None, id: str | None, name: str | None) -> None:
+
+class _Scanner:
+    """Tracks JSON structure as text arrives, for previews; O(fragment) per feed.
+
+    It remembers the last point where the text so far can be cut and closed
+    into valid JSON (``cut``, with the ``closers`` needed there), and whether
+    it is inside a string that is a value, which a preview can close as is.
+    """
+
+    __slots__ = ("closers", "cut", "escape", "in_string", "is_key", "length", "stack", "unicode")
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []  # "{" (awaiting a key), ":" (awaiting a value), "["
+        self.in_string = False
+        self.is_key = False
+        self.escape = False
+        self.unicode = 0  # hex digits still due in a \u escape
+        self.length = 0
+        self.cut = 0
+        self.closers = ""
+
+    def _mark(self, at: int) -> None:
+        self.cut = at
+        self.closers = "".join("]" if c == "[" else "}" for c in reversed(self.stack))
+
+    def feed(self, text: str) -> None:
+        for offset, char in enumerate(text):
+            at = self.length + offset
+            if self.in_string:
+                if self.unicode:
+                    self.unicode -= 1
+                elif self.escape:
+                    self.escape = False
+                    self.unicode = 4 if char == "u" else 0
+                elif char == "\\":
+                    self.escape = True
+                elif char == '"':
+                    self.in_string = False
+                    if not self.is_key and self.stack:
+                        self._mark(at + 1)
+                continue
+            if char == '"':
+                self.in_string = True
+                self.is_key = bool(self.stack) and self.stack[-1] == "{"
+            elif char in "{[":
+                self.stack.append(char)
+                self._mark(at + 1)
+            elif char in "}]":
+                if self.stack:
+                    self.stack.pop()
+                if self.stack and self.stack[-1] == ":":
+                    self.stack[-1] = "{"
+                self._mark(at + 1)
+            elif char == ":" and self.stack and self.stack[-1] == "{":
+                self.stack[-1] = ":"
+            elif char == ",":
+                self._mark(at)
+                if self.stack and self.stack[-1] == ":":
+                    self.stack[-1] = "{"
+        self.length += len(text)
+
+    def candidates(self, text: str) -> list[str]:
+        """Closed-up versions of ``text`` to try, the most complete first."""
+        out = []
+        if self.in_string and not self.is_key and self.stack:
+            body = text[: len(text) - self._pending_escape()]
+            out.append(body + '"' + self.closers_for_open())
+        out.append(text[: self.cut] + self.closers)
+        return out
+
+    def _pending_escape(self) -> int:
+        if self.unicode:
+            return 2 + (4 - self.unicode)  # the "\\u" and the digits so far
+        return 1 if self.escape else 0
+
+    def closers_for_open(self) -> str:
+        return "".join("]" if c == "[" else "}" for c in reversed(self.stack))
+
+
+class _Call:
+    __slots__ = ("fragments", "id", "index", "name", "scanner", "slot")
+
+    def __init__(
+        self, slot: int, index: int | None, id: str | None, name: str | None, preview: bool
+    ) -> None:
         self.slot = slot
         self.index = index
         self.id = id
         self.name = name
         self.fragments: list[str] = []
+        self.scanner = _Scanner() if preview else None
 
 
 def _index(value: object) -> int | None:
@@ -109,7 +193,8 @@ class ToolCallAccumulator:
     {'city': 'Paris'}
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, preview: bool = False) -> None:
+        self._preview = preview
         self._calls: list[_Call] = []
         self._by_index: dict[int, _Call] = {}
         self._by_id: dict[str, _Call] = {}
@@ -128,7 +213,7 @@ class ToolCallAccumulator:
         # Fast path for the usual fragment: an index already seen, text only.
         if delta.id is None and delta.name is None and type(delta.index) is int:
             known = self._by_index.get(delta.index)
-            if known is not None:
+            if known is not None and known.scanner is None:
                 if not delta.arguments_delta:
                     return []
                 known.fragments.append(delta.arguments_delta)
@@ -138,8 +223,38 @@ class ToolCallAccumulator:
         text = delta.arguments_delta
         if text:
             call.fragments.append(text)
+            if call.scanner is not None:
+                call.scanner.feed(text)
             events.append(ToolCallArgumentsDelta(call.slot, text))
         return events
+
+    def preview(self, slot: int) -> Any:
+        """The arguments of the call in ``slot`` so far, parsed as well as can be.
+
+        For user interfaces that show arguments while they stream. Needs
+        ``ToolCallAccumulator(preview=True)``; costs one parse of the text so
+        far. A string value still arriving is shown up to its last character;
+        a key, number or literal still arriving is left out. ``None`` if
+        nothing can be shown yet.
+
+        Examples
+        --------
+        >>> acc = ToolCallAccumulator(preview=True)
+        >>> _ = acc.feed(ToolCallDelta(0, "c1", "write", '{"path": "a.txt", "text": "Hel'))
+        >>> acc.preview(0)
+        {'path': 'a.txt', 'text': 'Hel'}
+        """
+        if not self._preview:
+            raise StreamError("previews need ToolCallAccumulator(preview=True)")
+        call = self._calls[slot]
+        assert call.scanner is not None  # every call has one when previews are on
+        text = "".join(call.fragments)
+        for candidate in call.scanner.candidates(text):
+            try:
+                return _ANY.decode(candidate)
+            except (msgspec.DecodeError, RecursionError):
+                continue
+        return None
 
     def _target(self, delta: ToolCallDelta, events: list[ToolCallEvent]) -> _Call:
         index = _index(delta.index)
@@ -160,7 +275,7 @@ class ToolCallAccumulator:
         else:
             call = latest
         if call is None:
-            call = _Call(len(self._calls), index, call_id, name)
+            call = _Call(len(self._calls), index, call_id, name, self._preview)
             self._calls.append(call)
             events.append(ToolCallStarted(call.slot, call_id, name))
         else:
@@ -205,6 +320,7 @@ def _join(fragments: list[str]) -> str:
 
 
 _RAW = json_decoder(Raw)
+_ANY = json_decoder(Any)
 
 
 def _problem(text: str) -> str | None:
