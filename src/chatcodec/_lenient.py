@@ -145,7 +145,7 @@ def _values(raw: Raw) -> Any:
     """Decode a message to Python values, but keep tool-call arguments as Raw."""
     if not bytes(raw).lstrip().startswith(b"{"):
         return _ANY.decode(raw)
-    message = dict(_FIELDS.decode(raw).items())
+    message: dict[str, Any] = _FIELDS.decode(raw)
     for key, value in message.items():
         message[key] = _calls(value) if key == "tool_calls" else _ANY.decode(value)
     return message

@@ -70,9 +70,6 @@ class StreamedToolCalls(NamedTuple):
     invalid_tool_calls: tuple[InvalidToolCall, ...]
 
 
-_CLOSE = {"{": "}", "[": "]"}
-
-
 class _Scanner:
     """Tracks JSON structure as text arrives, for previews; O(fragment) per feed.
 
@@ -95,7 +92,7 @@ class _Scanner:
 
     def _mark(self, at: int) -> None:
         self.cut = at
-        self.closers = "".join("]" if c == "[" else "}" for c in reversed(self.stack))
+        self.closers = self.closers_for_open()
 
     def feed(self, text: str) -> None:
         for offset, char in enumerate(text):
