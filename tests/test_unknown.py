@@ -53,7 +53,9 @@ class TestCaptureJson:
 
     def test_tags_at(self) -> None:
         assert tags_at(list[cc.Message], "$[3].role") == [r.value for r in cc.Role]
-        assert tags_at(cc.Message, "$.content[0].type") == ["text", "image", "audio", "file"]
+        assert tags_at(cc.Message, "$.content[0].type") == [
+            *("text", "image", "audio", "file", "opaque", "reasoning", "refusal")
+        ]
         assert tags_at(Box, "$.items[...].role")[0] == "system"
         assert tags_at(cc.Message, "$.content") == []
 

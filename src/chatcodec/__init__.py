@@ -8,22 +8,46 @@ trust boundary for what end users send.  :func:`encode` and :func:`decode`
 read and write the canonical form in JSON and msgpack.
 """
 
+from . import providers
 from ._codec import Format, decode, encode
-from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ._content import (
+    AssistantPart,
+    AudioPart,
+    ContentPart,
+    FilePart,
+    ImagePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+)
 from ._conversation import Conversation, Transcript
+from ._convert import convert
 from ._errors import (
     ArgumentTypeError,
     ChatCodecError,
     DecodeError,
     EncodeError,
+    LossError,
     MissingArgumentError,
     OrderingError,
+    ProviderError,
     StreamError,
     UntrustedInputError,
     ValidationError,
 )
+from ._exchange import (
+    Choice,
+    ProviderTool,
+    Request,
+    Response,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
+)
 from ._jsonl import JsonlReader, iter_jsonl, write_jsonl
 from ._lenient import Decoded, decode_lenient
+from ._loss import Loss, LossReport
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -64,9 +88,11 @@ __version__ = "0.1.0"
 __all__ = [
     "ArgumentTypeError",
     "AssistantMessage",
+    "AssistantPart",
     "AudioPart",
     "BaseMessage",
     "ChatCodecError",
+    "Choice",
     "ContentPart",
     "Conversation",
     "DecodeError",
@@ -79,23 +105,36 @@ __all__ = [
     "ImagePart",
     "InvalidToolCall",
     "JsonlReader",
+    "Loss",
+    "LossError",
+    "LossReport",
     "Message",
     "MissingArgumentError",
+    "OpaquePart",
     "OrderingError",
     "Policy",
     "Problem",
+    "ProviderError",
+    "ProviderTool",
+    "ReasoningPart",
+    "RefusalPart",
+    "Request",
+    "Response",
+    "ResponseFormat",
     "Role",
     "Severity",
     "StreamError",
     "StreamedToolCalls",
     "SystemMessage",
     "TextPart",
+    "Tool",
     "ToolCall",
     "ToolCallAccumulator",
     "ToolCallArgumentsDelta",
     "ToolCallDelta",
     "ToolCallEvent",
     "ToolCallStarted",
+    "ToolChoice",
     "ToolDefinition",
     "ToolMessage",
     "ToolResult",
@@ -105,12 +144,14 @@ __all__ = [
     "UserMessage",
     "ValidationError",
     "assistant",
+    "convert",
     "decode",
     "decode_lenient",
     "developer",
     "encode",
     "iter_jsonl",
     "parse_tool_call",
+    "providers",
     "system",
     "tool_call",
     "tool_result",

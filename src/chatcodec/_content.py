@@ -9,10 +9,22 @@ from __future__ import annotations
 import base64
 from typing import Any, Literal, Self
 
+from msgspec import Raw
+
 from ._errors import ValidationError
 from ._record import Record
 
-__all__ = ["AudioPart", "ContentPart", "FilePart", "ImagePart", "TextPart"]
+__all__ = [
+    "AssistantPart",
+    "AudioPart",
+    "ContentPart",
+    "FilePart",
+    "ImagePart",
+    "OpaquePart",
+    "ReasoningPart",
+    "RefusalPart",
+    "TextPart",
+]
 
 Detail = Literal["auto", "low", "high"]
 
@@ -88,5 +100,62 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
             raise ValidationError("exactly one of url, data and file_id must be set", "$.url")
 
 
-ContentPart = TextPart | ImagePart | AudioPart | FilePart
-"""Any content part; decodes by its ``type`` tag."""
+class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
+    """The model's reasoning (thinking) before it answered.
+
+    Parameters
+    ----------
+    text : str
+        The reasoning text; may be empty (a provider may send only a
+        signature, or redact it).
+    signature : str, optional
+        The provider's opaque token that lets the reasoning be sent back.
+        Only the provider that made it accepts it.
+    redacted : str, optional
+        Encrypted reasoning the provider withheld (Anthropic's
+        ``redacted_thinking``); echoed back verbatim.
+    provider : str, optional
+        The provider whose ``signature`` or ``redacted`` data this is.
+    """
+
+    text: str = ""
+    signature: str | None = None
+    redacted: str | None = None
+    provider: str | None = None
+
+
+class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
+    """The model's refusal to answer, in its own words."""
+
+    text: str
+
+
+class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
+    """A block only one provider understands, kept verbatim in its place.
+
+    Server-tool calls and results, code execution output, citations of a kind
+    chatcodec does not model: ``data`` holds the provider's JSON, byte for
+    byte, and the provider's encoder writes it back unchanged. Other providers
+    cannot carry it; converting reports it as lost.
+
+    Parameters
+    ----------
+    provider : str
+        The provider the block came from (``"anthropic"``, ``"gemini"``...).
+    data : msgspec.Raw
+        The block's JSON as received.
+    """
+
+    provider: str
+    data: Raw
+
+    def __post_init__(self) -> None:
+        if not self.provider:
+            raise ValidationError("must not be empty", "$.provider")
+
+
+ContentPart = TextPart | ImagePart | AudioPart | FilePart | OpaquePart
+"""Any part of a user's (or a tool's) content; decodes by its ``type`` tag."""
+
+AssistantPart = TextPart | ReasoningPart | RefusalPart | OpaquePart
+"""Any part of an assistant's content; decodes by its ``type`` tag."""

@@ -21,6 +21,7 @@ those before they reach a caller.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import msgspec
 
@@ -30,8 +31,10 @@ __all__ = [
     "ChatCodecError",
     "DecodeError",
     "EncodeError",
+    "LossError",
     "MissingArgumentError",
     "OrderingError",
+    "ProviderError",
     "StreamError",
     "UntrustedInputError",
     "ValidationError",
@@ -114,6 +117,78 @@ class EncodeError(ChatCodecError, TypeError):
 
 class StreamError(ChatCodecError, ValueError):
     """A stream was used out of order (fed after finishing) or broke off."""
+
+
+class ProviderError(ChatCodecError, RuntimeError):
+    """A provider answered with an error body instead of a result.
+
+    ``str()`` names the provider, the status and the error's type or code;
+    the provider's own message (which may quote the request) is kept apart
+    in :attr:`message`.
+
+    Attributes
+    ----------
+    provider : str
+        ``"openai"``, ``"anthropic"``...
+    type : str or None
+        The provider's error type (``"invalid_request_error"``...).
+    code : str, int or None
+        The provider's error code, or HTTP status it puts in the body.
+    message : str or None
+        The provider's message, as sent.
+    param : str or None
+        The request parameter the provider blames (OpenAI).
+    body : object
+        The whole error body, parsed.
+    """
+
+    def __init__(
+        self,
+        provider: str,
+        *,
+        type: str | None = None,
+        code: str | int | None = None,
+        message: str | None = None,
+        param: str | None = None,
+        body: object = None,
+    ) -> None:
+        self.provider = provider
+        self.type = type
+        self.code = code
+        self.message = message
+        self.param = param
+        self.body = body
+        kind = " ".join(str(part) for part in (type, code) if part is not None) or "error"
+        super().__init__(f"{provider} answered with an error: {kind}")
+
+    def __reduce__(self) -> Any:
+        fields: dict[str, Any] = {"type": self.type, "code": self.code}
+        fields |= {"message": self.message, "param": self.param, "body": self.body}
+        return (_provider_error, (self.provider, fields))
+
+
+def _provider_error(provider: str, fields: dict[str, Any]) -> ProviderError:
+    return ProviderError(provider, **fields)
+
+
+class LossError(ChatCodecError, ValueError):
+    """A strict conversion would lose something the target cannot carry.
+
+    Attributes
+    ----------
+    losses : tuple of Loss
+        Everything that would be lost, by path and reason.
+    """
+
+    def __init__(self, losses: tuple[Any, ...]) -> None:
+        self.losses = losses
+        first = losses[0] if losses else None
+        where = f": {first}" if first is not None else ""
+        more = f" (and {len(losses) - 1} more)" if len(losses) > 1 else ""
+        super().__init__(f"the conversion would lose data{where}{more}")
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.losses,))
 
 
 # msgspec messages that quote a value taken from the input. Each is replaced

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from ._content import ContentPart, TextPart
+from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._errors import ValidationError
 from ._record import Record
 from ._roles import Role
@@ -120,12 +120,14 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
     """What the model says: text, tool calls, or both.
 
     ``content`` is ``None`` when the model sent no text (``""`` is text that
-    happens to be empty). Tool calls whose arguments were not a JSON object are
+    happens to be empty), or a tuple of parts in the order the model sent them:
+    text, reasoning, refusal, and blocks only one provider knows. Tool calls
+    follow the content. Tool calls whose arguments were not a JSON object are
     kept apart in ``invalid_tool_calls``.
     """
 
     role: ClassVar[Role] = Role.ASSISTANT
-    content: str | None = None
+    content: str | tuple[AssistantPart, ...] | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     invalid_tool_calls: tuple[InvalidToolCall, ...] = ()
 
@@ -149,6 +151,22 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
         if duplicate:
             raise ValidationError("tool call ids must be unique", "$.tool_calls")
 
+    @property
+    def text(self) -> str:
+        """The answer's text: the string, or its text parts joined."""
+        content = self.content
+        if content is None or isinstance(content, str):
+            return content or ""
+        return "".join(part.text for part in content if isinstance(part, TextPart))
+
+    @property
+    def reasoning(self) -> str:
+        """The reasoning text, its parts joined (``""`` when there is none)."""
+        content = self.content
+        if content is None or isinstance(content, str):
+            return ""
+        return "".join(part.text for part in content if isinstance(part, ReasoningPart))
+
     def _sizes(self) -> str:
         sizes = _describe(self.content)
         if self.tool_calls:
@@ -161,17 +179,26 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
 class ToolMessage(BaseMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
-    ``content`` may be empty; ``is_error`` marks a failed run.
+    ``content`` is text (possibly empty) or parts (text, images...);
+    ``is_error`` marks a failed run.
     """
 
     role: ClassVar[Role] = Role.TOOL
     tool_call_id: str
-    content: str
+    content: str | tuple[ContentPart, ...]
     is_error: bool = False
 
     def __post_init__(self) -> None:
         if not self.tool_call_id:
             raise ValidationError(_EMPTY, "$.tool_call_id")
+
+    @property
+    def text(self) -> str:
+        """The result's text: the string, or its text parts joined."""
+        content = self.content
+        if isinstance(content, str):
+            return content
+        return "".join(part.text for part in content if isinstance(part, TextPart))
 
     def _sizes(self) -> str:
         return _describe(self.content) + (", error" if self.is_error else "")

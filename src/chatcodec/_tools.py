@@ -331,7 +331,7 @@ class ToolResult(Record, frozen=True):
         )
 
 
-class ToolDefinition(Record, frozen=True):
+class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
     """A tool the model may call.
 
     Parameters

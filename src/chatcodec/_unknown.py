@@ -88,7 +88,9 @@ def tags_at(type_: Any, path: str) -> list[str]:
         if name is None:  # an index or a dict key
             infos = [t for info in infos for t in _items(info)]
         elif i == len(segments) - 1:
-            return [str(s.tag) for s in structs if s.tag_field == name]
+            # Several unions may reach the path (one per message type): each
+            # tag once, in the order first seen.
+            return list(dict.fromkeys(str(s.tag) for s in structs if s.tag_field == name))
         else:
             infos = [f.type for s in structs for f in s.fields if f.encode_name == name]
     return []

@@ -23,7 +23,7 @@ from typing import Any, Literal, cast
 
 import msgspec
 
-from ._content import ContentPart
+from ._content import AudioPart, FilePart, ImagePart, TextPart
 from ._errors import (
     DECODE_FAILURES,
     OrderingError,
@@ -190,9 +190,13 @@ def validate(
     return problems
 
 
+# What an end user may send: no provider's opaque blocks.
+_UserPart = TextPart | ImagePart | AudioPart | FilePart
+
+
 class _UntrustedMessage(msgspec.Struct, forbid_unknown_fields=True):
     role: str
-    content: str | tuple[ContentPart, ...]
+    content: str | tuple[_UserPart, ...]
 
 
 _UNTRUSTED = msgspec.json.Decoder(list[_UntrustedMessage])
@@ -264,7 +268,7 @@ def _untrusted_item(item: object, index: int, allowed: tuple[str, ...]) -> _Untr
         raise _refusal(from_msgspec(exc, f"$[{index}]")) from None
 
 
-def _system(content: str | tuple[ContentPart, ...]) -> SystemMessage:
+def _system(content: str | tuple[_UserPart, ...]) -> SystemMessage:
     if not isinstance(content, str):
         raise ValidationError("must be text", "$.content")
     return SystemMessage(content)

@@ -1,0 +1,61 @@
+"""Conversion between provider wire formats, with a report of what was lost."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ._errors import LossError
+from ._loss import Loss, LossReport
+from .providers import get
+
+__all__ = ["convert"]
+
+
+def convert(
+    body: bytes | str,
+    *,
+    source: str,
+    target: str,
+    kind: Literal["request", "response"] = "request",
+    strict: bool = False,
+) -> tuple[bytes, LossReport]:
+    """Convert a request or response body from one provider's format to another's.
+
+    Parameters
+    ----------
+    body : bytes or str
+        The source body.
+    source, target : str
+        Provider names, as for :func:`chatcodec.providers.get`.
+    kind : {"request", "response"}
+        What the body is.
+    strict : bool, default False
+        Raise :class:`LossError` instead of returning a non-empty report.
+
+    Returns
+    -------
+    bytes
+        The target body.
+    LossReport
+        Every field or block the target could not carry, by path (in the
+        canonical form) and reason. Empty when nothing was lost.
+
+    Raises
+    ------
+    LossError
+        With ``strict``, when anything would be lost.
+    DecodeError, ValidationError, ProviderError
+        When the source body cannot be read.
+    """
+    reader, writer = get(source), get(target)
+    losses: list[Loss] = []
+    if kind == "request":
+        out = writer.encode_request(reader.decode_request(body), losses=losses)
+    elif kind == "response":
+        out = writer.encode_response(reader.decode_response(body), losses=losses)
+    else:
+        raise ValueError('kind must be "request" or "response"')
+    report = LossReport(tuple(losses))
+    if strict and report:
+        raise LossError(report.losses)
+    return out, report

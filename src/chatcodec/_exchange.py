@@ -1,0 +1,173 @@
+"""Requests and responses: what goes to a provider and what comes back.
+
+These are canonical, provider-neutral values. Each provider codec
+(:mod:`chatcodec.providers`) reads its wire format into them and writes them
+back; what a provider sends that has no canonical field stays in ``extras``
+under the provider's name, so that the same provider gets it back unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from msgspec import Raw
+
+from ._errors import ValidationError
+from ._messages import AssistantMessage, Message
+from ._record import Record
+from ._tools import InvalidToolCall, ToolCall, ToolDefinition
+from ._usage import FinishReason, Usage
+
+__all__ = [
+    "Choice",
+    "ProviderTool",
+    "Request",
+    "Response",
+    "ResponseFormat",
+    "Tool",
+    "ToolChoice",
+]
+
+
+class ProviderTool(Record, frozen=True, tag_field="type", tag="provider"):
+    """A tool only one provider knows (web search, code execution...), verbatim.
+
+    Parameters
+    ----------
+    provider : str
+        The provider that runs it.
+    data : msgspec.Raw
+        The tool's JSON as that provider takes it.
+    """
+
+    provider: str
+    data: Raw
+
+    def __post_init__(self) -> None:
+        if not self.provider:
+            raise ValidationError("must not be empty", "$.provider")
+
+
+Tool = ToolDefinition | ProviderTool
+"""A function the application runs, or a tool a provider runs itself."""
+
+
+class ToolChoice(Record, frozen=True):
+    """Whether and which tool the model must call.
+
+    Parameters
+    ----------
+    mode : {"auto", "none", "required", "tool"}
+        ``"tool"`` forces the tool ``name``.
+    name : str, optional
+        The forced tool, with ``mode="tool"``.
+    """
+
+    mode: Literal["auto", "none", "required", "tool"] = "auto"
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.mode == "tool") != (self.name is not None):
+            raise ValidationError('must be set exactly when mode is "tool"', "$.name")
+
+
+class ResponseFormat(Record, frozen=True):
+    """The shape the answer must take.
+
+    Parameters
+    ----------
+    type : {"text", "json_object", "json_schema"}
+        Plain text, any JSON object, or JSON matching ``schema``.
+    name : str, optional
+        The schema's name (OpenAI requires one).
+    schema : dict, optional
+        JSON Schema of the answer, with ``type="json_schema"``.
+    strict : bool, optional
+        Whether the provider must follow the schema exactly.
+    """
+
+    type: Literal["text", "json_object", "json_schema"] = "text"
+    name: str | None = None
+    schema: dict[str, Any] | None = None
+    strict: bool | None = None
+
+
+class Request(Record, frozen=True):
+    """A chat request: messages, tools and sampling parameters.
+
+    Parameters the canonical form has no field for (``seed``, ``user``,
+    safety settings...) stay in ``extras`` under the provider's name.
+
+    Examples
+    --------
+    >>> from chatcodec import user
+    >>> request = Request((user("Hi"),), model="gpt-4o-mini", max_tokens=64)
+    >>> request.max_tokens
+    64
+    """
+
+    messages: tuple[Message, ...] = ()
+    model: str | None = None
+    tools: tuple[Tool, ...] = ()
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    stop: tuple[str, ...] | None = None
+    stream: bool | None = None
+    response_format: ResponseFormat | None = None
+
+
+class Choice(Record, frozen=True):
+    """One of the answers in a response (most responses have exactly one).
+
+    ``message`` is ``None`` when the provider sent no content at all (an
+    answer cut off before its first token, a blocked candidate).
+    ``finish_reason`` is normalized; ``raw_finish_reason`` is what the
+    provider said, kept as sent (a string, or an integer enum).
+    """
+
+    message: AssistantMessage | None = None
+    finish_reason: FinishReason | None = None
+    raw_finish_reason: str | int | None = None
+    index: int | None = None
+
+
+class Response(Record, frozen=True):
+    """A provider's answer: choices, usage, id and model.
+
+    Examples
+    --------
+    >>> from chatcodec import assistant
+    >>> response = Response((Choice(assistant("Hello!"), FinishReason.STOP),))
+    >>> response.message.text, response.finish_reason
+    ('Hello!', <FinishReason.STOP: 'stop'>)
+    """
+
+    choices: tuple[Choice, ...] = ()
+    id: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+
+    @property
+    def message(self) -> AssistantMessage | None:
+        """The first choice's message."""
+        return self.choices[0].message if self.choices else None
+
+    @property
+    def finish_reason(self) -> FinishReason | None:
+        """The first choice's normalized finish reason."""
+        return self.choices[0].finish_reason if self.choices else None
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The first choice's tool calls."""
+        message = self.message
+        return message.tool_calls if message is not None else ()
+
+    @property
+    def invalid_tool_calls(self) -> tuple[InvalidToolCall, ...]:
+        """The first choice's tool calls whose arguments were not a JSON object."""
+        message = self.message
+        return message.invalid_tool_calls if message is not None else ()

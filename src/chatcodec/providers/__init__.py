@@ -1,0 +1,100 @@
+"""Provider codecs: each reads and writes one wire family.
+
+Every codec is a module with the same functions, like msgspec's ``json``
+and ``msgpack``:
+
+- ``decode_request(body) -> Request`` and ``encode_request(request) -> bytes``
+- ``decode_response(body) -> Response`` and ``encode_response(response) -> bytes``
+- ``check_request(request) -> list[Problem]``: what the provider would refuse
+
+Same-provider round trips are lossless: what has no canonical field stays in
+``extras`` under the provider's name. The encoders take ``losses=`` (a list)
+to collect what a target cannot carry; :func:`chatcodec.convert` uses it.
+
+Examples
+--------
+>>> from chatcodec import providers
+>>> codec = providers.get("openai")
+>>> body = b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'
+>>> request = codec.decode_request(body)
+>>> request.messages[0].text
+'Hi'
+>>> codec.encode_request(request) == body
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from .._exchange import Request, Response
+from .._loss import Loss
+from .._problems import Problem
+
+__all__ = ["ALIASES", "NAMES", "Codec", "get"]
+
+NAMES = ("openai", "ollama", "anthropic", "gemini")
+"""The codecs, one per wire family."""
+
+ALIASES = {
+    "azure": "openai",
+    "deepseek": "openai",
+    "groq": "openai",
+    "mistral": "openai",
+    "openrouter": "openai",
+    "vllm": "openai",
+    "google": "gemini",
+    "claude": "anthropic",
+}
+"""Services that speak another family's wire format."""
+
+
+class Codec(Protocol):
+    """What every provider codec module provides."""
+
+    NAME: str
+    """The codec's name, also the key of its fields in ``extras``."""
+
+    def decode_request(self, body: bytes | str) -> Request:
+        """Read a request body (``DecodeError``/``ValidationError`` if malformed)."""
+        ...
+
+    def encode_request(self, request: Request, *, losses: list[Loss] | None = None) -> bytes:
+        """Write a request body; append what cannot be carried to ``losses``."""
+        ...
+
+    def decode_response(self, body: bytes | str) -> Response:
+        """Read a response body; an error body raises ``ProviderError``."""
+        ...
+
+    def encode_response(self, response: Response, *, losses: list[Loss] | None = None) -> bytes:
+        """Write a response body; append what cannot be carried to ``losses``."""
+        ...
+
+    def check_request(self, request: Request) -> list[Problem]:
+        """What the provider would refuse with a 400, as problems."""
+        ...
+
+
+def get(name: str) -> Codec:
+    """Return the codec for a provider or wire family, by name.
+
+    Parameters
+    ----------
+    name : str
+        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``, or a service
+        speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
+
+    Raises
+    ------
+    KeyError
+        For a name that is none of these.
+    """
+    key = name.lower()
+    key = ALIASES.get(key, key)
+    if key not in NAMES:
+        known = ", ".join((*NAMES, *ALIASES))
+        raise KeyError(f"no codec named {name!r}; known: {known}")
+    module: Codec = importlib.import_module(f"{__name__}.{key}")
+    return module

@@ -1,0 +1,184 @@
+"""What every provider codec shares: the JSON body, extras, hints and losses.
+
+The data path of every codec is ``bytes -> builtins -> canonical`` on the
+way in and ``canonical -> builtins -> bytes`` on the way out; msgspec does the
+bytes in C.
+
+Nothing a provider sends is dropped. A key with no canonical field is kept in
+the record's ``extras`` under the provider's name: ``{"openai": {"logprobs":
+null}}``. The same provider's encoder writes those keys back where the
+canonical fields left a gap (:func:`fill`), so ``null`` and absent, and every
+field chatcodec does not model, survive a round trip. Keys starting with
+``~`` are hints about how the wire spelled something (``"~id": "derived"``:
+the id was made up and must not be sent), never wire keys themselves.
+
+Another provider's encoder cannot carry those keys: :class:`Encoding`
+reports each one as a :class:`~chatcodec.Loss`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
+from .._loss import Loss
+
+__all__ = [
+    "HINT",
+    "PROVIDERS",
+    "Encoding",
+    "derive_id",
+    "expect_dict",
+    "expect_list",
+    "expect_str",
+    "extras_for",
+    "fill",
+    "json_body",
+    "leftover",
+]
+
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini")
+"""The wire families; their names are the keys of provider extras."""
+
+HINT = "~"
+"""Prefix of a chatcodec hint key inside a provider's extras."""
+
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+def json_body(body: bytes | str) -> dict[str, Any]:
+    """Parse a request or response body, which must be a JSON object."""
+    try:
+        value = _decoder.decode(body)
+    except DECODE_FAILURES as exc:
+        error = from_msgspec(exc)
+        raise DecodeError(str(error)) from None
+    return expect_dict(value, "$")
+
+
+def encode_body(value: Any) -> bytes:
+    """Write builtins (with :class:`msgspec.Raw` inside) as compact JSON."""
+    return _encoder.encode(value)
+
+
+def expect_dict(value: Any, path: str) -> dict[str, Any]:
+    """Return ``value`` if it is a JSON object, else raise naming ``path``."""
+    if type(value) is not dict:
+        raise ValidationError("must be an object", path)
+    return value
+
+
+def expect_list(value: Any, path: str) -> list[Any]:
+    """Return ``value`` if it is a JSON array, else raise naming ``path``."""
+    if type(value) is not list:
+        raise ValidationError("must be an array", path)
+    return value
+
+
+def expect_str(value: Any, path: str) -> str:
+    """Return ``value`` if it is a JSON string, else raise naming ``path``."""
+    if type(value) is not str:
+        raise ValidationError("must be a string", path)
+    return value
+
+
+def leftover(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
+    """The keys of ``obj`` outside ``known`` (``None`` when there are none)."""
+    rest = {key: value for key, value in obj.items() if key not in known}
+    return rest or None
+
+
+def extras_for(
+    provider: str, rest: Mapping[str, Any] | None, base: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """Record ``extras`` holding ``rest`` under the provider's name.
+
+    ``base`` is the extras the record already has (kept); ``None`` when
+    there is nothing to keep.
+    """
+    if not rest:
+        return dict(base) if base else None
+    out = dict(base) if base else {}
+    own = out.get(provider)
+    out[provider] = {**own, **rest} if isinstance(own, dict) else dict(rest)
+    return out
+
+
+def fill(out: dict[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """Add the wire keys of ``own`` that ``out`` does not set; return ``out``."""
+    for key, value in own.items():
+        if key not in out and not key.startswith(HINT):
+            out[key] = value
+    return out
+
+
+def derive_id(prefix: str, *parts: object) -> str:
+    """A deterministic id from ``parts``: the same on every run, in every process.
+
+    Used for tool calls that arrive without an id (Gemini, Ollama): pass the
+    call's position in the conversation and its content, so that ids are
+    unique within a conversation.
+
+    Examples
+    --------
+    >>> derive_id("call_", 3, 0, "get_weather", b'{"city":"Paris"}')
+    'call_...'
+    """
+    digest = hashlib.blake2b(digest_size=8)
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else str(part).encode("utf-8", "replace"))
+        digest.update(b"\0")
+    return prefix + digest.hexdigest()
+
+
+class Encoding:
+    """One encode: the target provider and the losses found on the way.
+
+    Parameters
+    ----------
+    provider : str
+        The provider being written.
+    losses : list of Loss, optional
+        Where losses go; ``None`` when nobody asked (a plain encode).
+    """
+
+    __slots__ = ("losses", "provider")
+
+    def __init__(self, provider: str, losses: list[Loss] | None = None) -> None:
+        self.provider = provider
+        self.losses = losses
+
+    def lose(self, path: str, reason: str) -> None:
+        """Record that what is at ``path`` cannot be carried."""
+        if self.losses is not None:
+            self.losses.append(Loss(path, reason))
+
+    def own(self, extras: Mapping[str, Any] | None, path: str) -> dict[str, Any]:
+        """The target provider's keys from a record's ``extras``.
+
+        Every other key (another provider's fields, or fields chatcodec does
+        not know) cannot be carried and is reported as lost, by its path
+        under ``path``.
+        """
+        if not extras:
+            return {}
+        own: dict[str, Any] = {}
+        for key, value in extras.items():
+            if key == self.provider and isinstance(value, dict):
+                own = value
+            elif self.losses is not None:
+                if key in PROVIDERS and isinstance(value, dict):
+                    for name in value:
+                        if not name.startswith(HINT):
+                            self.lose(
+                                f"{path}.extras.{key}.{name}",
+                                f"a {key} field {self.provider} has no place for",
+                            )
+                else:
+                    self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
+        return own

@@ -1,0 +1,81 @@
+"""Real provider payloads for the codec tests: the curated copies, and the full corpus.
+
+The curated subset lives in ``tests/data/providers/<codec>/`` (sources in its
+SOURCES.md) so that a fresh clone tests real traffic. The full recorded corpus in
+``../shared/corpus`` is used whenever it exists beside the project.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).parent
+DATA = HERE.parent / "data" / "providers"
+CORPUS = HERE.parents[2] / "shared" / "corpus"
+
+API = {
+    "openai": "openai-chat",
+    "ollama": "ollama-chat",
+    "anthropic": "anthropic-messages",
+    "gemini": "gemini-generateContent",
+}
+
+
+def curated(codec: str, kind: str) -> list[Any]:
+    """The curated files of one codec and kind, as pytest params."""
+    folder = DATA / codec / kind
+    return [pytest.param(path, id=path.stem[:80]) for path in sorted(folder.glob("*.json"))]
+
+
+def corpus(codec: str, kind: str, status: str = "200") -> list[Any]:
+    """Corpus files of one codec's wire family and kind, as pytest params.
+
+    ``kind`` is ``"request"`` (every one), ``"response"`` (HTTP ``status``,
+    200 by default) or ``"stream"``. Empty when the corpus is not there.
+    """
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        return []
+    with manifest.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [
+        pytest.param(CORPUS / row["path"], id=row["path"][:100])
+        for row in rows
+        if row["api"] == API[codec]
+        and row["kind"] == kind
+        and (kind == "request" or row["http_status"] == status)
+    ]
+
+
+def needs_corpus(params: list[Any]) -> list[Any]:
+    """``params``, or one skipped param saying why there are none."""
+    if params:
+        return params
+    reason = f"the recorded corpus is not at {CORPUS}"
+    return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-corpus")]
+
+
+def same_json(a: Any, b: Any, path: str = "$") -> None:
+    """Assert two parsed JSON values are equal, types included (1 is not 1.0)."""
+    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), f"{path}: keys {sorted(a.keys() ^ b.keys())}"
+        for key in a:
+            same_json(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), f"{path}: length {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            same_json(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, f"{path}: values differ"
+
+
+def load(path: Path) -> tuple[bytes, Any]:
+    """A body's bytes and its parsed JSON."""
+    data = path.read_bytes()
+    return data, json.loads(data)
