@@ -49,7 +49,7 @@ def modules() -> list[str]:
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     for test in doctest.DocTestFinder().find(
-        module, globs={"chatcodec": chatcodec, **vars(chatcodec)}
+        module, globs={**vars(module), "chatcodec": chatcodec, **vars(chatcodec)}
     ):
         assert run(test).failed == 0, test.name
 

@@ -84,3 +84,37 @@ class TestFromMsgspec:
         error = from_msgspec(msgspec_error(b'"\xff"', str))
         assert str(error) == "invalid UTF-8 (or an unpaired surrogate) in a string - at `$`"
         assert isinstance(from_msgspec(RuntimeError("x")), cc.DecodeError)
+
+
+class TestProviderAndStreamErrors:
+    """Errors that carry what a provider or a stream said."""
+
+    def test_provider_error_keeps_its_message_out_of_str(self) -> None:
+        error = cc.ProviderError(
+            "openai", type="invalid_request_error", code=400, message="secret text", body={}
+        )
+        assert str(error) == "openai answered with an error: invalid_request_error 400"
+        assert error.message == "secret text"
+        assert isinstance(error, RuntimeError)
+        clone = pickle.loads(pickle.dumps(error))
+        assert (clone.provider, clone.type, clone.code, clone.message) == (
+            "openai",
+            "invalid_request_error",
+            400,
+            "secret text",
+        )
+
+    def test_stream_error_carries_the_partial_result(self) -> None:
+        partial = cc.Response(id="r1")
+        error = cc.StreamError("the stream sent an error event", partial=partial)
+        assert error.partial is partial
+        assert pickle.loads(pickle.dumps(error)).partial == partial
+
+    def test_loss_error_names_the_first_loss(self) -> None:
+        losses = (cc.Loss("$.a", "x cannot carry it"), cc.Loss("$.b", "nor this"))
+        error = cc.LossError(losses)
+        assert str(error) == (
+            "the conversion would lose data: x cannot carry it - at `$.a` (and 1 more)"
+        )
+        assert isinstance(error, ValueError)
+        assert pickle.loads(pickle.dumps(error)).losses == losses

@@ -10,7 +10,9 @@
      ├── MissingArgumentError (KeyError)  a tool call has no such argument
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
-     └── StreamError (ValueError)         a stream was used out of order or broke off
+     ├── StreamError (ValueError)         a stream broke or was used out of order; ``partial``
+     ├── LossError (ValueError)           a strict conversion would lose data; ``losses``
+     └── ProviderError (RuntimeError)     a provider answered with an error body
 
 Every message names a JSON path and a rule and never the content of a message:
 content is private and untrusted.  msgspec echoes some input values in its own
@@ -116,7 +118,21 @@ class EncodeError(ChatCodecError, TypeError):
 
 
 class StreamError(ChatCodecError, ValueError):
-    """A stream was used out of order (fed after finishing) or broke off."""
+    """A stream broke (an error event, malformed framing) or was used out of order.
+
+    Attributes
+    ----------
+    partial : Response or None
+        What the stream had delivered before it broke, when a stream decoder
+        raised the error.
+    """
+
+    def __init__(self, message: str, *, partial: Any = None) -> None:
+        self.partial = partial
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        return (_stream_error, (str(self), self.partial))
 
 
 class ProviderError(ChatCodecError, RuntimeError):
@@ -165,6 +181,10 @@ class ProviderError(ChatCodecError, RuntimeError):
         fields: dict[str, Any] = {"type": self.type, "code": self.code}
         fields |= {"message": self.message, "param": self.param, "body": self.body}
         return (_provider_error, (self.provider, fields))
+
+
+def _stream_error(message: str, partial: Any) -> StreamError:
+    return StreamError(message, partial=partial)
 
 
 def _provider_error(provider: str, fields: dict[str, Any]) -> ProviderError:

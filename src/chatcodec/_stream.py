@@ -46,11 +46,15 @@ __all__ = [
 
 
 class ToolCallStarted(msgspec.Struct, frozen=True):
-    """A new tool call began; ``slot`` numbers calls in order of appearance."""
+    """A new tool call began; ``slot`` numbers calls in order of appearance.
+
+    ``choice`` is the answer it belongs to, when a response has several.
+    """
 
     slot: int
     id: str | None
     name: str | None
+    choice: int = 0
 
 
 class ToolCallArgumentsDelta(msgspec.Struct, frozen=True):
@@ -58,6 +62,7 @@ class ToolCallArgumentsDelta(msgspec.Struct, frozen=True):
 
     slot: int
     delta: str
+    choice: int = 0
 
 
 ToolCallEvent = ToolCallStarted | ToolCallArgumentsDelta
@@ -177,21 +182,30 @@ class ToolCallAccumulator:
     Shaped like a sans-IO decoder: :meth:`feed` takes one delta and returns the
     events it causes; :meth:`finish` returns the calls.
 
+    Parameters
+    ----------
+    preview : bool, default False
+        Track the JSON structure of each call's text so that :meth:`preview`
+        can parse the arguments so far. Off, feeding does no such work.
+    choice : int, default 0
+        The answer (choice, candidate) the calls belong to, put on each event.
+
     Examples
     --------
     >>> acc = ToolCallAccumulator()
     >>> events = acc.feed(ToolCallDelta(0, "call_1", "get_weather", '{"ci'))
     >>> events  # doctest: +NORMALIZE_WHITESPACE
-    [ToolCallStarted(slot=0, id='call_1', name='get_weather'),
-     ToolCallArgumentsDelta(slot=0, delta='{"ci')]
+    [ToolCallStarted(slot=0, id='call_1', name='get_weather', choice=0),
+     ToolCallArgumentsDelta(slot=0, delta='{"ci', choice=0)]
     >>> _ = acc.feed(ToolCallDelta(0, arguments_delta='ty": "Paris"}'))
     >>> calls, invalid = acc.finish()
     >>> calls[0].arguments_dict()
     {'city': 'Paris'}
     """
 
-    def __init__(self, *, preview: bool = False) -> None:
+    def __init__(self, *, preview: bool = False, choice: int = 0) -> None:
         self._preview = preview
+        self._choice = choice
         self._calls: list[_Call] = []
         self._by_index: dict[int, _Call] = {}
         self._by_id: dict[str, _Call] = {}
@@ -214,7 +228,7 @@ class ToolCallAccumulator:
                 if not delta.arguments_delta:
                     return []
                 known.fragments.append(delta.arguments_delta)
-                return [ToolCallArgumentsDelta(known.slot, delta.arguments_delta)]
+                return [ToolCallArgumentsDelta(known.slot, delta.arguments_delta, self._choice)]
         events: list[ToolCallEvent] = []
         call = self._target(delta, events)
         text = delta.arguments_delta
@@ -222,7 +236,7 @@ class ToolCallAccumulator:
             call.fragments.append(text)
             if call.scanner is not None:
                 call.scanner.feed(text)
-            events.append(ToolCallArgumentsDelta(call.slot, text))
+            events.append(ToolCallArgumentsDelta(call.slot, text, self._choice))
         return events
 
     def preview(self, slot: int) -> Any:
@@ -274,7 +288,7 @@ class ToolCallAccumulator:
         if call is None:
             call = _Call(len(self._calls), index, call_id, name, self._preview)
             self._calls.append(call)
-            events.append(ToolCallStarted(call.slot, call_id, name))
+            events.append(ToolCallStarted(call.slot, call_id, name, self._choice))
         else:
             call.id = call.id or call_id
             call.name = call.name or name

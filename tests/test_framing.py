@@ -1,0 +1,226 @@
+"""Stream framing: SSE, NDJSON and JSON arrays, split anywhere."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec._framing import Deframer, Frame, Framing, detect_framing
+
+CORPUS = Path(__file__).parent.parent.parent / "shared" / "corpus"
+CURATED = Path(__file__).parent / "data" / "streams"
+
+
+def whole(data: bytes, framing: Framing | None = None) -> list[Frame]:
+    deframer = Deframer(framing)
+    return deframer.feed(data) + deframer.finish()
+
+
+def in_pieces(data: bytes, sizes: list[int], framing: Framing | None = None) -> list[Frame]:
+    deframer = Deframer(framing)
+    frames: list[Frame] = []
+    start = 0
+    for size in sizes:
+        frames += deframer.feed(data[start : start + size])
+        start += size
+    frames += deframer.feed(data[start:])
+    return frames + deframer.finish()
+
+
+def bytewise(data: bytes, framing: Framing | None = None) -> list[Frame]:
+    return in_pieces(data, [1] * len(data), framing)
+
+
+def every_split(data: bytes) -> None:
+    expected = whole(data)
+    for cut in range(len(data) + 1):
+        assert in_pieces(data, [cut]) == expected, cut
+
+
+class TestDetect:
+    """The framing is told from the first bytes."""
+
+    @pytest.mark.parametrize(
+        ("head", "framing"),
+        [
+            (b"data: x", "sse"),
+            (b"event: ping", "sse"),
+            (b": keep-alive\n", "sse"),
+            (b"\xef\xbb\xbfdata: x", "sse"),
+            (b'{"model": "llama3"}', "ndjson"),
+            (b"\r\n  [", "json-array"),
+            (b"\xef\xbb\xbf[", "json-array"),
+        ],
+    )
+    def test_detect(self, head: bytes, framing: Framing) -> None:
+        assert detect_framing(head) == framing
+
+    def test_waits_for_a_telling_byte(self) -> None:
+        deframer = Deframer()
+        assert deframer.feed(b"\r\n ") == []
+        assert deframer.framing is None
+        assert deframer.feed(b'{"a":1}\n') == [Frame(None, b'{"a":1}')]
+        assert deframer.framing == "ndjson"
+
+    def test_nothing_fed(self) -> None:
+        assert Deframer().finish() == []
+
+
+class TestSSE:
+    """Server-sent events by the WHATWG rules, and what real servers add."""
+
+    def test_line_endings_agree(self) -> None:
+        lf = b'event: a\ndata: {"x":1}\n\ndata: [DONE]\n\n'
+        expected = [Frame("a", b'{"x":1}'), Frame(None, b"[DONE]")]
+        assert whole(lf) == expected
+        assert whole(lf.replace(b"\n", b"\r\n")) == expected
+        assert whole(lf.replace(b"\n", b"\r")) == expected
+
+    def test_comments_and_other_fields_are_skipped(self) -> None:
+        data = b": OPENROUTER PROCESSING\n\nid: 7\nretry: 10\ndata: {}\nnoise\n\n"
+        assert whole(data) == [Frame(None, b"{}")]
+
+    def test_multi_line_data_joins_with_newlines(self) -> None:
+        assert whole(b'data: {\ndata:  "a": 1\ndata: }\n\n') == [Frame(None, b'{\n "a": 1\n}')]
+
+    def test_field_without_space_or_value(self) -> None:
+        assert whole(b"data:x\n\ndata\n\n") == [Frame(None, b"x"), Frame(None, b"")]
+
+    def test_event_name_resets_after_each_event(self) -> None:
+        data = b"event: error\ndata: {}\n\ndata: {}\n\n"
+        assert whole(data) == [Frame("error", b"{}"), Frame(None, b"{}")]
+
+    def test_event_without_data_is_not_dispatched(self) -> None:
+        assert whole(b"event: ping\n\ndata: 1\n\n") == [Frame(None, b"1")]
+
+    def test_last_event_without_blank_line(self) -> None:
+        assert whole(b"data: 1\n\ndata: 2") == [Frame(None, b"1"), Frame(None, b"2")]
+        assert whole(b"data: 1\r\n") == [Frame(None, b"1")]
+
+    def test_bom_is_dropped(self) -> None:
+        assert whole(b"\xef\xbb\xbfdata: 1\n\n", "sse") == [Frame(None, b"1")]
+        assert bytewise(b"\xef\xbb\xbfdata: 1\n\n", "sse") == [Frame(None, b"1")]
+
+    def test_split_inside_crlf_and_utf8(self) -> None:
+        data = 'data: {"t":"é€😀"}\r\n\r\ndata: 2\r\n\r\n'.encode()
+        every_split(data)
+        assert bytewise(data) == whole(data)
+        assert json.loads(whole(data)[0].data) == {"t": "é€😀"}
+
+    def test_lone_cr_at_a_chunk_end_waits(self) -> None:
+        deframer = Deframer("sse")
+        assert deframer.feed(b"data: 1\r") == []
+        assert deframer.feed(b"\r") == []  # maybe the CR of a CRLF
+        assert deframer.feed(b"d") == [Frame(None, b"1")]
+
+    def test_bad_event_name(self) -> None:
+        with pytest.raises(cc.StreamError, match="UTF-8"):
+            whole(b"event: \xff\ndata: 1\n\n")
+
+    @given(st.lists(st.integers(0, 40), max_size=30), st.sampled_from(["\n", "\r\n", "\r"]))
+    def test_any_split(self, sizes: list[int], eol: str) -> None:
+        data = eol.join(
+            [": c", "event: x", 'data: {"a":"é"}', "", "data: a", "data: b", "", "data: [DONE]"]
+        ).encode()
+        assert in_pieces(data, sizes) == whole(data)
+
+
+class TestNDJSON:
+    """One JSON value per line."""
+
+    def test_lines(self) -> None:
+        data = b'{"a":1}\n\n{"b":2}\r\n  \n{"c":3}'
+        expected = [Frame(None, b'{"a":1}'), Frame(None, b'{"b":2}'), Frame(None, b'{"c":3}')]
+        assert whole(data) == expected
+        assert bytewise(data) == expected
+        every_split(data)
+
+
+class TestJSONArray:
+    """Elements of a top-level array, each as soon as it closes."""
+
+    DATA = b'[{"a": "x]}\\"{\\\\", "b": [1, {"c": [3]}]}\r\n,\r\n{"d": "\xc3\xa9"}\r\n]\r\n'
+
+    def test_elements(self) -> None:
+        frames = whole(self.DATA)
+        assert [json.loads(frame.data) for frame in frames] == [
+            {"a": 'x]}"{\\', "b": [1, {"c": [3]}]},
+            {"d": "é"},
+        ]
+
+    def test_split_anywhere(self) -> None:
+        every_split(self.DATA)
+        assert bytewise(self.DATA) == whole(self.DATA)
+
+    def test_element_emitted_when_it_closes(self) -> None:
+        deframer = Deframer()
+        assert deframer.feed(b'[{"a":1}') == [Frame(None, b'{"a":1}')]
+        assert deframer.feed(b",{") == []
+
+    def test_empty_array(self) -> None:
+        assert whole(b"[]") == []
+        assert whole(b" [ \n ] ") == []
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b'[{"a":1}',  # cut off
+            b'[{"a":1},{"b":',  # cut off inside an element
+            b"[1, 2]",  # not objects
+            b'["a"]',
+            b"[[1]]",
+            b'[{"a":1} x, {"b":2}]',
+            b'[{"a":1}] {"b":2}',
+            b'[{"a":1}]]',
+        ],
+    )
+    def test_malformed(self, data: bytes) -> None:
+        with pytest.raises(cc.StreamError):
+            whole(data, "json-array")
+
+    def test_data_after_the_end(self) -> None:
+        deframer = Deframer()
+        deframer.feed(b"[]")
+        with pytest.raises(cc.StreamError):
+            deframer.feed(b"{")
+
+    @given(st.lists(st.integers(0, 12), max_size=40))
+    def test_any_split(self, sizes: list[int]) -> None:
+        assert in_pieces(self.DATA, sizes) == whole(self.DATA)
+
+
+def stream_files() -> list[Any]:
+    paths = sorted(CURATED.glob("*.json"))
+    if CORPUS.exists():
+        paths += sorted(CORPUS.glob("*/stream/*.json"))
+    return [pytest.param(path, id=path.name[:90]) for path in paths]
+
+
+@pytest.mark.parametrize("path", stream_files())
+def test_recorded_streams(path: Path) -> None:
+    """Every recorded stream deframes to its recorded payloads, however it is split."""
+    record = json.loads(path.read_bytes())
+    if record["framing"] not in ("sse", "ndjson", "json-array"):
+        pytest.skip(f"framing {record['framing']!r} is not a wire framing")
+    raw = record["raw"].encode()
+    frames = whole(raw)
+    payloads = [frame.data for frame in frames if frame.data != b"[DONE]"]
+    expected = record["events"]
+    got = [json.loads(data) for data in payloads if data not in record["non_json_data"]]
+    assert got == expected
+    assert (b"[DONE]" in [frame.data for frame in frames]) == record["done_sentinel"]
+    if record["framing"] == "sse" and record.get("event_names"):
+        assert [frame.event for frame in frames if frame.data != b"[DONE]"] == [
+            *record["event_names"]
+        ]
+    assert bytewise(raw) == frames
+    rng = random.Random(path.name)
+    sizes = [rng.randint(1, 64) for _ in range(len(raw) // 8 + 1)]
+    assert in_pieces(raw, sizes) == frames
