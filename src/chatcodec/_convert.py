@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
+
 from ._errors import LossError
 from ._loss import Loss, LossReport
 from .providers import get
@@ -18,6 +20,8 @@ def convert(
     target: str,
     kind: Literal["request", "response"] = "request",
     strict: bool = False,
+    model: str | None = None,
+    max_tokens: int | None = None,
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
 
@@ -31,6 +35,10 @@ def convert(
         What the body is.
     strict : bool, default False
         Raise :class:`LossError` instead of returning a non-empty report.
+    model, max_tokens : optional
+        Values for a request that does not carry them, for a target that
+        needs them: Gemini puts the model in the URL, not the body, and
+        Anthropic requires ``max_tokens``. A value the request has wins.
 
     Returns
     -------
@@ -50,7 +58,15 @@ def convert(
     reader, writer = get(source), get(target)
     losses: list[Loss] = []
     if kind == "request":
-        out = writer.encode_request(reader.decode_request(body), losses=losses)
+        request = reader.decode_request(body)
+        fill: dict[str, object] = {}
+        if model is not None and request.model is None:
+            fill["model"] = model
+        if max_tokens is not None and request.max_tokens is None:
+            fill["max_tokens"] = max_tokens
+        if fill:
+            request = msgspec.structs.replace(request, **fill)
+        out = writer.encode_request(request, losses=losses)
     elif kind == "response":
         out = writer.encode_response(reader.decode_response(body), losses=losses)
     else:

@@ -32,11 +32,14 @@ def curated(codec: str, kind: str) -> list[Any]:
     return [pytest.param(path, id=path.stem[:80]) for path in sorted(folder.glob("*.json"))]
 
 
-def corpus(codec: str, kind: str, status: str = "200") -> list[Any]:
+def corpus(
+    codec: str, kind: str, status: str = "200", *, tool_calls: bool = False
+) -> list[Any]:
     """Corpus files of one codec's wire family and kind, as pytest params.
 
     ``kind`` is ``"request"`` (every one), ``"response"`` (HTTP ``status``,
-    200 by default) or ``"stream"``. Empty when the corpus is not there.
+    200 by default) or ``"stream"``; ``tool_calls`` keeps only files with
+    tool calls. Empty when the corpus is not there.
     """
     manifest = CORPUS / "MANIFEST.tsv"
     if not manifest.exists():
@@ -49,6 +52,7 @@ def corpus(codec: str, kind: str, status: str = "200") -> list[Any]:
         if row["api"] == API[codec]
         and row["kind"] == kind
         and (kind == "request" or row["http_status"] == status)
+        and (not tool_calls or row["has_tool_calls"] == "yes")
     ]
 
 

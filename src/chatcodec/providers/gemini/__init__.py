@@ -1,0 +1,30 @@
+"""The Gemini codec: ``generateContent`` bodies of the Gemini API and Vertex AI.
+
+Requests: ``contents`` (``user``/``model`` turns of parts), ``systemInstruction``,
+``tools`` (``functionDeclarations`` and Google's own tools), ``toolConfig`` and
+``generationConfig``; responses: ``candidates`` and ``usageMetadata``. The
+model is named in the URL, so ``Request.model`` is ``None`` unless the body
+has one. Keys may be spelled in camelCase or snake_case; both are read, and
+written back as they came.
+
+What a function result carries: ``ToolMessage.content`` is the JSON text of
+the ``response`` object. On the way out, text that is a JSON object is sent
+as that object, other text as ``{"result": text}`` (``{"error": text}`` for
+``is_error``), since Gemini takes only an object there.
+"""
+
+from __future__ import annotations
+
+from ._check import check_request
+from ._decode import decode_request, decode_response
+from ._encode import encode_request, encode_response
+from ._keys import NAME
+
+__all__ = [
+    "NAME",
+    "check_request",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+]

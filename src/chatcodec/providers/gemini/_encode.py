@@ -1,0 +1,577 @@
+"""Canonical to Gemini's wire: ``generateContent`` request and response bodies.
+
+The wire is built from the canonical fields; the ``gemini`` extras fill the
+gaps (keys chatcodec has no field for) and their ``~`` hints restore how the
+wire spelled things: snake_case keys, ids that were derived and not sent,
+the order of parts, how contents were split into turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from ..._content import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+)
+from ..._exchange import Choice, ProviderTool, Request, Response
+from ..._loss import Loss
+from ..._messages import (
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, _argument_problem
+from ..._usage import Usage
+from .._wire import HINT, Encoding, encode_body, fill
+from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
+
+__all__ = ["encode_request", "encode_response"]
+
+_ABSENT: Any = object()
+_raw_decoder = msgspec.json.Decoder(Raw)
+_CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
+_CALL_KEY = frozenset(("functionCall",))
+_RESULT_KEY = frozenset(("functionResponse",))
+_MEDIA_KEYS = frozenset(("inlineData", "fileData"))
+_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
+_USAGE = (
+    ("promptTokenCount", "prompt_tokens"),
+    ("candidatesTokenCount", "completion_tokens"),
+    ("totalTokenCount", "total_tokens"),
+    ("cachedContentTokenCount", "cached_tokens"),
+    ("thoughtsTokenCount", "reasoning_tokens"),
+)
+
+
+def _fill(out: dict[str, Any], own: Mapping[str, Any], skip: Collection[str]) -> dict[str, Any]:
+    """:func:`fill`, leaving out the keys ``skip`` (handled by the caller)."""
+    for key, value in own.items():
+        if key not in out and key not in skip and not key.startswith(HINT):
+            out[key] = value
+    return out
+
+
+def _is_json(data: bytes) -> bool:
+    try:
+        _raw_decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return False
+    return True
+
+
+def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
+    """Set the content's role as the wire had it (absent when the hint says so)."""
+    role = own.get("~role", default) if "~role" in own else default
+    if role is not None:
+        out["role"] = role
+    return out
+
+
+def _interleave(groups: dict[str, list[Any]], order: str) -> list[Any]:
+    """Parts in the order ``order`` names their groups; what is left, after."""
+    out: list[Any] = []
+    iters = {key: iter(parts) for key, parts in groups.items()}
+    for key in order:
+        source = iters.get(key)
+        item = next(source, _ABSENT) if source is not None else _ABSENT
+        if item is not _ABSENT:
+            out.append(item)
+    for source in iters.values():
+        out.extend(source)
+    return out
+
+
+class _Encoder:
+    """One encode: where losses go, the key spelling, the names of the calls."""
+
+    __slots__ = ("enc", "k", "names")
+
+    def __init__(self, enc: Encoding, k: dict[str, str]) -> None:
+        self.enc = enc
+        self.k = k
+        self.names: dict[str, str] = {}
+
+    # -- parts ------------------------------------------------------------
+
+    def text(self, part: TextPart, path: str) -> dict[str, Any]:
+        return fill({"text": part.text}, self.enc.own(part.extras, path))
+
+    def opaque(self, part: OpaquePart, path: str) -> Any:
+        if part.provider != NAME:
+            self.enc.lose(path, f"a {part.provider} block gemini cannot carry")
+            return None
+        return part.data
+
+    def media(self, part: ImagePart | AudioPart | FilePart, path: str) -> Any:
+        own = self.enc.own(part.extras, path)
+        if type(part) is FilePart:
+            if part.file_id is not None:
+                self.enc.lose(path, "a file id gemini cannot resolve")
+                return None
+            if part.filename is not None:
+                self.enc.lose(f"{path}.filename", "a file name gemini has no field for")
+        elif type(part) is ImagePart and part.detail is not None:
+            self.enc.lose(f"{path}.detail", "an image detail gemini has no field for")
+        k = self.k
+        inner: dict[str, Any] = {}
+        if part.media_type is not None:
+            inner[k["mimeType"]] = part.media_type
+        if part.data is not None:
+            kind = "inlineData"
+            inner["data"] = part.data
+        else:
+            url = part.url or ""
+            header, comma, payload = url[5:].partition(",")
+            if url.startswith("data:") and comma and header.endswith(";base64"):
+                kind = "inlineData"
+                inner[k["mimeType"]] = header[: -len(";base64")] or part.media_type
+                inner["data"] = payload
+            else:
+                kind = "fileData"
+                inner[k["fileUri"]] = url
+        extra = own.get(kind)
+        if type(extra) is dict:
+            fill(inner, extra)
+        return _fill({k[kind]: inner}, own, _MEDIA_KEYS)
+
+    def user_part(self, part: Any, path: str) -> Any:
+        kind = type(part)
+        if kind is TextPart:
+            return self.text(part, path)
+        if kind is ImagePart or kind is AudioPart or kind is FilePart:
+            return self.media(part, path)
+        if kind is OpaquePart:
+            return self.opaque(part, path)
+        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a user turn")
+        return None
+
+    def assistant_part(self, part: Any, path: str) -> Any:
+        kind = type(part)
+        if kind is TextPart:
+            return self.text(part, path)
+        if kind is ReasoningPart:
+            return self.reasoning(part, path)
+        if kind is RefusalPart:
+            self.enc.lose(path, "a refusal, which gemini carries as plain text")
+            return fill({"text": part.text}, self.enc.own(part.extras, path))
+        if kind is OpaquePart:
+            return self.opaque(part, path)
+        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a model turn")
+        return None
+
+    def reasoning(self, part: ReasoningPart, path: str) -> Any:
+        own = self.enc.own(part.extras, path)
+        out: dict[str, Any] = {"text": part.text, "thought": True}
+        signed = False
+        if part.signature is not None:
+            if part.provider == NAME:
+                out[self.k["thoughtSignature"]] = part.signature
+                signed = True
+            else:
+                self.enc.lose(f"{path}.signature", "a reasoning signature made by another provider")
+        if part.redacted is not None:
+            self.enc.lose(f"{path}.redacted", "redacted reasoning gemini cannot carry")
+            if not part.text and not signed:
+                return None
+        return fill(out, own)
+
+    # -- tool calls and results -------------------------------------------
+
+    def call(self, call: ToolCall, path: str) -> dict[str, Any]:
+        own = self.enc.own(call.extras, path)
+        self.names[call.id] = call.name
+        out: dict[str, Any] = {"name": call.name}
+        if own.get("~args") != "absent" or bytes(call.arguments) != b"{}":
+            out["args"] = call.arguments
+        hint = own.get("~id", _ABSENT)
+        if hint is _ABSENT or hint == "":
+            out["id"] = hint if hint == "" else call.id
+        extra = own.get("functionCall")
+        if type(extra) is dict:
+            fill(out, extra)
+        return _fill({self.k["functionCall"]: out}, own, _CALL_KEY)
+
+    def invalid(self, call: InvalidToolCall, path: str) -> dict[str, Any]:
+        own = self.enc.own(call.extras, path)
+        if call.id and call.name:
+            self.names[call.id] = call.name
+        out: dict[str, Any] = {}
+        if call.name is not None:
+            out["name"] = call.name
+        if not (own.get("~args") == "absent" and call.arguments == ""):
+            data = call.arguments.encode("utf-8", "surrogatepass")
+            if _is_json(data):
+                out["args"] = Raw(data)
+            else:
+                self.enc.lose(f"{path}.arguments", "arguments that are not JSON")
+                out["args"] = {}
+        if call.id is not None:
+            out["id"] = call.id
+        extra = own.get("functionCall")
+        if type(extra) is dict:
+            fill(out, extra)
+        return _fill({self.k["functionCall"]: out}, own, _CALL_KEY)
+
+    def result(self, message: ToolMessage, own: Mapping[str, Any], path: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        extra = own.get("functionResponse")
+        extra = extra if type(extra) is dict else {}
+        if "name" not in extra and own.get("~name") != "absent":
+            name = self.names.get(message.tool_call_id)
+            if name is not None:
+                out["name"] = name
+        content = message.content
+        media: list[Any] = []
+        if isinstance(content, str):
+            text = content
+        else:
+            text = "".join(part.text for part in content if type(part) is TextPart)
+            for j, part in enumerate(content):
+                if type(part) is not TextPart:
+                    item = self.user_part(part, f"{path}.content[{j}]")
+                    if item is not None:
+                        media.append(item)
+        hint = own.get("~response")
+        data = text.encode("utf-8", "surrogatepass")
+        if hint == "absent" and not text:
+            pass
+        elif hint == "json" and _is_json(data):
+            out["response"] = Raw(data)
+        elif _argument_problem(data) is None:
+            out["response"] = Raw(data)
+            if message.is_error:
+                self.enc.lose(f"{path}.is_error", "gemini has no error flag on a function result")
+        else:
+            out["response"] = {"error" if message.is_error else "result": text}
+        hint = own.get("~id", _ABSENT)
+        if hint is _ABSENT or hint == "":
+            out["id"] = hint if hint == "" else message.tool_call_id
+        if media:
+            out["parts"] = media
+        fill(out, extra)
+        return _fill({self.k["functionResponse"]: out}, own, _RESULT_KEY)
+
+    # -- messages ---------------------------------------------------------
+
+    def assistant(self, message: AssistantMessage, path: str) -> dict[str, Any]:
+        own = self.enc.own(message.extras, path)
+        parts: list[Any] = []
+        content = message.content
+        if isinstance(content, str):
+            parts.append({"text": content})
+        elif content:
+            for j, part in enumerate(content):
+                item = self.assistant_part(part, f"{path}.content[{j}]")
+                if item is not None:
+                    parts.append(item)
+        calls = [
+            self.call(call, f"{path}.tool_calls[{j}]") for j, call in enumerate(message.tool_calls)
+        ]
+        invalid = [
+            self.invalid(call, f"{path}.invalid_tool_calls[{j}]")
+            for j, call in enumerate(message.invalid_tool_calls)
+        ]
+        order = own.get("~order")
+        if type(order) is str and (calls or invalid):
+            parts = _interleave({"c": parts, "t": calls, "i": invalid}, order)
+        else:
+            parts += calls
+            parts += invalid
+        out = _role({}, own, "model")
+        out["parts"] = parts
+        return fill(out, own)
+
+    def contents(self, messages: tuple[Message, ...], system: list[Any]) -> tuple[list[Any], Any]:
+        """The contents, filling ``system`` with the instruction parts; their role."""
+        enc = self.enc
+        contents: list[Any] = []
+        system_role: Any = _ABSENT
+        results: list[Any] | None = None  # parts of an open content of results only
+        for i, message in enumerate(messages):
+            path = f"$.messages[{i}]"
+            if isinstance(message, AssistantMessage):
+                contents.append(self.assistant(message, path))
+                results = None
+            elif isinstance(message, ToolMessage):
+                own = enc.own(message.extras, path)
+                part = self.result(message, own, path)
+                if results is not None and "~turn" not in own:
+                    results.append(part)
+                    continue
+                results = [part]
+                content = _role({}, own, "user")
+                content["parts"] = results
+                level = own.get("~content")
+                if type(level) is dict:
+                    fill(content, level)
+                contents.append(content)
+            elif isinstance(message, UserMessage):
+                own = enc.own(message.extras, path)
+                body = message.content
+                if isinstance(body, str):
+                    parts = [{"text": body}]
+                else:
+                    parts = []
+                    for j, piece in enumerate(body):
+                        item = self.user_part(piece, f"{path}.content[{j}]")
+                        if item is not None:
+                            parts.append(item)
+                order = own.get("~order")
+                if not parts:
+                    # Every part was lost (and reported): Gemini refuses an empty turn.
+                    continue
+                if results is not None and type(order) is str:
+                    results[:] = _interleave({"t": results, "u": parts}, order)
+                else:
+                    content = _role({}, own, "user")
+                    content["parts"] = parts
+                    contents.append(fill(content, own))
+                results = None
+            elif isinstance(message, SystemMessage | DeveloperMessage):
+                own = enc.own(message.extras, path)
+                if contents:
+                    enc.lose(path, "an instruction after the conversation began (sent first)")
+                if not system and "~role" in own:
+                    system_role = own["~role"]
+                system.append({"text": message.content})
+        return contents, system_role
+
+    # -- request pieces ---------------------------------------------------
+
+    def tools(self, tools: tuple[Any, ...]) -> list[Any]:
+        enc = self.enc
+        k = self.k
+        out: list[Any] = []
+        group: list[Any] | None = None
+        for i, tool in enumerate(tools):
+            path = f"$.tools[{i}]"
+            kind = type(tool)
+            if kind is ToolDefinition:
+                own = enc.own(tool.extras, path)
+                decl: dict[str, Any] = {}
+                if tool.description is not None:
+                    decl["description"] = tool.description
+                decl["name"] = tool.name
+                if tool.parameters is not None:
+                    style = own.get("~params")
+                    if style is None:
+                        decl[k["parametersJsonSchema"]] = tool.parameters
+                    else:
+                        decl["parameters"] = to_gemini_schema(tool.parameters, style)
+                item: Any = fill(decl, own)
+            elif kind is ProviderTool:
+                if tool.provider != NAME:
+                    enc.lose(path, f"a {tool.provider} tool gemini cannot run")
+                    continue
+                own = enc.own(tool.extras, path)
+                if not own.get("~decl"):
+                    out.append(tool.data)
+                    group = None
+                    continue
+                item = tool.data
+            else:
+                enc.lose(path, f"a {kind.__name__} gemini cannot carry")
+                continue
+            if group is None or "~tool" in own:
+                group = []
+                out.append({k["functionDeclarations"]: group})
+            group.append(item)
+        return out
+
+    def tool_config(self, request: Request, keep: Any) -> Any:
+        config: dict[str, Any] | None = None
+        choice = request.tool_choice
+        if choice is not None:
+            own = self.enc.own(choice.extras, "$.tool_choice")
+            mode = _MODES[choice.mode]
+            if choice.mode == "auto" and own.get("~mode") == "VALIDATED":
+                mode = "VALIDATED"
+            calling: dict[str, Any] = {"mode": mode}
+            if choice.mode == "tool":
+                calling[self.k["allowedFunctionNames"]] = [choice.name]
+            config = {self.k["functionCallingConfig"]: fill(calling, own)}
+        if type(keep) is dict:
+            config = fill(config or {}, keep)
+        return config
+
+    def generation(self, request: Request, keep: Any) -> Any:
+        k = self.k
+        config: dict[str, Any] = {}
+        if request.max_tokens is not None:
+            config[k["maxOutputTokens"]] = request.max_tokens
+        if request.temperature is not None:
+            config["temperature"] = request.temperature
+        if request.top_p is not None:
+            config[k["topP"]] = request.top_p
+        if request.stop is not None:
+            config[k["stopSequences"]] = list(request.stop)
+        response_format = request.response_format
+        if response_format is not None:
+            path = "$.response_format"
+            own = self.enc.own(response_format.extras, path)
+            if response_format.type == "text":
+                config[k["responseMimeType"]] = "text/plain"
+            else:
+                config[k["responseMimeType"]] = "application/json"
+                schema = response_format.schema
+                if response_format.type == "json_schema" and schema is not None:
+                    style = own.get("~schema")
+                    if style is None:
+                        config[k["responseJsonSchema"]] = schema
+                    else:
+                        config[k["responseSchema"]] = to_gemini_schema(schema, style)
+            if response_format.name is not None:
+                self.enc.lose(f"{path}.name", "a schema name gemini has no field for")
+            if response_format.strict is not None:
+                self.enc.lose(f"{path}.strict", "a strict flag gemini has no field for")
+            fill(config, own)
+        if type(keep) is dict:
+            fill(config, keep)
+        return config if config or type(keep) is dict else None
+
+    # -- responses --------------------------------------------------------
+
+    def candidate(self, choice: Choice, path: str) -> dict[str, Any]:
+        own = self.enc.own(choice.extras, path)
+        out: dict[str, Any] = {}
+        message = choice.message
+        calls = False
+        if message is not None:
+            out["content"] = self.assistant(message, f"{path}.message")
+            calls = bool(message.tool_calls or message.invalid_tool_calls)
+        reason = finish_out(choice.finish_reason, choice.raw_finish_reason, calls)
+        if reason is not None:
+            out[self.k["finishReason"]] = reason
+        if choice.index is not None:
+            out["index"] = choice.index
+        return fill(out, own)
+
+    def usage(self, usage: Usage) -> dict[str, Any]:
+        own = self.enc.own(usage.extras, "$.usage")
+        omit = own.get("~omit") or ()
+        out: dict[str, Any] = {}
+        for key, field in _USAGE:
+            value = getattr(usage, field)
+            if value is not None and not (value == 0 and key in omit):
+                out[self.k[key]] = value
+        return fill(out, own)
+
+
+def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
+    """Write a Gemini ``generateContent`` request body.
+
+    System and developer messages become ``systemInstruction``; tool
+    messages become ``functionResponse`` parts of one user turn, with the
+    ``name`` of the call they answer; a result that is a JSON object is sent
+    as that object, other text as ``{"result": text}`` (``{"error": text}``
+    when ``is_error``). The model goes in the URL, not the body.
+
+    Parameters
+    ----------
+    request : Request
+        The request, decoded from any provider or built by hand.
+    losses : list of Loss, optional
+        Receives what Gemini cannot carry (parts of other providers, tool
+        kinds it cannot run, fields it has none for...).
+
+    Examples
+    --------
+    >>> from chatcodec import Request, user, assistant, tool_call, tool_result
+    >>> from chatcodec.providers import gemini
+    >>> request = Request((
+    ...     user("Weather in Paris?"),
+    ...     assistant(tool_calls=[tool_call("c1", "get_weather", {"city": "Paris"})]),
+    ...     tool_result("c1", "Sunny"),
+    ... ))
+    >>> import json
+    >>> body = json.loads(gemini.encode_request(request))
+    >>> body["contents"][1]["parts"]
+    [{'functionCall': {'name': 'get_weather', 'args': {'city': 'Paris'}, 'id': 'c1'}}]
+    >>> body["contents"][2]["parts"]
+    [{'functionResponse': {'name': 'get_weather', 'response': {'result': 'Sunny'}, 'id': 'c1'}}]
+    """
+    enc = Encoding(NAME, losses)
+    own = enc.own(request.extras, "$")
+    k = spelling(own.get(SNAKE))
+    encoder = _Encoder(enc, k)
+    out: dict[str, Any] = {}
+    system: list[Any] = []
+    out["contents"], role = encoder.contents(request.messages, system)
+    if system:
+        instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
+        instruction["parts"] = system
+        out[k["systemInstruction"]] = instruction
+    elif "systemInstruction" in own:
+        out[k["systemInstruction"]] = own["systemInstruction"]
+    if request.tools:
+        tools = encoder.tools(request.tools)
+        if own.get("~tools") == "object" and len(tools) == 1:
+            out["tools"] = tools[0]
+        elif tools:
+            out["tools"] = tools
+    config = encoder.tool_config(request, own.get("toolConfig"))
+    if config is not None:
+        out[k["toolConfig"]] = config
+    config = encoder.generation(request, own.get("generationConfig"))
+    if config is not None:
+        out[k["generationConfig"]] = config
+    if request.model is not None and own.get("~model") == "body":
+        out["model"] = request.model
+    if request.parallel_tool_calls is not None:
+        enc.lose("$.parallel_tool_calls", "gemini has no switch for parallel tool calls")
+    if request.stream:
+        enc.lose("$.stream", "gemini streams by endpoint, not by a body field")
+    return encode_body(_fill(out, own, _CONTAINERS))
+
+
+def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
+    """Write a Gemini ``generateContent`` response body.
+
+    One candidate per choice; the finish reason is written as it was
+    received when it still says the same, else from the normalized one
+    (``tool_calls`` is ``STOP``); usage becomes ``usageMetadata``.
+
+    Parameters
+    ----------
+    response : Response
+        The response, decoded from any provider or built by hand.
+    losses : list of Loss, optional
+        Receives what Gemini cannot carry.
+
+    Examples
+    --------
+    >>> from chatcodec import Response, Choice, FinishReason, Usage, assistant
+    >>> from chatcodec.providers import gemini
+    >>> response = Response((Choice(assistant("Hi!"), FinishReason.STOP),), usage=Usage(3, 2))
+    >>> gemini.encode_response(response)
+    b'{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi!"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}}'
+    """
+    enc = Encoding(NAME, losses)
+    own = enc.own(response.extras, "$")
+    encoder = _Encoder(enc, spelling(own.get(SNAKE)))
+    out: dict[str, Any] = {}
+    if response.choices or own.get("~candidates"):
+        out["candidates"] = [
+            encoder.candidate(choice, f"$.choices[{i}]")
+            for i, choice in enumerate(response.choices)
+        ]
+    if response.usage is not None:
+        out[encoder.k["usageMetadata"]] = encoder.usage(response.usage)
+    if response.model is not None:
+        out[encoder.k["modelVersion"]] = response.model
+    if response.id is not None:
+        out[encoder.k["responseId"]] = response.id
+    return encode_body(fill(out, own))

@@ -1,0 +1,257 @@
+"""Gemini's spellings and enums: camelCase or snake_case keys, finish reasons, schema types.
+
+Gemini accepts both spellings of every key (``functionCall`` and
+``function_call``), and real bodies use both, one style per key throughout a
+body. The decoders read either and record the snake_case keys they met in one
+hint on the request or response (``"~snake": ["function_call", ...]``); the
+encoders spell those keys the same way and every other key in camelCase.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..._usage import FinishReason
+
+NAME = "gemini"
+
+SNAKE = "~snake"
+"""Hint: the snake_case keys a body used."""
+
+_CAMEL_KEYS = (
+    "systemInstruction",
+    "toolConfig",
+    "generationConfig",
+    "inlineData",
+    "fileData",
+    "functionCall",
+    "functionResponse",
+    "thoughtSignature",
+    "mimeType",
+    "fileUri",
+    "functionDeclarations",
+    "parametersJsonSchema",
+    "functionCallingConfig",
+    "allowedFunctionNames",
+    "maxOutputTokens",
+    "topP",
+    "stopSequences",
+    "responseMimeType",
+    "responseSchema",
+    "responseJsonSchema",
+    "usageMetadata",
+    "modelVersion",
+    "responseId",
+    "finishReason",
+    "promptTokenCount",
+    "candidatesTokenCount",
+    "totalTokenCount",
+    "cachedContentTokenCount",
+    "thoughtsTokenCount",
+)
+
+
+def snake(key: str) -> str:
+    """``"functionCall"`` -> ``"function_call"``."""
+    return re.sub(r"([A-Z])", r"_\1", key).lower()
+
+
+def table(*camel: str) -> dict[str, str]:
+    """Both spellings of each key, mapped to the camelCase one."""
+    out = {key: key for key in camel}
+    out.update({snake(key): key for key in camel})
+    return out
+
+
+CAMEL: dict[str, str] = {key: key for key in _CAMEL_KEYS}
+
+
+@functools.lru_cache(maxsize=64)
+def _spelled(snakes: frozenset[str]) -> dict[str, str]:
+    return {key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS}
+
+
+def spelling(hint: Any) -> dict[str, str]:
+    """The wire spelling of each known key, from a ``~snake`` hint (or none)."""
+    if not hint or not isinstance(hint, list | tuple):
+        return CAMEL
+    return _spelled(frozenset(key for key in hint if isinstance(key, str)))
+
+
+def split(
+    obj: dict[str, Any], known: dict[str, str], snakes: set[str]
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The known keys of ``obj`` (by camelCase name) and the rest, as sent.
+
+    A key spelled both ways in one object keeps its second spelling in the
+    rest, so nothing is dropped.
+    """
+    found: dict[str, Any] = {}
+    rest: dict[str, Any] | None = None
+    for key, value in obj.items():
+        name = known.get(key)
+        if name is None or name in found:
+            if rest is None:
+                rest = {}
+            rest[key] = value
+        else:
+            found[name] = value
+            if name != key:
+                snakes.add(key)
+    return found, rest
+
+
+def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
+    """The ``~snake`` hint for the keys met, or nothing."""
+    return {SNAKE: sorted(snakes)} if snakes else {}
+
+
+# Candidate.FinishReason, by name and by the generativelanguage proto number
+# (``enum-encoding=int``).
+_FINISH_NAMES: dict[str, FinishReason] = {
+    "STOP": FinishReason.STOP,
+    "MAX_TOKENS": FinishReason.LENGTH,
+    "SAFETY": FinishReason.CONTENT_FILTER,
+    "RECITATION": FinishReason.CONTENT_FILTER,
+    "BLOCKLIST": FinishReason.CONTENT_FILTER,
+    "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+    "SPII": FinishReason.CONTENT_FILTER,
+    "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
+    "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+    "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
+    "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
+    "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
+    "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+    "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
+    "MALFORMED_RESPONSE": FinishReason.ERROR,
+}
+_FINISH_NUMBERS = (
+    "FINISH_REASON_UNSPECIFIED",  # 0
+    "STOP",
+    "MAX_TOKENS",
+    "SAFETY",
+    "RECITATION",
+    "OTHER",  # 5
+    "LANGUAGE",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "MALFORMED_FUNCTION_CALL",  # 10
+    "IMAGE_SAFETY",
+    "UNEXPECTED_TOOL_CALL",
+    "TOO_MANY_TOOL_CALLS",
+    "IMAGE_PROHIBITED_CONTENT",
+    "IMAGE_OTHER",  # 15
+    "NO_IMAGE",
+    "IMAGE_RECITATION",
+    "MISSING_THOUGHT_SIGNATURE",
+)
+_FINISH_OUT = {
+    FinishReason.STOP: "STOP",
+    FinishReason.TOOL_CALLS: "STOP",
+    FinishReason.LENGTH: "MAX_TOKENS",
+    FinishReason.CONTENT_FILTER: "SAFETY",
+    FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
+    FinishReason.OTHER: "OTHER",
+}
+
+
+def finish_reason(raw: str | int, has_calls: bool) -> FinishReason:
+    """Normalize a finish reason sent as a name or a proto number."""
+    if type(raw) is int:
+        raw = _FINISH_NUMBERS[raw] if 0 <= raw < len(_FINISH_NUMBERS) else ""
+    reason = _FINISH_NAMES.get(raw, FinishReason.OTHER)  # type: ignore[arg-type]
+    if reason is FinishReason.STOP and has_calls:
+        return FinishReason.TOOL_CALLS
+    return reason
+
+
+def finish_out(reason: FinishReason | None, raw: str | int | None, has_calls: bool) -> Any:
+    """The finish reason to write: the raw one if it still says the same."""
+    if raw is not None and (reason is None or finish_reason(raw, has_calls) is reason):
+        return raw
+    return None if reason is None else _FINISH_OUT.get(reason, "OTHER")
+
+
+# Gemini's Schema dialect: types in upper case, or as proto numbers.
+_TYPE_NAMES = ("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL")
+_UPPER_TO_LOWER = {name: name.lower() for name in _TYPE_NAMES}
+_INT_TO_LOWER = {number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)}
+_LOWER_TO_UPPER = {lower: upper for upper, lower in _UPPER_TO_LOWER.items()}
+_LOWER_TO_INT = {lower: number for number, lower in _INT_TO_LOWER.items()}
+_SCHEMA_MAPS = ("properties", "$defs", "definitions", "defs")
+_SCHEMA_LISTS = ("anyOf", "any_of", "oneOf", "allOf", "prefixItems", "prefix_items")
+_SCHEMA_ONE = ("items", "additionalProperties", "not")
+
+
+class _Mixed(Exception):
+    pass
+
+
+def _walk(schema: Any, convert: Any) -> Any:
+    """A copy of ``schema`` with ``convert`` applied to each ``type``."""
+    if type(schema) is not dict:
+        return schema
+    out = dict(schema)
+    if "type" in out:
+        out["type"] = convert(out["type"])
+    for key in _SCHEMA_MAPS:
+        value = out.get(key)
+        if type(value) is dict:
+            out[key] = {name: _walk(item, convert) for name, item in value.items()}
+    for key in _SCHEMA_LISTS:
+        value = out.get(key)
+        if type(value) is list:
+            out[key] = [_walk(item, convert) for item in value]
+    for key in _SCHEMA_ONE:
+        value = out.get(key)
+        if type(value) is dict:
+            out[key] = _walk(value, convert)
+        elif key == "items" and type(value) is list:
+            out[key] = [_walk(item, convert) for item in value]
+    return out
+
+
+def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """JSON Schema from Gemini's Schema dialect, and the type style to restore.
+
+    The style is ``"lower"`` (types already in lower case), ``"upper"`` or
+    ``"int"``; ``None`` as a whole when the schema mixes styles or holds a
+    type chatcodec cannot name, and so is kept as sent.
+    """
+    styles: set[str] = set()
+
+    def convert(value: Any) -> Any:
+        if type(value) is str:
+            if value in _UPPER_TO_LOWER:
+                styles.add("upper")
+                return _UPPER_TO_LOWER[value]
+            if value in _LOWER_TO_UPPER:
+                styles.add("lower")
+                return value
+        elif type(value) is int and value in _INT_TO_LOWER:
+            styles.add("int")
+            return _INT_TO_LOWER[value]
+        raise _Mixed
+
+    try:
+        converted = _walk(schema, convert)
+    except _Mixed:
+        return None
+    if len(styles) > 1:
+        return None
+    return converted, next(iter(styles), "lower")
+
+
+def to_gemini_schema(schema: dict[str, Any], style: Any) -> dict[str, Any]:
+    """Gemini's Schema dialect in ``style`` (``"upper"``, ``"int"``) from JSON Schema."""
+    table_ = _LOWER_TO_INT if style == "int" else _LOWER_TO_UPPER if style == "upper" else None
+    if table_ is None:
+        return schema
+    out: dict[str, Any] = _walk(
+        schema, lambda value: table_.get(value, value) if type(value) is str else value
+    )
+    return out

@@ -1,0 +1,616 @@
+"""Gemini's ``streamGenerateContent``: chunks in, events and one response out.
+
+Each chunk is a whole ``GenerateContentResponse``; the decoder folds them into
+the body Gemini would have sent without streaming and decodes that with the
+codec's own response mapping, so a streamed answer and a plain one decode
+alike. Folding, per candidate (by its ``index``, else its place):
+
+- text parts append to the last part when it is a text part of the same kind
+  (answer or ``thought``) and at most one of the two carries a
+  ``thoughtSignature``, which stays on the merged part; an empty text part
+  that can merge with nothing is a no-op delta and is dropped (unless it is
+  the candidate's first part);
+- a ``functionCall`` usually arrives whole. Vertex AI can stream one
+  (``streamFunctionCallArguments``): a call opens with ``willContinue: true``,
+  its ``partialArgs`` give values by JSON path (strings in pieces), and a
+  part without ``willContinue`` (often an empty ``functionCall``) closes it.
+  The values build the call's ``args`` object; the argument deltas are its
+  JSON text in order, which joined equal the final argument bytes when the
+  paths arrive in document order (as they do);
+- every other part is kept whole, in position;
+- every other key of a candidate, its content, and the chunk (usage,
+  ``modelVersion``, grounding metadata...) takes the value of the last chunk
+  that sent it: Gemini's usage is cumulative, so the last one is the total.
+
+Calls without an id get the id the codec derives for the merged body (from
+the candidate, the part's place, the name and the arguments), so the calls in
+:class:`~chatcodec.ToolCallCompleted` events and in the final response match.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from ..._errors import StreamError, ValidationError
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._exchange import Response
+from ..._framing import Frame, Framing
+from ..._stream import ToolCallAccumulator
+from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
+from ..._usage import Usage
+from .._streaming import StreamDecoder
+from .._wire import expect_dict, expect_list
+from ._decode import _Decoder, response_from
+from ._keys import finish_reason
+
+__all__ = ["GeminiStreamDecoder", "stream"]
+
+_decode_json = msgspec.json.Decoder().decode
+_encode = msgspec.json.Encoder().encode
+
+_TEXT_PART = frozenset(("text", "thought", "thoughtSignature", "thought_signature"))
+_SIGNATURE = ("thoughtSignature", "thought_signature")
+_CALL = ("functionCall", "function_call")
+_OTHER_DATA = ("inlineData", "inline_data", "fileData", "file_data", "functionResponse",
+               "function_response", "text")  # fmt: skip
+_STREAMING_KEYS = frozenset(("partialArgs", "partial_args", "willContinue", "will_continue"))
+_VALUES = (
+    ("stringValue", "string_value"),
+    ("numberValue", "number_value"),
+    ("boolValue", "bool_value"),
+    ("nullValue", "null_value"),
+)
+_PATH_STEP = re.compile(r"""\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]""")
+_MISSING: Any = object()
+_PLACE: Any = object()  # where a merged value goes in a key order
+
+
+def _get(obj: dict[str, Any], keys: tuple[str, str]) -> Any:
+    """The value under either spelling of a key, or ``_MISSING``."""
+    value = obj.get(keys[0], _MISSING)
+    return obj.get(keys[1], _MISSING) if value is _MISSING else value
+
+
+def _path(text: str) -> tuple[str | int, ...]:
+    """A JSON path (``$.a.b[0]``, ``$['a b']``) as its steps; one key if it does not parse."""
+    steps: list[str | int] = []
+    at = 1 if text.startswith("$") else 0
+    while at < len(text):
+        match = _PATH_STEP.match(text, at)
+        if match is None:
+            return (text,)
+        name, number, single, double = match.groups()
+        if number is not None:
+            steps.append(int(number))
+        else:
+            steps.append(name if name is not None else (single if single is not None else double))
+        at = match.end()
+    return tuple(steps) if steps else (text,)
+
+
+class _Writer:
+    """The JSON text of an ``args`` object built from values by path, as it grows.
+
+    Each value's text is written as it comes; containers open and close as
+    the paths move through them. A path that goes back to something already
+    closed cannot be written in order: the text then stops growing (the
+    call's final arguments still hold every value).
+    """
+
+    __slots__ = ("broken", "done", "stack", "string")
+
+    def __init__(self) -> None:
+        self.stack: list[list[Any]] = []  # [path, is a list, members so far]
+        self.string: tuple[Any, ...] | None = None  # the string still open
+        self.done: set[tuple[Any, ...]] = set()
+        self.broken = False
+
+    def put(self, path: tuple[Any, ...], value: Any, is_string: bool) -> str:
+        if self.broken:
+            return ""
+        out: list[str] = []
+        if self.string is not None:
+            if is_string and path == self.string:
+                return _encode(value)[1:-1].decode()
+            out.append('"')
+            self.done.add(self.string)
+            self.string = None
+        if not self.stack:
+            self.stack.append([(), False, 0])
+            out.append("{")
+        # Close the containers the path is not inside.
+        while len(self.stack) > 1:
+            top = self.stack[-1][0]
+            if len(top) < len(path) and path[: len(top)] == top:
+                break
+            out.append("]" if self.stack.pop()[1] else "}")
+            self.done.add(top)
+        for depth in range(len(self.stack[-1][0]), len(path)):
+            container = self.stack[-1]
+            step = path[depth]
+            child = path[: depth + 1]
+            if container[1] != (type(step) is int) or child in self.done:
+                self.broken = True
+                return "".join(out)
+            if container[1]:
+                if step < container[2]:
+                    self.broken = True
+                    return "".join(out)
+                while container[2] < step:  # a gap in a list is null
+                    out.append(",null" if container[2] else "null")
+                    container[2] += 1
+                out.append("," if container[2] else "")
+            else:
+                out.append(("," if container[2] else "") + _encode(step).decode() + ":")
+            container[2] += 1
+            if depth < len(path) - 1:
+                is_list = type(path[depth + 1]) is int
+                self.stack.append([child, is_list, 0])
+                out.append("[" if is_list else "{")
+        if is_string:
+            out.append(_encode(value)[:-1].decode())
+            self.string = path
+        else:
+            out.append(_encode(value).decode())
+            self.done.add(path)
+        return "".join(out)
+
+    def close(self) -> str:
+        if self.broken:
+            return ""
+        if not self.stack:
+            return "{}"
+        out = '"' if self.string is not None else ""
+        return out + "".join("]" if entry[1] else "}" for entry in reversed(self.stack))
+
+
+def _apply(args: dict[str, Any], path: tuple[Any, ...], value: Any, is_string: bool) -> None:
+    """Put one streamed value into ``args``; a string adds to the string there."""
+    node: Any = args
+    for depth, step in enumerate(path):
+        last = depth == len(path) - 1
+        fresh: Any = value if last else ([] if type(path[depth + 1]) is int else {})
+        if type(node) is dict and type(step) is str:
+            here = node.get(step, _MISSING)
+        elif type(node) is list and type(step) is int:
+            node.extend([None] * (step + 1 - len(node)))
+            here = node[step]
+        else:
+            return  # a path through a value of another shape: nothing to put it in
+        if last:
+            node[step] = here + value if is_string and type(here) is str else value
+            return
+        if type(here) is not type(fresh):
+            node[step] = here = fresh
+        node = here
+
+
+class _Streamed:
+    """A function call whose arguments arrive in pieces."""
+
+    __slots__ = ("args", "call", "fragments", "name", "position", "slot", "state", "writer")
+
+    def __init__(self, slot: int, position: int, call: dict[str, Any]) -> None:
+        self.slot = slot
+        self.position = position
+        self.call = call  # the merged functionCall object
+        self.name = call.get("name")
+        self.args: dict[str, Any] = {}
+        call["args"] = self.args
+        self.fragments: list[str] = []
+        self.writer = _Writer()
+        self.state = "open"  # "closed" when the stream says so, "cut" if it never did
+
+    def cut(self) -> tuple[str, str]:
+        text = "".join(self.fragments)
+        return text, "arguments are truncated" if text.strip() else "arguments are empty"
+
+
+class _Candidate:
+    """One candidate's merged state."""
+
+    __slots__ = ("acc", "calls", "content", "fields", "k", "key", "open", "parts", "streamed",
+                 "tail", "tail_kind", "tail_signed", "ended")  # fmt: skip
+
+    def __init__(self, key: int, k: int) -> None:
+        self.key = key  # its index: the events' ``choice``
+        self.k = k  # its place in the merged body
+        self.fields: dict[str, Any] = {}
+        self.content: dict[str, Any] | None = None
+        self.parts: list[Any] = []
+        self.acc = ToolCallAccumulator(choice=key)
+        self.calls = 0
+        self.streamed: list[_Streamed] = []
+        self.open: _Streamed | None = None
+        self.ended = False  # the last part is a streamed call already closed
+        # The last part, when text can still merge into it: its pieces, kind, signed.
+        self.tail: list[str] | None = None
+        self.tail_kind = False
+        self.tail_signed = False
+
+    def seal(self) -> None:
+        """Write the merged text into the last part; nothing merges into it after."""
+        if self.tail is not None:
+            self.parts[-1]["text"] = "".join(self.tail)
+            self.tail = None
+
+    def body(self) -> dict[str, Any]:
+        if self.tail is not None and len(self.tail) > 1:
+            self.tail[:] = ["".join(self.tail)]
+        if self.tail is not None:
+            self.parts[-1]["text"] = self.tail[0]
+        out: dict[str, Any] = {}
+        for key, value in self.fields.items():
+            if value is _PLACE:
+                content = self.content or {}
+                value = {name: self.parts if v is _PLACE else v for name, v in content.items()}
+            out[key] = value
+        return out
+
+
+class GeminiStreamDecoder(StreamDecoder):
+    """Decode a Gemini ``streamGenerateContent`` stream (SSE or a JSON array).
+
+    Made by :func:`stream`; see there.
+    """
+
+    __slots__ = ("_by_key", "_candidates", "_decoder", "_top", "_usage")
+
+    def __init__(self, framing: Framing | None = None) -> None:
+        super().__init__(framing)
+        self._top: dict[str, Any] = {}
+        self._candidates: list[_Candidate] = []
+        self._by_key: dict[int, _Candidate] = {}
+        self._decoder = _Decoder()
+        self._usage: Usage | None = None
+
+    # -- chunks -----------------------------------------------------------
+
+    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
+        chunk = expect_dict(_decode_json(frame.data), "$")
+        error = chunk.get("error")
+        if type(error) is dict and "candidates" not in chunk:
+            status, code = error.get("status"), error.get("code")
+            kind = status if type(status) is str else "error"
+            number = f" (code {code})" if type(code) is int or type(code) is str else ""
+            raise StreamError(f"gemini stream error: {kind}{number}", partial=self._partial())
+        usage = _MISSING
+        for key, value in chunk.items():
+            if key == "candidates":
+                self._top.setdefault(key, _PLACE)
+                for place, candidate in enumerate(expect_list(value, "$.candidates")):
+                    self._candidate(candidate, place, events)
+            else:
+                self._top[key] = value
+                if key == "usageMetadata" or key == "usage_metadata":
+                    usage = value
+        if usage is not _MISSING:
+            reported = self._decoder.usage(usage)
+            if reported != self._usage:
+                self._usage = reported
+                events.append(UsageReported(reported))
+
+    def _candidate(self, value: Any, place: int, events: list[StreamEvent]) -> None:
+        path = f"$.candidates[{place}]"
+        candidate = expect_dict(value, path)
+        number = candidate.get("index")
+        key = number if type(number) is int else place
+        state = self._by_key.get(key)
+        if state is None:
+            state = self._by_key[key] = _Candidate(key, len(self._candidates))
+            self._candidates.append(state)
+        reason = _MISSING
+        for name, item in candidate.items():
+            if name == "content" and type(item) is dict and state.fields.get(name) in (None, _PLACE):
+                state.fields[name] = _PLACE
+                self._content(state, item, f"{path}.content", events)
+            else:
+                state.fields[name] = item
+                if name == "finishReason" or name == "finish_reason":
+                    reason = item
+        if reason is not _MISSING:
+            self._close(state, events)
+            if type(reason) is str or type(reason) is int:
+                normalized = finish_reason(reason, state.calls > 0)
+                events.append(Finished(normalized, reason, key))
+
+    def _content(
+        self, state: _Candidate, content: dict[str, Any], path: str, events: list[StreamEvent]
+    ) -> None:
+        if state.content is None:
+            state.content = {}
+        for name, item in content.items():
+            if name == "parts":
+                state.content[name] = _PLACE
+                for j, part in enumerate(expect_list(item, f"{path}.parts")):
+                    self._part(state, expect_dict(part, f"{path}.parts[{j}]"), events)
+            else:
+                state.content[name] = item
+
+    # -- parts ------------------------------------------------------------
+
+    def _part(self, state: _Candidate, part: dict[str, Any], events: list[StreamEvent]) -> None:
+        call = _get(part, _CALL)
+        if type(call) is dict and not any(key in part for key in _OTHER_DATA):
+            self._call(state, part, call, events)
+            return
+        self._close(state, events)
+        text = part.get("text", _MISSING)
+        if text is not _MISSING and part.keys() <= _TEXT_PART:
+            if type(text) is not str:
+                at = f"$.candidates[{state.k}].content.parts[{len(state.parts)}].text"
+                raise ValidationError("must be a string", at)
+            thought = part.get("thought", False)
+            signature = _get(part, _SIGNATURE)
+            if type(thought) is bool and (signature is _MISSING or type(signature) is str):
+                self._text(state, part, text, thought, signature, events)
+                return
+        self._whole(state, part, events)
+
+    def _text(
+        self,
+        state: _Candidate,
+        part: dict[str, Any],
+        text: str,
+        thought: bool,
+        signature: Any,
+        events: list[StreamEvent],
+    ) -> None:
+        signed = signature is not _MISSING
+        tail = state.tail
+        if tail is not None and state.tail_kind == thought and not (signed and state.tail_signed):
+            tail.append(text)
+            merged = state.parts[-1]
+            for key, item in part.items():
+                if key != "text":
+                    merged[key] = item
+            state.tail_signed = state.tail_signed or signed
+        elif text or signed or len(part) > 1 or not state.parts:
+            state.seal()
+            state.ended = False
+            state.parts.append(dict(part))
+            state.tail, state.tail_kind, state.tail_signed = [text], thought, signed
+        if thought:
+            if text or signed:
+                sign = signature if signed else None
+                events.append(ReasoningDelta(text, state.key, sign))
+        elif text:
+            events.append(TextDelta(text, state.key))
+
+    def _whole(self, state: _Candidate, part: dict[str, Any], events: list[StreamEvent]) -> None:
+        """A part that is kept as it came: media, server tools, unknown kinds, odd text."""
+        state.seal()
+        state.ended = False
+        position = len(state.parts)
+        state.parts.append(part)
+        item = self._decoder.model_part(
+            part, f"$.candidates[{state.k}].content.parts[{position}]", state.k, position
+        )
+        if type(item) is ToolCall or type(item) is InvalidToolCall:
+            self._completed(state, item, events)
+        elif type(item).__name__ == "TextPart":
+            if item.text:
+                events.append(TextDelta(item.text, state.key))
+        elif type(item).__name__ == "ReasoningPart":
+            if item.text or item.signature is not None:
+                events.append(ReasoningDelta(item.text, state.key, item.signature))
+        else:
+            events.append(PartReceived(item, state.key))
+
+    def _completed(
+        self, state: _Candidate, call: ToolCall | InvalidToolCall, events: list[StreamEvent]
+    ) -> None:
+        """A call that came whole: started, its arguments at once, complete."""
+        slot = state.calls
+        state.calls += 1
+        text = call.arguments if type(call) is InvalidToolCall else bytes(call.arguments).decode()
+        delta = ToolCallDelta(slot, call.id or None, call.name or None, text)
+        events.extend(state.acc.feed(delta))
+        events.append(ToolCallCompleted(slot, call, state.key))
+
+    # -- function calls ---------------------------------------------------
+
+    def _call(
+        self,
+        state: _Candidate,
+        part: dict[str, Any],
+        call: dict[str, Any],
+        events: list[StreamEvent],
+    ) -> None:
+        streamed = state.open
+        if streamed is not None:
+            name, id_ = call.get("name", _MISSING), call.get("id", _MISSING)
+            if (
+                "args" not in call
+                and (name is _MISSING or name == streamed.name)
+                and (id_ is _MISSING or id_ == streamed.call.get("id"))
+            ):
+                self._more(state, streamed, part, call, events)
+                return
+            self._close(state, events)
+        if not call and state.ended:
+            return  # the empty call that ends a streamed one
+        partial = _get(call, ("partialArgs", "partial_args"))
+        going = _get(call, ("willContinue", "will_continue"))
+        if "args" in call or (partial is _MISSING and going is not True):
+            self._whole(state, part, events)
+            return
+        state.seal()
+        slot = state.calls
+        state.calls += 1
+        merged = {key: item for key, item in call.items() if key not in _STREAMING_KEYS}
+        streamed = _Streamed(slot, len(state.parts), merged)
+        part = {key: (merged if item is call else item) for key, item in part.items()}
+        state.parts.append(part)
+        state.streamed.append(streamed)
+        state.open = streamed
+        state.ended = False
+        name = merged.get("name")
+        id_ = merged.get("id")
+        start = ToolCallDelta(
+            slot,
+            id_ if type(id_) is str and id_ else None,
+            name if type(name) is str and name else None,
+        )
+        events.extend(state.acc.feed(start))
+        self._more(state, streamed, part, call, events)
+
+    def _more(
+        self,
+        state: _Candidate,
+        streamed: _Streamed,
+        part: dict[str, Any],
+        call: dict[str, Any],
+        events: list[StreamEvent],
+    ) -> None:
+        """One piece of a streamed call: its values, and whether more will come."""
+        merged = state.parts[streamed.position]
+        if part is not merged:
+            for key, item in part.items():
+                if key not in _CALL:
+                    merged[key] = item
+            for key, item in call.items():
+                if key not in _STREAMING_KEYS:
+                    streamed.call[key] = item
+            if streamed.name is None and type(call.get("name")) is str:
+                streamed.name = call["name"]
+        pieces = _get(call, ("partialArgs", "partial_args"))
+        if pieces is not _MISSING:
+            where = f"$.candidates[{state.k}].content.parts[{streamed.position}]"
+            for i, piece in enumerate(expect_list(pieces, f"{where}.functionCall.partialArgs")):
+                self._piece(state, streamed, expect_dict(piece, f"{where}.partialArgs[{i}]"), events)
+        if _get(call, ("willContinue", "will_continue")) is not True:
+            self._close(state, events)
+
+    def _piece(
+        self, state: _Candidate, streamed: _Streamed, piece: dict[str, Any], events: list[StreamEvent]
+    ) -> None:
+        where = _get(piece, ("jsonPath", "json_path"))
+        if type(where) is not str:
+            return  # no place to put a value
+        for i, keys in enumerate(_VALUES):
+            value = _get(piece, keys)
+            if value is not _MISSING:
+                break
+        else:
+            return  # only announces a value to come
+        if i == 3:
+            value = None
+        is_string = i == 0
+        if is_string and type(value) is not str:
+            raise ValidationError("must be a string", "$.partialArgs.stringValue")
+        path = _path(where)
+        _apply(streamed.args, path, value, is_string)
+        text = streamed.writer.put(path, value, is_string)
+        if text:
+            streamed.fragments.append(text)
+            events.extend(state.acc.feed(ToolCallDelta(streamed.slot, arguments_delta=text)))
+
+    def _close(self, state: _Candidate, events: list[StreamEvent]) -> None:
+        """The streamed call in progress is complete."""
+        streamed = state.open
+        if streamed is None:
+            return
+        text = streamed.writer.close()
+        if text:
+            streamed.fragments.append(text)
+            events.extend(state.acc.feed(ToolCallDelta(streamed.slot, arguments_delta=text)))
+        streamed.state = "closed"
+        state.open = None
+        state.ended = True
+        position = streamed.position
+        item = self._decoder.model_part(
+            state.parts[position],
+            f"$.candidates[{state.k}].content.parts[{position}]",
+            state.k,
+            position,
+        )
+        events.append(ToolCallCompleted(streamed.slot, item, state.key))
+
+    # -- the end ----------------------------------------------------------
+
+    def _end(self, events: list[StreamEvent]) -> None:
+        # A streamed call still open was cut off: it ends invalid, with its text so far.
+        cut = self._cut()
+        for state in self._candidates:
+            streamed = state.open
+            if streamed is None:
+                continue
+            streamed.state = "cut"
+            state.open = None
+            position = streamed.position
+            item = _Decoder(cut).model_part(
+                state.parts[position],
+                f"$.candidates[{state.k}].content.parts[{position}]",
+                state.k,
+                position,
+            )
+            events.append(ToolCallCompleted(streamed.slot, item, state.key))
+
+    def _cut(self) -> dict[tuple[int, int], tuple[str, str]]:
+        return {
+            (state.k, streamed.position): streamed.cut()
+            for state in self._candidates
+            for streamed in state.streamed
+            if streamed.state != "closed"
+        }
+
+    def _body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self._top.items():
+            out[key] = [state.body() for state in self._candidates] if value is _PLACE else value
+        return out
+
+    def _response(self) -> Response:
+        return response_from(self._body(), self._cut() or None)
+
+
+def stream(framing: Framing | None = None) -> GeminiStreamDecoder:
+    r"""A decoder for a Gemini ``streamGenerateContent`` response.
+
+    Feed it the bytes as they arrive (SSE with ``alt=sse``, else a JSON
+    array; detected from the first bytes, split anywhere); ``finish()``
+    returns the same :class:`~chatcodec.Response` as ``decode_response`` of
+    the body Gemini would have sent unstreamed. Usage is cumulative in
+    Gemini's chunks: each :class:`~chatcodec.UsageReported` is the total.
+
+    Parameters
+    ----------
+    framing : {"sse", "json-array"}, optional
+        The framing, if known.
+
+    Raises
+    ------
+    StreamError
+        From ``feed``/``finish``: a chunk holds an ``error`` object (the
+        message names its status and code), a payload is not JSON, or the
+        stream was fed after ``finish()``; ``partial`` holds the response so far.
+
+    Examples
+    --------
+    >>> from chatcodec.providers import gemini
+    >>> decoder = gemini.stream()
+    >>> events = decoder.feed(
+    ...     b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]}}]}\r\n\r\n'
+    ...     b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"lo"}]},'
+    ...     b'"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,'
+    ...     b'"candidatesTokenCount":2,"totalTokenCount":5}}\r\n\r\n'
+    ... )
+    >>> [type(event).__name__ for event in events]
+    ['TextDelta', 'TextDelta', 'Finished', 'UsageReported']
+    >>> response = decoder.finish()
+    >>> response.message.text, response.finish_reason, response.usage.total
+    ('Hello', <FinishReason.STOP: 'stop'>, 5)
+    """
+    return GeminiStreamDecoder(framing)

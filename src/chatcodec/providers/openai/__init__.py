@@ -1,0 +1,26 @@
+"""OpenAI Chat Completions, and the services that speak it.
+
+One codec reads and writes ``/v1/chat/completions`` bodies of OpenAI and of
+its dialects: Azure, Groq, Mistral, DeepSeek, OpenRouter, vLLM and Ollama's
+``/v1``. Dialect fields (``reasoning_content``, ``reasoning_details``,
+Mistral's typed content lists and ``prefix``, ``x_groq``...) are mapped where
+the canonical form has a place for them and kept in ``extras["openai"]``
+otherwise, so that every body round trips.
+"""
+
+from __future__ import annotations
+
+from ._check import check_request
+from ._common import NAME
+from ._decode import decode_request
+from ._encode import encode_request, encode_response
+from ._reply import decode_response
+
+__all__ = [
+    "NAME",
+    "check_request",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+]

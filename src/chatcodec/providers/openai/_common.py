@@ -1,0 +1,163 @@
+"""What the OpenAI decoder and encoder share: the name, hints, and small tables.
+
+Hints (keys starting with ``~`` in a record's ``extras["openai"]``) say how
+the wire spelled something that has no canonical field of its own:
+
+- message ``"~content"``: ``"str"`` (a tuple of parts came from a string
+  ``content`` beside ``refusal`` or reasoning) or ``"parts"`` (``content``
+  was a list of parts); system and developer ``"~parts"``: the lengths and
+  keys of the text parts their string was joined from;
+- message ``"~reasoning"``: the key that held the reasoning text
+  (``"reasoning_content"`` or ``"reasoning"``), or ``"reasoning_details"``
+  for OpenRouter's list; ``"~dup"``: a second key repeating its text;
+- message ``"~function_call"`` and request ``"~functions"`` /
+  ``"~function_call"``: the legacy function-calling spelling; message
+  ``"~invalid_at"``: where invalid calls sat among the valid ones;
+- tool call ``"~id"`` (the id was derived, not sent), ``"~type"`` (no
+  ``type`` key), ``"~arguments"`` (``"absent"`` or ``"object"``), and
+  ``"~function"``: the other keys of the inner ``function`` object (tools
+  and calls alike; ``"~json_schema"`` and ``"~inner"`` likewise for a
+  response format and a content part);
+- part ``"~in"``: a reasoning or refusal part sat in the ``content`` list
+  (Mistral), ``"~chunks"``: the lengths of the thinking chunks it joins;
+  ``"~type"``, ``"~str"``, ``"~raw"``: how a media part was spelled;
+- request ``"~max_tokens"``, ``"~stop"``, ``"~tool_choice"``: which
+  spelling of the limit, the stop sequences and the forced choice was used;
+- tool ``"~asis"``: a strict tool's schema is sent as it came, not closed;
+- usage ``"~absent"``: counts the body did not give; response
+  ``"~choices"``, choice ``"~index"`` / ``"~message"``: keys that were absent;
+  choice ``"~finish"``: a finish reason OpenAI does not define, sent as is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from ..._content import OpaquePart
+from ..._errors import ValidationError
+from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
+from ..._usage import FinishReason
+from .._wire import expect_str, leftover
+
+NAME = "openai"
+
+ABSENT: Any = object()
+"""Marker for a key the wire object does not have."""
+
+FINISH: dict[str, FinishReason | None] = {
+    "stop": FinishReason.STOP,
+    "length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "function_call": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+    "error": FinishReason.ERROR,
+    "": None,
+}
+"""OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
+
+WIRE_FINISH: dict[FinishReason, str] = {
+    FinishReason.STOP: "stop",
+    FinishReason.LENGTH: "length",
+    FinishReason.TOOL_CALLS: "tool_calls",
+    FinishReason.CONTENT_FILTER: "content_filter",
+}
+"""The wire value of a normalized reason (ERROR and OTHER have none)."""
+
+
+def normalize_finish(raw: str) -> FinishReason | None:
+    """The normalized finish reason of a wire value."""
+    return FINISH.get(raw, FinishReason.OTHER)
+
+
+def split_data_url(url: str) -> tuple[str, str] | None:
+    """``(media_type, base64 data)`` of a ``data:<type>;base64,<data>`` URL, else None.
+
+    Only that exact spelling is split, so :func:`data_url` rebuilds it byte
+    for byte.
+    """
+    if not url.startswith("data:"):
+        return None
+    end = url.find(";base64,", 5, 300)
+    if end <= 5:
+        return None
+    media_type = url[5:end]
+    if "," in media_type or ";" in media_type:
+        return None
+    return media_type, url[end + 8 :]
+
+
+def data_url(media_type: str, data: str) -> str:
+    """The ``data:`` URL of base64 ``data``."""
+    return f"data:{media_type};base64,{data}"
+
+
+AUDIO_FORMATS = {"mp3": "audio/mpeg"}
+AUDIO_TYPES = {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+
+
+def audio_media_type(fmt: str) -> str:
+    """The media type of an ``input_audio`` format."""
+    return AUDIO_FORMATS.get(fmt) or f"audio/{fmt}"
+
+
+def audio_format(media_type: str) -> str:
+    """The ``input_audio`` format of a media type."""
+    return AUDIO_TYPES.get(media_type) or media_type.rpartition("/")[2]
+
+
+encode_json = msgspec.json.Encoder().encode
+
+
+def extras(own: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A record's ``extras`` holding ``own`` (``None`` when it is empty)."""
+    return {NAME: own} if own else None
+
+
+def opaque(value: Any) -> OpaquePart:
+    """An OpenAI block kept verbatim."""
+    return OpaquePart(NAME, Raw(encode_json(value)))
+
+
+def keep_or_fail(value: Any, key: str, path: str, own: dict[str, Any], rule: str) -> None:
+    """Keep a ``null`` in ``own``; any other value of the wrong type is an error."""
+    if value is not None:
+        raise ValidationError(rule, path)
+    own[key] = None
+
+
+def opt_str(obj: dict[str, Any], key: str, path: str, own: dict[str, Any]) -> str | None:
+    """An optional string field; ``null`` is kept in ``own``."""
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            own[key] = None
+        return None
+    return expect_str(value, path)
+
+
+def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
+    """:func:`~chatcodec.providers._wire.leftover`, after a check in C that usually ends it."""
+    if obj.keys() <= known:
+        return None
+    return leftover(obj, known)
+
+
+_raw = msgspec.json.Decoder(Raw)
+
+
+def parse_call(
+    call_id: str, name: str, arguments: str, kept: dict[str, Any] | None
+) -> ToolCall | InvalidToolCall:
+    """``parse_tool_call``, with one scan of the usual well-formed object."""
+    if name and arguments[:1] == "{":
+        try:
+            raw = _raw.decode(arguments.encode())
+        except (msgspec.DecodeError, UnicodeError):
+            pass
+        else:
+            return ToolCall(call_id, name, raw, extras=kept)
+    call = parse_tool_call(call_id, name, arguments)
+    return msgspec.structs.replace(call, extras=kept) if kept else call

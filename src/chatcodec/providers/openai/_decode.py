@@ -1,0 +1,535 @@
+"""OpenAI Chat Completions wire -> canonical.
+
+Strategy: the body is parsed once into builtins (msgspec, in C), then each
+object is mapped key by key. A key is *consumed* only when its value has the
+canonical shape; anything else (``null``, a dialect's key, a value of an odd
+shape) stays in the record's ``extras["openai"]`` as sent, and the encoder
+writes it back wherever the canonical fields leave a gap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Raw
+
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._errors import ValidationError
+from ..._exchange import ProviderTool, Request, ResponseFormat, Tool, ToolChoice
+from ..._messages import (
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._schema import close_objects
+from ..._tools import ToolDefinition
+from .._wire import derive_id, expect_dict, expect_list, expect_str, json_body
+from ._common import (
+    ABSENT,
+    NAME,
+    audio_media_type,
+    encode_json,
+    extras,
+    keep_or_fail,
+    opaque,
+    opt_str,
+    rest,
+    split_data_url,
+)
+from ._reply import TYPE_TEXT, assistant
+
+__all__ = ["decode_request"]
+
+_REQUEST = frozenset(
+    {
+        "messages",
+        "model",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_tokens",
+        "max_completion_tokens",
+        "temperature",
+        "top_p",
+        "stop",
+        "stream",
+        "response_format",
+        "functions",
+        "function_call",
+    }
+)
+_ROLE_CONTENT = frozenset({"role", "content"})
+_TOOL_MESSAGE = frozenset({"role", "content", "tool_call_id"})
+_TOOL = frozenset({"type", "function"})
+_FUNCTION = frozenset({"name", "description", "parameters", "strict"})
+_TOOL_CHOICES = frozenset({"auto", "none", "required"})
+_DETAIL_LEVELS = frozenset({"auto", "low", "high"})
+_FORMAT_TYPES = frozenset({"text", "json_object", "json_schema"})
+_JSON_SCHEMA = frozenset({"name", "schema", "strict"})
+
+
+# -- requests -------------------------------------------------------------------
+
+
+def decode_request(body: bytes | str) -> Request:
+    """Read an OpenAI Chat Completions request body.
+
+    Parameters
+    ----------
+    body : bytes or str
+        The JSON body sent to ``/v1/chat/completions`` (OpenAI or a dialect:
+        Groq, Mistral, DeepSeek, OpenRouter, Azure, vLLM, Ollama ``/v1``).
+
+    Returns
+    -------
+    Request
+        Messages, tools and parameters; every other key stays in
+        ``extras["openai"]``.
+
+    Raises
+    ------
+    DecodeError
+        If the body is not JSON.
+    ValidationError
+        If it is not an object, or a field has the wrong type; the error
+        names the JSON path and the rule.
+
+    Examples
+    --------
+    >>> from chatcodec.providers import openai
+    >>> request = openai.decode_request(
+    ...     b'{"model":"gpt-4o","messages":[{"role":"developer","content":"Be brief."},'
+    ...     b'{"role":"user","content":"Hi"}],"max_completion_tokens":50,"seed":7}'
+    ... )
+    >>> [m.role.value for m in request.messages], request.max_tokens
+    (['developer', 'user'], 50)
+    >>> request.extras
+    {'openai': {'seed': 7, '~max_tokens': 'max_completion_tokens'}}
+    """
+    obj = json_body(body)
+    own: dict[str, Any] = rest(obj, _REQUEST) or {}
+    messages = _messages(expect_list(obj.get("messages", []), "$.messages"))
+    model = opt_str(obj, "model", "$.model", own)
+
+    tools: tuple[Tool, ...] = ()
+    raw_tools = obj.get("tools", ABSENT)
+    if type(raw_tools) is list:
+        tools = tuple(_tool(t, f"$.tools[{i}]") for i, t in enumerate(raw_tools))
+        if not tools:
+            own["tools"] = raw_tools
+    elif raw_tools is not ABSENT:
+        keep_or_fail(raw_tools, "tools", "$.tools", own, "must be an array")
+    if "functions" in obj:
+        functions = obj["functions"]
+        if not tools and raw_tools is ABSENT and type(functions) is list:
+            tools = tuple(_function_tool(f, f"$.functions[{i}]") for i, f in enumerate(functions))
+            own["~functions"] = 1
+        else:
+            own["functions"] = functions
+
+    tool_choice = _tool_choice(obj, own)
+    parallel = _opt(obj, "parallel_tool_calls", bool, "must be a boolean", own)
+    max_tokens = _opt(obj, "max_tokens", int, "must be an integer", own)
+    if "max_completion_tokens" in obj:
+        value = obj["max_completion_tokens"]
+        if max_tokens is None and "max_tokens" not in obj and type(value) is int:
+            max_tokens = value
+            own["~max_tokens"] = "max_completion_tokens"
+        else:
+            own["max_completion_tokens"] = _check_int(value, "$.max_completion_tokens")
+    temperature = _opt_number(obj, "temperature", own)
+    top_p = _opt_number(obj, "top_p", own)
+    stop = _stop(obj, own)
+    stream = _opt(obj, "stream", bool, "must be a boolean", own)
+    response_format = _response_format(obj, own)
+    return Request(
+        messages,
+        model,
+        tools,
+        tool_choice,
+        parallel,
+        max_tokens,
+        temperature,
+        top_p,
+        stop,
+        stream,
+        response_format,
+        extras=extras(own),
+    )
+
+
+def _opt(obj: dict[str, Any], key: str, kind: type, rule: str, own: dict[str, Any]) -> Any:
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            own[key] = None
+        return None
+    if type(value) is not kind:
+        raise ValidationError(rule, f"$.{key}")
+    return value
+
+
+def _opt_number(obj: dict[str, Any], key: str, own: dict[str, Any]) -> float | None:
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            own[key] = None
+        return None
+    kind = type(value)
+    if kind is not float and kind is not int:
+        raise ValidationError("must be a number", f"$.{key}")
+    return value  # type: ignore[no-any-return]
+
+
+def _check_int(value: Any, path: str) -> Any:
+    if value is not None and type(value) is not int:
+        raise ValidationError("must be an integer", path)
+    return value
+
+
+def _stop(obj: dict[str, Any], own: dict[str, Any]) -> tuple[str, ...] | None:
+    value = obj.get("stop")
+    if value is None:
+        if "stop" in obj:
+            own["stop"] = None
+        return None
+    if type(value) is str:
+        own["~stop"] = "str"
+        return (value,)
+    for i, item in enumerate(expect_list(value, "$.stop")):
+        expect_str(item, f"$.stop[{i}]")
+    return tuple(value)
+
+
+def _tool_choice(obj: dict[str, Any], own: dict[str, Any]) -> ToolChoice | None:
+    key = "tool_choice"
+    if key not in obj and "function_call" in obj:
+        key = "function_call"
+    choice = None
+    if key in obj:
+        value = obj[key]
+        if type(value) is str:
+            if value in _TOOL_CHOICES:
+                choice = ToolChoice(value)  # type: ignore[arg-type]
+            elif value == "any":  # Mistral's "required"
+                choice = ToolChoice("required")
+                own["~tool_choice"] = "any"
+        elif type(value) is dict:
+            choice = _forced(value, key)
+            if choice is not None and "type" not in value and key == "tool_choice":
+                own["~tool_choice"] = "untyped"
+        if choice is None:
+            own[key] = value
+        elif key == "function_call":
+            own["~function_call"] = 1
+    if key == "tool_choice" and "function_call" in obj:
+        own["function_call"] = obj["function_call"]
+    return choice
+
+
+def _forced(value: dict[str, Any], key: str) -> ToolChoice | None:
+    if key == "function_call":
+        if value.keys() == {"name"} and type(value["name"]) is str and value["name"]:
+            return ToolChoice("tool", value["name"])
+        return None
+    function = value.get("function")
+    if (
+        value.get("type", "function") == "function"
+        and value.keys() <= _TOOL
+        and type(function) is dict
+        and function.keys() == {"name"}
+        and type(function["name"]) is str
+    ):
+        return ToolChoice("tool", function["name"])
+    return None
+
+
+def _response_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat | None:
+    value = obj.get("response_format", ABSENT)
+    if value is ABSENT:
+        return None
+    if type(value) is dict and value.get("type") in _FORMAT_TYPES:
+        kind = value["type"]
+        outer = rest(value, frozenset({"type", "json_schema"}))
+        spec = value.get("json_schema", ABSENT)
+        if spec is ABSENT:
+            return ResponseFormat(kind, extras=extras(outer))
+        if type(spec) is dict:
+            name = spec.get("name")
+            schema = spec.get("schema")
+            strict = spec.get("strict")
+            if (
+                (name is None or type(name) is str)
+                and (schema is None or type(schema) is dict)
+                and (strict is None or type(strict) is bool)
+            ):
+                inner = {k: v for k, v in spec.items() if k not in _JSON_SCHEMA or v is None}
+                part_own = dict(outer) if outer else {}
+                if inner:
+                    part_own["~json_schema"] = inner
+                return ResponseFormat(kind, name, schema, strict, extras=extras(part_own))
+    own["response_format"] = value
+    return None
+
+
+# -- tools ----------------------------------------------------------------------
+
+
+def _tool(value: Any, path: str) -> Tool:
+    tool = expect_dict(value, path)
+    function = tool.get("function")
+    kind = tool.get("type", ABSENT)
+    if (kind == "function" or kind is ABSENT) and type(function) is dict:
+        own = rest(tool, _TOOL) or {}
+        if kind is ABSENT:
+            own["~type"] = None
+        definition = _definition(function, own)
+        if definition is not None:
+            return definition
+    return ProviderTool(NAME, Raw(encode_json(tool)))
+
+
+def _function_tool(value: Any, path: str) -> Tool:
+    function = expect_dict(value, path)
+    definition = _definition(function, {})
+    return definition if definition is not None else ProviderTool(NAME, Raw(encode_json(function)))
+
+
+def _definition(function: dict[str, Any], own: dict[str, Any]) -> ToolDefinition | None:
+    name = function.get("name")
+    description = function.get("description")
+    parameters = function.get("parameters")
+    strict = function.get("strict")
+    if type(name) is not str:
+        return None
+    inner = rest(function, _FUNCTION) or {}
+    if description is not None and type(description) is not str:
+        return None
+    if parameters is not None and type(parameters) is not dict:
+        return None
+    for key in ("description", "parameters"):
+        if key in function and function[key] is None:
+            inner[key] = None
+    if strict is not True and "strict" in function:
+        inner["strict"] = strict
+    if strict is True and (parameters is None or close_objects(parameters) != parameters):
+        own["~asis"] = 1
+    if inner:
+        own["~function"] = inner
+    try:
+        return ToolDefinition(
+            name, description, parameters, strict=strict is True, extras=extras(own)
+        )
+    except ValidationError:
+        return None
+
+
+# -- messages -------------------------------------------------------------------
+
+
+def _messages(items: list[Any]) -> tuple[Message, ...]:
+    out: list[Message] = []
+    # Legacy function results name their call; they answer the latest one.
+    by_name: dict[str, str] = {}
+    for i, item in enumerate(items):
+        path = f"$.messages[{i}]"
+        m = expect_dict(item, path)
+        role = expect_str(m.get("role"), f"{path}.role")
+        message: Message
+        if role == "user":
+            own = rest(m, _ROLE_CONTENT)
+            message = UserMessage(_user_content(m, path), extras=extras(own))
+        elif role == "assistant":
+            message = assistant(m, path, i)
+            if message.extras and message.extras[NAME].get("~function_call"):
+                call = (message.tool_calls or message.invalid_tool_calls)[0]
+                if call.name and call.id:
+                    by_name[call.name] = call.id
+        elif role == "tool":
+            message = _tool_message(m, path, i)
+        elif role in ("system", "developer"):
+            message = _instruction(m, role, path)
+        elif role == "function":
+            message = _function_message(m, path, i, by_name)
+        else:
+            raise ValidationError("must be a known role", f"{path}.role")
+        out.append(message)
+    return tuple(out)
+
+
+def _instruction(m: dict[str, Any], role: str, path: str) -> Message:
+    own = rest(m, _ROLE_CONTENT) or {}
+    content = m.get("content")
+    if type(content) is list:
+        texts: list[str] = []
+        parts: list[list[Any]] = []
+        for j, part in enumerate(content):
+            p = expect_dict(part, f"{path}.content[{j}]")
+            text = p.get("text")
+            if p.get("type") != "text" or type(text) is not str:
+                raise ValidationError("must be a text part", f"{path}.content[{j}]")
+            texts.append(text)
+            parts.append([len(text), rest(p, TYPE_TEXT) or {}])
+        own["~parts"] = parts
+        content = "".join(texts)
+    text = expect_str(content, f"{path}.content")
+    cls = SystemMessage if role == "system" else DeveloperMessage
+    return cls(text, extras=extras(own))
+
+
+def _user_content(m: dict[str, Any], path: str) -> str | tuple[ContentPart, ...]:
+    content = m.get("content")
+    if type(content) is str:
+        return content
+    items = expect_list(content, f"{path}.content")
+    return tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+
+
+def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
+    own = rest(m, _TOOL_MESSAGE) or {}
+    content: str | tuple[ContentPart, ...]
+    raw = m.get("content", ABSENT)
+    if type(raw) is str:
+        content = raw
+    elif raw is None or raw is ABSENT:
+        content = ""
+        own["~content"] = None if raw is None else "absent"
+    else:
+        items = expect_list(raw, f"{path}.content")
+        content = tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+    call_id = m.get("tool_call_id")
+    if type(call_id) is not str or not call_id:
+        if "tool_call_id" in m:
+            own["tool_call_id"] = call_id
+        own["~id"] = "derived"
+        call_id = derive_id("call_", index, "tool", own.get("name"))
+    return ToolMessage(call_id, content, extras=extras(own))
+
+
+def _function_message(
+    m: dict[str, Any], path: str, index: int, by_name: dict[str, str]
+) -> ToolMessage:
+    own = rest(m, _ROLE_CONTENT) or {}
+    own["~role"] = "function"
+    content = m.get("content")
+    if content is None:
+        own["~content"] = None if "content" in m else "absent"
+        content = ""
+    else:
+        content = expect_str(content, f"{path}.content")
+    name = m.get("name")
+    call_id = by_name.get(name) if type(name) is str else None
+    if call_id is None:
+        call_id = derive_id("call_", index, "function", name)
+    return ToolMessage(call_id, content, extras=extras(own))
+
+
+def _part(value: Any, path: str) -> ContentPart:
+    p = expect_dict(value, path)
+    kind = p.get("type")
+    try:
+        if kind == "text":
+            text = p.get("text")
+            if type(text) is str:
+                return TextPart(text, extras=extras(rest(p, TYPE_TEXT)))
+        elif kind == "image_url":
+            return _image(p)
+        elif kind == "input_audio":
+            return _audio(p)
+        elif kind == "file":
+            return _file(p)
+        elif kind == "document_url":
+            return _document(p)
+    except (ValidationError, KeyError, TypeError, AttributeError):
+        pass
+    return opaque(p)
+
+
+_IMAGE = frozenset({"type", "image_url"})
+_URL = frozenset({"url", "detail"})
+
+
+def _image(p: dict[str, Any]) -> ContentPart:
+    own = rest(p, _IMAGE) or {}
+    spec = p["image_url"]
+    if type(spec) is str:
+        url, detail, inner = spec, None, None
+        own["~str"] = 1
+    else:
+        url = spec["url"]
+        detail = spec.get("detail")
+        inner = rest(spec, _URL) or {}
+        if detail is not None and detail not in _DETAIL_LEVELS:
+            inner["detail"] = detail
+            detail = None
+        elif detail is None and "detail" in spec:
+            inner["detail"] = None
+    if type(url) is not str:
+        raise TypeError
+    if inner:
+        own["~inner"] = inner
+    split = split_data_url(url)
+    if split is not None:
+        return ImagePart(data=split[1], media_type=split[0], detail=detail, extras=extras(own))
+    return ImagePart(url=url, detail=detail, extras=extras(own))
+
+
+_AUDIO = frozenset({"type", "input_audio"})
+_AUDIO_INNER = frozenset({"data", "format"})
+
+
+def _audio(p: dict[str, Any]) -> ContentPart:
+    own = rest(p, _AUDIO) or {}
+    spec = p["input_audio"]
+    data, fmt = spec["data"], spec["format"]
+    if type(data) is not str or type(fmt) is not str:
+        raise TypeError
+    inner = rest(spec, _AUDIO_INNER)
+    if inner:
+        own["~inner"] = inner
+    return AudioPart(data=data, media_type=audio_media_type(fmt), extras=extras(own))
+
+
+_FILE = frozenset({"type", "file"})
+_FILE_INNER = frozenset({"file_data", "file_id", "filename"})
+
+
+def _file(p: dict[str, Any]) -> ContentPart:
+    own = rest(p, _FILE) or {}
+    spec = p["file"]
+    inner = rest(spec, _FILE_INNER) or {}
+    filename = spec.get("filename")
+    if filename is not None and type(filename) is not str:
+        raise TypeError
+    if filename is None and "filename" in spec:
+        inner["filename"] = None
+    if inner:
+        own["~inner"] = inner
+    file_id = spec.get("file_id")
+    data = spec.get("file_data")
+    if type(file_id) is str and data is None:
+        return FilePart(file_id=file_id, filename=filename, extras=extras(own))
+    if type(data) is not str or file_id is not None:
+        raise TypeError
+    split = split_data_url(data)
+    if split is None:
+        own["~raw"] = 1
+        return FilePart(data=data, filename=filename, extras=extras(own))
+    return FilePart(data=split[1], media_type=split[0], filename=filename, extras=extras(own))
+
+
+_DOCUMENT = frozenset({"type", "document_url"})
+
+
+def _document(p: dict[str, Any]) -> ContentPart:
+    own = rest(p, _DOCUMENT) or {}
+    own["~type"] = "document_url"
+    url = p["document_url"]
+    if type(url) is not str:
+        raise TypeError
+    split = split_data_url(url)
+    if split is None:
+        return FilePart(url=url, extras=extras(own))
+    return FilePart(data=split[1], media_type=split[0], extras=extras(own))

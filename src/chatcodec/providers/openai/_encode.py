@@ -1,0 +1,583 @@
+"""Canonical -> OpenAI Chat Completions wire.
+
+The wire is built from the canonical fields first (an edited message is sent
+as edited); then :func:`~chatcodec.providers._wire.fill` adds back the keys
+the decoder kept in ``extras["openai"]`` wherever the canonical fields left a
+gap. What the wire cannot carry is reported through :class:`Encoding`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from msgspec import Raw
+
+from ..._content import (
+    AudioPart,
+    ContentPart,
+    FilePart,
+    ImagePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+)
+from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
+from ..._loss import Loss
+from ..._messages import (
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._tools import InvalidToolCall, ToolCall, ToolDefinition
+from ..._usage import FinishReason, Usage
+from .._wire import Encoding, encode_body, fill
+from ._common import NAME, WIRE_FINISH, audio_format, data_url, normalize_finish
+
+__all__ = ["encode_request", "encode_response"]
+
+DeveloperRole = Literal["developer", "system"]
+
+
+# -- requests -------------------------------------------------------------------
+
+
+def encode_request(
+    request: Request,
+    *,
+    losses: list[Loss] | None = None,
+    developer_role: DeveloperRole = "developer",
+) -> bytes:
+    """Write an OpenAI Chat Completions request body.
+
+    Parameters
+    ----------
+    request : Request
+        The canonical request (decoded from any provider, or built by hand).
+    losses : list of Loss, optional
+        Where to report what the wire cannot carry (other providers' blocks
+        and fields, audio by URL, a tool result's error flag...).
+    developer_role : {"developer", "system"}, default "developer"
+        The role a :class:`~chatcodec.DeveloperMessage` is sent as; some
+        models and servers refuse ``developer``.
+
+    Returns
+    -------
+    bytes
+        The JSON body.
+
+    Examples
+    --------
+    >>> from chatcodec import Request, developer, user
+    >>> from chatcodec.providers import openai
+    >>> request = Request((developer("Be brief."), user("Hi")), model="o3-mini")
+    >>> print(openai.encode_request(request, developer_role="system").decode())
+    {"model":"o3-mini","messages":[{"role":"system","content":"Be brief."},{"role":"user",...}]}
+    """
+    enc = Encoding(NAME, losses)
+    own = enc.own(request.extras, "$")
+    out: dict[str, Any] = {}
+    if request.model is not None:
+        out["model"] = request.model
+    out["messages"] = [
+        _message(m, f"$.messages[{i}]", enc, developer_role) for i, m in enumerate(request.messages)
+    ]
+    if request.tools:
+        if own.get("~functions"):
+            out["functions"] = [
+                _function(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)
+            ]
+            out["functions"] = [f for f in out["functions"] if f is not None]
+        else:
+            out["tools"] = [_tool(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)]
+            out["tools"] = [t for t in out["tools"] if t is not None]
+    choice = request.tool_choice
+    if choice is not None:
+        if own.get("~function_call"):
+            if choice.mode == "tool":
+                out["function_call"] = {"name": choice.name}
+            elif choice.mode == "required":
+                enc.lose("$.tool_choice", "openai functions cannot be required")
+            else:
+                out["function_call"] = choice.mode
+        elif choice.mode == "tool":
+            forced: dict[str, Any] = {"function": {"name": choice.name}}
+            if own.get("~tool_choice") != "untyped":
+                forced = {"type": "function", **forced}
+            out["tool_choice"] = forced
+        elif choice.mode == "required" and own.get("~tool_choice") == "any":
+            out["tool_choice"] = "any"
+        else:
+            out["tool_choice"] = choice.mode
+        if choice.extras:
+            fill(out, enc.own(choice.extras, "$.tool_choice"))
+    if request.parallel_tool_calls is not None:
+        out["parallel_tool_calls"] = request.parallel_tool_calls
+    if request.max_tokens is not None:
+        out[own.get("~max_tokens", "max_tokens")] = request.max_tokens
+    if request.temperature is not None:
+        out["temperature"] = request.temperature
+    if request.top_p is not None:
+        out["top_p"] = request.top_p
+    if request.stop is not None:
+        stop = request.stop
+        if own.get("~stop") == "str" and len(stop) == 1:
+            out["stop"] = stop[0]
+        else:
+            out["stop"] = list(stop)
+    if request.stream is not None:
+        out["stream"] = request.stream
+    if request.response_format is not None:
+        out["response_format"] = _response_format(request.response_format, enc)
+    return encode_body(fill(out, own))
+
+
+def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
+    own = enc.own(rf.extras, "$.response_format")
+    out: dict[str, Any] = {"type": rf.type}
+    inner_own = own.get("~json_schema")
+    if rf.type == "json_schema" or rf.name is not None or rf.schema is not None or inner_own:
+        spec: dict[str, Any] = {}
+        if rf.name is not None:
+            spec["name"] = rf.name
+        if rf.schema is not None:
+            spec["schema"] = rf.schema
+        if rf.strict is not None:
+            spec["strict"] = rf.strict
+        out["json_schema"] = fill(spec, inner_own or {})
+    return fill(out, own)
+
+
+def _tool(tool: Tool, path: str, enc: Encoding) -> Any:
+    if isinstance(tool, ProviderTool):
+        if tool.provider == NAME:
+            return tool.data
+        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        return None
+    own = enc.own(tool.extras, path)
+    out: dict[str, Any] = {} if "~type" in own else {"type": "function"}
+    out["function"] = _definition(tool, own)
+    return fill(out, own)
+
+
+def _function(tool: Tool, path: str, enc: Encoding) -> Any:
+    if isinstance(tool, ProviderTool):
+        if tool.provider == NAME:
+            return tool.data
+        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        return None
+    return _definition(tool, enc.own(tool.extras, path))
+
+
+def _definition(tool: ToolDefinition, own: dict[str, Any]) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        fn["description"] = tool.description
+    if tool.strict and "~asis" not in own:
+        fn["parameters"] = tool.emitted_parameters()
+    elif tool.parameters is not None:
+        fn["parameters"] = tool.parameters
+    if tool.strict:
+        fn["strict"] = True
+    inner = own.get("~function")
+    return fill(fn, inner) if inner else fn
+
+
+def _message(m: Message, path: str, enc: Encoding, developer_role: DeveloperRole) -> dict[str, Any]:
+    own = enc.own(m.extras, path)
+    if isinstance(m, UserMessage):
+        content = m.content
+        out: dict[str, Any] = {
+            "role": "user",
+            "content": content if isinstance(content, str) else _parts(content, path, enc),
+        }
+    elif isinstance(m, AssistantMessage):
+        out = _assistant(m, own, path, enc)
+    elif isinstance(m, ToolMessage):
+        out = _tool_message(m, own, path, enc)
+    else:
+        role = "system" if isinstance(m, SystemMessage) else developer_role
+        out = {"role": role, "content": _instruction(m, own)}
+    return fill(out, own)
+
+
+def _instruction(m: SystemMessage | DeveloperMessage, own: dict[str, Any]) -> Any:
+    text = m.content
+    parts = own.get("~parts")
+    if not parts or sum(n for n, _ in parts) != len(text):
+        return text
+    out = []
+    at = 0
+    for n, rest in parts:
+        out.append(fill({"type": "text", "text": text[at : at + n]}, rest))
+        at += n
+    return out
+
+
+def _tool_message(m: ToolMessage, own: dict[str, Any], path: str, enc: Encoding) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": own.get("~role", "tool")}
+    content = m.content
+    if isinstance(content, str):
+        if content or "~content" not in own:
+            out["content"] = content
+        elif own["~content"] is None:
+            out["content"] = None
+    else:
+        out["content"] = _parts(content, path, enc)
+    if own.get("~id") != "derived" and "~role" not in own:
+        out["tool_call_id"] = m.tool_call_id
+    if m.is_error:
+        enc.lose(f"{path}.is_error", "openai has no error flag for tool results")
+    return out
+
+
+def _parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -> list[Any]:
+    out = []
+    for j, part in enumerate(parts):
+        wire = _part(part, f"{path}.content[{j}]", enc)
+        if wire is not None:
+            out.append(wire)
+    return out
+
+
+def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
+    if isinstance(part, OpaquePart):
+        if part.provider == NAME:
+            return part.data
+        enc.lose(path, f"a {part.provider} block openai cannot carry")
+        return None
+    own = enc.own(part.extras, path)
+    inner_own = own.get("~inner")
+    if isinstance(part, TextPart):
+        return fill({"type": "text", "text": part.text}, own)
+    if isinstance(part, ImagePart):
+        url = part.url if part.url is not None else data_url(part.media_type or "", part.data or "")
+        if own.get("~str"):
+            return fill({"type": "image_url", "image_url": url}, own)
+        spec: dict[str, Any] = {"url": url}
+        if part.detail is not None:
+            spec["detail"] = part.detail
+        return fill({"type": "image_url", "image_url": fill(spec, inner_own or {})}, own)
+    if isinstance(part, AudioPart):
+        if part.data is None or part.media_type is None:
+            enc.lose(path, "openai cannot carry audio by URL")
+            return None
+        spec = {"data": part.data, "format": audio_format(part.media_type)}
+        return fill({"type": "input_audio", "input_audio": fill(spec, inner_own or {})}, own)
+    return _file(part, own, inner_own)
+
+
+def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None) -> Any:
+    if part.data is not None:
+        if own.get("~raw") or part.media_type is None:
+            data = part.data
+        else:
+            data = data_url(part.media_type, part.data)
+        if own.get("~type") == "document_url":
+            return fill({"type": "document_url", "document_url": data}, own)
+        spec: dict[str, Any] = {"file_data": data}
+    elif part.file_id is not None:
+        spec = {"file_id": part.file_id}
+    else:
+        # Only Mistral's document_url takes a document by URL.
+        return fill({"type": "document_url", "document_url": part.url}, own)
+    if part.filename is not None:
+        spec["filename"] = part.filename
+    return fill({"type": "file", "file": fill(spec, inner_own or {})}, own)
+
+
+# -- assistant messages ---------------------------------------------------------
+
+
+def _assistant(
+    m: AssistantMessage, own: dict[str, Any], path: str, enc: Encoding, *, response: bool = False
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "~role" not in own and "role" not in own:
+        out["role"] = "assistant"
+    content = m.content
+    if isinstance(content, str):
+        out["content"] = content
+    elif content is not None:
+        _assistant_parts(content, own, out, path, enc, response)
+    calls = _calls(m, own, path, enc)
+    if calls:
+        if own.get("~function_call") and len(calls) == 1:
+            fc = calls[0]["function"]
+            out["function_call"] = fc
+        else:
+            out["tool_calls"] = calls
+    return out
+
+
+def _assistant_parts(
+    content: tuple[Any, ...],
+    own: dict[str, Any],
+    out: dict[str, Any],
+    path: str,
+    enc: Encoding,
+    response: bool,
+) -> None:
+    mode = own.get("~content")
+    listed = mode == "parts"
+    texts: list[str] = []
+    items: list[Any] = []
+    reasoning: list[tuple[str, ReasoningPart, dict[str, Any]]] = []
+    refusals: list[str] = []
+    for j, part in enumerate(content):
+        at = f"{path}.content[{j}]"
+        if isinstance(part, OpaquePart):
+            if part.provider == NAME:
+                items.append(part.data)
+                listed = listed or not response
+            else:
+                enc.lose(at, f"a {part.provider} block openai cannot carry")
+            continue
+        part_own = enc.own(part.extras, at)
+        if isinstance(part, TextPart):
+            texts.append(part.text)
+            items.append(fill({"type": "text", "text": part.text}, part_own))
+        elif isinstance(part, RefusalPart):
+            if part_own.get("~in") == "content" and listed:
+                items.append(fill({"type": "refusal", "refusal": part.text}, part_own))
+            else:
+                refusals.append(part.text)
+        elif isinstance(part, ReasoningPart):
+            if part_own.get("~in") == "content" and listed:
+                chunks = _chunks(part.text, part_own.get("~chunks"))
+                items.append(fill({"type": "thinking", "thinking": chunks}, part_own))
+            else:
+                reasoning.append((at, part, part_own))
+        else:
+            enc.lose(at, "openai cannot carry this part in an assistant message")
+    if listed:
+        out["content"] = items
+    elif texts:
+        out["content"] = "".join(texts)
+    if refusals:
+        out["refusal"] = "".join(refusals)
+    if reasoning:
+        _reasoning(reasoning, own, out, enc)
+
+
+def _chunks(text: str, lengths: Any) -> list[dict[str, str]]:
+    """Mistral's thinking chunks, split where they were when they add up."""
+    if not lengths or sum(lengths) != len(text):
+        return [{"type": "text", "text": text}]
+    out = []
+    at = 0
+    for n in lengths:
+        out.append({"type": "text", "text": text[at : at + n]})
+        at += n
+    return out
+
+
+def _reasoning(
+    parts: list[tuple[str, ReasoningPart, dict[str, Any]]],
+    own: dict[str, Any],
+    out: dict[str, Any],
+    enc: Encoding,
+) -> None:
+    key = own.get("~reasoning")
+    signed = any(
+        p.provider == NAME and (p.signature is not None or p.redacted is not None)
+        for _, p, _ in parts
+    )
+    if key == "reasoning_details" or signed:
+        details = []
+        for at, part, part_own in parts:
+            details.append(_detail(at, part, part_own, enc))
+        out["reasoning_details"] = details
+        dup = own.get("~dup")
+        if dup:
+            out[dup] = "".join(p.text for _, p, _ in parts)
+        return
+    if key is None:
+        for at, _, _ in parts:
+            enc.lose(at, "openai has no field for reasoning")
+        return
+    for at, part, _ in parts:
+        _foreign_signature(at, part, enc)
+    out[key] = "".join(p.text for _, p, _ in parts)
+    dup = own.get("~dup")
+    if dup:
+        out[dup] = out[key]
+
+
+def _foreign_signature(at: str, part: ReasoningPart, enc: Encoding) -> None:
+    if part.signature is not None and part.provider != NAME:
+        enc.lose(f"{at}.signature", f"a {part.provider} reasoning signature")
+    if part.redacted is not None and part.provider != NAME:
+        enc.lose(f"{at}.redacted", f"{part.provider} redacted reasoning")
+
+
+def _detail(at: str, part: ReasoningPart, part_own: dict[str, Any], enc: Encoding) -> Any:
+    kind = part_own.get("type")
+    if kind is None:
+        kind = "reasoning.encrypted" if part.redacted is not None and not part.text else None
+        kind = kind or "reasoning.text"
+    item: dict[str, Any] = {"type": kind}
+    if kind == "reasoning.encrypted":
+        if part.redacted is not None and part.provider == NAME:
+            item["data"] = part.redacted
+        else:
+            _foreign_signature(at, part, enc)
+    elif kind == "reasoning.summary":
+        item["summary"] = part.text
+    else:
+        item["text"] = part.text
+    if part.signature is not None:
+        if part.provider == NAME:
+            item["signature"] = part.signature
+        else:
+            _foreign_signature(at, part, enc)
+    return fill(item, part_own)
+
+
+def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: Encoding) -> list[Any]:
+    valid = [_call(c, f"{path}.tool_calls[{j}]", enc) for j, c in enumerate(m.tool_calls)]
+    invalid = [
+        _call(c, f"{path}.invalid_tool_calls[{j}]", enc) for j, c in enumerate(m.invalid_tool_calls)
+    ]
+    if not invalid:
+        return valid
+    at = own.get("~invalid_at")
+    total = len(valid) + len(invalid)
+    if (
+        not at
+        or len(at) != len(invalid)
+        or not all(type(i) is int and 0 <= i < total for i in at)
+        or len(set(at)) != len(at)
+    ):
+        return valid + invalid
+    merged: list[Any] = [None] * total
+    for i, call in zip(at, invalid, strict=True):
+        merged[i] = call
+    rest = iter(valid)
+    return [call if call is not None else next(rest) for call in merged]
+
+
+def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
+    own = enc.own(call.extras, path)
+    out: dict[str, Any] = {}
+    if own.get("~id") != "derived" and call.id is not None:
+        out["id"] = call.id
+    if "~type" not in own and "type" not in own:
+        out["type"] = "function"
+    fn: dict[str, Any] = {}
+    if call.name is not None:
+        fn["name"] = call.name
+    how = own.get("~arguments")
+    if isinstance(call, ToolCall):
+        args = bytes(call.arguments)
+        if how == "object":
+            fn["arguments"] = Raw(args)
+        elif how != "absent" or args.strip() != b"{}":
+            fn["arguments"] = args.decode()
+    else:
+        fn["arguments"] = call.arguments
+    inner = own.get("~function")
+    out["function"] = fill(fn, inner) if inner else fn
+    return fill(out, own)
+
+
+# -- responses ------------------------------------------------------------------
+
+
+def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
+    """Write an OpenAI Chat Completions response body.
+
+    Parameters
+    ----------
+    response : Response
+        The canonical response (from any provider).
+    losses : list of Loss, optional
+        Where to report what the wire cannot carry.
+
+    Returns
+    -------
+    bytes
+        The JSON body.
+
+    Examples
+    --------
+    >>> from chatcodec import Choice, FinishReason, Response, Usage, assistant
+    >>> from chatcodec.providers import openai
+    >>> response = Response(
+    ...     (Choice(assistant("Hi!"), FinishReason.STOP),), id="r1", usage=Usage(5, 2)
+    ... )
+    >>> openai.encode_response(response)
+    b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
+    """
+    enc = Encoding(NAME, losses)
+    own = enc.own(response.extras, "$")
+    out: dict[str, Any] = {}
+    if response.id is not None:
+        out["id"] = response.id
+    if response.choices or "~choices" not in own:
+        out["choices"] = [
+            _choice(c, i, f"$.choices[{i}]", enc) for i, c in enumerate(response.choices)
+        ]
+    if response.model is not None:
+        out["model"] = response.model
+    if response.usage is not None:
+        out["usage"] = _usage(response.usage, enc)
+    return encode_body(fill(out, own))
+
+
+def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
+    own = enc.own(choice.extras, path)
+    out: dict[str, Any] = {}
+    if choice.index is not None:
+        out["index"] = choice.index
+    elif "~index" not in own:
+        out["index"] = i
+    if choice.message is not None:
+        m = choice.message
+        m_own = enc.own(m.extras, f"{path}.message")
+        out["message"] = fill(_assistant(m, m_own, f"{path}.message", enc, response=True), m_own)
+    raw = choice.raw_finish_reason
+    reason = choice.finish_reason
+    if (
+        type(raw) is str
+        and normalize_finish(raw) == reason
+        and (reason is not FinishReason.OTHER or "~finish" in own)
+    ):
+        out["finish_reason"] = raw
+    elif reason is not None:
+        wire = WIRE_FINISH.get(reason)
+        if wire is None:
+            enc.lose(f"{path}.finish_reason", f"openai has no finish reason {reason.value!r}")
+            wire = "stop"
+        out["finish_reason"] = wire
+    return fill(out, own)
+
+
+def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
+    own = enc.own(usage.extras, "$.usage")
+    absent = own.get("~absent") or ()
+    out: dict[str, Any] = {}
+    if "prompt_tokens" not in absent or usage.prompt_tokens:
+        out["prompt_tokens"] = usage.prompt_tokens
+    if "completion_tokens" not in absent or usage.completion_tokens:
+        out["completion_tokens"] = usage.completion_tokens
+    if usage.total_tokens is not None:
+        out["total_tokens"] = usage.total_tokens
+    elif "total_tokens" not in absent:
+        out["total_tokens"] = usage.total
+    if usage.cached_tokens is not None:
+        details = own.get("prompt_tokens_details")
+        out["prompt_tokens_details"] = {
+            **(details if isinstance(details, dict) else {}),
+            "cached_tokens": usage.cached_tokens,
+        }
+    if usage.reasoning_tokens is not None:
+        details = own.get("completion_tokens_details")
+        out["completion_tokens_details"] = {
+            **(details if isinstance(details, dict) else {}),
+            "reasoning_tokens": usage.reasoning_tokens,
+        }
+    return fill(out, own)

@@ -1,0 +1,303 @@
+"""The fast path of the OpenAI decoder: typed wire Structs for the usual shapes.
+
+Most bodies have one shape: OpenAI's own response (id, model, choices with a
+message of text and/or tool calls, usage with its two detail objects). msgspec
+decodes such a body straight into the private Structs below, in C, checking
+every type on the way; the mapping to the canonical form is then a handful of
+attribute reads, with no scan of leftover keys. ``UNSET`` defaults tell an
+absent key from a ``null``.
+
+The Structs forbid unknown fields. Any body they do not fit (a dialect's key,
+a value of another type, an error body, Mistral's content lists...) makes the
+typed decode fail, and the caller takes the general path
+(:mod:`._reply`), which gives the same result; so does any value the mapping
+here would have to treat specially (``_Fallback``). Values that the general
+path keeps as sent (``logprobs``, ``annotations``...) are decoded as builtins,
+so the two paths build equal records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, Struct, UnsetType
+
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._errors import ValidationError
+from ..._exchange import Choice, Response
+from ..._messages import AssistantMessage
+from ..._tools import InvalidToolCall, ToolCall
+from ..._usage import FinishReason, Usage
+from ._common import FINISH, NAME, parse_call
+
+__all__ = ["fast_response"]
+
+_OTHER = FinishReason.OTHER
+
+
+class _Fallback(Exception):
+    """The body fits the Structs but needs the general path's care."""
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    """Base of the wire Structs: unknown keys fail the decode."""
+
+
+class _Function(_Wire):
+    name: str
+    arguments: str
+
+
+class _Call(_Wire):
+    id: str
+    function: _Function
+    type: str | UnsetType = UNSET
+    index: Any = UNSET
+
+
+class _Message(_Wire):
+    role: Literal["assistant"]
+    content: str | UnsetType | None = UNSET
+    refusal: str | UnsetType | None = UNSET
+    tool_calls: list[_Call] | UnsetType | None = UNSET
+    annotations: Any = UNSET
+    audio: Any = UNSET
+    reasoning_content: str | UnsetType | None = UNSET
+    reasoning: str | UnsetType | None = UNSET
+
+
+class _Choice(_Wire):
+    index: int
+    message: _Message
+    finish_reason: str | UnsetType | None = UNSET
+    logprobs: Any = UNSET
+
+
+class _PromptDetails(_Wire):
+    cached_tokens: int | UnsetType = UNSET
+    audio_tokens: Any = UNSET
+    cache_write_tokens: Any = UNSET
+
+
+class _CompletionDetails(_Wire):
+    reasoning_tokens: int | UnsetType = UNSET
+    audio_tokens: Any = UNSET
+    accepted_prediction_tokens: Any = UNSET
+    rejected_prediction_tokens: Any = UNSET
+    text_tokens: Any = UNSET
+
+
+class _Usage(_Wire):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    prompt_tokens_details: _PromptDetails | UnsetType | None = UNSET
+    completion_tokens_details: _CompletionDetails | UnsetType | None = UNSET
+
+
+class _Response(_Wire):
+    id: str
+    model: str
+    choices: list[_Choice]
+    usage: _Usage | UnsetType | None = UNSET
+    object: Any = UNSET
+    created: Any = UNSET
+    system_fingerprint: Any = UNSET
+    service_tier: Any = UNSET
+
+
+_decoder = msgspec.json.Decoder(_Response)
+
+
+def fast_response(body: bytes | str) -> Response | None:
+    """The canonical response of ``body`` if it has the usual shape, else None.
+
+    None also for a body that is not JSON: the general path raises the error.
+    """
+    try:
+        r = _decoder.decode(body)
+        choices = r.choices
+        own: dict[str, Any] = {}
+        if r.object is not UNSET:
+            own["object"] = r.object
+        if r.created is not UNSET:
+            own["created"] = r.created
+        if r.system_fingerprint is not UNSET:
+            own["system_fingerprint"] = r.system_fingerprint
+        if r.service_tier is not UNSET:
+            own["service_tier"] = r.service_tier
+        u = r.usage
+        usage = None
+        if type(u) is _Usage:
+            usage = _usage(u)
+        elif u is None:
+            own["usage"] = None
+        return Response(
+            (_choice(choices[0]),) if len(choices) == 1 else tuple(map(_choice, choices)),
+            r.id,
+            r.model,
+            usage,
+            extras={NAME: own} if own else None,
+        )
+    except (msgspec.DecodeError, UnicodeError, RecursionError, _Fallback, ValidationError):
+        return None
+
+
+def _choice(c: _Choice) -> Choice:
+    m = c.message
+    own: dict[str, Any] = {}
+    if m.annotations is not UNSET:
+        own["annotations"] = m.annotations
+    if m.audio is not UNSET:
+        own["audio"] = m.audio
+    reasoning: tuple[AssistantPart, ...] = ()
+    if m.reasoning_content is not UNSET or m.reasoning is not UNSET:
+        reasoning = _reasoning(m, own)
+    content = m.content
+    refusal = m.refusal
+    result: str | tuple[AssistantPart, ...] | None
+    if type(content) is str:
+        if reasoning or type(refusal) is str:
+            own["~content"] = "str"
+            result = (*reasoning, TextPart(content))
+        else:
+            result = content
+    else:
+        if content is None:
+            own["content"] = None
+        result = reasoning if reasoning or type(refusal) is str else None
+    if type(refusal) is str:
+        result = (*(result or ()), RefusalPart(refusal))
+    elif refusal is None:
+        own["refusal"] = None
+
+    calls = m.tool_calls
+    valid: tuple[ToolCall, ...] = ()
+    invalid: tuple[InvalidToolCall, ...] = ()
+    if type(calls) is list:
+        if calls:
+            valid, invalid = _calls(calls, own)
+        else:
+            own["tool_calls"] = calls
+    elif calls is None:
+        own["tool_calls"] = None
+    if result is None and not valid and not invalid:
+        result = ()
+    message = AssistantMessage(result, valid, invalid, extras={NAME: own} if own else None)
+
+    own = {"logprobs": c.logprobs} if c.logprobs is not UNSET else {}
+    finish = c.finish_reason
+    if type(finish) is str:
+        reason = FINISH.get(finish, _OTHER)
+        if reason is _OTHER:
+            own["~finish"] = "raw"
+        return Choice(message, reason, finish, c.index, extras={NAME: own} if own else None)
+    if finish is None:
+        own["finish_reason"] = None
+    return Choice(message, None, None, c.index, extras={NAME: own} if own else None)
+
+
+def _reasoning(m: _Message, own: dict[str, Any]) -> tuple[AssistantPart, ...]:
+    # The first key holding a string is the reasoning; the other is kept as sent.
+    parts: tuple[AssistantPart, ...] = ()
+    if m.reasoning_content is not UNSET:
+        if type(m.reasoning_content) is str:
+            parts = (ReasoningPart(m.reasoning_content),)
+            own["~reasoning"] = "reasoning_content"
+        else:
+            own["reasoning_content"] = None
+    if m.reasoning is not UNSET:
+        if type(m.reasoning) is str and not parts:
+            parts = (ReasoningPart(m.reasoning),)
+            own["~reasoning"] = "reasoning"
+        else:
+            own["reasoning"] = m.reasoning
+    return parts
+
+
+def _calls(
+    calls: list[_Call], own: dict[str, Any]
+) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
+    valid: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    at: list[int] = []
+    for j, c in enumerate(calls):
+        f = c.function
+        if not c.id or not f.name:
+            raise _Fallback  # derived ids and missing names: the general path's care
+        kept = None
+        if c.type != "function" or c.index is not UNSET:
+            kept = _call_own(c)
+        call = parse_call(c.id, f.name, f.arguments, kept)
+        if type(call) is ToolCall:
+            valid.append(call)
+        else:
+            invalid.append(call)  # type: ignore[arg-type]
+            at.append(j)
+    # Invalid calls are written after the valid ones unless told where they were.
+    if at and at != list(range(len(valid), len(calls))):
+        own["~invalid_at"] = at
+    return tuple(valid), tuple(invalid)
+
+
+def _call_own(c: _Call) -> dict[str, Any] | None:
+    own: dict[str, Any] = {}
+    if c.index is not UNSET:
+        own["index"] = c.index
+    if c.type is UNSET:
+        own["~type"] = None
+    elif c.type != "function":
+        own["type"] = c.type
+    return {NAME: own} if own else None
+
+
+def _usage(u: _Usage) -> Usage:
+    own: dict[str, Any] = {}
+    cached: int | None = None
+    reasoning: int | None = None
+    p = u.prompt_tokens_details
+    if type(p) is _PromptDetails:
+        rest: dict[str, Any] = {}
+        if p.audio_tokens is not UNSET:
+            rest["audio_tokens"] = p.audio_tokens
+        if p.cache_write_tokens is not UNSET:
+            rest["cache_write_tokens"] = p.cache_write_tokens
+        count = p.cached_tokens
+        if type(count) is int:
+            if count >= 0:
+                cached = count
+            else:
+                rest["cached_tokens"] = count
+        own["prompt_tokens_details"] = rest
+    elif p is None:
+        own["prompt_tokens_details"] = None
+    c = u.completion_tokens_details
+    if type(c) is _CompletionDetails:
+        rest = {}
+        if c.audio_tokens is not UNSET:
+            rest["audio_tokens"] = c.audio_tokens
+        if c.accepted_prediction_tokens is not UNSET:
+            rest["accepted_prediction_tokens"] = c.accepted_prediction_tokens
+        if c.rejected_prediction_tokens is not UNSET:
+            rest["rejected_prediction_tokens"] = c.rejected_prediction_tokens
+        if c.text_tokens is not UNSET:
+            rest["text_tokens"] = c.text_tokens
+        count = c.reasoning_tokens
+        if type(count) is int:
+            if count >= 0:
+                reasoning = count
+            else:
+                rest["reasoning_tokens"] = count
+        own["completion_tokens_details"] = rest
+    elif c is None:
+        own["completion_tokens_details"] = None
+    # A negative count fails Usage's own check, and the general path keeps it.
+    return Usage(
+        u.prompt_tokens,
+        u.completion_tokens,
+        u.total_tokens,
+        cached,
+        reasoning,
+        extras={NAME: own} if own else None,
+    )

@@ -1,0 +1,466 @@
+"""OpenAI Chat Completions wire -> canonical: assistant messages and responses.
+
+An assistant message spreads what the canonical form keeps in one tuple of
+parts over several keys: ``content`` (a string, or Mistral's list of typed
+parts), ``refusal``, and a dialect's reasoning (``reasoning_content``,
+``reasoning``, OpenRouter's ``reasoning_details``). The parts are gathered in
+that order (reasoning, content, refusal), and a hint says how ``content`` was
+spelled so the encoder can spread them back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._errors import ProviderError, ValidationError
+from ..._exchange import Choice, Response
+from ..._messages import AssistantMessage
+from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
+from ..._usage import FinishReason, Usage
+from .._wire import derive_id, expect_dict, expect_list, json_body
+from ._common import (
+    ABSENT,
+    NAME,
+    encode_json,
+    extras,
+    keep_or_fail,
+    normalize_finish,
+    opaque,
+    opt_str,
+    parse_call,
+    rest,
+)
+from ._fast import fast_response
+
+__all__ = ["TYPE_TEXT", "assistant", "decode_response", "general_response"]
+
+TYPE_TEXT = frozenset({"type", "text"})
+_ASSISTANT = frozenset(
+    {
+        "role",
+        "content",
+        "tool_calls",
+        "refusal",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "function_call",
+    }
+)
+_THINKING = frozenset({"type", "thinking"})
+_CALL = frozenset({"id", "type", "function"})
+_FUNCTION_CALL = frozenset({"name", "arguments"})
+_RESPONSE = frozenset({"id", "model", "choices", "usage"})
+_CHOICE = frozenset({"index", "message", "finish_reason"})
+_USAGE = frozenset(
+    {
+        "prompt_tokens",
+        "completion_tokens",
+        "total_tokens",
+        "prompt_tokens_details",
+        "completion_tokens_details",
+    }
+)
+# OpenRouter's reasoning_details: the key of each kind's text, and its known keys.
+_DETAILS = {
+    kind: (key, frozenset({"type", key, "signature"}))
+    for kind, key in (
+        ("reasoning.text", "text"),
+        ("reasoning.summary", "summary"),
+        ("reasoning.encrypted", "data"),
+    )
+}
+
+
+# -- assistant messages ---------------------------------------------------------
+
+
+def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
+    """Read an assistant message (of a request's history, or of a choice)."""
+    own: dict[str, Any] = rest(m, _ASSISTANT) or {}
+    role = m.get("role", ABSENT)
+    if role is ABSENT:
+        own["~role"] = None
+    elif role != "assistant":
+        own["role"] = role
+
+    reasoning = _reasoning(m, own)
+    content: Any = m.get("content", ABSENT)
+    refusal = m.get("refusal", ABSENT)
+    if type(refusal) is not str and refusal is not ABSENT:
+        own["refusal"] = refusal
+
+    result: str | tuple[AssistantPart, ...] | None
+    if type(content) is list:
+        own["~content"] = "parts"
+        parts = [_assistant_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
+        result = (*reasoning, *parts)
+    elif type(content) is str:
+        if reasoning or type(refusal) is str:
+            own["~content"] = "str"
+            result = (*reasoning, TextPart(content))
+        else:
+            result = content
+    elif content is None or content is ABSENT:
+        if content is None:
+            own["content"] = None
+        result = tuple(reasoning) if reasoning or type(refusal) is str else None
+    else:
+        raise ValidationError("must be a string, an array or null", f"{path}.content")
+    if type(refusal) is str:
+        result = (*(result or ()), RefusalPart(refusal))
+
+    valid: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    calls = m.get("tool_calls", ABSENT)
+    if type(calls) is list:
+        at = _calls(calls, path, index, valid, invalid)
+        if at:
+            own["~invalid_at"] = at
+        elif not calls:
+            own["tool_calls"] = calls
+    elif calls is not ABSENT:
+        keep_or_fail(calls, "tool_calls", f"{path}.tool_calls", own, "must be an array")
+
+    if "function_call" in m:
+        fc = m["function_call"]
+        if (
+            not valid
+            and not invalid
+            and type(fc) is dict
+            and type(fc.get("name")) is str
+            and fc["name"]
+            and type(fc.get("arguments")) is str
+        ):
+            call_id = derive_id("call_", index, 0, fc["name"], fc["arguments"])
+            call = parse_tool_call(call_id, fc["name"], fc["arguments"])
+            extra = rest(fc, _FUNCTION_CALL)
+            if extra:
+                call = msgspec.structs.replace(call, extras={NAME: {"~function": extra}})
+            (valid if type(call) is ToolCall else invalid).append(call)  # type: ignore[arg-type]
+            own["~function_call"] = 1
+        else:
+            own["function_call"] = fc
+
+    if result is None and not valid and not invalid:
+        result = ()
+    return AssistantMessage(result, tuple(valid), tuple(invalid), extras=extras(own))
+
+
+def _reasoning(m: dict[str, Any], own: dict[str, Any]) -> list[AssistantPart]:
+    details = m.get("reasoning_details", ABSENT)
+    parts: list[AssistantPart] = []
+    if details is not ABSENT:
+        mapped = _details(details) if type(details) is list else None
+        if mapped is None:
+            own["reasoning_details"] = details
+        else:
+            parts = mapped
+            own["~reasoning"] = "reasoning_details"
+    text = "".join(p.text for p in parts if isinstance(p, ReasoningPart))
+    for key in ("reasoning_content", "reasoning"):
+        if key not in m:
+            continue
+        value = m[key]
+        if type(value) is str and details is ABSENT and not parts:
+            parts.append(ReasoningPart(value))
+            own["~reasoning"] = key
+        elif type(value) is str and parts and "~dup" not in own and value == text and value:
+            own["~dup"] = key
+        else:
+            own[key] = value
+    return parts
+
+
+def _details(items: list[Any]) -> list[AssistantPart] | None:
+    parts: list[AssistantPart] = []
+    for item in items:
+        if type(item) is not dict:
+            return None
+        kind = item.get("type")
+        spec = _DETAILS.get(kind) if type(kind) is str else None
+        if spec is None:
+            return None
+        key, known = spec
+        value = item.get(key)
+        signature = item.get("signature")
+        if type(value) is not str or (signature is not None and type(signature) is not str):
+            return None
+        others = rest(item, known)
+        own = {"type": kind, **others} if others else {"type": kind}
+        if signature is None and "signature" in item:
+            own["signature"] = None
+        if key == "data":
+            part = ReasoningPart(redacted=value, provider=NAME, extras={NAME: own})
+        else:
+            part = ReasoningPart(
+                value,
+                signature,
+                provider=NAME if signature is not None else None,
+                extras={NAME: own},
+            )
+        parts.append(part)
+    return parts
+
+
+def _assistant_part(value: Any, path: str) -> AssistantPart:
+    p = expect_dict(value, path)
+    kind = p.get("type")
+    if kind == "text" and type(p.get("text")) is str:
+        return TextPart(p["text"], extras=extras(rest(p, TYPE_TEXT)))
+    if kind == "refusal" and type(p.get("refusal")) is str:
+        own = rest(p, frozenset({"type", "refusal"})) or {}
+        own["~in"] = "content"
+        return RefusalPart(p["refusal"], extras={NAME: own})
+    if kind == "thinking":
+        chunks = p.get("thinking")
+        if type(chunks) is list and chunks and all(_is_text(chunk) for chunk in chunks):
+            own = rest(p, _THINKING) or {}
+            own["~in"] = "content"
+            if len(chunks) > 1:
+                own["~chunks"] = [len(chunk["text"]) for chunk in chunks]
+            return ReasoningPart("".join(chunk["text"] for chunk in chunks), extras={NAME: own})
+    return opaque(p)
+
+
+def _is_text(chunk: Any) -> bool:
+    return (
+        type(chunk) is dict
+        and chunk.keys() == TYPE_TEXT
+        and chunk["type"] == "text"
+        and type(chunk["text"]) is str
+    )
+
+
+def _calls(
+    items: list[Any],
+    path: str,
+    index: int,
+    valid: list[ToolCall],
+    invalid: list[InvalidToolCall],
+) -> list[int] | None:
+    at: list[int] = []
+    for j, item in enumerate(items):
+        call = _call(expect_dict(item, f"{path}.tool_calls[{j}]"), index, j)
+        if type(call) is ToolCall:
+            valid.append(call)
+        else:
+            invalid.append(call)  # type: ignore[arg-type]
+            at.append(j)
+    # Invalid calls are written after the valid ones unless told where they were.
+    if at and at != list(range(len(valid), len(items))):
+        return at
+    return None
+
+
+def _call(c: dict[str, Any], index: int, j: int) -> ToolCall | InvalidToolCall:
+    own = rest(c, _CALL) or {}
+    kind = c.get("type", ABSENT)
+    if kind is ABSENT:
+        own["~type"] = None
+    elif kind != "function":
+        own["type"] = kind
+    function = c.get("function")
+    if type(function) is not dict:
+        raise ValidationError("must be an object", f"$.tool_calls[{j}].function")
+    inner = rest(function, _FUNCTION_CALL) or {}
+    name = function.get("name")
+    if type(name) is not str or not name:
+        if "name" in function:
+            inner["name"] = name
+        name = ""
+    arguments = function.get("arguments", ABSENT)
+    if type(arguments) is not str:
+        if arguments is ABSENT or arguments is None:
+            own["~arguments"] = "absent"
+            if arguments is None:
+                inner["arguments"] = None
+            arguments = "{}"
+        elif type(arguments) is dict:
+            own["~arguments"] = "object"
+            arguments = encode_json(arguments).decode()
+        else:
+            inner["arguments"] = arguments
+            own["~arguments"] = "absent"
+            arguments = "{}"
+    call_id = c.get("id")
+    if type(call_id) is not str or not call_id:
+        if "id" in c:
+            own["id"] = call_id
+        own["~id"] = "derived"
+        call_id = derive_id("call_", index, j, name, arguments)
+    if inner:
+        own["~function"] = inner
+    return parse_call(call_id, name, arguments, {NAME: own} if own else None)
+
+
+# -- responses ------------------------------------------------------------------
+
+
+def decode_response(body: bytes | str) -> Response:
+    """Read an OpenAI Chat Completions response body.
+
+    Parameters
+    ----------
+    body : bytes or str
+        The JSON body of a (non-streamed) chat completion, from OpenAI or a
+        dialect.
+
+    Returns
+    -------
+    Response
+        One :class:`~chatcodec.Choice` per choice; ``usage`` with cached and
+        reasoning tokens; everything else in ``extras["openai"]``.
+
+    Raises
+    ------
+    ProviderError
+        If the body is an error body (``{"error": {...}}``).
+    DecodeError, ValidationError
+        If the body is not JSON, or a field has the wrong type.
+
+    Examples
+    --------
+    >>> from chatcodec.providers import openai
+    >>> response = openai.decode_response(
+    ...     b'{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o",'
+    ...     b'"choices":[{"index":0,"message":{"role":"assistant","content":"Hello!"},'
+    ...     b'"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":3,'
+    ...     b'"total_tokens":12}}'
+    ... )
+    >>> response.message.text, response.finish_reason, response.usage.total
+    ('Hello!', <FinishReason.STOP: 'stop'>, 12)
+    """
+    response = fast_response(body)
+    if response is not None:
+        return response
+    return general_response(body)
+
+
+def general_response(body: bytes | str) -> Response:
+    """:func:`decode_response` without the fast path: any shape, key by key."""
+    obj = json_body(body)
+    if "error" in obj and "choices" not in obj and obj["error"] is not None:
+        raise _provider_error(obj)
+    own: dict[str, Any] = rest(obj, _RESPONSE) or {}
+    choices: tuple[Choice, ...] = ()
+    raw = obj.get("choices", ABSENT)
+    if raw is ABSENT:
+        own["~choices"] = None
+    elif raw is None:
+        own["choices"] = None
+    else:
+        items = expect_list(raw, "$.choices")
+        choices = tuple(_choice(c, f"$.choices[{i}]") for i, c in enumerate(items))
+    usage = None
+    raw_usage = obj.get("usage", ABSENT)
+    if type(raw_usage) is dict:
+        usage = _usage(raw_usage)
+    elif raw_usage is not ABSENT:
+        keep_or_fail(raw_usage, "usage", "$.usage", own, "must be an object")
+    return Response(
+        choices,
+        opt_str(obj, "id", "$.id", own),
+        opt_str(obj, "model", "$.model", own),
+        usage,
+        extras=extras(own),
+    )
+
+
+def _provider_error(obj: dict[str, Any]) -> ProviderError:
+    error = obj["error"]
+    if type(error) is not dict:
+        message = error if type(error) is str else None
+        return ProviderError(NAME, message=message, body=obj)
+
+    def text(key: str) -> str | None:
+        value = error.get(key)
+        return value if type(value) is str else None
+
+    code = error.get("code")
+    if type(code) is not str and type(code) is not int:
+        code = None
+    return ProviderError(
+        NAME,
+        type=text("type"),
+        code=code,
+        message=text("message"),
+        param=text("param"),
+        body=obj,
+    )
+
+
+def _choice(value: Any, path: str) -> Choice:
+    c = expect_dict(value, path)
+    own: dict[str, Any] = rest(c, _CHOICE) or {}
+    index = c.get("index", ABSENT)
+    if index is ABSENT:
+        own["~index"] = None
+        index = None
+    elif type(index) is not int:
+        own["index"] = index
+        index = None
+    message = None
+    raw = c.get("message", ABSENT)
+    if type(raw) is dict:
+        message = assistant(raw, f"{path}.message", 0)
+    elif raw is ABSENT:
+        own["~message"] = None
+    else:
+        keep_or_fail(raw, "message", f"{path}.message", own, "must be an object")
+    finish = c.get("finish_reason")
+    if type(finish) is str:
+        reason = normalize_finish(finish)
+        if reason is FinishReason.OTHER:
+            own["~finish"] = "raw"
+        return Choice(message, reason, finish, index, extras=extras(own))
+    if "finish_reason" in c:
+        own["finish_reason"] = finish
+    return Choice(message, None, None, index, extras=extras(own))
+
+
+def _usage(u: dict[str, Any]) -> Usage:
+    own: dict[str, Any] = rest(u, _USAGE) or {}
+    absent: list[str] = []
+    counts: list[int | None] = []
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = u.get(key, ABSENT)
+        if type(value) is int and value >= 0:
+            counts.append(value)
+            continue
+        counts.append(None)
+        if value is ABSENT:
+            absent.append(key)
+        else:
+            own[key] = value
+            absent.append(key)
+    cached = _detail(u, "prompt_tokens_details", "cached_tokens", own)
+    reasoning = _detail(u, "completion_tokens_details", "reasoning_tokens", own)
+    if absent:
+        own["~absent"] = absent
+    return Usage(
+        counts[0] or 0,
+        counts[1] or 0,
+        counts[2],
+        cached,
+        reasoning,
+        extras=extras(own),
+    )
+
+
+def _detail(u: dict[str, Any], key: str, field: str, own: dict[str, Any]) -> int | None:
+    details = u.get(key, ABSENT)
+    if details is ABSENT:
+        return None
+    if type(details) is not dict:
+        own[key] = details
+        return None
+    value = details.get(field)
+    if type(value) is int and value >= 0:
+        own[key] = {k: v for k, v in details.items() if k != field}
+        return value
+    own[key] = details
+    return None

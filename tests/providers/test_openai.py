@@ -1,0 +1,1088 @@
+"""The OpenAI Chat Completions codec, on real recorded traffic and by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pydantic
+import pytest
+from corpus import DATA, corpus, curated, load, needs_corpus, same_json
+from openai.types.chat import ChatCompletion, completion_create_params
+
+from chatcodec import (
+    AssistantMessage,
+    AudioPart,
+    Choice,
+    DecodeError,
+    DeveloperMessage,
+    FilePart,
+    FinishReason,
+    ImagePart,
+    InvalidToolCall,
+    OpaquePart,
+    ProviderError,
+    ProviderTool,
+    ReasoningPart,
+    RefusalPart,
+    Request,
+    Response,
+    ResponseFormat,
+    SystemMessage,
+    TextPart,
+    ToolChoice,
+    ToolDefinition,
+    ToolMessage,
+    Usage,
+    UserMessage,
+    ValidationError,
+    assistant,
+    developer,
+    providers,
+    system,
+    tool_call,
+    tool_result,
+    user,
+)
+from chatcodec.providers import openai as codec
+
+CURATED = DATA / "openai"
+
+NON_STREAMING = pydantic.TypeAdapter(completion_create_params.CompletionCreateParamsNonStreaming)
+STREAMING = pydantic.TypeAdapter(completion_create_params.CompletionCreateParamsStreaming)
+
+
+def request_round_trip(path: Path) -> None:
+    body, parsed = load(path)
+    request = codec.decode_request(body)
+    same_json(json.loads(codec.encode_request(request)), parsed)
+    check_arguments(request.messages, parsed.get("messages", []))
+
+
+def response_round_trip(path: Path) -> None:
+    body, parsed = load(path)
+    response = codec.decode_response(body)
+    same_json(json.loads(codec.encode_response(response)), parsed)
+    wire = [c.get("message") or {} for c in parsed.get("choices") or []]
+    check_arguments(tuple(c.message for c in response.choices if c.message), wire)
+
+
+def check_arguments(messages: tuple[Any, ...], wire: list[Any]) -> None:
+    """Valid tool-call arguments are the wire's argument string, byte for byte."""
+    sent = {
+        call["id"]: call["function"]["arguments"]
+        for m in wire
+        for call in m.get("tool_calls") or []
+        if call.get("id") and isinstance(call["function"].get("arguments"), str)
+    }
+    for m in messages:
+        for call in getattr(m, "tool_calls", ()):
+            if call.id in sent:
+                assert bytes(call.arguments) == sent[call.id].encode()
+        for bad in getattr(m, "invalid_tool_calls", ()):
+            if bad.id in sent:
+                assert bad.arguments == sent[bad.id]
+
+
+def validate_request(body: bytes) -> None:
+    payload = json.loads(body)
+    (STREAMING if payload.get("stream") else NON_STREAMING).validate_python(payload)
+
+
+def error_files() -> list[Any]:
+    return [p for status in ("400", "404", "429") for p in corpus("openai", "response", status)]
+
+
+class TestCorpusFidelity:
+    """Every recorded openai-chat request and 200 response round trips losslessly."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("openai", "request")))
+    def test_request(self, path: Path) -> None:
+        request_round_trip(path)
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("openai", "response")))
+    def test_response(self, path: Path) -> None:
+        response_round_trip(path)
+
+
+class TestCurated:
+    """The curated copies round trip too, without the corpus."""
+
+    @pytest.mark.parametrize("path", curated("openai", "request"))
+    def test_request(self, path: Path) -> None:
+        request_round_trip(path)
+
+    @pytest.mark.parametrize("path", curated("openai", "response"))
+    def test_response(self, path: Path) -> None:
+        response_round_trip(path)
+
+    def test_sources_list_every_file(self) -> None:
+        sources = (CURATED / "SOURCES.md").read_text()
+        files = sorted(CURATED.glob("*/*.json"))
+        assert len(files) >= 40
+        for path in files:
+            assert f"{path.parent.name}/{path.name}" in sources
+
+
+class TestErrors:
+    """Error bodies raise ProviderError with the provider's type and code."""
+
+    @pytest.mark.parametrize("path", needs_corpus(error_files()))
+    def test_corpus_error(self, path: Path) -> None:
+        body, parsed = load(path)
+        with pytest.raises(ProviderError) as info:
+            codec.decode_response(body)
+        assert info.value.provider == "openai"
+        assert info.value.code == parsed["error"].get("code")
+        assert info.value.message == parsed["error"]["message"]
+        assert info.value.body == parsed
+
+    @pytest.mark.parametrize("path", curated("openai", "error"))
+    def test_curated_error(self, path: Path) -> None:
+        body, parsed = load(path)
+        with pytest.raises(ProviderError) as info:
+            codec.decode_response(body)
+        assert info.value.type == parsed["error"].get("type")
+        assert info.value.code == parsed["error"].get("code")
+
+    def test_openai_fields(self) -> None:
+        path = (
+            CURATED
+            / "error"
+            / (
+                "openai__pydantic-ai__models__test_openai__test_openai_o1_mini_system_role_developer"
+                "__00__http400.json"
+            )
+        )
+        with pytest.raises(ProviderError) as info:
+            codec.decode_response(path.read_bytes())
+        error = info.value
+        assert (error.type, error.code, error.param) == (
+            "invalid_request_error",
+            "unsupported_value",
+            "messages[0].role",
+        )
+        assert "does not support" not in str(error)  # the message stays apart
+
+    def test_openrouter_integer_code(self) -> None:
+        path = (
+            CURATED
+            / "error"
+            / (
+                "other__pydantic-ai__models__test_openrouter__test_openrouter_errors_raised__00__http429.json"
+            )
+        )
+        with pytest.raises(ProviderError) as info:
+            codec.decode_response(path.read_bytes())
+        assert info.value.code == 429
+        assert info.value.type is None
+
+    def test_string_error(self) -> None:
+        with pytest.raises(ProviderError) as info:
+            codec.decode_response(b'{"error":"model not found"}')
+        assert info.value.message == "model not found"
+
+
+def curated_request(name: str) -> Request:
+    return codec.decode_request((CURATED / "request" / name).read_bytes())
+
+
+def curated_response(name: str) -> Response:
+    return codec.decode_response((CURATED / "response" / name).read_bytes())
+
+
+class TestRequestSemantics:
+    """Decoded requests say what the wire said."""
+
+    def test_developer_role(self) -> None:
+        request = curated_request(
+            "openai__pydantic-ai__models__test_openai__test_openai_o1_mini_system_role_developer__00.json"
+        )
+        assert isinstance(request.messages[0], DeveloperMessage)
+        assert request.model == "o1-mini"
+
+    def test_invalid_arguments_kept_verbatim(self) -> None:
+        request = curated_request(
+            "openai__langchaingo__agents__TestOpenAIFunctionsAgentWithHTTPRR__01.json"
+        )
+        message = next(m for m in request.messages if isinstance(m, AssistantMessage))
+        (bad,) = message.invalid_tool_calls
+        assert bad.arguments == "15 * 4"
+        assert bad.error == "arguments are not valid JSON"
+        assert message.tool_calls == ()
+        answer = request.messages[request.messages.index(message) + 1]
+        assert isinstance(answer, ToolMessage)
+        assert answer.tool_call_id == bad.id
+
+    def test_legacy_functions(self) -> None:
+        request = curated_request(
+            "openai__langchaingo__llms__openai__openaiclient__TestClient_FunctionCall__00.json"
+        )
+        (tool,) = request.tools
+        assert isinstance(tool, ToolDefinition)
+        assert tool.name == "get_weather"
+        assert request.extras is not None
+        assert request.extras["openai"]["~functions"] == 1
+
+    def test_strict_tool_and_absent_strict(self) -> None:
+        request = curated_request(
+            "openai__langchaingo__llms__openai__TestStructuredOutputFunctionCalling__00.json"
+        )
+        (tool,) = request.tools
+        assert isinstance(tool, ToolDefinition)
+        assert tool.strict is True
+        mistral = curated_request(
+            "mistral__pydantic-ai__models__test_mistral__test_image_as_binary_content_tool_response__01.json"
+        )
+        (plain,) = mistral.tools
+        assert isinstance(plain, ToolDefinition)
+        assert plain.strict is False
+        assert plain.extras == {"openai": {"~type": None}}
+
+    def test_response_format(self) -> None:
+        request = curated_request(
+            "openai__langchaingo__llms__openai__TestStructuredOutputObjectSchema__00.json"
+        )
+        rf = request.response_format
+        assert rf is not None
+        assert rf.type == "json_schema"
+        assert rf.name is not None
+        assert rf.schema is not None
+        assert rf.schema["type"] == "object"
+
+    def test_multimodal_parts(self) -> None:
+        audio = curated_request(
+            "openai__pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_multimodal_tool_return_matrix_direct-binary-audio-openai_chat__01.json"
+        )
+        parts = [p for m in audio.messages if isinstance(m, UserMessage) for p in m.content]
+        (sound,) = [p for p in parts if isinstance(p, AudioPart)]
+        assert sound.media_type == "audio/mpeg"
+        assert sound.data
+        document = curated_request(
+            "openai__pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_multimodal_tool_return_matrix_direct-binary-document-openai_chat__01.json"
+        )
+        files = [
+            p
+            for m in document.messages
+            if isinstance(m, UserMessage) and not isinstance(m.content, str)
+            for p in m.content
+            if isinstance(p, FilePart)
+        ]
+        assert files[0].media_type == "application/pdf"
+        assert files[0].filename == "filename.pdf"
+        uploaded = curated_request(
+            "openai__pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_multimodal_tool_return_matrix_direct-uploaded_file-document-openai_chat__01.json"
+        )
+        ids = [
+            p.file_id
+            for m in uploaded.messages
+            if isinstance(m, UserMessage) and not isinstance(m.content, str)
+            for p in m.content
+            if isinstance(p, FilePart)
+        ]
+        assert ids == ["file-7qh8AjzrjyRGiQ7kaFybfG"]
+
+    def test_image_data_url_split(self) -> None:
+        request = curated_request(
+            "groq__pydantic-ai__models__test_groq__test_image_as_binary_content_tool_response__01.json"
+        )
+        images = [
+            p
+            for m in request.messages
+            if isinstance(m, UserMessage) and not isinstance(m.content, str)
+            for p in m.content
+            if isinstance(p, ImagePart)
+        ]
+        assert images[0].media_type == "image/jpeg"
+        assert images[0].url is None
+
+    def test_video_is_opaque_in_position(self) -> None:
+        request = curated_request(
+            "other__pydantic-ai__models__test_openrouter__test_openrouter_video_url_public_api__00.json"
+        )
+        (message,) = request.messages
+        assert isinstance(message, UserMessage)
+        assert isinstance(message.content, tuple)
+        text, video = message.content
+        assert isinstance(text, TextPart)
+        assert isinstance(video, OpaquePart)
+        assert video.provider == "openai"
+        assert json.loads(bytes(video.data))["type"] == "video_url"
+
+    def test_mistral_document_and_thinking(self) -> None:
+        document = curated_request(
+            "mistral__pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_multimodal_tool_return_matrix_direct-binary-document-mistral__01.json"
+        )
+        files = [
+            p
+            for m in document.messages
+            if isinstance(m, UserMessage) and not isinstance(m.content, str)
+            for p in m.content
+            if isinstance(p, FilePart)
+        ]
+        assert files[0].media_type == "application/pdf"
+        assert files[0].extras == {"openai": {"~type": "document_url"}}
+        thinking = curated_request(
+            "mistral__pydantic-ai__models__test_mistral__test_mistral_model_thinking_part__01.json"
+        )
+        message = next(m for m in thinking.messages if isinstance(m, AssistantMessage))
+        assert isinstance(message.content, tuple)
+        assert isinstance(message.content[0], ReasoningPart)
+        assert message.reasoning.startswith("**Providing crossing guidelines**")
+
+    def test_openrouter_server_tools(self) -> None:
+        request = curated_request(
+            "other__pydantic-ai__models__test_openrouter__test_openrouter_advisor_tool__00.json"
+        )
+        server = [t for t in request.tools if isinstance(t, ProviderTool)]
+        assert server
+        assert json.loads(bytes(server[0].data))["type"] == "openrouter:advisor"
+
+    def test_openrouter_reasoning_details_in_history(self) -> None:
+        request = curated_request(
+            "other__pydantic-ai__models__test_snowflake__test_snowflake_thinking__01.json"
+        )
+        message = next(m for m in request.messages if isinstance(m, AssistantMessage))
+        assert isinstance(message.content, tuple)
+        reasoning, text = message.content
+        assert isinstance(reasoning, ReasoningPart)
+        assert reasoning.text == "Let me get the weather for Mexico City."
+        assert reasoning.signature is not None
+        assert reasoning.provider == "openai"
+        assert isinstance(text, TextPart)
+        assert message.tool_calls[0].get_argument("city") == "Mexico City"
+
+    def test_cached_system_parts(self) -> None:
+        request = curated_request(
+            "other__pydantic-ai__models__openrouter__test_cache__test_openrouter_cache_all_settings_real_api__01.json"
+        )
+        first = request.messages[0]
+        assert isinstance(first, SystemMessage)
+        assert first.extras is not None
+        assert first.extras["openai"]["~parts"][0][1] == {
+            "cache_control": {"ttl": "5m", "type": "ephemeral"}
+        }
+
+    def test_stop_and_limits(self) -> None:
+        request = curated_request(
+            "openai__pydantic-ai__test_settings__test_stop_settings_openai__00.json"
+        )
+        assert request.stop is not None
+        assert all(isinstance(s, str) for s in request.stop)
+        one = codec.decode_request(b'{"model":"m","messages":[],"stop":"END","max_tokens":5}')
+        assert one.stop == ("END",)
+        assert one.max_tokens == 5
+        assert one.extras == {"openai": {"~stop": "str"}}
+
+
+class TestResponseSemantics:
+    """Decoded responses say what the wire said."""
+
+    def test_parallel_tool_calls(self) -> None:
+        response = curated_response(
+            "openai__openai-python__chat_completions__test_parse_multiple_pydantic_tools__00.json"
+        )
+        assert response.finish_reason is FinishReason.TOOL_CALLS
+        names = [call.name for call in response.tool_calls]
+        assert names == ["GetWeatherArgs", "get_stock_price"]
+        assert response.tool_calls[0].id == "call_fdNz3vOBKYgOIpMdWotB9MjY"
+        assert response.message is not None
+        assert response.message.content is None
+        assert response.usage is not None
+        assert (response.usage.prompt_tokens, response.usage.total) == (149, 209)
+        assert response.usage.reasoning_tokens == 0
+
+    def test_refusal(self) -> None:
+        response = curated_response(
+            "openai__openai-python__chat_completions__test_parse_pydantic_model_refusal__00.json"
+        )
+        assert response.message is not None
+        content = response.message.content
+        assert isinstance(content, tuple)
+        (refusal,) = content
+        assert isinstance(refusal, RefusalPart)
+        assert refusal.text.startswith("I'm very sorry")
+
+    def test_length(self) -> None:
+        response = curated_response(
+            "openai__openai-python__chat_completions__test_parse_max_tokens_reached__00.json"
+        )
+        assert response.finish_reason is FinishReason.LENGTH
+
+    def test_legacy_function_call(self) -> None:
+        response = curated_response(
+            "openai__langchaingo__llms__openai__openaiclient__TestClient_FunctionCall__00.json"
+        )
+        (choice,) = response.choices
+        assert choice.finish_reason is FinishReason.TOOL_CALLS
+        assert choice.raw_finish_reason == "function_call"
+        (call,) = response.tool_calls
+        assert call.name == "get_weather"
+        assert bytes(call.arguments) == b'{"location":"Boston"}'
+        assert call.id.startswith("call_")
+
+    def test_deepseek_reasoning_content(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_deepseek__test_deepseek_deferred_capability_with_thinking__01.json"
+        )
+        message = response.message
+        assert message is not None
+        assert message.reasoning
+        assert message.extras is not None
+        assert message.extras["openai"]["~reasoning"] == "reasoning_content"
+        assert len(message.tool_calls) == 2
+
+    def test_groq_reasoning_and_cache(self) -> None:
+        response = curated_response(
+            "groq__pydantic-ai__models__test_groq__test_tool_use_failed_error__02.json"
+        )
+        assert response.message is not None
+        assert response.message.extras == {"openai": {"~reasoning": "reasoning", "~content": "str"}}
+        assert response.usage == Usage(
+            336,
+            96,
+            432,
+            cached_tokens=256,
+            reasoning_tokens=59,
+            extras=response.usage.extras if response.usage else None,
+        )
+
+    def test_mistral_thinking_content(self) -> None:
+        response = curated_response(
+            "mistral__pydantic-ai__test_thinking_wire_contract__"
+            "test_reasoning_wire_contract_mistral-small-thinking-high__00.json"
+        )
+        assert response.message is not None
+        content = response.message.content
+        assert isinstance(content, tuple)
+        assert [type(p) for p in content] == [ReasoningPart, TextPart]
+        assert response.message.text == "4"
+        assert content[0].extras == {"openai": {"closed": True, "~in": "content"}}
+
+    def test_openrouter_reasoning_details(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_openrouter__test_openrouter_usage__00.json"
+        )
+        assert response.message is not None
+        content = response.message.content
+        assert isinstance(content, tuple)
+        summary, encrypted, _ = content
+        assert isinstance(summary, ReasoningPart)
+        assert isinstance(encrypted, ReasoningPart)
+        assert summary.text.startswith("**Exploring Venus**")
+        assert encrypted.redacted is not None
+        assert encrypted.text == ""
+
+    def test_call_without_arguments(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_openrouter__test_openrouter_tool_optional_parameters__00.json"
+        )
+        (call,) = response.tool_calls
+        assert bytes(call.arguments) == b"{}"
+        assert call.extras == {"openai": {"index": 0, "~arguments": "absent"}}
+
+    def test_call_with_empty_id(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_openai__test_compatible_api_with_tool_calls_without_id__00.json"
+        )
+        (call,) = response.tool_calls
+        assert call.id.startswith("call_")
+        assert call.extras == {"openai": {"id": "", "~id": "derived"}}
+
+    def test_empty_finish_reason(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_snowflake__test_snowflake_llama__00.json"
+        )
+        (choice,) = response.choices
+        assert choice.finish_reason is None
+        assert choice.raw_finish_reason == ""
+
+    def test_no_choices(self) -> None:
+        response = curated_response(
+            "other__pydantic-ai__models__test_openai__test_invalid_response__00.json"
+        )
+        assert response.choices == ()
+        assert response.message is None
+
+    def test_unknown_finish_reason(self) -> None:
+        body = (
+            b'{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},'
+            b'"finish_reason":"eos"}]}'
+        )
+        response = codec.decode_response(body)
+        assert response.finish_reason is FinishReason.OTHER
+        assert codec.encode_response(response) == body
+
+
+class TestEncodeByHand:
+    """Canonical values built by hand encode to the exact wire JSON."""
+
+    def test_registry_example(self) -> None:
+        body = b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'
+        got = providers.get("openai")
+        assert got.encode_request(got.decode_request(body)) == body
+        assert providers.get("groq") is got
+
+    def test_tool_conversation(self) -> None:
+        call = tool_call("call_1", "get_weather", {"city": "Paris"})
+        request = Request(
+            (
+                system("Be brief."),
+                user("Weather?"),
+                assistant(None, [call]),
+                tool_result("call_1", "sunny"),
+            ),
+            model="gpt-4o",
+            tools=(
+                ToolDefinition(
+                    "get_weather",
+                    "Weather",
+                    {"type": "object", "properties": {"city": {"type": "string"}}},
+                    strict=False,
+                ),
+            ),
+            tool_choice=ToolChoice("tool", "get_weather"),
+            max_tokens=100,
+            temperature=0.5,
+            stop=("END",),
+            response_format=ResponseFormat("json_object"),
+        )
+        assert json.loads(codec.encode_request(request)) == {
+            "model": "gpt-4o",
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "Weather?"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+                        }
+                    ],
+                },
+                {"role": "tool", "content": "sunny", "tool_call_id": "call_1"},
+            ],
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "get_weather",
+                        "description": "Weather",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                        },
+                    },
+                }
+            ],
+            "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+            "max_tokens": 100,
+            "temperature": 0.5,
+            "stop": ["END"],
+            "response_format": {"type": "json_object"},
+        }
+
+    def test_strict_tool_is_closed(self) -> None:
+        tool = ToolDefinition(
+            "f", None, {"type": "object", "properties": {"a": {"type": "string"}}}
+        )
+        body = json.loads(codec.encode_request(Request((user("x"),), model="m", tools=(tool,))))
+        assert body["tools"][0]["function"] == {
+            "name": "f",
+            "parameters": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": False,
+            },
+            "strict": True,
+        }
+
+    def test_developer_role_option(self) -> None:
+        request = Request((developer("Rules."), user("Hi")), model="o1-mini")
+        default = json.loads(codec.encode_request(request))
+        assert default["messages"][0]["role"] == "developer"
+        old = json.loads(codec.encode_request(request, developer_role="system"))
+        assert old["messages"][0] == {"role": "system", "content": "Rules."}
+
+    def test_parts_and_media(self) -> None:
+        request = Request(
+            (
+                user(
+                    [
+                        "Look",
+                        ImagePart(url="https://x/cat.png", detail="low"),
+                        ImagePart(data="AAAA", media_type="image/png"),
+                        AudioPart(data="BBBB", media_type="audio/wav"),
+                        FilePart(data="CCCC", media_type="application/pdf", filename="a.pdf"),
+                        FilePart(file_id="file-1"),
+                    ]
+                ),
+            ),
+            model="gpt-4o",
+        )
+        body = json.loads(codec.encode_request(request))
+        assert body["messages"][0]["content"] == [
+            {"type": "text", "text": "Look"},
+            {"type": "image_url", "image_url": {"url": "https://x/cat.png", "detail": "low"}},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+            {"type": "input_audio", "input_audio": {"data": "BBBB", "format": "wav"}},
+            {
+                "type": "file",
+                "file": {"file_data": "data:application/pdf;base64,CCCC", "filename": "a.pdf"},
+            },
+            {"type": "file", "file": {"file_id": "file-1"}},
+        ]
+        validate_request(codec.encode_request(request))
+
+    def test_invalid_calls_keep_their_place(self) -> None:
+        body = (
+            b'{"messages":[{"role":"assistant","tool_calls":['
+            b'{"id":"a","type":"function","function":{"name":"f","arguments":"nope"}},'
+            b'{"id":"b","type":"function","function":{"name":"f","arguments":"{}"}}]}]}'
+        )
+        request = codec.decode_request(body)
+        message = request.messages[0]
+        assert isinstance(message, AssistantMessage)
+        assert [c.id for c in message.tool_calls] == ["b"]
+        assert message.invalid_tool_calls == (
+            InvalidToolCall(
+                id="a", name="f", arguments="nope", error="arguments are not valid JSON"
+            ),
+        )
+        same_json(json.loads(codec.encode_request(request)), json.loads(body))
+
+    def test_response(self) -> None:
+        response = Response(
+            (
+                Choice(
+                    AssistantMessage(
+                        (TextPart("Hello"), RefusalPart("no")),
+                        (tool_call("c1", "f", {"x": 1}),),
+                    ),
+                    FinishReason.TOOL_CALLS,
+                    index=0,
+                ),
+            ),
+            id="chatcmpl-1",
+            model="gpt-4o",
+            usage=Usage(10, 5, 15, cached_tokens=3, reasoning_tokens=2),
+            extras={"openai": {"object": "chat.completion", "created": 1}},
+        )
+        body = codec.encode_response(response)
+        assert json.loads(body) == {
+            "id": "chatcmpl-1",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {
+                        "role": "assistant",
+                        "content": "Hello",
+                        "refusal": "no",
+                        "tool_calls": [
+                            {
+                                "id": "c1",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": '{"x":1}'},
+                            }
+                        ],
+                    },
+                    "finish_reason": "tool_calls",
+                }
+            ],
+            "model": "gpt-4o",
+            "usage": {
+                "prompt_tokens": 10,
+                "completion_tokens": 5,
+                "total_tokens": 15,
+                "prompt_tokens_details": {"cached_tokens": 3},
+                "completion_tokens_details": {"reasoning_tokens": 2},
+            },
+            "object": "chat.completion",
+            "created": 1,
+        }
+        ChatCompletion.model_validate_json(body)
+        again = codec.decode_response(body)
+        assert again.message is not None
+        assert again.message.content == (TextPart("Hello"), RefusalPart("no"))
+
+
+class TestSdkValidation:
+    """Encoded bodies validate against the openai SDK's own types."""
+
+    @pytest.mark.parametrize(
+        "path",
+        needs_corpus(
+            [p for p in corpus("openai", "request") if "/openai/request/" in str(p.values[0])]
+        ),
+    )
+    def test_corpus_openai_request(self, path: Path) -> None:
+        validate_request(codec.encode_request(codec.decode_request(path.read_bytes())))
+
+    @pytest.mark.parametrize(
+        "path",
+        [p for p in curated("openai", "request") if p.values[0].name.startswith("openai__")],
+    )
+    def test_curated_request(self, path: Path) -> None:
+        validate_request(codec.encode_request(codec.decode_request(path.read_bytes())))
+
+    @pytest.mark.parametrize(
+        "path",
+        [p for p in curated("openai", "response") if p.values[0].name.startswith("openai__")],
+    )
+    def test_curated_response(self, path: Path) -> None:
+        ChatCompletion.model_validate_json(
+            codec.encode_response(codec.decode_response(path.read_bytes()))
+        )
+
+    def test_streaming_request(self) -> None:
+        request = Request((user("Hi"),), model="gpt-4o", stream=True)
+        validate_request(codec.encode_request(request))
+
+
+class TestCrossSource:
+    """Requests from other providers (or by hand) encode, report losses, and decode again."""
+
+    def make(self) -> Request:
+        return Request(
+            (
+                SystemMessage(
+                    "sys", extras={"anthropic": {"cache_control": {"type": "ephemeral"}}}
+                ),
+                user(
+                    [
+                        TextPart("hi"),
+                        AudioPart(url="https://x/a.wav"),
+                        OpaquePart("gemini", msgspec.Raw(b'{"videoMetadata":{}}')),
+                        ImagePart(data="AAAA", media_type="image/png"),
+                    ]
+                ),
+                AssistantMessage(
+                    (
+                        ReasoningPart("thinking", signature="sig", provider="anthropic"),
+                        ReasoningPart(redacted="xyz", provider="anthropic"),
+                        TextPart("answer"),
+                        OpaquePart("anthropic", msgspec.Raw(b'{"type":"server_tool_use"}')),
+                    ),
+                    (tool_call("toolu_1", "f", {"a": 1}),),
+                ),
+                ToolMessage("toolu_1", (TextPart("boom"),), is_error=True),
+            ),
+            model="claude",
+            tools=(ProviderTool("anthropic", msgspec.Raw(b'{"type":"web_search_20250305"}')),),
+            extras={"anthropic": {"top_k": 5}, "gemini": {"safetySettings": []}},
+        )
+
+    def test_losses(self) -> None:
+        losses: list[Any] = []
+        body = codec.encode_request(self.make(), losses=losses)
+        got = {(loss.path, loss.reason) for loss in losses}
+        assert got == {
+            ("$.extras.anthropic.top_k", "a anthropic field openai has no place for"),
+            ("$.extras.gemini.safetySettings", "a gemini field openai has no place for"),
+            (
+                "$.messages[0].extras.anthropic.cache_control",
+                "a anthropic field openai has no place for",
+            ),
+            ("$.messages[1].content[1]", "openai cannot carry audio by URL"),
+            ("$.messages[1].content[2]", "a gemini block openai cannot carry"),
+            ("$.messages[2].content[0]", "openai has no field for reasoning"),
+            ("$.messages[2].content[1]", "openai has no field for reasoning"),
+            ("$.messages[2].content[3]", "a anthropic block openai cannot carry"),
+            ("$.messages[3].is_error", "openai has no error flag for tool results"),
+            ("$.tools[0]", "a anthropic tool openai cannot run"),
+        }
+        parsed = json.loads(body)
+        assert parsed["messages"][2] == {
+            "role": "assistant",
+            "content": "answer",
+            "tool_calls": [
+                {
+                    "id": "toolu_1",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": '{"a":1}'},
+                }
+            ],
+        }
+        assert "tools" in parsed
+        assert parsed["tools"] == []
+        again = codec.decode_request(body)
+        assert len(again.messages) == 4
+
+    def test_reasoning_signature_of_another_provider(self) -> None:
+        message = AssistantMessage(
+            (ReasoningPart("why", signature="sig", provider="anthropic"), TextPart("ok")),
+            extras={"openai": {"~reasoning": "reasoning_content", "~content": "str"}},
+        )
+        losses: list[Any] = []
+        body = codec.encode_request(Request((user("q"), message), model="m"), losses=losses)
+        assert [(loss.path, loss.reason) for loss in losses] == [
+            ("$.messages[1].content[0].signature", "a anthropic reasoning signature")
+        ]
+        assert json.loads(body)["messages"][1] == {
+            "role": "assistant",
+            "content": "ok",
+            "reasoning_content": "why",
+        }
+
+    def test_every_part_kind_without_losses_asked(self) -> None:
+        body = codec.encode_request(self.make())
+        assert codec.decode_request(body).model == "claude"
+
+    def test_response_from_elsewhere(self) -> None:
+        response = Response(
+            (
+                Choice(
+                    AssistantMessage((ReasoningPart("t"), TextPart("x"))),
+                    FinishReason.OTHER,
+                    "end_turn",
+                ),
+            ),
+            extras={"anthropic": {"stop_sequence": None}},
+        )
+        losses: list[Any] = []
+        body = codec.encode_response(response, losses=losses)
+        assert [loss.path for loss in losses] == [
+            "$.extras.anthropic.stop_sequence",
+            "$.choices[0].message.content[0]",
+            "$.choices[0].finish_reason",
+        ]
+        assert json.loads(body)["choices"][0] == {
+            "index": 0,
+            "message": {"role": "assistant", "content": "x"},
+            "finish_reason": "stop",
+        }
+        assert codec.decode_response(body).message is not None
+
+    def test_finish_reason_of_another_provider_is_normalized(self) -> None:
+        response = Response((Choice(assistant("x"), FinishReason.LENGTH, "max_tokens", 0),))
+        body = json.loads(codec.encode_response(response))
+        assert body["choices"][0]["finish_reason"] == "length"
+
+
+def problems(request: Request) -> list[tuple[str, str]]:
+    return [(p.path, p.severity) for p in codec.check_request(request)]
+
+
+WEATHER = ToolDefinition(
+    "get_weather",
+    None,
+    {"type": "object", "properties": {"city": {"type": "string"}}},
+    strict=False,
+)
+
+
+class TestCheckRequest:
+    """One test per preflight rule: a request that breaks it, and one that does not."""
+
+    def test_messages_not_empty(self) -> None:
+        assert ("$.messages", "error") in problems(Request((), model="m"))
+        assert problems(Request((user("x"),), model="m")) == []
+
+    def test_model_set(self) -> None:
+        assert problems(Request((user("x"),))) == [("$.model", "error")]
+
+    def test_tool_result_answers_a_call(self) -> None:
+        bad = Request((user("x"), tool_result("c1", "r")), model="m")
+        assert problems(bad) == [("$.messages[1].tool_call_id", "error")]
+        good = Request(
+            (user("x"), assistant(None, [tool_call("c1", "f")]), tool_result("c1", "r")), model="m"
+        )
+        assert problems(good) == []
+
+    def test_calls_answered_before_next_message(self) -> None:
+        bad = Request((user("x"), assistant(None, [tool_call("c1", "f")]), user("y")), model="m")
+        assert problems(bad) == [("$.messages[1].tool_calls[0]", "error")]
+        pending = Request((user("x"), assistant(None, [tool_call("c1", "f")])), model="m")
+        assert problems(pending) == []
+
+    def test_tool_results_are_text(self) -> None:
+        bad = Request(
+            (
+                user("x"),
+                assistant(None, [tool_call("c1", "f")]),
+                ToolMessage("c1", (ImagePart(url="https://x/y.png"),)),
+            ),
+            model="m",
+        )
+        assert problems(bad) == [("$.messages[2].content[0]", "error")]
+
+    def test_assistant_needs_content_or_calls(self) -> None:
+        bad = Request((user("x"), AssistantMessage(())), model="m")
+        assert problems(bad) == [("$.messages[1].content", "warning")]
+        assert problems(Request((user("x"), assistant("")), model="m")) == []
+
+    def test_invalid_calls_warned(self) -> None:
+        message = AssistantMessage(
+            None, invalid_tool_calls=(InvalidToolCall(id="c1", name="f", arguments="x"),)
+        )
+        request = Request((user("x"), message, tool_result("c1", "r")), model="m")
+        assert problems(request) == [("$.messages[1].invalid_tool_calls[0]", "warning")]
+
+    def test_tool_count(self) -> None:
+        tools = tuple(ToolDefinition(f"t{i}", strict=False) for i in range(129))
+        assert problems(Request((user("x"),), model="m", tools=tools)) == [("$.tools", "error")]
+        assert problems(Request((user("x"),), model="m", tools=tools[:128])) == []
+
+    def test_tool_names_unique(self) -> None:
+        request = Request((user("x"),), model="m", tools=(WEATHER, WEATHER))
+        assert problems(request) == [("$.tools[1].name", "warning")]
+
+    def test_tool_of_another_provider(self) -> None:
+        tool = ProviderTool("anthropic", msgspec.Raw(b"{}"))
+        assert problems(Request((user("x"),), model="m", tools=(tool,))) == [
+            ("$.tools[0]", "error")
+        ]
+        own = ProviderTool("openai", msgspec.Raw(b'{"type":"openrouter:web_search"}'))
+        assert problems(Request((user("x"),), model="m", tools=(own,))) == []
+
+    def test_long_description(self) -> None:
+        tool = ToolDefinition("f", "d" * 1025, strict=False)
+        assert problems(Request((user("x"),), model="m", tools=(tool,))) == [
+            ("$.tools[0].description", "warning")
+        ]
+
+    def test_strict_needs_every_property_required(self) -> None:
+        tool = ToolDefinition(
+            "f", None, {"type": "object", "properties": {"a": {"type": "string"}}}
+        )
+        assert problems(Request((user("x"),), model="m", tools=(tool,))) == [
+            ("$.tools[0].parameters.required", "error")
+        ]
+        schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+        ok = ToolDefinition("f", None, schema)
+        assert problems(Request((user("x"),), model="m", tools=(ok,))) == []
+
+    def test_tool_choice_needs_tools(self) -> None:
+        bad = Request((user("x"),), model="m", tool_choice=ToolChoice("required"))
+        assert problems(bad) == [("$.tool_choice", "error")]
+        none = Request((user("x"),), model="m", tool_choice=ToolChoice("none"))
+        assert problems(none) == []
+
+    def test_forced_tool_exists(self) -> None:
+        bad = Request(
+            (user("x"),), model="m", tools=(WEATHER,), tool_choice=ToolChoice("tool", "f")
+        )
+        assert problems(bad) == [("$.tool_choice.name", "error")]
+        good = Request(
+            (user("x"),), model="m", tools=(WEATHER,), tool_choice=ToolChoice("tool", "get_weather")
+        )
+        assert problems(good) == []
+
+    def test_parallel_tool_calls_needs_tools(self) -> None:
+        bad = Request((user("x"),), model="m", parallel_tool_calls=False)
+        assert problems(bad) == [("$.parallel_tool_calls", "error")]
+        good = Request((user("x"),), model="m", tools=(WEATHER,), parallel_tool_calls=False)
+        assert problems(good) == []
+
+    def test_sampling_ranges(self) -> None:
+        bad = Request((user("x"),), model="m", temperature=2.5, top_p=1.5, max_tokens=0)
+        assert problems(bad) == [
+            ("$.temperature", "error"),
+            ("$.top_p", "error"),
+            ("$.max_tokens", "error"),
+        ]
+        good = Request((user("x"),), model="m", temperature=2, top_p=1, max_tokens=1)
+        assert problems(good) == []
+
+    def test_stop_count(self) -> None:
+        bad = Request((user("x"),), model="m", stop=("a", "b", "c", "d", "e"))
+        assert problems(bad) == [("$.stop", "error")]
+        assert problems(Request((user("x"),), model="m", stop=("a", "b", "c", "d"))) == []
+
+    def test_stream_options_need_stream(self) -> None:
+        extras = {"openai": {"stream_options": {"include_usage": True}}}
+        bad = Request((user("x"),), model="m", extras=extras)
+        assert problems(bad) == [("$.extras.openai.stream_options", "error")]
+        assert problems(Request((user("x"),), model="m", stream=True, extras=extras)) == []
+
+    def test_json_schema_name(self) -> None:
+        bad = Request((user("x"),), model="m", response_format=ResponseFormat("json_schema"))
+        assert problems(bad) == [("$.response_format.name", "error")]
+        spaced = Request(
+            (user("x"),), model="m", response_format=ResponseFormat("json_schema", "a b")
+        )
+        assert problems(spaced) == [("$.response_format.name", "error")]
+        good = Request(
+            (user("x"),), model="m", response_format=ResponseFormat("json_schema", "answer")
+        )
+        assert problems(good) == []
+
+
+class TestMalformed:
+    """Bodies of the wrong shape raise DecodeError or ValidationError naming the path."""
+
+    @pytest.mark.parametrize(
+        ("body", "path"),
+        [
+            (b"[]", "$"),
+            (b'{"messages":{}}', "$.messages"),
+            (b'{"messages":[1]}', "$.messages[0]"),
+            (b'{"messages":[{"role":5}]}', "$.messages[0].role"),
+            (b'{"messages":[{"role":"wizard","content":"x"}]}', "$.messages[0].role"),
+            (b'{"messages":[{"role":"user","content":5}]}', "$.messages[0].content"),
+            (b'{"messages":[{"role":"user","content":""}]}', "$.content"),
+            (
+                b'{"messages":[{"role":"system","content":[{"type":"image_url"}]}]}',
+                "$.messages[0].content[0]",
+            ),
+            (b'{"messages":[{"role":"assistant","content":7}]}', "$.messages[0].content"),
+            (b'{"messages":[{"role":"assistant","tool_calls":{}}]}', "$.messages[0].tool_calls"),
+            (
+                b'{"messages":[{"role":"assistant","tool_calls":[{"id":"a"}]}]}',
+                "$.tool_calls[0].function",
+            ),
+            (b'{"messages":[],"model":1}', "$.model"),
+            (b'{"messages":[],"temperature":"hot"}', "$.temperature"),
+            (b'{"messages":[],"max_tokens":1.5}', "$.max_tokens"),
+            (b'{"messages":[],"stream":"yes"}', "$.stream"),
+            (b'{"messages":[],"stop":[1]}', "$.stop[0]"),
+            (b'{"messages":[],"tools":[3]}', "$.tools[0]"),
+            (b'{"messages":[],"tools":{}}', "$.tools"),
+        ],
+    )
+    def test_request(self, body: bytes, path: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            codec.decode_request(body)
+        assert info.value.path == path
+
+    @pytest.mark.parametrize(
+        ("body", "path"),
+        [
+            (b'"x"', "$"),
+            (b'{"choices":{}}', "$.choices"),
+            (b'{"choices":[[]]}', "$.choices[0]"),
+            (b'{"choices":[{"message":5}]}', "$.choices[0].message"),
+            (b'{"choices":[],"usage":[]}', "$.usage"),
+            (b'{"choices":[],"id":5}', "$.id"),
+        ],
+    )
+    def test_response(self, body: bytes, path: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            codec.decode_response(body)
+        assert info.value.path == path
+
+    @pytest.mark.parametrize("body", [b"", b"{", b'{"messages":[}', b"\xff"])
+    def test_not_json(self, body: bytes) -> None:
+        with pytest.raises(DecodeError):
+            codec.decode_request(body)
+        with pytest.raises(DecodeError):
+            codec.decode_response(body)
+
+    def test_odd_values_are_kept_not_refused(self) -> None:
+        body = (
+            b'{"messages":[{"role":"tool","content":null},{"role":"function","name":"f",'
+            b'"content":"r"}],"tool_choice":{"type":"allowed_tools"},"response_format":'
+            b'{"type":"regex","regex":"a+"}}'
+        )
+        request = codec.decode_request(body)
+        assert request.tool_choice is None
+        assert request.response_format is None
+        same_json(json.loads(codec.encode_request(request)), json.loads(body))
