@@ -56,6 +56,16 @@ def corpus(
     ]
 
 
+def rejected(path: Path) -> bool:
+    """Whether the provider answered this recorded request with an HTTP error.
+
+    The corpus keeps the answer beside the request, under ``response/``, with
+    ``__http<status>`` before ``.json`` when it was an error.
+    """
+    answers = path.parent.parent / "response"
+    return any(answers.glob(f"{path.stem}__http*.json"))
+
+
 def needs_corpus(params: list[Any]) -> list[Any]:
     """``params``, or one skipped param saying why there are none."""
     if params:

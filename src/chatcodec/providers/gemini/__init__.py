@@ -19,12 +19,15 @@ from ._check import check_request
 from ._decode import decode_request, decode_response
 from ._encode import encode_request, encode_response
 from ._keys import NAME
+from ._stream import GeminiStreamDecoder, stream
 
 __all__ = [
     "NAME",
+    "GeminiStreamDecoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "stream",
 ]

@@ -747,8 +747,10 @@ def decode_response(body: bytes | str) -> Response:
 def response_from(
     data: dict[str, Any], cut: dict[tuple[int, int], tuple[str, str]] | None = None
 ) -> Response:
-    """A response body already parsed to builtins; ``cut`` names the calls a
-    stream left unfinished, which become invalid calls keeping their text.
+    """Read a response body already parsed to builtins.
+
+    ``cut`` names the calls a stream left unfinished, by (candidate, part):
+    they become invalid calls that keep their text and say why.
     """
     error = data.get("error")
     if type(error) is dict and "candidates" not in data:

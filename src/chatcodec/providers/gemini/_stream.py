@@ -24,7 +24,7 @@ alike. Folding, per candidate (by its ``index``, else its place):
 
 Calls without an id get the id the codec derives for the merged body (from
 the candidate, the part's place, the name and the arguments), so the calls in
-:class:`~chatcodec.ToolCallCompleted` events and in the final response match.
+``ToolCallCompleted`` events and in the final response match.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from typing import Any
 
 import msgspec
 
+from ..._content import ReasoningPart, TextPart
 from ..._errors import StreamError, ValidationError
 from ..._events import (
     Finished,
@@ -71,7 +72,9 @@ _VALUES = (
     ("boolValue", "bool_value"),
     ("nullValue", "null_value"),
 )
-_PATH_STEP = re.compile(r"""\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]""")
+_PATH_STEP = re.compile(
+    r"""\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]"""
+)
 _MISSING: Any = object()
 _PLACE: Any = object()  # where a merged value goes in a key order
 
@@ -220,8 +223,21 @@ class _Streamed:
 class _Candidate:
     """One candidate's merged state."""
 
-    __slots__ = ("acc", "calls", "content", "fields", "k", "key", "open", "parts", "streamed",
-                 "tail", "tail_kind", "tail_signed", "ended")  # fmt: skip
+    __slots__ = (
+        "acc",
+        "calls",
+        "content",
+        "ended",
+        "fields",
+        "k",
+        "key",
+        "open",
+        "parts",
+        "streamed",
+        "tail",
+        "tail_kind",
+        "tail_signed",
+    )  # fmt: skip
 
     def __init__(self, key: int, k: int) -> None:
         self.key = key  # its index: the events' ``choice``
@@ -285,21 +301,21 @@ class GeminiStreamDecoder(StreamDecoder):
             kind = status if type(status) is str else "error"
             number = f" (code {code})" if type(code) is int or type(code) is str else ""
             raise StreamError(f"gemini stream error: {kind}{number}", partial=self._partial())
-        usage = _MISSING
+        usage = None
         for key, value in chunk.items():
             if key == "candidates":
                 self._top.setdefault(key, _PLACE)
                 for place, candidate in enumerate(expect_list(value, "$.candidates")):
                     self._candidate(candidate, place, events)
             else:
+                if (key == "usageMetadata" or key == "usage_metadata") and value != self._top.get(
+                    key
+                ):
+                    usage = self._decoder.usage(value)
                 self._top[key] = value
-                if key == "usageMetadata" or key == "usage_metadata":
-                    usage = value
-        if usage is not _MISSING:
-            reported = self._decoder.usage(usage)
-            if reported != self._usage:
-                self._usage = reported
-                events.append(UsageReported(reported))
+        if usage is not None and usage != self._usage:
+            self._usage = usage
+            events.append(UsageReported(usage))
 
     def _candidate(self, value: Any, place: int, events: list[StreamEvent]) -> None:
         path = f"$.candidates[{place}]"
@@ -312,7 +328,11 @@ class GeminiStreamDecoder(StreamDecoder):
             self._candidates.append(state)
         reason = _MISSING
         for name, item in candidate.items():
-            if name == "content" and type(item) is dict and state.fields.get(name) in (None, _PLACE):
+            if (
+                name == "content"
+                and type(item) is dict
+                and state.fields.get(name) in (None, _PLACE)
+            ):
                 state.fields[name] = _PLACE
                 self._content(state, item, f"{path}.content", events)
             else:
@@ -398,11 +418,11 @@ class GeminiStreamDecoder(StreamDecoder):
             part, f"$.candidates[{state.k}].content.parts[{position}]", state.k, position
         )
         if type(item) is ToolCall or type(item) is InvalidToolCall:
-            self._completed(state, item, events)
-        elif type(item).__name__ == "TextPart":
+            self._completed(state, item, events)  # a call that came whole
+        elif type(item) is TextPart:
             if item.text:
                 events.append(TextDelta(item.text, state.key))
-        elif type(item).__name__ == "ReasoningPart":
+        elif type(item) is ReasoningPart:
             if item.text or item.signature is not None:
                 events.append(ReasoningDelta(item.text, state.key, item.signature))
         else:
@@ -414,7 +434,9 @@ class GeminiStreamDecoder(StreamDecoder):
         """A call that came whole: started, its arguments at once, complete."""
         slot = state.calls
         state.calls += 1
-        text = call.arguments if type(call) is InvalidToolCall else bytes(call.arguments).decode()
+        text = (
+            call.arguments if isinstance(call, InvalidToolCall) else bytes(call.arguments).decode()
+        )
         delta = ToolCallDelta(slot, call.id or None, call.name or None, text)
         events.extend(state.acc.feed(delta))
         events.append(ToolCallCompleted(slot, call, state.key))
@@ -440,7 +462,12 @@ class GeminiStreamDecoder(StreamDecoder):
                 return
             self._close(state, events)
         if not call and state.ended:
-            return  # the empty call that ends a streamed one
+            # The empty call that ends a streamed one; its part's keys join that call's part.
+            merged = state.parts[-1]
+            for key, item in part.items():
+                if key not in _CALL:
+                    merged[key] = item
+            return
         partial = _get(call, ("partialArgs", "partial_args"))
         going = _get(call, ("willContinue", "will_continue"))
         if "args" in call or (partial is _MISSING and going is not True):
@@ -489,27 +516,35 @@ class GeminiStreamDecoder(StreamDecoder):
         if pieces is not _MISSING:
             where = f"$.candidates[{state.k}].content.parts[{streamed.position}]"
             for i, piece in enumerate(expect_list(pieces, f"{where}.functionCall.partialArgs")):
-                self._piece(state, streamed, expect_dict(piece, f"{where}.partialArgs[{i}]"), events)
+                at = f"{where}.functionCall.partialArgs[{i}]"
+                self._piece(state, streamed, expect_dict(piece, at), at, events)
         if _get(call, ("willContinue", "will_continue")) is not True:
             self._close(state, events)
 
     def _piece(
-        self, state: _Candidate, streamed: _Streamed, piece: dict[str, Any], events: list[StreamEvent]
+        self,
+        state: _Candidate,
+        streamed: _Streamed,
+        piece: dict[str, Any],
+        at: str,
+        events: list[StreamEvent],
     ) -> None:
         where = _get(piece, ("jsonPath", "json_path"))
         if type(where) is not str:
             return  # no place to put a value
-        for i, keys in enumerate(_VALUES):
-            value = _get(piece, keys)
-            if value is not _MISSING:
-                break
-        else:
+        given = [
+            (kind, v)
+            for kind, keys in enumerate(_VALUES)
+            if (v := _get(piece, keys)) is not _MISSING
+        ]
+        if not given:
             return  # only announces a value to come
-        if i == 3:
-            value = None
-        is_string = i == 0
+        kind, value = given[0]
+        if kind == 3:
+            value = None  # "NULL_VALUE", as protobuf's JSON may spell null
+        is_string = kind == 0
         if is_string and type(value) is not str:
-            raise ValidationError("must be a string", "$.partialArgs.stringValue")
+            raise ValidationError("must be a string", f"{at}.stringValue")
         path = _path(where)
         _apply(streamed.args, path, value, is_string)
         text = streamed.writer.put(path, value, is_string)
@@ -583,7 +618,7 @@ def stream(framing: Framing | None = None) -> GeminiStreamDecoder:
     array; detected from the first bytes, split anywhere); ``finish()``
     returns the same :class:`~chatcodec.Response` as ``decode_response`` of
     the body Gemini would have sent unstreamed. Usage is cumulative in
-    Gemini's chunks: each :class:`~chatcodec.UsageReported` is the total.
+    Gemini's chunks: each ``UsageReported`` is the total.
 
     Parameters
     ----------
