@@ -1,0 +1,513 @@
+"""Canonical values -> Anthropic Messages wire.
+
+The canonical fields are the data; the anthropic extras only fill the gaps
+they leave (:func:`~chatcodec.providers._wire.fill`), and the hints described
+in ``_decode`` restore the wire's turn structure and block order.
+
+Messages from another source are fitted to Anthropic's rules: leading system
+and developer messages become the top-level ``system``, later ones stay in
+place as ``system`` turns (Anthropic takes them in ``messages``); consecutive
+messages of the same wire role share one turn, tool results first; tool ids
+that Anthropic would refuse are rewritten the same way in the call and in its
+result (``derive_id``), which loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from ..._content import (
+    AudioPart,
+    ContentPart,
+    FilePart,
+    ImagePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+)
+from ..._exchange import ProviderTool, Request, Response, Tool
+from ..._loss import Loss
+from ..._messages import (
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._tools import InvalidToolCall, ToolCall
+from ..._usage import FinishReason, Usage
+from .._wire import Encoding, derive_id, encode_body, fill
+from ._decode import FINISH, NAME, text_source
+
+IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The image types Anthropic takes."""
+
+_ID = re.compile(r"[a-zA-Z0-9_-]+")
+_DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
+_STOP = {
+    FinishReason.STOP: "end_turn",
+    FinishReason.LENGTH: "max_tokens",
+    FinishReason.TOOL_CALLS: "tool_use",
+    FinishReason.CONTENT_FILTER: "refusal",
+}
+_MODES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
+_SYSTEM = (SystemMessage, DeveloperMessage)
+
+
+def wire_id(id: str) -> str:
+    """``id`` if Anthropic takes it, else a derived id (the same for call and result)."""
+    return id if _ID.fullmatch(id) else derive_id("toolu_", id)
+
+
+def _json_or_none(text: str) -> msgspec.Raw | None:
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeError):
+        return None
+    return msgspec.Raw(data)
+
+
+class _Writer:
+    """One encode: the losses, and whether it writes a request (stricter rules)."""
+
+    __slots__ = ("enc", "request")
+
+    def __init__(self, enc: Encoding, request: bool) -> None:
+        self.enc = enc
+        self.request = request
+
+    # --- blocks -----------------------------------------------------------
+
+    def text(self, text: str, own: dict[str, Any], path: str, out: list[Any]) -> None:
+        if not text and self.request and not own.get("~keep"):
+            self.enc.lose(path, "anthropic refuses an empty text block")
+            return
+        out.append(fill({"type": "text", "text": text}, own))
+
+    def opaque(self, part: OpaquePart, path: str, out: list[Any]) -> None:
+        if part.provider == NAME:
+            out.append(part.data)
+        else:
+            self.enc.lose(path, f"anthropic cannot carry a {part.provider} block")
+
+    def part(self, part: ContentPart, path: str, out: list[Any]) -> None:
+        """A part of a user turn or of a tool result."""
+        own = self.enc.own(part.extras, path)
+        if type(part) is TextPart:
+            self.text(part.text, own, path, out)
+        elif type(part) is ImagePart:
+            source = self.source(part.url, part.data, part.media_type, path)
+            if part.detail is not None:
+                self.enc.lose(path + ".detail", "anthropic images have no detail setting")
+            if source is not None:
+                out.append(fill({"type": "image", "source": source}, own))
+        elif type(part) is FilePart:
+            if part.filename is not None:
+                self.enc.lose(path + ".filename", "anthropic documents have no file name")
+            block = self.file(part, path)
+            if block is not None:
+                out.append(fill(block, own))
+        elif type(part) is OpaquePart:
+            self.opaque(part, path, out)
+        elif type(part) is AudioPart:
+            self.enc.lose(path, "anthropic cannot carry an audio part")
+        else:
+            self.enc.lose(path, f"anthropic cannot carry a {type(part).__name__}")
+
+    def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
+        """A document block (an image block for an image file), or None if lost."""
+        media_type, data = part.media_type, part.data
+        if part.file_id is not None:
+            return {"type": "document", "source": {"type": "file", "file_id": part.file_id}}
+        if media_type in IMAGE_TYPES:
+            source = self.source(part.url, data, media_type, path)
+            return None if source is None else {"type": "image", "source": source}
+        if data is not None and media_type is not None and media_type.startswith("text/"):
+            text = text_source(data)
+            if text is not None:
+                if media_type != "text/plain":
+                    self.enc.lose(path + ".media_type", "anthropic takes text files as text/plain")
+                source = {"type": "text", "media_type": "text/plain", "data": text}
+                return {"type": "document", "source": source}
+        elif media_type in (None, "application/pdf") and (data is None or media_type):
+            source = self.source(part.url, data, media_type, path)
+            return None if source is None else {"type": "document", "source": source}
+        self.enc.lose(path, f"anthropic cannot carry a {media_type or 'untyped'} file")
+        return None
+
+    def source(
+        self, url: str | None, data: str | None, media_type: str | None, path: str
+    ) -> dict[str, Any] | None:
+        if data is not None:
+            source = {"type": "base64", "media_type": media_type, "data": data}
+            if media_type is None:
+                del source["media_type"]
+            return source
+        assert url is not None
+        if url.startswith("data:"):
+            match = _DATA_URL.fullmatch(url)
+            if match is None:
+                self.enc.lose(path, "anthropic takes only base64 data URLs")
+                return None
+            return {"type": "base64", "media_type": match[1], "data": match[2]}
+        return {"type": "url", "url": url}
+
+    def reasoning(
+        self, part: ReasoningPart, own: dict[str, Any], path: str, out: list[Any]
+    ) -> None:
+        if part.provider != NAME:
+            self.enc.lose(path, "anthropic cannot carry reasoning that it did not sign")
+            return
+        if part.redacted is not None:
+            out.append(fill({"type": "redacted_thinking", "data": part.redacted}, own))
+            return
+        block: dict[str, Any] = {"type": "thinking", "thinking": part.text}
+        if part.signature is not None:
+            block["signature"] = part.signature
+        out.append(fill(block, own))
+
+    def tool_use(self, call: ToolCall | InvalidToolCall, path: str) -> dict[str, Any] | None:
+        own = self.enc.own(call.extras, path)
+        if type(call) is ToolCall:
+            block: dict[str, Any] = {"type": "tool_use", "id": wire_id(call.id)}
+            block["name"] = call.name
+            block["input"] = call.arguments
+            return fill(block, own)
+        assert isinstance(call, InvalidToolCall)
+        if call.name is None and "name" not in own:
+            self.enc.lose(path, "anthropic cannot carry a tool call without a name")
+            return None
+        block = {"type": "tool_use"}
+        if call.id is not None:
+            block["id"] = wire_id(call.id)
+        elif "id" not in own:
+            block["id"] = derive_id("toolu_", path, call.name, call.arguments)
+        if call.name is not None:
+            block["name"] = call.name
+        if not (call.arguments == "" and own.get("~input") == "absent"):
+            raw = _json_or_none(call.arguments)
+            if raw is None:
+                self.enc.lose(path + ".arguments", "anthropic needs JSON tool input: sent {}")
+                raw = msgspec.Raw(b"{}")
+            block["input"] = raw
+        return fill(block, own)
+
+    def assistant(self, message: AssistantMessage, own: dict[str, Any], path: str) -> list[Any]:
+        content = message.content
+        slots: list[list[Any]] = []
+        if type(content) is str:
+            slot: list[Any] = []
+            self.text(content, {}, path + ".content", slot)
+            slots.append(slot)
+        elif content is not None:
+            for k, part in enumerate(content):
+                where = f"{path}.content[{k}]"
+                slot = []
+                if type(part) is TextPart:
+                    self.text(part.text, self.enc.own(part.extras, where), where, slot)
+                elif type(part) is ReasoningPart:
+                    self.reasoning(part, self.enc.own(part.extras, where), where, slot)
+                elif type(part) is OpaquePart:
+                    self.enc.own(part.extras, where)
+                    self.opaque(part, where, slot)
+                elif type(part) is RefusalPart:
+                    self.enc.lose(where, "anthropic has no refusal block: sent as text")
+                    self.text(part.text, self.enc.own(part.extras, where), where, slot)
+                else:
+                    self.enc.lose(where, f"anthropic cannot carry a {type(part).__name__}")
+                slots.append(slot)
+        calls = [
+            self.tool_use(call, f"{path}.tool_calls[{k}]")
+            for k, call in enumerate(message.tool_calls)
+        ]
+        invalid = [
+            self.tool_use(call, f"{path}.invalid_tool_calls[{k}]")
+            for k, call in enumerate(message.invalid_tool_calls)
+        ]
+        order = own.get("~order")
+        if (
+            type(order) is str
+            and order.count("c") == len(slots)
+            and order.count("t") == len(calls)
+            and order.count("i") == len(invalid)
+            and len(order) == len(slots) + len(calls) + len(invalid)
+        ):
+            queues = {
+                "c": iter(slots),
+                "t": iter([[c] for c in calls]),
+                "i": iter([[c] for c in invalid]),
+            }
+            ordered = [next(queues[kind]) for kind in order]
+        else:
+            ordered = [*slots, *([c] for c in calls), *([c] for c in invalid)]
+        return [block for slot in ordered for block in slot if block is not None]
+
+    def tool_result(self, message: ToolMessage, own: dict[str, Any], path: str) -> dict[str, Any]:
+        block: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": wire_id(message.tool_call_id),
+        }
+        content = message.content
+        if type(content) is str:
+            if content or own.get("~content") != "absent":
+                block["content"] = content
+        else:
+            parts: list[Any] = []
+            for k, item in enumerate(content):
+                assert not isinstance(item, str)
+                self.part(item, f"{path}.content[{k}]", parts)
+            block["content"] = parts
+        if message.is_error:
+            block["is_error"] = True
+        return fill(block, own)
+
+    # --- messages -----------------------------------------------------------
+
+    def messages(self, messages: tuple[Message, ...]) -> tuple[Any, list[Any]]:
+        """The top-level ``system`` (None when there is none) and the turns."""
+        owns = [self.enc.own(m.extras, f"$.messages[{k}]") for k, m in enumerate(messages)]
+        n = len(messages)
+        start = 0
+        system: list[Any] = []
+        blocks_form = False
+        while start < n and type(messages[start]) in _SYSTEM and not owns[start].get("~turn"):
+            own = owns[start]
+            message = messages[start]
+            assert isinstance(message, _SYSTEM)
+            system.append(fill({"type": "text", "text": message.content}, own))
+            blocks_form = blocks_form or own.get("~form") == "blocks"
+            start += 1
+        groups: list[tuple[str, list[int]]] = []
+        for k in range(start, n):
+            message, own = messages[k], owns[k]
+            kind = type(message)
+            if kind is AssistantMessage:
+                role = "assistant"
+            elif kind is UserMessage:
+                role = "system" if own.get("~role") == "system" else "user"
+            elif kind is ToolMessage:
+                role = "user"
+            else:
+                role = "system"
+            if not groups or groups[-1][0] != role or own.get("~turn"):
+                groups.append((role, [k]))
+            else:
+                groups[-1][1].append(k)
+        turns = []
+        for role, members in groups:
+            turn = self.turn(role, members, messages, owns)
+            if turn is not None:
+                turns.append(turn)
+        value: Any = None
+        if len(system) == 1 and not blocks_form and len(system[0]) == 2:
+            value = system[0]["text"]
+        elif system:
+            value = system
+        return value, turns
+
+    def turn(
+        self,
+        role: str,
+        members: list[int],
+        messages: tuple[Message, ...],
+        owns: list[dict[str, Any]],
+    ) -> dict[str, Any] | None:
+        first, own = messages[members[0]], owns[members[0]]
+        keys = own if type(first) in (UserMessage, AssistantMessage) else own.get("~message")
+        turn: dict[str, Any] = {"role": role}
+        content: Any = _string_content(first, own) if len(members) == 1 else None
+        if content is None:
+            blocks: list[Any] = []
+            for k in members:
+                message, mine, path = messages[k], owns[k], f"$.messages[{k}]"
+                if type(message) is ToolMessage:
+                    blocks.append(self.tool_result(message, mine, path))
+                elif type(message) is AssistantMessage:
+                    blocks.extend(self.assistant(message, mine, path))
+                elif type(message) is UserMessage:
+                    if type(message.content) is str:
+                        self.text(message.content, {}, path + ".content", blocks)
+                    else:
+                        for j, item in enumerate(message.content):
+                            assert not isinstance(item, str)
+                            self.part(item, f"{path}.content[{j}]", blocks)
+                else:
+                    assert isinstance(message, _SYSTEM)
+                    self.text(message.content, mine, path, blocks)
+            if not blocks and role != "assistant":
+                return None  # everything in it was lost, and Anthropic refuses an empty turn
+            if role == "user" and len(members) > 1 and own.get("~order") != "wire":
+                blocks = _results_first(blocks)
+            content = blocks
+        turn["content"] = content
+        if type(keys) is dict:
+            fill(turn, keys)
+        return turn
+
+
+def _string_content(message: Message, own: dict[str, Any]) -> str | None:
+    """The turn's content as a string, when the wire sent it so (or could)."""
+    kind = type(message)
+    if kind is UserMessage or kind is AssistantMessage:
+        if getattr(message, "tool_calls", ()) or getattr(message, "invalid_tool_calls", ()):
+            return None
+        content = getattr(message, "content", None)
+        return content if type(content) is str else None
+    if kind in _SYSTEM and own.get("~form") == "string":
+        return str(getattr(message, "content", ""))
+    return None
+
+
+def _results_first(blocks: list[Any]) -> list[Any]:
+    results = [b for b in blocks if type(b) is dict and b.get("type") == "tool_result"]
+    if not results or len(results) == len(blocks):
+        return blocks
+    return results + [b for b in blocks if not (type(b) is dict and b.get("type") == "tool_result")]
+
+
+# --- requests ---------------------------------------------------------------
+
+
+def _tool(writer: _Writer, tool: Tool, path: str) -> Any:
+    if type(tool) is ProviderTool:
+        if tool.provider == NAME:
+            return tool.data
+        writer.enc.lose(path, f"anthropic cannot run a {tool.provider} tool")
+        return None
+    assert not isinstance(tool, ProviderTool)
+    own = writer.enc.own(tool.extras, path)
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    out["input_schema"] = tool.emitted_parameters()
+    if tool.strict:
+        out["strict"] = True
+    return fill(out, own)
+
+
+def encode_request(request: Request, losses: list[Loss] | None = None) -> bytes:
+    """Write a request body (see the package docstring)."""
+    enc = Encoding(NAME, losses)
+    writer = _Writer(enc, True)
+    own = enc.own(request.extras, "$")
+    out: dict[str, Any] = {}
+    if request.model is not None:
+        out["model"] = request.model
+    if request.max_tokens is not None:
+        out["max_tokens"] = request.max_tokens
+    system, turns = writer.messages(request.messages)
+    if system is not None:
+        out["system"] = system
+    out["messages"] = turns
+    if request.tools:
+        tools = [_tool(writer, tool, f"$.tools[{k}]") for k, tool in enumerate(request.tools)]
+        out["tools"] = [tool for tool in tools if tool is not None]
+    choice, parallel = request.tool_choice, request.parallel_tool_calls
+    if choice is not None:
+        wire: dict[str, Any] = {"type": _MODES[choice.mode]}
+        if choice.name is not None:
+            wire["name"] = choice.name
+        if parallel is not None:
+            wire["disable_parallel_tool_use"] = not parallel
+        out["tool_choice"] = fill(wire, enc.own(choice.extras, "$.tool_choice"))
+    elif parallel is False and request.tools:
+        out["tool_choice"] = {"type": "auto", "disable_parallel_tool_use": True}
+    if request.temperature is not None:
+        out["temperature"] = request.temperature
+    if request.top_p is not None:
+        out["top_p"] = request.top_p
+    if request.stop is not None:
+        out["stop_sequences"] = list(request.stop)
+    if request.stream is not None:
+        out["stream"] = request.stream
+    fmt = request.response_format
+    if fmt is not None:
+        mine = enc.own(fmt.extras, "$.response_format")
+        if fmt.type == "json_schema" and fmt.schema is not None:
+            config = own.get("output_config")
+            config = dict(config) if type(config) is dict else {}
+            config["format"] = fill({"type": "json_schema", "schema": fmt.schema}, mine)
+            out["output_config"] = config
+            if fmt.name is not None:
+                enc.lose("$.response_format.name", "anthropic output formats have no name")
+        elif fmt.type != "text":
+            enc.lose("$.response_format", "anthropic has no JSON output without a schema")
+    return encode_body(fill(out, own))
+
+
+# --- responses --------------------------------------------------------------
+
+
+def _stop_reason(finish: FinishReason | None, raw: str | int | None, enc: Encoding) -> Any:
+    if type(raw) is str and (FINISH.get(raw) == finish or finish is FinishReason.OTHER):
+        return raw
+    if finish is None:
+        return None
+    reason = _STOP.get(finish)
+    if reason is None:
+        enc.lose("$.choices[0].finish_reason", f"anthropic has no stop reason for {finish.value}")
+    return reason
+
+
+def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
+    own = enc.own(usage.extras, "$.usage")
+    created = own.get("cache_creation_input_tokens")
+    created = created if type(created) is int else 0
+    cached = usage.cached_tokens or 0
+    out: dict[str, Any] = {
+        "input_tokens": max(usage.prompt_tokens - cached - created, 0),
+        "output_tokens": usage.completion_tokens,
+    }
+    if usage.cached_tokens is not None:
+        out["cache_read_input_tokens"] = usage.cached_tokens
+    if usage.reasoning_tokens is not None:
+        details = own.get("output_tokens_details")
+        details = dict(details) if type(details) is dict else {}
+        details["thinking_tokens"] = usage.reasoning_tokens
+        out["output_tokens_details"] = details
+    total = usage.total_tokens
+    if total is not None and total != usage.prompt_tokens + usage.completion_tokens:
+        enc.lose("$.usage.total_tokens", "anthropic reports no total apart from its parts")
+    return fill(out, own)
+
+
+def encode_response(response: Response, losses: list[Loss] | None = None) -> bytes:
+    """Write a response body (see the package docstring)."""
+    enc = Encoding(NAME, losses)
+    writer = _Writer(enc, False)
+    own = enc.own(response.extras, "$")
+    out: dict[str, Any] = {}
+    if response.id is not None:
+        out["id"] = response.id
+    out["type"] = own.get("type", "message")
+    out["role"] = own.get("role", "assistant")
+    if response.model is not None:
+        out["model"] = response.model
+    content: list[Any] = []
+    stop = None
+    for k in range(1, len(response.choices)):
+        enc.lose(f"$.choices[{k}]", "anthropic responses have one answer")
+    if response.choices:
+        choice = response.choices[0]
+        mine = enc.own(choice.extras, "$.choices[0]")
+        if choice.index not in (None, 0):
+            enc.lose("$.choices[0].index", "anthropic responses have one answer")
+        message = choice.message
+        if message is not None:
+            path = "$.choices[0].message"
+            kept = enc.own(message.extras, path)
+            content = writer.assistant(message, kept, path)
+            fill(out, kept)
+        stop = _stop_reason(choice.finish_reason, choice.raw_finish_reason, enc)
+        fill(out, mine)
+    out["content"] = content
+    out["stop_reason"] = stop
+    if response.usage is not None:
+        out["usage"] = _usage(response.usage, enc)
+    return encode_body(fill(out, own))
