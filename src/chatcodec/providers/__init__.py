@@ -6,6 +6,8 @@ and ``msgpack``:
 - ``decode_request(body) -> Request`` and ``encode_request(request) -> bytes``
 - ``decode_response(body) -> Response`` and ``encode_response(response) -> bytes``
 - ``check_request(request) -> list[Problem]``: what the provider would refuse
+- ``stream(framing=None)``: a sans-IO decoder for a streamed response,
+  ``feed(bytes) -> events`` and ``finish() -> Response``
 
 Same-provider round trips are lossless: what has no canonical field stays in
 ``extras`` under the provider's name. The encoders take ``losses=`` (a list)
@@ -28,11 +30,13 @@ from __future__ import annotations
 import importlib
 from typing import Protocol
 
+from .._events import StreamEvent
 from .._exchange import Request, Response
+from .._framing import Framing
 from .._loss import Loss
 from .._problems import Problem
 
-__all__ = ["ALIASES", "NAMES", "Codec", "get"]
+__all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
 
 NAMES = ("openai", "ollama", "anthropic", "gemini")
 """The codecs, one per wire family."""
@@ -74,6 +78,26 @@ class Codec(Protocol):
 
     def check_request(self, request: Request) -> list[Problem]:
         """What the provider would refuse with a 400, as problems."""
+        ...
+
+    def stream(self, framing: Framing | None = None) -> StreamDecoder:
+        """A decoder for a streamed response: bytes in, events out."""
+        ...
+
+
+class StreamDecoder(Protocol):
+    """What every provider's stream decoder provides (sans-IO)."""
+
+    def feed(self, data: bytes) -> list[StreamEvent]:
+        """Take the next bytes; return the events they complete."""
+        ...
+
+    def flush(self) -> list[StreamEvent]:
+        """End the input; return the events its last bytes complete."""
+        ...
+
+    def finish(self) -> Response:
+        """End the stream; return the whole response."""
         ...
 
 

@@ -24,10 +24,12 @@ True
 from __future__ import annotations
 
 from ..._exchange import Request, Response
+from ..._framing import Framing
 from ..._loss import Loss
 from ..._problems import Problem
 from . import _check, _decode, _encode
 from ._common import NAME
+from ._stream import OllamaStreamDecoder
 
 __all__ = [
     "NAME",
@@ -36,6 +38,7 @@ __all__ = [
     "decode_response",
     "encode_request",
     "encode_response",
+    "stream",
 ]
 
 
@@ -179,3 +182,44 @@ def check_request(request: Request) -> list[Problem]:
     ['error: model is required - at `$.model`']
     """
     return _check.check_request(request)
+
+
+def stream(framing: Framing | None = None) -> OllamaStreamDecoder:
+    r"""A decoder for an Ollama ``/api/chat`` stream (NDJSON, one chunk per line).
+
+    Feed it bytes as they arrive, split anywhere; :meth:`~OllamaStreamDecoder.finish`
+    returns what :func:`decode_response` gives for the same answer sent
+    without streaming. Tool calls arrive whole; their derived ids depend on
+    the answer's last ``created_at``, so each is announced as it arrives and
+    completed (with its id) when the answer is done. A line ``{"error": ...}``
+    raises :class:`~chatcodec.StreamError` holding the response so far.
+
+    Parameters
+    ----------
+    framing : {"sse", "ndjson", "json-array"}, optional
+        Detected from the first bytes when omitted (Ollama sends NDJSON).
+
+    Returns
+    -------
+    OllamaStreamDecoder
+        ``feed(data) -> list of events``, ``finish() -> Response``.
+
+    Examples
+    --------
+    >>> from chatcodec.providers import ollama
+    >>> decoder = ollama.stream()
+    >>> decoder.feed(b'{"model":"qwen3","message":{"role":"assistant","content":"Hel')
+    []
+    >>> decoder.feed(b'lo"},"done":false}\n{"model":"qwen3","message":{"role":"assistant",')
+    [TextDelta(text='Hello', choice=0)]
+    >>> events = decoder.feed(
+    ...     b'"content":""},"done":true,"done_reason":"stop",'
+    ...     b'"prompt_eval_count":9,"eval_count":2}\n'
+    ... )
+    >>> [type(event).__name__ for event in events]
+    ['UsageReported', 'Finished']
+    >>> response = decoder.finish()
+    >>> response.message.text, response.usage.total
+    ('Hello', 11)
+    """
+    return OllamaStreamDecoder(framing)

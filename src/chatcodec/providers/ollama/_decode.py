@@ -33,7 +33,7 @@ from ..._usage import FinishReason, Usage
 from .._wire import derive_id, encode_body, expect_dict, expect_list, expect_str, json_body
 from ._common import ABSENT, DERIVED, FINISH, NAME, guess_media_type, nonstandard_base64
 
-__all__ = ["decode_request", "decode_response"]
+__all__ = ["decode_request", "decode_response", "response_from"]
 
 _REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream"})
 _OPTION_KEYS = frozenset({"temperature", "top_p", "num_predict", "stop"})
@@ -43,6 +43,7 @@ _ASSISTANT_KEYS = frozenset({"role", "content", "thinking", "tool_calls"})
 _TOOL_KEYS = frozenset({"role", "content", "images", "tool_name", "tool_call_id"})
 _CALL_KEYS = frozenset({"id", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
+_PLAIN_CALL_KEYS = frozenset({"function"})
 _TOOL_DEF_KEYS = frozenset({"type", "function"})
 _TOOL_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
 _RESPONSE_KEYS = frozenset({"model", "message", "done_reason", "prompt_eval_count", "eval_count"})
@@ -331,6 +332,20 @@ def _calls(
     invalid: list[InvalidToolCall] = []
     kinds: list[str] = []
     for j, item in enumerate(items):
+        # The usual call, {"function": {"name": ..., "arguments": {...}}}, in
+        # a few C-level checks; anything else takes the general path below.
+        if type(item) is dict and item.keys() == _PLAIN_CALL_KEYS:
+            fn = item["function"]
+            if type(fn) is dict and fn.keys() == _FUNCTION_KEYS:
+                name, arguments = fn["name"], fn["arguments"]
+                if type(name) is str and name and type(arguments) is dict:
+                    data = _object_bytes(arguments, path, j)
+                    call_id = derive_id("call_", index, j, name, data)
+                    calls.append(
+                        ToolCall(call_id, name, Raw(data), extras={NAME: {"~id": DERIVED}})
+                    )
+                    kinds.append("v")
+                    continue
         p = f"{path}.tool_calls[{j}]"
         c = expect_dict(item, p)
         own = _rest(c, _CALL_KEYS)
@@ -341,7 +356,7 @@ def _calls(
             fn_own["name"] = ""
         arguments = fn.get("arguments", _MISSING)
         if type(arguments) is dict:
-            data = _object_bytes(arguments, p + ".function.arguments")
+            data = _object_bytes(arguments, path, j)
         elif type(arguments) is str:
             data = arguments.encode("utf-8", "surrogatepass")
             own["~arguments"] = "string"
@@ -349,7 +364,7 @@ def _calls(
             data = b""
             own["~arguments"] = ABSENT
         else:  # null, an array, a number: kept as its JSON text
-            data = _object_bytes(arguments, p + ".function.arguments")
+            data = _object_bytes(arguments, path, j)
             own["~arguments"] = "json"
         wire_id = c.get("id")
         if type(wire_id) is str and wire_id:
@@ -378,11 +393,13 @@ def _calls(
     return tuple(calls), tuple(invalid), "".join(kinds)
 
 
-def _object_bytes(value: Any, path: str) -> bytes:
+def _object_bytes(value: Any, path: str, j: int) -> bytes:
+    """A call's arguments as compact JSON; ``path`` is its message's."""
     try:
         return encode_body(value)
     except UnicodeError:
-        raise ValidationError("must not hold an unpaired surrogate", path) from None
+        where = f"{path}.tool_calls[{j}].function.arguments"
+        raise ValidationError("must not hold an unpaired surrogate", where) from None
 
 
 def _tool_definition(item: Any, path: str) -> Tool:
@@ -418,7 +435,11 @@ def _tool_definition(item: Any, path: str) -> Tool:
 
 
 def decode_response(body: bytes | str) -> Response:
-    data = json_body(body)
+    return response_from(json_body(body))
+
+
+def response_from(data: dict[str, Any]) -> Response:
+    """The response a parsed body holds (the stream decoder builds such bodies)."""
     if "error" in data:
         raise _provider_error(data)
     own = _rest(data, _RESPONSE_KEYS)
