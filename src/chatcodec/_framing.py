@@ -122,14 +122,17 @@ class Deframer:
 
 
 class _SSE:
-    """Server-sent events, per the WHATWG rules, plus the unterminated last event."""
+    """Server-sent events, per the WHATWG rules, plus the unterminated last event.
 
-    __slots__ = ("_buf", "_data", "_event", "_started")
+    The buffer is cut at blank lines into whole events first; the usual event,
+    a single ``data:`` line, then costs one comparison. Line endings are made
+    LF before the cut (CRLF, then lone CRs), so one rule serves all three.
+    """
+
+    __slots__ = ("_buf", "_started")
 
     def __init__(self) -> None:
         self._buf = b""
-        self._data: list[bytes] = []
-        self._event: str | None = None
         self._started = False
 
     def feed(self, data: bytes) -> list[Frame]:
@@ -143,46 +146,66 @@ class _SSE:
                 buf = buf[3:]
         # A CR at the end may be the first half of a CRLF: wait for the next byte.
         held = buf.endswith(b"\r")
-        lines = (buf[:-1] if held else buf).splitlines(keepends=True)
-        rest = lines.pop() if lines and not lines[-1].endswith((b"\n", b"\r")) else b""
+        if held:
+            buf = buf[:-1]
+        if b"\r" in buf:
+            buf = buf.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        events = buf.split(b"\n\n")
+        rest = events.pop()
         self._buf = rest + b"\r" if held else rest
         frames: list[Frame] = []
-        for line in lines:
-            self._line(line.rstrip(b"\r\n"), frames)
+        for event in events:
+            if event[:6] == b"data: " and b"\n" not in event:
+                frames.append(_frame(None, event[6:]))
+            elif event[:7] == b"event: " and event.count(b"\n") == 1:
+                head, _, line = event.partition(b"\n")
+                if line[:6] != b"data: " or not head[7:].isascii():
+                    self._event([head, line], frames)
+                else:
+                    frames.append(_frame(head[7:].decode(), line[6:]))
+            elif event:
+                self._event(event.split(b"\n"), frames)
         return frames
 
     def finish(self) -> list[Frame]:
         frames: list[Frame] = []
-        if self._buf:
-            self._line(self._buf.rstrip(b"\r\n"), frames)
-            self._buf = b""
-        self._dispatch(frames)
+        rest, self._buf = self._buf, b""
+        rest = rest.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        for event in rest.split(b"\n\n"):
+            if event:
+                self._event(event.split(b"\n"), frames)
         return frames
 
-    def _line(self, line: bytes, frames: list[Frame]) -> None:
-        if not line:
-            self._dispatch(frames)
-            return
-        if line[:1] == b":":  # a comment: keep-alive
-            return
-        field, colon, value = line.partition(b":")
-        if colon and value[:1] == b" ":
-            value = value[1:]
-        if field == b"data":
-            self._data.append(value)
-        elif field == b"event":
-            try:
-                self._event = value.decode()
-            except UnicodeDecodeError:
-                raise StreamError("an SSE event name must be UTF-8") from None
-        # id and retry steer reconnection, which is the transport's business.
-
-    def _dispatch(self, frames: list[Frame]) -> None:
-        data = self._data
+    @staticmethod
+    def _event(lines: list[bytes], frames: list[Frame]) -> None:
+        data: list[bytes] = []
+        name: str | None = None
+        for line in lines:
+            if not line:  # a blank line left by an odd number of newlines
+                if data:
+                    frames.append(_frame(name, b"\n".join(data)))
+                data, name = [], None
+                continue
+            if line[:1] == b":":  # a comment: keep-alive
+                continue
+            field, colon, value = line.partition(b":")
+            if colon and value[:1] == b" ":
+                value = value[1:]
+            if field == b"data":
+                data.append(value)
+            elif field == b"event":
+                try:
+                    name = value.decode()
+                except UnicodeDecodeError:
+                    raise StreamError("an SSE event name must be UTF-8") from None
+            # id and retry steer reconnection, which is the transport's business.
         if data:
-            frames.append(Frame(self._event, data[0] if len(data) == 1 else b"\n".join(data)))
-            self._data = []
-        self._event = None
+            frames.append(_frame(name, data[0] if len(data) == 1 else b"\n".join(data)))
+
+
+def _frame(event: str | None, data: bytes) -> Frame:
+    # tuple.__new__ skips the namedtuple's Python-level __new__.
+    return tuple.__new__(Frame, (event, data))
 
 
 class _NDJSON:
@@ -196,7 +219,7 @@ class _NDJSON:
     def feed(self, data: bytes) -> list[Frame]:
         buf = self._buf + data if self._buf else data
         *lines, self._buf = buf.split(b"\n")
-        return [Frame(None, text) for line in lines if (text := line.strip(_SPACE))]
+        return [_frame(None, text) for line in lines if (text := line.strip(_SPACE))]
 
     def finish(self) -> list[Frame]:
         text, self._buf = self._buf.strip(_SPACE), b""
@@ -266,7 +289,7 @@ class _JSONArray:
             else:
                 depth -= 1
                 if depth == 1:
-                    frames.append(Frame(None, buf[item : i + 1]))
+                    frames.append(_frame(None, buf[item : i + 1]))
                     last, item = i + 1, -1
                 elif depth == 0:
                     if buf[last:i].strip(_BETWEEN) or buf[i + 1 :].strip(_SPACE):

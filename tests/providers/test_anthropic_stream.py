@@ -159,8 +159,8 @@ class TestRecordedStreams:
         assert anthropic.decode_response(msgspec.json.encode(body)) == compact(response)
 
     def test_registry(self) -> None:
-        assert type(get("anthropic").stream()) is anthropic.AnthropicStreamDecoder  # type: ignore[attr-defined]
-        assert type(get("claude").stream()) is anthropic.AnthropicStreamDecoder  # type: ignore[attr-defined]
+        assert type(get("anthropic").stream()) is anthropic.AnthropicStreamDecoder
+        assert type(get("claude").stream()) is anthropic.AnthropicStreamDecoder
 
 
 def _curated(name: str) -> bytes:

@@ -758,7 +758,7 @@ class TestCrossSource:
             response_format=ResponseFormat(
                 "json_schema", name="x", schema={"type": "object"}, strict=True
             ),
-            extras={"anthropic": {"metadata": {}}},
+            extras={"anthropic": {"metadata": {"user_id": "u"}}},
         )
         losses: list[Loss] = []
         body = gemini.encode_request(request, losses=losses)

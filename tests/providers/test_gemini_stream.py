@@ -136,7 +136,7 @@ class TestRecordedStreams:
         assert gemini.decode_response(body) == response
 
     def test_registry(self) -> None:
-        assert type(get("gemini").stream()) is gemini.GeminiStreamDecoder  # type: ignore[attr-defined]
+        assert type(get("gemini").stream()) is gemini.GeminiStreamDecoder
 
 
 def _curated(name: str) -> bytes:

@@ -675,7 +675,9 @@ def cross_source_request() -> cc.Request:
             cc.DeveloperMessage("Rules.", extras={"openai": {"name": "x"}}),
             cc.UserMessage(
                 (
-                    cc.TextPart("a", extras={"anthropic": {"cache_control": {}}}),
+                    cc.TextPart(
+                        "a", extras={"anthropic": {"cache_control": {"type": "ephemeral"}}}
+                    ),
                     cc.TextPart("b"),
                     cc.ImagePart(url="https://example.com/x.png", detail="high"),
                     cc.ImagePart(url=f"data:image/png;base64,{PNG}", detail="low"),
@@ -695,7 +697,7 @@ def cross_source_request() -> cc.Request:
                 ),
                 (cc.tool_call("toolu_1", "f", {"q": 1}),),
                 (cc.InvalidToolCall("toolu_2", "g", "{bad", "arguments are not valid JSON"),),
-                extras={"gemini": {"~id": "derived"}, "anthropic": {"stop_sequence": None}},
+                extras={"gemini": {"~id": "derived"}, "anthropic": {"stop_sequence": "END"}},
             ),
             cc.ToolMessage("toolu_1", "done", is_error=True),
             cc.ToolMessage(
@@ -727,6 +729,10 @@ class TestCrossSource:
             (
                 "$.messages[1].content[0].extras.anthropic.cache_control",
                 "a anthropic field ollama has no place for",
+            ),
+            (
+                "$.messages[1].content[1]",
+                "ollama takes one text per message: joined to the text before",
             ),
             ("$.messages[1].content[2]", "ollama cannot carry an image by URL"),
             ("$.messages[1].content[3].detail", "ollama has no image detail"),

@@ -144,6 +144,37 @@ def derive_id(prefix: str, *parts: object) -> str:
     return prefix + digest.hexdigest()
 
 
+_ANY = object()
+
+# Wire values that say nothing a target could carry: each provider's defaults
+# and position markers. Another provider's encoder does not report them as
+# lost (``null``, ``[]`` and ``{}`` never are: they mean "nothing").
+_NEUTRAL: dict[str, dict[str, Any]] = {
+    "openai": {"n": 1, "prefix": False, "index": _ANY, "type": "function"},
+    "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
+    "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
+    "gemini": {},
+}
+
+
+def neutral(provider: str, key: str, value: Any) -> bool:
+    """Whether ``provider``'s wire ``key: value`` carries no information."""
+    if value is None or (type(value) in (list, dict) and not value):
+        return True
+    expected = _NEUTRAL.get(provider, {}).get(key, _MISSING)
+    if expected is _ANY:
+        return True
+    if type(expected) is dict and type(value) is dict:
+        return all(
+            key in expected and (expected[key] is _ANY or expected[key] == item)
+            for key, item in value.items()
+        )
+    return expected is not _MISSING and type(expected) is type(value) and expected == value
+
+
+_MISSING = object()
+
+
 class Encoding:
     """One encode: the target provider and the losses found on the way.
 
@@ -181,8 +212,8 @@ class Encoding:
                 own = value
             elif self.losses is not None:
                 if key in PROVIDERS and isinstance(value, dict):
-                    for name in value:
-                        if not name.startswith(HINT):
+                    for name, item in value.items():
+                        if not name.startswith(HINT) and not neutral(key, name, item):
                             self.lose(
                                 f"{path}.extras.{key}.{name}",
                                 f"a {key} field {self.provider} has no place for",

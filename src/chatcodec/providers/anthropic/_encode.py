@@ -288,6 +288,11 @@ class _Writer:
             message, own = messages[k], owns[k]
             kind = type(message)
             if kind is AssistantMessage:
+                assert isinstance(message, AssistantMessage)
+                if k != n - 1 and not own and _empty(message):
+                    # Another provider's empty answer: Anthropic takes one only at the end.
+                    self.enc.lose(f"$.messages[{k}]", "an empty assistant message before the end")
+                    continue
                 role = "assistant"
             elif kind is UserMessage:
                 role = "system" if own.get("~role") == "system" else "user"
@@ -300,8 +305,18 @@ class _Writer:
             else:
                 groups[-1][1].append(k)
         turns = []
-        for role, members in groups:
+        for g, (role, members) in enumerate(groups):
             turn = self.turn(role, members, messages, owns)
+            if (
+                turn is not None
+                and role == "assistant"
+                and g != len(groups) - 1
+                and not turn["content"]
+                and any(messages[k].content for k in members)
+            ):
+                # Every part was lost (and reported): Anthropic refuses an empty turn.
+                self.enc.lose(f"$.messages[{members[0]}]", "an assistant turn left empty")
+                continue
             if turn is not None:
                 turns.append(turn)
         value: Any = None
@@ -349,6 +364,16 @@ class _Writer:
         if type(keys) is dict:
             fill(turn, keys)
         return turn
+
+
+def _empty(message: AssistantMessage) -> bool:
+    """An answer with no calls and no text (Anthropic refuses it before the end)."""
+    if message.tool_calls or message.invalid_tool_calls:
+        return False
+    content = message.content
+    if not content or type(content) is str:
+        return not content
+    return all(type(part) is TextPart and not part.text for part in content)
 
 
 def _string_content(message: Message, own: dict[str, Any]) -> str | None:
@@ -405,10 +430,22 @@ def encode_request(request: Request, losses: list[Loss] | None = None) -> bytes:
     if system is not None:
         out["system"] = system
     out["messages"] = turns
+    sent: list[Any] = []
     if request.tools:
         tools = [_tool(writer, tool, f"$.tools[{k}]") for k, tool in enumerate(request.tools)]
-        out["tools"] = [tool for tool in tools if tool is not None]
+        sent = [tool for tool in tools if tool is not None]
+        if sent:
+            out["tools"] = sent
     choice, parallel = request.tool_choice, request.parallel_tool_calls
+    if choice is not None and len(sent) < len(request.tools):
+        # Tools were left out (another provider's server tools): a choice that
+        # needs them would be refused.
+        names = {tool.get("name") for tool in sent if type(tool) is dict}
+        if (choice.mode == "required" and not sent) or (
+            choice.mode == "tool" and choice.name not in names
+        ):
+            enc.lose("$.tool_choice", "a tool choice for tools anthropic cannot run")
+            choice = None
     if choice is not None:
         wire: dict[str, Any] = {"type": _MODES[choice.mode]}
         if choice.name is not None:

@@ -48,6 +48,7 @@ _CALL = table("name", "args", "id")
 _RESULT = table("name", "response", "id", "parts")
 _CONTENT = frozenset(("role", "parts"))
 _RESULT_KEY = frozenset(("functionResponse",))
+_WRAPS = frozenset(("result", "error"))
 _DECL = table("name", "description", "parameters", "parametersJsonSchema")
 _GEN = table(
     "maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType",
@@ -299,9 +300,19 @@ class _Decoder:
         elif matched is None or matched[1] != name:
             keep["name"] = name
         response = inner.get("response", _ABSENT)
+        error = False
         if response is _ABSENT:
             text = ""
             extras["~response"] = "absent"
+        elif type(response) is dict and len(response) == 1 and _WRAPS.issuperset(response):
+            # ``{"result": text}`` (``{"error": text}``) is how text is sent: read the text.
+            [(key, text)] = response.items()
+            if type(text) is not str:
+                text = _encode(response).decode()
+            else:
+                error = key == "error"
+                if text[:1] == "{" or text[:1].isspace():
+                    extras["~response"] = "wrap"
         else:
             text = _encode(response).decode()
             if type(response) is not dict:
@@ -318,7 +329,9 @@ class _Decoder:
             keep["parts"] = parts
         if keep:
             extras["functionResponse"] = keep
-        return ToolMessage(call_id, content, extras=extras_for(NAME, extras or None))
+        return ToolMessage(
+            call_id, content, is_error=error, extras=extras_for(NAME, extras or None)
+        )
 
     def user_turn(
         self, parts: list[Any], path: str, index: int, hints: dict[str, Any], after: bool

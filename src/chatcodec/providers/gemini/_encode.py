@@ -8,8 +8,10 @@ the order of parts, how contents were split into turns.
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Collection, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import Raw
@@ -42,6 +44,21 @@ __all__ = ["encode_request", "encode_response"]
 
 _ABSENT: Any = object()
 _raw_decoder = msgspec.json.Decoder(Raw)
+_decoder = msgspec.json.Decoder()
+_WRAPS = frozenset(("result", "error"))
+# The standard library's table (without the system's files, which vary), and
+# the types Gemini takes that it lacks or spells otherwise.
+_mimetypes = mimetypes.MimeTypes()
+_TYPES = {
+    ".wav": "audio/wav",
+    ".mp3": "audio/mp3",
+    ".flac": "audio/flac",
+    ".ogg": "audio/ogg",
+    ".aac": "audio/aac",
+    ".webp": "image/webp",
+    ".heif": "image/heif",
+    ".md": "text/markdown",
+}
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _CALL_KEY = frozenset(("functionCall",))
 _RESULT_KEY = frozenset(("functionResponse",))
@@ -70,6 +87,22 @@ def _is_json(data: bytes) -> bool:
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return False
     return True
+
+
+def _wrapped(data: bytes) -> bool:
+    """Whether a JSON object reads back as wrapped text (``{"result": "..."}``)."""
+    value = _decoder.decode(data)
+    return len(value) == 1 and _WRAPS.issuperset(value) and type(next(iter(value.values()))) is str
+
+
+def _media_type(url: str) -> str | None:
+    """The media type a URL's extension names, if any."""
+    path = urlsplit(url).path
+    dot = path.rfind(".")
+    if dot < 0:
+        return None
+    ext = path[dot:].lower()
+    return _TYPES.get(ext) or _mimetypes.types_map[True].get(ext)
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -141,6 +174,12 @@ class _Encoder:
                 inner["data"] = payload
             else:
                 kind = "fileData"
+                if part.media_type is None:
+                    guess = _media_type(url)
+                    if guess is None:
+                        self.enc.lose(path, "a file by URL whose media type gemini cannot tell")
+                        return None
+                    inner[k["mimeType"]] = guess
                 inner[k["fileUri"]] = url
         extra = own.get(kind)
         if type(extra) is dict:
@@ -248,12 +287,13 @@ class _Encoder:
         data = text.encode("utf-8", "surrogatepass")
         if hint == "absent" and not text:
             pass
-        elif hint == "json" and _is_json(data):
+        elif (hint == "json" and _is_json(data)) or (
+            hint != "wrap"
+            and not message.is_error
+            and _argument_problem(data) is None
+            and not _wrapped(data)
+        ):
             out["response"] = Raw(data)
-        elif _argument_problem(data) is None:
-            out["response"] = Raw(data)
-            if message.is_error:
-                self.enc.lose(f"{path}.is_error", "gemini has no error flag on a function result")
         else:
             out["response"] = {"error" if message.is_error else "result": text}
         hint = own.get("~id", _ABSENT)
@@ -303,8 +343,13 @@ class _Encoder:
         for i, message in enumerate(messages):
             path = f"$.messages[{i}]"
             if isinstance(message, AssistantMessage):
-                contents.append(self.assistant(message, path))
+                turn = self.assistant(message, path)
                 results = None
+                if not turn["parts"] and message.content:
+                    # Every part was lost (and reported): Gemini refuses an empty turn.
+                    enc.lose(path, "a model turn none of whose parts gemini can carry")
+                    continue
+                contents.append(turn)
             elif isinstance(message, ToolMessage):
                 own = enc.own(message.extras, path)
                 part = self.result(message, own, path)
@@ -476,8 +521,11 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     System and developer messages become ``systemInstruction``; tool
     messages become ``functionResponse`` parts of one user turn, with the
     ``name`` of the call they answer; a result that is a JSON object is sent
-    as that object, other text as ``{"result": text}`` (``{"error": text}``
-    when ``is_error``). The model goes in the URL, not the body.
+    as that object, other text as ``{"result": text}`` (an error as
+    ``{"error": text}``), which the decoder reads back as that text. A file
+    by URL gets the media type its extension names (Gemini needs one); a
+    turn none of whose parts can be sent is left out. The model goes in the
+    URL, not the body.
 
     Parameters
     ----------

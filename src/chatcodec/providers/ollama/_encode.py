@@ -197,6 +197,10 @@ def _media(
         kind = type(part)
         if kind is TextPart:
             assert isinstance(part, TextPart)
+            if texts:
+                enc.lose(p, "ollama takes one text per message: joined to the text before")
+            elif images:
+                enc.lose(p, "ollama sends the images of a message after its text")
             texts.append(part.text)
         elif kind is ImagePart:
             assert isinstance(part, ImagePart)
@@ -248,6 +252,8 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
             p = f"{path}.content[{k}]"
             enc.own(part.extras, p)
             if isinstance(part, TextPart):
+                if texts:
+                    enc.lose(p, "ollama takes one text per message: joined to the text before")
                 texts.append(part.text)
             elif isinstance(part, ReasoningPart):
                 if part.signature is not None and part.provider != NAME:

@@ -15,12 +15,15 @@ from ._common import NAME
 from ._decode import decode_request
 from ._encode import encode_request, encode_response
 from ._reply import decode_response
+from ._stream import OpenAIStreamDecoder, stream
 
 __all__ = [
     "NAME",
+    "OpenAIStreamDecoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "stream",
 ]

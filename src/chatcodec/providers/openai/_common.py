@@ -38,7 +38,6 @@ from msgspec import Raw
 
 from ..._content import OpaquePart
 from ..._errors import ValidationError
-from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
 
@@ -143,21 +142,3 @@ def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
     if obj.keys() <= known:
         return None
     return leftover(obj, known)
-
-
-_raw = msgspec.json.Decoder(Raw)
-
-
-def parse_call(
-    call_id: str, name: str, arguments: str, kept: dict[str, Any] | None
-) -> ToolCall | InvalidToolCall:
-    """``parse_tool_call``, with one scan of the usual well-formed object."""
-    if name and arguments[:1] == "{":
-        try:
-            raw = _raw.decode(arguments.encode())
-        except (msgspec.DecodeError, UnicodeError):
-            pass
-        else:
-            return ToolCall(call_id, name, raw, extras=kept)
-    call = parse_tool_call(call_id, name, arguments)
-    return msgspec.structs.replace(call, extras=kept) if kept else call

@@ -38,9 +38,10 @@ from ._common import (
     rest,
     split_data_url,
 )
+from ._fastreq import fast_request
 from ._reply import TYPE_TEXT, assistant
 
-__all__ = ["decode_request"]
+__all__ = ["decode_request", "general_request"]
 
 _REQUEST = frozenset(
     {
@@ -108,6 +109,14 @@ def decode_request(body: bytes | str) -> Request:
     >>> request.extras
     {'openai': {'seed': 7, '~max_tokens': 'max_completion_tokens'}}
     """
+    request = fast_request(body)
+    if request is not None:
+        return request
+    return general_request(body)
+
+
+def general_request(body: bytes | str) -> Request:
+    """:func:`decode_request` without the fast path: any shape, key by key."""
     obj = json_body(body)
     own: dict[str, Any] = rest(obj, _REQUEST) or {}
     messages = _messages(expect_list(obj.get("messages", []), "$.messages"))

@@ -41,6 +41,9 @@ __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
 
+DEFAULT_SCHEMA_NAME = "response"
+"""The name a JSON schema response format gets when it has none."""
+
 
 # -- requests -------------------------------------------------------------------
 
@@ -52,6 +55,14 @@ def encode_request(
     developer_role: DeveloperRole = "developer",
 ) -> bytes:
     """Write an OpenAI Chat Completions request body.
+
+    A request from another provider is fitted to OpenAI's rules: tool
+    messages come right after the assistant message whose calls they answer
+    (consecutive assistant messages with calls are joined); the images and
+    files of a tool result go in a user message after the results (reported:
+    they no longer belong to the result); a message none of whose parts can
+    be sent is left out, and so is a tool choice whose tools were; a JSON
+    schema format without a name is named ``"response"``.
 
     Parameters
     ----------
@@ -82,19 +93,24 @@ def encode_request(
     out: dict[str, Any] = {}
     if request.model is not None:
         out["model"] = request.model
-    out["messages"] = [
-        _message(m, f"$.messages[{i}]", enc, developer_role) for i, m in enumerate(request.messages)
-    ]
+    out["messages"] = _messages(request.messages, enc, developer_role)
+    sent: list[Any] = []
     if request.tools:
-        if own.get("~functions"):
-            out["functions"] = [
-                _function(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)
-            ]
-            out["functions"] = [f for f in out["functions"] if f is not None]
-        else:
-            out["tools"] = [_tool(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)]
-            out["tools"] = [t for t in out["tools"] if t is not None]
+        key, write = ("functions", _function) if own.get("~functions") else ("tools", _tool)
+        wire = [write(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)]
+        sent = [t for t in wire if t is not None]
+        if sent:
+            out[key] = sent
     choice = request.tool_choice
+    if choice is not None and len(sent) < len(request.tools):
+        # Tools were left out (another provider's server tools): a choice that
+        # needs them would be refused.
+        names = {t.name for t in request.tools if isinstance(t, ToolDefinition)}
+        if (choice.mode in ("required", "auto") and not sent) or (
+            choice.mode == "tool" and choice.name not in names
+        ):
+            enc.lose("$.tool_choice", "a tool choice for tools openai cannot run")
+            choice = None
     if choice is not None:
         if own.get("~function_call"):
             if choice.mode == "tool":
@@ -115,7 +131,10 @@ def encode_request(
         if choice.extras:
             fill(out, enc.own(choice.extras, "$.tool_choice"))
     if request.parallel_tool_calls is not None:
-        out["parallel_tool_calls"] = request.parallel_tool_calls
+        if sent or not request.tools:
+            out["parallel_tool_calls"] = request.parallel_tool_calls
+        else:
+            enc.lose("$.parallel_tool_calls", "a parallel calls switch with no tools left")
     if request.max_tokens is not None:
         out[own.get("~max_tokens", "max_tokens")] = request.max_tokens
     if request.temperature is not None:
@@ -143,6 +162,9 @@ def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
         spec: dict[str, Any] = {}
         if rf.name is not None:
             spec["name"] = rf.name
+        elif rf.type == "json_schema" and not (inner_own and "name" in inner_own):
+            # OpenAI requires a name; other providers' schemas have none.
+            spec["name"] = DEFAULT_SCHEMA_NAME
         if rf.schema is not None:
             spec["schema"] = rf.schema
         if rf.strict is not None:
@@ -186,18 +208,118 @@ def _definition(tool: ToolDefinition, own: dict[str, Any]) -> dict[str, Any]:
     return fill(fn, inner) if inner else fn
 
 
-def _message(m: Message, path: str, enc: Encoding, developer_role: DeveloperRole) -> dict[str, Any]:
+def _messages(
+    messages: tuple[Message, ...], enc: Encoding, developer_role: DeveloperRole
+) -> list[Any]:
+    """The wire messages, in the order OpenAI takes them.
+
+    OpenAI wants the tool messages right after the assistant message whose
+    calls they answer, and only text in them. Anthropic and Gemini put
+    results and user text in one turn, so a result may come after the
+    user's text: it is moved up (the order of results and of other
+    messages is kept). Images and files of a result go in one user message
+    after the results, as pydantic-ai and LangChain send them. Gemini
+    joins consecutive model contents into one turn whose calls are answered
+    together: they are joined into one assistant message.
+    """
+    out: list[Any] = []
+    i = 0
+    while i < len(messages):
+        m = messages[i]
+        wire = _message(m, i, enc, developer_role)
+        i += 1
+        if not isinstance(m, AssistantMessage) or not (m.tool_calls or m.invalid_tool_calls):
+            if wire is not None:
+                out.append(wire)
+            continue
+        ids = _call_ids(m)
+        while i < len(messages) and isinstance(nxt := messages[i], AssistantMessage):
+            more = _message(nxt, i, enc, developer_role)
+            if more is not None:
+                wire = more if wire is None else _join(wire, more, f"$.messages[{i}]", enc)
+            ids |= _call_ids(nxt)
+            i += 1
+        if wire is not None:
+            out.append(wire)
+        end = i
+        while end < len(messages) and not isinstance(messages[end], AssistantMessage):
+            end += 1
+        turn = range(i, end)
+        answers = [k for k in turn if _answers(messages[k], ids)]
+        moved: list[Any] = []
+        for k in answers:
+            wire = _message(messages[k], k, enc, developer_role, moved)
+            if wire is not None:
+                out.append(wire)
+        if moved:
+            out.append({"role": "user", "content": moved})
+        for k in turn:
+            if k not in answers:
+                wire = _message(messages[k], k, enc, developer_role)
+                if wire is not None:
+                    out.append(wire)
+        i = end
+    return out
+
+
+def _call_ids(m: AssistantMessage) -> set[str]:
+    return {c.id for c in m.tool_calls} | {c.id for c in m.invalid_tool_calls if c.id}
+
+
+def _join(first: dict[str, Any], second: dict[str, Any], path: str, enc: Encoding) -> Any:
+    """One assistant message from two in a row (the second at ``path``)."""
+    out = dict(first)
+    for key, value in second.items():
+        if key == "tool_calls":
+            out[key] = [*out.get(key, ()), *value]
+        elif key == "content":
+            before, after = _text_list(out.get(key)), _text_list(value)
+            if before and after:
+                enc.lose(path, "an assistant message openai joins with the one before")
+                out[key] = before + after
+            elif after:
+                out[key] = value
+        elif key not in out:
+            out[key] = value
+        elif out[key] != value:
+            enc.lose(f"{path}.extras.openai.{key}", "a field of a joined assistant message")
+    return out
+
+
+def _text_list(content: Any) -> list[Any]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return content if isinstance(content, list) else []
+
+
+def _answers(m: Message, ids: set[str]) -> bool:
+    return isinstance(m, ToolMessage) and m.tool_call_id in ids
+
+
+def _message(
+    m: Message,
+    index: int,
+    enc: Encoding,
+    developer_role: DeveloperRole,
+    moved: list[Any] | None = None,
+) -> dict[str, Any] | None:
+    """One wire message; ``None`` when nothing of it can be sent (reported)."""
+    path = f"$.messages[{index}]"
     own = enc.own(m.extras, path)
     if isinstance(m, UserMessage):
         content = m.content
-        out: dict[str, Any] = {
-            "role": "user",
-            "content": content if isinstance(content, str) else _parts(content, path, enc),
-        }
+        parts = content if isinstance(content, str) else _parts(content, path, enc)
+        if not parts:
+            enc.lose(path, "a user message none of whose parts openai can carry")
+            return None
+        out: dict[str, Any] = {"role": "user", "content": parts}
     elif isinstance(m, AssistantMessage):
         out = _assistant(m, own, path, enc)
+        if m.content and not own and out.keys() <= {"role"}:
+            enc.lose(path, "an assistant message none of whose parts openai can carry")
+            return None
     elif isinstance(m, ToolMessage):
-        out = _tool_message(m, own, path, enc)
+        out = _tool_message(m, own, path, enc, moved)
     else:
         role = "system" if isinstance(m, SystemMessage) else developer_role
         out = {"role": role, "content": _instruction(m, own)}
@@ -217,7 +339,9 @@ def _instruction(m: SystemMessage | DeveloperMessage, own: dict[str, Any]) -> An
     return out
 
 
-def _tool_message(m: ToolMessage, own: dict[str, Any], path: str, enc: Encoding) -> dict[str, Any]:
+def _tool_message(
+    m: ToolMessage, own: dict[str, Any], path: str, enc: Encoding, moved: list[Any] | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"role": own.get("~role", "tool")}
     content = m.content
     if isinstance(content, str):
@@ -225,6 +349,20 @@ def _tool_message(m: ToolMessage, own: dict[str, Any], path: str, enc: Encoding)
             out["content"] = content
         elif own["~content"] is None:
             out["content"] = None
+    elif moved is not None and any(_media(part) for part in content):
+        texts = []
+        for j, part in enumerate(content):
+            at = f"{path}.content[{j}]"
+            if not _media(part):
+                wire = _part(part, at, enc)
+                if wire is not None:
+                    texts.append(wire)
+                continue
+            wire = _part(part, at, enc)
+            if wire is not None:
+                enc.lose(at, "openai tool results hold only text: sent in a user message after")
+                moved.append(wire)
+        out["content"] = texts or ""
     else:
         out["content"] = _parts(content, path, enc)
     if own.get("~id") != "derived" and "~role" not in own:
@@ -241,6 +379,10 @@ def _parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -> list[Any
         if wire is not None:
             out.append(wire)
     return out
+
+
+def _media(part: ContentPart) -> bool:
+    return isinstance(part, ImagePart | AudioPart | FilePart)
 
 
 def _part(part: ContentPart, path: str, enc: Encoding) -> Any:

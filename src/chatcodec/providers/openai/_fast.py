@@ -9,11 +9,13 @@ absent key from a ``null``.
 
 The Structs forbid unknown fields. Any body they do not fit (a dialect's key,
 a value of another type, an error body, Mistral's content lists...) makes the
-typed decode fail, and the caller takes the general path
-(:mod:`._reply`), which gives the same result; so does any value the mapping
-here would have to treat specially (``_Fallback``). Values that the general
-path keeps as sent (``logprobs``, ``annotations``...) are decoded as builtins,
-so the two paths build equal records.
+typed decode fail, and the caller takes the general path (:mod:`._reply`),
+which gives the same result; so does a value that breaks a canonical rule
+(an empty call id, arguments that are not a JSON object, a negative count):
+the canonical constructors raise, and the general path keeps the value in
+its own way. Values that the general path keeps as sent (``logprobs``,
+``annotations``...) are decoded as builtins, so both paths build equal
+records.
 """
 
 from __future__ import annotations
@@ -21,43 +23,41 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._errors import ValidationError
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
-from ..._tools import InvalidToolCall, ToolCall
+from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
-from ._common import FINISH, NAME, parse_call
+from ._common import FINISH, NAME
 
-__all__ = ["fast_response"]
+__all__ = ["AssistantFields", "Wire", "assistant", "fast_response"]
 
 _OTHER = FinishReason.OTHER
+_raw = msgspec.json.Decoder(Raw)
 
 
-class _Fallback(Exception):
-    """The body fits the Structs but needs the general path's care."""
-
-
-class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+class Wire(Struct, forbid_unknown_fields=True, gc=False):
     """Base of the wire Structs: unknown keys fail the decode."""
 
 
-class _Function(_Wire):
+class _Function(Wire):
     name: str
     arguments: str
 
 
-class _Call(_Wire):
+class _Call(Wire):
     id: str
     function: _Function
     type: str | UnsetType = UNSET
     index: Any = UNSET
 
 
-class _Message(_Wire):
-    role: Literal["assistant"]
+class AssistantFields(Wire):
+    """The keys of an assistant message, in a response and in a request's history."""
+
     content: str | UnsetType | None = UNSET
     refusal: str | UnsetType | None = UNSET
     tool_calls: list[_Call] | UnsetType | None = UNSET
@@ -67,20 +67,25 @@ class _Message(_Wire):
     reasoning: str | UnsetType | None = UNSET
 
 
-class _Choice(_Wire):
+class _Message(AssistantFields, kw_only=True):
+    # A tag alone would let an absent role through; the general path hints it.
+    role: Literal["assistant"]
+
+
+class _Choice(Wire):
     index: int
     message: _Message
     finish_reason: str | UnsetType | None = UNSET
     logprobs: Any = UNSET
 
 
-class _PromptDetails(_Wire):
+class _PromptDetails(Wire):
     cached_tokens: int | UnsetType = UNSET
     audio_tokens: Any = UNSET
     cache_write_tokens: Any = UNSET
 
 
-class _CompletionDetails(_Wire):
+class _CompletionDetails(Wire):
     reasoning_tokens: int | UnsetType = UNSET
     audio_tokens: Any = UNSET
     accepted_prediction_tokens: Any = UNSET
@@ -88,7 +93,7 @@ class _CompletionDetails(_Wire):
     text_tokens: Any = UNSET
 
 
-class _Usage(_Wire):
+class _Usage(Wire):
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int
@@ -96,7 +101,7 @@ class _Usage(_Wire):
     completion_tokens_details: _CompletionDetails | UnsetType | None = UNSET
 
 
-class _Response(_Wire):
+class _Response(Wire):
     id: str
     model: str
     choices: list[_Choice]
@@ -140,12 +145,26 @@ def fast_response(body: bytes | str) -> Response | None:
             usage,
             extras={NAME: own} if own else None,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, _Fallback, ValidationError):
+    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError):
         return None
 
 
 def _choice(c: _Choice) -> Choice:
-    m = c.message
+    message = assistant(c.message)
+    own = {"logprobs": c.logprobs} if c.logprobs is not UNSET else {}
+    finish = c.finish_reason
+    if type(finish) is str:
+        reason = FINISH.get(finish, _OTHER)
+        if reason is _OTHER:
+            own["~finish"] = "raw"
+        return Choice(message, reason, finish, c.index, extras={NAME: own} if own else None)
+    if finish is None:
+        own["finish_reason"] = None
+    return Choice(message, None, None, c.index, extras={NAME: own} if own else None)
+
+
+def assistant(m: AssistantFields) -> AssistantMessage:
+    """The canonical form of a typed assistant message."""
     own: dict[str, Any] = {}
     if m.annotations is not UNSET:
         own["annotations"] = m.annotations
@@ -174,31 +193,19 @@ def _choice(c: _Choice) -> Choice:
 
     calls = m.tool_calls
     valid: tuple[ToolCall, ...] = ()
-    invalid: tuple[InvalidToolCall, ...] = ()
     if type(calls) is list:
         if calls:
-            valid, invalid = _calls(calls, own)
+            valid = _calls(calls)
         else:
             own["tool_calls"] = calls
     elif calls is None:
         own["tool_calls"] = None
-    if result is None and not valid and not invalid:
+    if result is None and not valid:
         result = ()
-    message = AssistantMessage(result, valid, invalid, extras={NAME: own} if own else None)
-
-    own = {"logprobs": c.logprobs} if c.logprobs is not UNSET else {}
-    finish = c.finish_reason
-    if type(finish) is str:
-        reason = FINISH.get(finish, _OTHER)
-        if reason is _OTHER:
-            own["~finish"] = "raw"
-        return Choice(message, reason, finish, c.index, extras={NAME: own} if own else None)
-    if finish is None:
-        own["finish_reason"] = None
-    return Choice(message, None, None, c.index, extras={NAME: own} if own else None)
+    return AssistantMessage(result, valid, extras={NAME: own} if own else None)
 
 
-def _reasoning(m: _Message, own: dict[str, Any]) -> tuple[AssistantPart, ...]:
+def _reasoning(m: AssistantFields, own: dict[str, Any]) -> tuple[AssistantPart, ...]:
     # The first key holding a string is the reasoning; the other is kept as sent.
     parts: tuple[AssistantPart, ...] = ()
     if m.reasoning_content is not UNSET:
@@ -216,29 +223,21 @@ def _reasoning(m: _Message, own: dict[str, Any]) -> tuple[AssistantPart, ...]:
     return parts
 
 
-def _calls(
-    calls: list[_Call], own: dict[str, Any]
-) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
-    valid: list[ToolCall] = []
-    invalid: list[InvalidToolCall] = []
-    at: list[int] = []
-    for j, c in enumerate(calls):
+def _calls(calls: list[_Call]) -> tuple[ToolCall, ...]:
+    # Only well-formed calls: ToolCall's own checks (id, name, an object) and
+    # the JSON scan of the arguments raise on anything else, and the general
+    # path keeps it (as an invalid call, with a derived id...).
+    if len(calls) == 1:
+        c = calls[0]
+        extras = None if c.type == "function" and c.index is UNSET else _call_own(c)
         f = c.function
-        if not c.id or not f.name:
-            raise _Fallback  # derived ids and missing names: the general path's care
-        kept = None
-        if c.type != "function" or c.index is not UNSET:
-            kept = _call_own(c)
-        call = parse_call(c.id, f.name, f.arguments, kept)
-        if type(call) is ToolCall:
-            valid.append(call)
-        else:
-            invalid.append(call)  # type: ignore[arg-type]
-            at.append(j)
-    # Invalid calls are written after the valid ones unless told where they were.
-    if at and at != list(range(len(valid), len(calls))):
-        own["~invalid_at"] = at
-    return tuple(valid), tuple(invalid)
+        return (ToolCall(c.id, f.name, _raw.decode(f.arguments.encode()), extras=extras),)
+    out: list[ToolCall] = []
+    for c in calls:
+        extras = None if c.type == "function" and c.index is UNSET else _call_own(c)
+        f = c.function
+        out.append(ToolCall(c.id, f.name, _raw.decode(f.arguments.encode()), extras=extras))
+    return tuple(out)
 
 
 def _call_own(c: _Call) -> dict[str, Any] | None:

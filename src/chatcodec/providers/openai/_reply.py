@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import Raw
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._errors import ProviderError, ValidationError
@@ -30,7 +31,6 @@ from ._common import (
     normalize_finish,
     opaque,
     opt_str,
-    parse_call,
     rest,
 )
 from ._fast import fast_response
@@ -154,7 +154,7 @@ def _reasoning(m: dict[str, Any], own: dict[str, Any]) -> list[AssistantPart]:
     details = m.get("reasoning_details", ABSENT)
     parts: list[AssistantPart] = []
     if details is not ABSENT:
-        mapped = _details(details) if type(details) is list else None
+        mapped = _details(details) if type(details) is list and details else None
         if mapped is None:
             own["reasoning_details"] = details
         else:
@@ -294,7 +294,25 @@ def _call(c: dict[str, Any], index: int, j: int) -> ToolCall | InvalidToolCall:
         call_id = derive_id("call_", index, j, name, arguments)
     if inner:
         own["~function"] = inner
-    return parse_call(call_id, name, arguments, {NAME: own} if own else None)
+    return _parse(call_id, name, arguments, {NAME: own} if own else None)
+
+
+_raw = msgspec.json.Decoder(Raw)
+
+
+def _parse(
+    call_id: str, name: str, arguments: str, kept: dict[str, Any] | None
+) -> ToolCall | InvalidToolCall:
+    """``parse_tool_call``, with one scan of the usual well-formed object."""
+    if name and arguments[:1] == "{":
+        try:
+            raw = _raw.decode(arguments.encode())
+        except (msgspec.DecodeError, UnicodeError):
+            pass
+        else:
+            return ToolCall(call_id, name, raw, extras=kept)
+    call = parse_tool_call(call_id, name, arguments)
+    return msgspec.structs.replace(call, extras=kept) if kept else call
 
 
 # -- responses ------------------------------------------------------------------

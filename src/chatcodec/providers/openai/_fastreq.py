@@ -1,0 +1,264 @@
+"""The fast path of the request decoder: typed wire Structs for the usual requests.
+
+The same strategy as :mod:`._fast` for responses: the usual request (a
+history of text messages and tool calls, function tools, the common
+parameters) decodes straight into the private Structs below, its messages
+told apart by their ``role`` tag, and maps to the canonical form without a
+scan of leftover keys. Anything else (content parts, a dialect's key, a
+``response_format``, the legacy ``functions``...) fails the typed decode or
+a canonical rule, and the caller takes the general path (:mod:`._decode`),
+which gives the same result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from ..._errors import ValidationError
+from ..._exchange import Request, ToolChoice
+from ..._messages import (
+    DeveloperMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._schema import close_objects
+from ..._tools import ToolDefinition
+from ._common import NAME
+from ._fast import AssistantFields, Wire, assistant
+
+__all__ = ["fast_request"]
+
+
+class _Fallback(Exception):
+    """A value the typed decode accepts but only the general path maps."""
+
+
+class _Turn(Wire, tag_field="role"):
+    """A message of the history, told apart by its role."""
+
+
+class _Instruction(_Turn):
+    content: str
+    name: Any = UNSET
+    tool_calls: Any = UNSET
+
+
+class _System(_Instruction, tag="system"):
+    pass
+
+
+class _Developer(_Instruction, tag="developer"):
+    pass
+
+
+class _User(_Instruction, tag="user"):
+    pass
+
+
+class _ToolResult(_Turn, tag="tool"):
+    tool_call_id: str
+    content: str
+
+
+class _Assistant(AssistantFields, tag_field="role", tag="assistant"):
+    pass
+
+
+class _FunctionSpec(Wire):
+    name: str
+    description: str | UnsetType | None = UNSET
+    parameters: Any = UNSET
+    strict: bool | UnsetType | None = UNSET
+
+
+class _ToolSpec(Wire):
+    function: _FunctionSpec
+    type: Literal["function"] | UnsetType = UNSET
+
+
+_Turns = _System | _Developer | _User | _Assistant | _ToolResult
+
+
+class _Request(Wire):
+    messages: list[_Turns] = msgspec.field(default_factory=list)
+    model: str | UnsetType | None = UNSET
+    tools: list[_ToolSpec] | UnsetType | None = UNSET
+    tool_choice: str | UnsetType | None = UNSET
+    parallel_tool_calls: bool | UnsetType | None = UNSET
+    max_tokens: int | UnsetType | None = UNSET
+    max_completion_tokens: int | UnsetType | None = UNSET
+    temperature: int | float | UnsetType | None = UNSET
+    top_p: int | float | UnsetType | None = UNSET
+    stop: str | list[str] | UnsetType | None = UNSET
+    stream: bool | UnsetType | None = UNSET
+    # Kept as sent, in extras (their names are _CARRIED, in this order).
+    n: Any = UNSET
+    stream_options: Any = UNSET
+    reasoning_effort: Any = UNSET
+    seed: Any = UNSET
+    user: Any = UNSET
+    frequency_penalty: Any = UNSET
+    presence_penalty: Any = UNSET
+    service_tier: Any = UNSET
+    logprobs: Any = UNSET
+    top_logprobs: Any = UNSET
+    logit_bias: Any = UNSET
+    metadata: Any = UNSET
+    store: Any = UNSET
+    prompt_cache_key: Any = UNSET
+    modalities: Any = UNSET
+    prediction: Any = UNSET
+    audio: Any = UNSET
+    web_search_options: Any = UNSET
+    verbosity: Any = UNSET
+    safety_identifier: Any = UNSET
+
+
+_FIELDS = _Request.__struct_fields__
+_MAPPED = _FIELDS.index("n")
+_CARRIED = _FIELDS[_MAPPED:]
+_decoder = msgspec.json.Decoder(_Request)
+_astuple = msgspec.structs.astuple
+
+# ToolChoice records are frozen values: one of each serves every request.
+_CHOICES = {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
+_CHOICES["any"] = _CHOICES["required"]  # Mistral's "required"
+
+
+def fast_request(body: bytes | str) -> Request | None:
+    """The canonical request of ``body`` if it has the usual shape, else None.
+
+    None also for a body that is not JSON: the general path raises the error.
+    """
+    try:
+        r = _decoder.decode(body)
+        carried = _astuple(r)[_MAPPED:]
+        own: dict[str, Any] = {}
+        if carried.count(UNSET) != len(carried):
+            own = {k: v for k, v in zip(_CARRIED, carried, strict=True) if v is not UNSET}
+        model = r.model
+        if model is None:
+            own["model"] = None
+        tools: tuple[ToolDefinition, ...] = ()
+        if type(r.tools) is list:
+            if r.tools:
+                tools = tuple([_tool(t) for t in r.tools])
+            else:
+                own["tools"] = []
+        elif r.tools is None:
+            own["tools"] = None
+        choice = None
+        value = r.tool_choice
+        if value is not UNSET:
+            choice = _CHOICES.get(value) if value is not None else None
+            if choice is None:
+                own["tool_choice"] = value
+            elif value == "any":
+                own["~tool_choice"] = "any"
+        max_tokens = r.max_tokens
+        limit = r.max_completion_tokens
+        if max_tokens is None:
+            own["max_tokens"] = None
+        if limit is not UNSET:
+            if max_tokens is UNSET and type(limit) is int:
+                max_tokens = limit
+                own["~max_tokens"] = "max_completion_tokens"
+            else:
+                own["max_completion_tokens"] = limit
+        stop: tuple[str, ...] | None = None
+        if type(r.stop) is list:
+            stop = tuple(r.stop)
+        elif type(r.stop) is str:
+            own["~stop"] = "str"
+            stop = (r.stop,)
+        elif r.stop is None:
+            own["stop"] = None
+        if r.parallel_tool_calls is None:
+            own["parallel_tool_calls"] = None
+        if r.temperature is None:
+            own["temperature"] = None
+        if r.top_p is None:
+            own["top_p"] = None
+        if r.stream is None:
+            own["stream"] = None
+        return Request(
+            _messages(r.messages),
+            model if model is not UNSET else None,
+            tools,
+            choice,
+            r.parallel_tool_calls if r.parallel_tool_calls is not UNSET else None,
+            max_tokens if max_tokens is not UNSET else None,
+            r.temperature if r.temperature is not UNSET else None,
+            r.top_p if r.top_p is not UNSET else None,
+            stop,
+            r.stream if r.stream is not UNSET else None,
+            extras={NAME: own} if own else None,
+        )
+    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Fallback):
+        return None
+
+
+def _messages(items: list[_Turns]) -> tuple[Message, ...]:
+    out: list[Message] = []
+    for m in items:
+        if type(m) is _User:
+            out.append(UserMessage(m.content, extras=_instruction_own(m)))
+        elif type(m) is _Assistant:
+            out.append(assistant(m))
+        elif type(m) is _ToolResult:
+            # An empty id fails ToolMessage's check; the general path derives one.
+            out.append(ToolMessage(m.tool_call_id, m.content))
+        elif type(m) is _System:
+            out.append(SystemMessage(m.content, extras=_instruction_own(m)))
+        elif type(m) is _Developer:
+            out.append(DeveloperMessage(m.content, extras=_instruction_own(m)))
+    return tuple(out)
+
+
+def _instruction_own(m: _Instruction) -> dict[str, Any] | None:
+    if m.name is UNSET and m.tool_calls is UNSET:
+        return None
+    own: dict[str, Any] = {}
+    if m.name is not UNSET:
+        own["name"] = m.name
+    if m.tool_calls is not UNSET:
+        own["tool_calls"] = m.tool_calls
+    return {NAME: own}
+
+
+def _tool(t: _ToolSpec) -> ToolDefinition:
+    f = t.function
+    own: dict[str, Any] = {}
+    if t.type is UNSET:
+        own["~type"] = None
+    description = f.description
+    parameters = f.parameters
+    strict = f.strict
+    inner: dict[str, Any] = {}
+    if description is UNSET:
+        description = None
+    elif description is None:
+        inner["description"] = None
+    if parameters is UNSET:
+        parameters = None
+    elif parameters is None:
+        inner["parameters"] = None
+    elif type(parameters) is not dict:
+        raise _Fallback  # the general path keeps such a tool verbatim
+    if strict is True:
+        if parameters is None or close_objects(parameters) != parameters:
+            own["~asis"] = 1
+    elif strict is not UNSET:
+        inner["strict"] = strict
+    if inner:
+        own["~function"] = inner
+    # A name or schema ToolDefinition refuses fails the fast path; the general
+    # path keeps the tool verbatim.
+    return ToolDefinition(
+        f.name, description, parameters, strict=strict is True, extras={NAME: own} if own else None
+    )

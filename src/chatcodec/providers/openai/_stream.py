@@ -1,0 +1,1073 @@
+"""OpenAI Chat Completions streams: chunks in, events and one response out.
+
+Each SSE ``data:`` payload is a ``chat.completion.chunk`` (``[DONE]`` ends the
+stream where the dialect sends it). The decoder folds the chunks into the
+``chat.completion`` body a non-streamed call would have returned, the way
+openai-python's ``ChatCompletionStreamState`` builds its snapshot, and decodes
+that body with the codec's own :func:`decode_response`, so a streamed answer
+and a plain one decode alike. Folding, per choice (by its ``index``):
+
+- ``content``, ``refusal``, ``reasoning_content`` and ``reasoning`` strings
+  are concatenated; a key that only ever came as ``null`` stays ``null``.
+  Mistral's content lists (``thinking`` and ``text`` parts) make the merged
+  ``content`` a list, with runs of text, and of thinking, merged into one
+  part each;
+- OpenRouter's ``reasoning_details`` entries merge by their ``index``
+  (strings concatenated), as openai-python merges indexed lists;
+- tool-call fragments go through a :class:`~chatcodec.ToolCallAccumulator`
+  (one per choice; plain argument text for an index already seen goes
+  straight to the call there), which decides which call each fragment belongs to
+  (by index; by id where there is no index, as Mistral and Gemini's OpenAI
+  endpoint send whole calls; a reused index with a new id is a new call).
+  Each merged call has the first non-empty ``id`` (an empty one is kept
+  as sent, so the codec derives the id as for a plain body), the ``type``,
+  and ``function`` with the first name and the argument fragments joined;
+  the stream addressing ``index`` is dropped;
+- ``logprobs`` lists (``content``, ``refusal``) are concatenated;
+- ``finish_reason``: the first non-empty one;
+- every other key of a choice or a delta takes the last non-null value
+  (lists are extended).
+
+Each other key of a chunk (``id``, ``model``, ``system_fingerprint``,
+``service_tier``, ``x_groq``, Azure's ``prompt_filter_results``...) keeps
+the first non-null value sent, except ``usage``, which takes the last
+(Groq's older streams give it only in ``x_groq.usage``: that is the usage).
+``object`` becomes ``"chat.completion"``; ``obfuscation`` (per-chunk
+padding) is dropped.
+
+Speed: a chunk is decoded in C into private wire Structs that forbid unknown
+keys, so a chunk of the usual shape needs no scan for leftovers. The chunks
+between the first and the last (text, or argument fragments of known calls)
+have a smaller Struct still, and cost a few attribute reads, appends and
+events each; the others take the full Struct. A chunk of any other shape (a
+dialect's key, another type, an error) is decoded as builtins and folded key
+by key, with the same rules; after a few such chunks in a row the typed
+attempts stop. The body is built, and decoded, once, at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, Struct, UnsetType
+
+from ..._content import OpaquePart, ReasoningPart
+from ..._errors import StreamError, ValidationError
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._exchange import Response
+from ..._framing import Frame, Framing
+from ..._stream import (
+    ToolCallAccumulator,
+    ToolCallArgumentsDelta,
+    ToolCallStarted,
+    _problem,
+)
+from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
+from .._streaming import StreamDecoder
+from .._wire import encode_body, expect_dict, expect_list
+from ._common import NAME, encode_json, normalize_finish
+from ._reply import _usage, assistant, decode_response
+
+__all__ = ["OpenAIStreamDecoder", "stream"]
+
+_MISSING: Any = object()
+_TRUNCATED = "arguments are truncated"
+_NULL: Any = object()  # a key that came only as null so far
+_DROPPED = frozenset(("obfuscation", "error"))
+_TEXT = frozenset(("type", "text"))
+_THINKING = frozenset(("type", "thinking"))
+
+
+# -- the wire Structs of the fast path --------------------------------------------
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    """Base of the wire Structs: any other key fails the decode."""
+
+
+class _Function(_Wire):
+    name: str | UnsetType | None = UNSET
+    arguments: str | UnsetType | None = UNSET
+
+
+class _CallDelta(_Wire):
+    index: int | UnsetType = UNSET
+    id: str | UnsetType | None = UNSET
+    type: str | UnsetType | None = UNSET
+    function: _Function | UnsetType = UNSET
+
+
+class _Delta(_Wire):
+    content: str | UnsetType | None = UNSET
+    tool_calls: list[_CallDelta] | UnsetType | None = UNSET
+    role: str | UnsetType | None = UNSET
+    refusal: str | UnsetType | None = UNSET
+    reasoning_content: str | UnsetType | None = UNSET
+    reasoning: str | UnsetType | None = UNSET
+
+
+class _Choice(_Wire):
+    index: int
+    delta: _Delta
+    finish_reason: str | UnsetType | None = UNSET
+    logprobs: Any = UNSET
+
+
+class _Chunk(_Wire):
+    choices: list[_Choice]
+    id: Any = UNSET
+    object: Any = UNSET
+    created: Any = UNSET
+    model: Any = UNSET
+    system_fingerprint: Any = UNSET
+    service_tier: Any = UNSET
+    usage: Any = UNSET
+    obfuscation: Any = UNSET
+
+
+class _PlainFunction(_Wire):
+    arguments: str
+
+
+class _PlainCall(_Wire):
+    index: int
+    function: _PlainFunction
+
+
+class _PlainDelta(_Wire):
+    content: str | UnsetType = UNSET
+    tool_calls: list[_PlainCall] | UnsetType = UNSET
+
+
+class _PlainChoice(_Wire):
+    index: int
+    delta: _PlainDelta
+    finish_reason: UnsetType | None = UNSET
+    logprobs: UnsetType | None = UNSET
+
+
+class _PlainChunk(_Wire):
+    """The chunks between the first and the last: more text, more arguments."""
+
+    choices: list[_PlainChoice]
+    id: Any = UNSET
+    object: Any = UNSET
+    created: Any = UNSET
+    model: Any = UNSET
+    system_fingerprint: Any = UNSET
+    service_tier: Any = UNSET
+    usage: UnsetType | None = UNSET
+    obfuscation: Any = UNSET
+
+
+_HEAD = ("id", "object", "created", "model", "system_fingerprint", "service_tier")
+_decode_plain = msgspec.json.Decoder(_PlainChunk).decode
+_decode_chunk = msgspec.json.Decoder(_Chunk).decode
+_decode_any = msgspec.json.Decoder().decode
+
+
+def _index(value: Any) -> int | None:
+    """A tool-call index as the accumulator reads it (``"0"`` is 0)."""
+    if type(value) is int:
+        return value
+    if type(value) is str and value.isdigit():
+        return int(value)
+    return None
+
+
+def _merge(acc: dict[str, Any], delta: dict[str, Any]) -> None:
+    """Merge ``delta`` into ``acc`` as openai-python's ``accumulate_delta`` does.
+
+    Strings join, objects merge, lists of objects with an ``index`` merge by
+    it, other lists are extended; ``index`` and ``type`` and any other value
+    are replaced.
+    """
+    for key, value in delta.items():
+        old = acc.get(key)
+        if old is None:
+            if not _indexed(value):
+                acc[key] = value
+                continue
+            acc[key] = old = []
+        if key == "index" or key == "type":
+            acc[key] = value
+        elif type(old) is str and type(value) is str:
+            acc[key] = old + value
+        elif type(old) is dict and type(value) is dict:
+            _merge(old, value)
+        elif type(old) is list and type(value) is list:
+            _merge_list(old, value)
+        else:
+            acc[key] = value
+
+
+def _indexed(value: Any) -> bool:
+    return type(value) is list and any(type(e) is dict and "index" in e for e in value)
+
+
+def _merge_list(old: list[Any], new: list[Any]) -> None:
+    """Entries with an int ``index`` merge into the entry there; others are appended."""
+    for entry in new:
+        at = entry.get("index") if type(entry) is dict else None
+        if type(at) is not int or at < 0:
+            old.append(entry)
+        elif at < len(old) and type(old[at]) is dict:
+            _merge(old[at], entry)
+        else:
+            old.insert(at, entry)
+
+
+def _keep(target: dict[str, Any], key: str, value: Any) -> None:
+    """The last non-null value wins; lists are extended; null only if nothing else came."""
+    if value is None:
+        target.setdefault(key, None)
+    elif type(value) is list:
+        old = target.get(key)
+        if type(old) is list:
+            old.extend(value)
+        else:
+            target[key] = list(value)
+    else:
+        target[key] = value
+
+
+class _Call:
+    """One tool call's merged fields, by the accumulator's slot."""
+
+    __slots__ = ("fields", "fragments", "function", "id", "name")
+
+    def __init__(self) -> None:
+        self.fields: dict[str, Any] = {}  # the call object's keys, "function" a place
+        self.function: dict[str, Any] = {}  # the function object's other keys
+        self.fragments: list[str] = []
+        self.id: str | None = None
+        self.name: str | None = None
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self.fields.items():
+            if key == "function":
+                function = dict(self.function)
+                if "arguments" in function and type(function["arguments"]) is str:
+                    function["arguments"] = _join(self.fragments)
+                value = function
+            out[key] = value
+        return out
+
+
+def _cut(call: InvalidToolCall) -> InvalidToolCall:
+    """A call whose text stopped mid-JSON, said so."""
+    if call.error == "arguments are not valid JSON" and _problem(call.arguments) == _TRUNCATED:
+        return msgspec.structs.replace(call, error=_TRUNCATED)
+    return call
+
+
+def _join(fragments: list[str]) -> str:
+    text = "".join(fragments)
+    # A character outside the BMP split between two fragments arrives as two
+    # lone surrogates; joined, they become the one character again.
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+class _Answer:
+    """One choice's merged state."""
+
+    __slots__ = (
+        "acc",
+        "by_id",
+        "by_index",
+        "calls",
+        "completed",
+        "content",
+        "fields",
+        "finish",
+        "k",
+        "key",
+        "logprobs",
+        "message",
+        "parts",
+        "reasoning_from",
+        "strings",
+        "text",
+    )  # fmt: skip
+
+    def __init__(self, key: int, k: int) -> None:
+        self.key = key  # its index: the events' ``choice``
+        self.k = k  # its place in the merged body
+        self.fields: dict[str, Any] = {}  # the choice's other keys
+        self.message: dict[str, Any] = {}  # the message's keys; accumulated ones are places
+        self.content: Any = _MISSING  # _NULL, "str" or "parts"
+        self.text: list[str] = []  # the content strings (the text run, with parts)
+        self.parts: list[Any] = []  # content parts and text runs, with a content list
+        self.strings: dict[str, list[str] | None] = {}  # refusal, reasoning keys
+        self.reasoning_from: str | None = None  # the key the reasoning events come from
+        self.calls: list[_Call] = []
+        self.by_index: dict[int, int] = {}
+        self.by_id: dict[str, int] = {}
+        self.acc = ToolCallAccumulator(choice=key)
+        self.completed = 0  # calls already reported complete
+        self.logprobs: Any = _MISSING
+        self.finish: Any = _MISSING
+
+    def known(self, calls: list[_PlainCall]) -> bool:
+        """Whether each fragment is more arguments for a call already there."""
+        for call in calls:
+            slot = self.by_index.get(call.index)
+            if slot is None or "arguments" not in self.calls[slot].function:
+                return False
+        return True
+
+    def fragments(self, calls: list[_PlainCall], events: list[StreamEvent]) -> None:
+        """More arguments for calls already there, by index.
+
+        Where such a fragment goes needs no decision: the accumulator would
+        put it in the call last seen at its index, as ``by_index`` says, and
+        announce it with this very event. Every fragment that could start a
+        call, or carries an id or a name, goes through the accumulator.
+        """
+        for call in calls:
+            text = call.function.arguments
+            if text:
+                slot = self.by_index[call.index]
+                self.calls[slot].fragments.append(text)
+                events.append(ToolCallArgumentsDelta(slot, text, self.key))
+
+    def cut(self) -> bool:
+        """Whether the stream ended while this choice's calls were still coming."""
+        return bool(self.calls) and not (type(self.finish) is str and self.finish)
+
+    # -- message --------------------------------------------------------------
+
+    def string(self, key: str, value: str | None) -> None:
+        """One piece of ``refusal`` or a reasoning key."""
+        if key not in self.message:
+            self.message[key] = _NULL
+        pieces = self.strings.get(key)
+        if value is not None:
+            if pieces is None:
+                self.strings[key] = [value]
+            else:
+                pieces.append(value)
+
+    def body(self) -> dict[str, Any]:
+        message: dict[str, Any] = {}
+        for key, value in self.message.items():
+            if value is not _NULL:
+                message[key] = value
+            elif key == "content":
+                message[key] = self._content()
+            elif key == "tool_calls":
+                message[key] = [call.body() for call in self.calls] if self.calls else None
+            else:
+                pieces = self.strings.get(key)
+                message[key] = None if pieces is None else "".join(pieces)
+        out: dict[str, Any] = {"index": self.key, "message": message}
+        if self.logprobs is not _MISSING:
+            out["logprobs"] = self.logprobs
+        if self.finish is not _MISSING:
+            out["finish_reason"] = self.finish
+        for key, value in self.fields.items():
+            out.setdefault(key, value)
+        return out
+
+    def _content(self) -> Any:
+        if self.content is _NULL:
+            return None
+        if self.content == "str":
+            return "".join(self.text)
+        out: list[Any] = []
+        for item in [*self.parts, "".join(self.text)]:
+            if type(item) is str:
+                if not item:
+                    continue
+                item = {"type": "text", "text": item}
+            last = out[-1] if out else None
+            if (
+                last is not None
+                and item.keys() == last.keys() == _TEXT
+                and item["type"] == last["type"] == "text"
+            ):
+                out[-1] = {"type": "text", "text": last["text"] + item["text"]}
+                continue
+            if (
+                last is not None
+                and item.keys() == last.keys() == _THINKING
+                and item["type"] == last["type"] == "thinking"
+                and (before := _thinking_text(last)) is not None
+                and (after := _thinking_text(item)) is not None
+            ):
+                text = before + after
+                out[-1] = {"type": "thinking", "thinking": [{"type": "text", "text": text}]}
+                continue
+            out.append(item)
+        return out
+
+
+def _thinking_text(part: dict[str, Any]) -> str | None:
+    """The text of a Mistral thinking part made of text chunks, else None."""
+    chunks = part.get("thinking")
+    if type(chunks) is not list or not chunks:
+        return None
+    for chunk in chunks:
+        if type(chunk) is not dict or chunk.keys() != _TEXT or type(chunk.get("text")) is not str:
+            return None
+    return "".join(chunk["text"] for chunk in chunks)
+
+
+class OpenAIStreamDecoder(StreamDecoder):
+    """Decode an OpenAI Chat Completions stream; made by :func:`stream`, see there."""
+
+    __slots__ = ("_answers", "_by_key", "_misses", "_missing", "_top", "_usage")
+
+    def __init__(self, framing: Framing | None = None) -> None:
+        super().__init__(framing)
+        self._top: dict[str, Any] = {}
+        self._answers: list[_Answer] = []
+        self._by_key: dict[int, _Answer] = {}
+        self._missing: tuple[str, ...] = _HEAD  # top-level keys with no value yet
+        self._misses = 0  # typed decodes failed in a row
+        self._usage: Any = None  # the usage last reported
+
+    # -- chunks -----------------------------------------------------------------
+
+    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
+        data = frame.data
+        if frame.event == "error":
+            self._error_event(data)
+        if self._misses < 4:
+            try:
+                plain = _decode_plain(data)
+            except msgspec.DecodeError:  # a ValidationError too: not that shape
+                pass
+            else:
+                if self._misses:
+                    self._misses = 0
+                choices = plain.choices
+                if len(choices) == 1:
+                    # The usual chunk: one choice, more text or more arguments.
+                    c = choices[0]
+                    answer = self._by_key.get(c.index)
+                    d = c.delta
+                    text = d.content
+                    calls = d.tool_calls
+                    if (
+                        answer is not None
+                        and (text is UNSET or answer.content == "str")
+                        and (answer.finish is not _MISSING or c.finish_reason is UNSET)
+                        and (answer.logprobs is not _MISSING or c.logprobs is UNSET)
+                        and (calls is UNSET or answer.known(calls))
+                    ):
+                        for key in self._missing:
+                            if getattr(plain, key) is not UNSET:
+                                self._head(plain)
+                                break
+                        if text is not UNSET:
+                            answer.text.append(text)
+                            if text:
+                                events.append(TextDelta(text, answer.key))
+                        if calls is not UNSET:
+                            answer.fragments(calls, events)
+                        return
+                elif self._plain(plain, events):
+                    return
+        try:
+            chunk = _decode_chunk(data)
+        except msgspec.DecodeError:  # not the usual shape: key by key
+            if data.strip() != b"[DONE]":
+                self._misses += 1
+                self._general(data, events)
+            return
+        self._misses = 0
+        self._typed(chunk, events)
+
+    def _plain(self, chunk: _PlainChunk, events: list[StreamEvent]) -> bool:
+        """Fold a plain chunk of several choices; False if it needs the full path."""
+        by_key = self._by_key
+        for c in chunk.choices:
+            answer = by_key.get(c.index)
+            d = c.delta
+            if (
+                answer is None
+                or (d.content is not UNSET and answer.content != "str")
+                or (answer.finish is _MISSING and c.finish_reason is not UNSET)
+                or (answer.logprobs is _MISSING and c.logprobs is not UNSET)
+                or (d.tool_calls is not UNSET and not answer.known(d.tool_calls))
+            ):
+                return False
+        for key in self._missing:
+            if getattr(chunk, key) is not UNSET:
+                self._head(chunk)
+                break
+        for c in chunk.choices:
+            answer = by_key[c.index]
+            d = c.delta
+            text = d.content
+            if text is not UNSET:
+                answer.text.append(text)
+                if text:
+                    events.append(TextDelta(text, answer.key))
+            if d.tool_calls is not UNSET:
+                answer.fragments(d.tool_calls, events)
+        return True
+
+    def _head(self, chunk: _Chunk | _PlainChunk) -> None:
+        """The top-level keys still without a value: the first non-null one wins."""
+        top = self._top
+        changed = False
+        for key in self._missing:
+            value = getattr(chunk, key)
+            if value is not UNSET:
+                self._head_key(key, value)
+                changed = True
+        if changed:
+            self._missing = tuple(key for key in _HEAD if not top.get(key))
+        top.setdefault("choices", None)
+
+    def _typed(self, chunk: _Chunk, events: list[StreamEvent]) -> None:
+        """Fold a chunk of the usual shape, typed."""
+        if self._missing:
+            self._head(chunk)
+        else:
+            self._top.setdefault("choices", None)
+        for c in chunk.choices:
+            answer = self._by_key.get(c.index)
+            if answer is None:
+                answer = self._answer(c.index)
+            d = c.delta
+            if (
+                d.role is UNSET
+                and d.refusal is UNSET
+                and d.reasoning_content is UNSET
+                and d.reasoning is UNSET
+            ):
+                text = d.content
+                if text is not UNSET:
+                    if answer.content == "str" and text is not None:
+                        answer.text.append(text)
+                        if text:
+                            events.append(TextDelta(text, answer.key))
+                    else:
+                        self._text(answer, text, events)
+            else:
+                self._rare(answer, d, events)
+            calls = d.tool_calls
+            if calls is not UNSET:
+                if not calls:
+                    answer.message.setdefault("tool_calls", _NULL)
+                for call in calls or ():
+                    f = call.function
+                    if (
+                        f is not UNSET
+                        and call.id is UNSET
+                        and call.type is UNSET
+                        and f.name is UNSET
+                        and type(f.arguments) is str
+                        and type(call.index) is int
+                        and (slot := answer.by_index.get(call.index)) is not None
+                        and "arguments" in answer.calls[slot].function
+                    ):
+                        # The usual fragment: more arguments for a known index.
+                        text = f.arguments
+                        if text:
+                            answer.calls[slot].fragments.append(text)
+                            events.extend(
+                                answer.acc.feed(ToolCallDelta(call.index, None, None, text))
+                            )
+                    elif f is UNSET:
+                        self._tool(answer, call.index, call.id, call.type, UNSET, UNSET, events)
+                    else:
+                        self._tool(
+                            answer, call.index, call.id, call.type, f.name, f.arguments, events
+                        )
+            logprobs = c.logprobs
+            if logprobs is not UNSET:
+                if logprobs is not None:
+                    self._logprobs(answer, logprobs, f"$.choices[{answer.k}].logprobs")
+                elif answer.logprobs is _MISSING:
+                    answer.logprobs = None
+            reason = c.finish_reason
+            if reason is not UNSET:
+                if reason:
+                    self._finish(answer, reason, events)
+                elif answer.finish is _MISSING:
+                    answer.finish = reason
+        usage = chunk.usage
+        if usage is not UNSET:
+            self._usage_value(usage, events)
+
+    def _head_key(self, key: str, value: Any) -> None:
+        if key == "object" and value == "chat.completion.chunk":
+            value = "chat.completion"
+        old = self._top.get(key, _MISSING)
+        # Azure's first chunk has "id": "", "created": 0...: a later value wins over those.
+        if old is _MISSING or (not old and value is not None and (value or old is None)):
+            self._top[key] = value
+
+    def _answer(self, key: int) -> _Answer:
+        answer = self._by_key[key] = _Answer(key, len(self._answers))
+        self._answers.append(answer)
+        return answer
+
+    # -- any chunk, key by key ----------------------------------------------------
+
+    def _general(self, data: bytes, events: list[StreamEvent]) -> None:
+        chunk = expect_dict(_decode_any(data), "$")
+        top = self._top
+        for key, value in chunk.items():
+            if key == "choices":
+                top.setdefault(key, None)
+                if value is None:
+                    continue
+                for place, item in enumerate(expect_list(value, "$.choices")):
+                    self._choice(expect_dict(item, f"$.choices[{place}]"), place, events)
+            elif key == "usage":
+                continue
+            elif key not in _DROPPED:
+                self._head_key(key, value)
+        if self._missing:
+            self._missing = tuple(key for key in _HEAD if not top.get(key))
+        if "usage" in chunk:
+            self._usage_value(chunk["usage"], events)
+        else:
+            groq = chunk.get("x_groq")  # Groq's older streams: usage only in x_groq
+            if type(groq) is dict and type(groq.get("usage")) is dict:
+                self._usage_value(groq["usage"], events)
+        error = chunk.get("error")
+        if error is not None:
+            raise self._stream_error(error)
+
+    def _choice(self, c: dict[str, Any], place: int, events: list[StreamEvent]) -> None:
+        path = f"$.choices[{place}]"
+        number = c.get("index")
+        key = number if type(number) is int else place
+        answer = self._by_key.get(key)
+        if answer is None:
+            answer = self._answer(key)
+        delta = c.get("delta")
+        if delta is not None:
+            self._delta(answer, expect_dict(delta, f"{path}.delta"), f"{path}.delta", events)
+        for name, value in c.items():
+            if name == "logprobs":
+                self._logprobs(answer, value, f"{path}.logprobs")
+            elif name == "finish_reason":
+                if value is not None and type(value) is not str:
+                    raise ValidationError("must be a string or null", f"{path}.finish_reason")
+                self._finish(answer, value, events)
+            elif name not in ("index", "delta", "message"):
+                # ``message``: Perplexity repeats the message so far; the deltas make it.
+                _keep(answer.fields, name, value)
+
+    def _delta(
+        self, answer: _Answer, d: dict[str, Any], path: str, events: list[StreamEvent]
+    ) -> None:
+        details = d.get("reasoning_details")
+        if details is not None:
+            self._details(answer, expect_list(details, f"{path}.reasoning_details"), events)
+        elif "reasoning_details" in d:
+            answer.message.setdefault("reasoning_details", None)
+        for key in ("reasoning_content", "reasoning"):
+            if key in d:
+                value = d[key]
+                if value is not None and type(value) is not str:
+                    raise ValidationError("must be a string or null", f"{path}.{key}")
+                self._reasoning(answer, key, value, events)
+        if "role" in d:
+            _keep(answer.message, "role", d["role"])
+        if "content" in d:
+            content = d["content"]
+            if type(content) is list:
+                self._parts(answer, content, f"{path}.content", events)
+            elif content is None or type(content) is str:
+                self._text(answer, content, events)
+            else:
+                raise ValidationError("must be a string, an array or null", f"{path}.content")
+        if "refusal" in d:
+            value = d["refusal"]
+            if value is not None and type(value) is not str:
+                raise ValidationError("must be a string or null", f"{path}.refusal")
+            answer.string("refusal", value)
+            if value:
+                events.append(RefusalDelta(value, answer.key))
+        calls = d.get("tool_calls")
+        if calls is not None:
+            for j, item in enumerate(expect_list(calls, f"{path}.tool_calls")):
+                at = f"{path}.tool_calls[{j}]"
+                call = expect_dict(item, at)
+                function = call.get("function")
+                if function is None:
+                    function = {}
+                expect_dict(function, f"{at}.function")
+                name = function.get("name")
+                if name is not None and type(name) is not str:
+                    raise ValidationError("must be a string", f"{at}.function.name")
+                arguments = function.get("arguments")
+                if type(arguments) is dict:
+                    arguments = encode_json(arguments).decode()
+                elif arguments is not None and type(arguments) is not str:
+                    raise ValidationError("must be a string", f"{at}.function.arguments")
+                call_id = call.get("id")
+                if call_id is not None and type(call_id) is not str:
+                    raise ValidationError("must be a string", f"{at}.id")
+                other = {k: v for k, v in call.items() if k not in ("index", "id", "function")}
+                self._tool(
+                    answer,
+                    call.get("index", UNSET),
+                    call.get("id", UNSET),
+                    other.pop("type", UNSET),
+                    function.get("name", UNSET),
+                    function.get("arguments", UNSET) if type(arguments) is not str else arguments,
+                    events,
+                    other,
+                    {k: v for k, v in function.items() if k not in ("name", "arguments")},
+                )
+        elif "tool_calls" in d:
+            answer.message.setdefault("tool_calls", _NULL)
+        for key, value in d.items():
+            if key not in _DELTA_KNOWN:
+                if type(value) is dict and type(answer.message.get(key)) is dict:
+                    _merge(answer.message[key], value)
+                else:
+                    _keep(answer.message, key, dict(value) if type(value) is dict else value)
+
+    # -- message pieces -------------------------------------------------------------
+
+    def _rare(self, answer: _Answer, d: _Delta, events: list[StreamEvent]) -> None:
+        """A typed delta with more than content: in the message's order."""
+        if d.reasoning_content is not UNSET:
+            self._reasoning(answer, "reasoning_content", d.reasoning_content, events)
+        if d.reasoning is not UNSET:
+            self._reasoning(answer, "reasoning", d.reasoning, events)
+        if d.role is not UNSET:
+            _keep(answer.message, "role", d.role)
+        if d.content is not UNSET:
+            self._text(answer, d.content, events)
+        if d.refusal is not UNSET:
+            answer.string("refusal", d.refusal)
+            if d.refusal:
+                events.append(RefusalDelta(d.refusal, answer.key))
+
+    def _reasoning(
+        self, answer: _Answer, key: str, value: str | None, events: list[StreamEvent]
+    ) -> None:
+        answer.string(key, value)
+        if value is None:
+            return
+        if answer.reasoning_from is None:
+            answer.reasoning_from = key
+        if value and answer.reasoning_from == key:
+            events.append(ReasoningDelta(value, answer.key))
+
+    def _details(self, answer: _Answer, items: list[Any], events: list[StreamEvent]) -> None:
+        merged = answer.message.get("reasoning_details")
+        if type(merged) is not list:
+            merged = answer.message["reasoning_details"] = []
+        entries = [dict(e) if type(e) is dict else e for e in items]
+        if entries and answer.reasoning_from in (None, "reasoning_details"):
+            answer.reasoning_from = "reasoning_details"
+            for entry in entries:
+                if type(entry) is not dict:
+                    continue
+                kind = entry.get("type")
+                text = entry.get("summary" if kind == "reasoning.summary" else "text")
+                signature = entry.get("signature")
+                sign = signature if type(signature) is str and signature else None
+                if kind == "reasoning.encrypted" and type(entry.get("data")) is str:
+                    part = ReasoningPart(redacted=entry["data"], provider=NAME)
+                    events.append(PartReceived(part, answer.key))
+                elif (type(text) is str and text) or sign is not None:
+                    events.append(
+                        ReasoningDelta(text if type(text) is str else "", answer.key, sign)
+                    )
+        _merge_list(merged, entries)
+
+    def _text(self, answer: _Answer, text: str | None, events: list[StreamEvent]) -> None:
+        answer.message.setdefault("content", _NULL)
+        if text is None:
+            if answer.content is _MISSING:
+                answer.content = _NULL
+            return
+        if answer.content is _MISSING or answer.content is _NULL:
+            answer.content = "str"
+        answer.text.append(text)
+        if text:
+            events.append(TextDelta(text, answer.key))
+
+    def _parts(
+        self, answer: _Answer, parts: list[Any], path: str, events: list[StreamEvent]
+    ) -> None:
+        answer.message.setdefault("content", _NULL)
+        if answer.content != "parts":
+            answer.content = "parts"
+            answer.parts.append("".join(answer.text))
+            answer.text = []
+        for j, item in enumerate(parts):
+            part = expect_dict(item, f"{path}[{j}]")
+            kind = part.get("type")
+            if kind == "text" and part.keys() == _TEXT and type(part.get("text")) is str:
+                answer.text.append(part["text"])
+                if part["text"]:
+                    events.append(TextDelta(part["text"], answer.key))
+                continue
+            answer.parts.append("".join(answer.text))
+            answer.text = []
+            answer.parts.append(part)
+            thinking = _thinking_text(part) if kind == "thinking" else None
+            if thinking is not None:
+                if thinking:
+                    events.append(ReasoningDelta(thinking, answer.key))
+            elif kind == "text" and type(part.get("text")) is str:
+                if part["text"]:
+                    events.append(TextDelta(part["text"], answer.key))
+            elif kind == "refusal" and type(part.get("refusal")) is str:
+                if part["refusal"]:
+                    events.append(RefusalDelta(part["refusal"], answer.key))
+            else:
+                opaque = OpaquePart(NAME, msgspec.Raw(encode_json(part)))
+                events.append(PartReceived(opaque, answer.key))
+
+    # -- tool calls -----------------------------------------------------------------
+
+    def _tool(
+        self,
+        answer: _Answer,
+        index: Any,
+        call_id: Any,
+        kind: Any,
+        name: Any,
+        arguments: Any,
+        events: list[StreamEvent],
+        other: dict[str, Any] | None = None,
+        inner: dict[str, Any] | None = None,
+    ) -> None:
+        text = arguments if type(arguments) is str else None
+        wire_index = None if index is UNSET else index
+        number = _index(wire_index)
+        sent_id = call_id if type(call_id) is str else None
+        fresh = answer.acc.feed(
+            ToolCallDelta(number, sent_id, name if type(name) is str else None, text)
+        )
+        slot = -1
+        for event in fresh:
+            if type(event) is ToolCallStarted:
+                answer.calls.append(_Call())
+                slot = event.slot
+            elif type(event) is ToolCallArgumentsDelta:
+                slot = event.slot
+                answer.calls[slot].fragments.append(event.delta)
+        if slot < 0:  # no event: a piece for a call already there
+            if number is not None:
+                slot = answer.by_index[number]
+            elif sent_id:
+                slot = answer.by_id.get(sent_id, len(answer.calls) - 1)
+            else:
+                slot = len(answer.calls) - 1
+        events.extend(fresh)
+        answer.message.setdefault("tool_calls", _NULL)
+        call = answer.calls[slot]
+        if number is not None:
+            answer.by_index[number] = slot
+        fields = call.fields
+        if call_id is not UNSET:
+            if sent_id:
+                if not call.id:
+                    call.id = sent_id
+                    fields["id"] = sent_id
+            elif "id" not in fields:
+                fields["id"] = call_id
+        if call.id:
+            answer.by_id.setdefault(call.id, slot)
+        if kind is not UNSET:
+            _keep(fields, "type", kind)
+        fields.setdefault("function", None)
+        function = call.function
+        if type(name) is str and name:
+            if not call.name:
+                call.name = name
+                function["name"] = name
+        elif name is not UNSET and "name" not in function:
+            function["name"] = name
+        if arguments is not UNSET:
+            _keep(function, "arguments", arguments)
+        if other:
+            for key, value in other.items():
+                _keep(fields, key, value)
+        if inner:
+            for key, value in inner.items():
+                _keep(function, key, value)
+
+    def _complete(self, answer: _Answer, events: list[StreamEvent]) -> None:
+        """Report the calls of ``answer`` not yet reported as complete."""
+        if answer.completed == len(answer.calls):
+            return
+        message = assistant(answer.body()["message"], f"$.choices[{answer.k}].message", 0)
+        valid = list(message.tool_calls)
+        invalid = [_cut(call) if answer.cut() else call for call in message.invalid_tool_calls]
+        own = (message.extras or {}).get(NAME) or {}
+        at = own.get("~invalid_at") or range(len(valid), len(valid) + len(invalid))
+        ordered: list[ToolCall | InvalidToolCall] = []
+        for j in range(len(valid) + len(invalid)):
+            ordered.append(invalid.pop(0) if j in at else valid.pop(0))
+        for slot in range(answer.completed, len(ordered)):
+            events.append(ToolCallCompleted(slot, ordered[slot], answer.key))
+        answer.completed = len(ordered)
+
+    # -- the rest -------------------------------------------------------------------
+
+    def _logprobs(self, answer: _Answer, value: Any, path: str) -> None:
+        if value is None:
+            if answer.logprobs is _MISSING:
+                answer.logprobs = None
+            return
+        value = expect_dict(value, path)
+        merged = answer.logprobs
+        if type(merged) is not dict:
+            answer.logprobs = {
+                key: list(item) if type(item) is list else item for key, item in value.items()
+            }
+            return
+        for key, item in value.items():
+            old = merged.get(key)
+            if type(item) is list and type(old) is list:
+                old.extend(item)
+            elif item is not None:
+                merged[key] = list(item) if type(item) is list else item
+            else:
+                merged.setdefault(key, None)
+
+    def _finish(self, answer: _Answer, reason: str | None, events: list[StreamEvent]) -> None:
+        if not reason:
+            if answer.finish is _MISSING:
+                answer.finish = reason
+            return
+        if type(answer.finish) is str and answer.finish:
+            return  # the first reason stands
+        answer.finish = reason
+        self._complete(answer, events)
+        events.append(Finished(normalize_finish(reason), reason, answer.key))
+
+    def _usage_value(self, value: Any, events: list[StreamEvent]) -> None:
+        if value is None:
+            self._top.setdefault("usage", None)
+            return
+        usage = expect_dict(value, "$.usage")
+        self._top["usage"] = usage
+        if usage != self._usage:
+            self._usage = usage
+            events.append(UsageReported(_usage(usage)))
+
+    def _error_event(self, data: bytes) -> None:
+        """An ``event: error`` (Groq): its payload names the error."""
+        try:
+            payload = _decode_any(data)
+        except msgspec.DecodeError:
+            payload = None
+        error = payload.get("error", payload) if type(payload) is dict else None
+        raise self._stream_error(error)
+
+    def _stream_error(self, error: Any) -> StreamError:
+        kind = code = None
+        if type(error) is dict:
+            kind, code = error.get("type"), error.get("code")
+        name = kind if type(kind) is str and kind else "error"
+        number = f" (code {code})" if type(code) is int or type(code) is str else ""
+        return StreamError(f"openai stream error: {name}{number}", partial=self._partial())
+
+    def _end(self, events: list[StreamEvent]) -> None:
+        # Calls of a choice that never finished end with the input (cut off: invalid).
+        for answer in self._answers:
+            self._complete(answer, events)
+
+    def _body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self._top.items():
+            out[key] = [answer.body() for answer in self._answers] if key == "choices" else value
+        return out
+
+    def _response(self) -> Response:
+        response = decode_response(encode_body(self._body()))
+        if not any(answer.cut() for answer in self._answers):
+            return response
+        # The body cannot tell arguments cut off by the end of the stream from
+        # arguments that are not JSON: the stream can.
+        choices = list(response.choices)
+        for answer in self._answers:
+            message = choices[answer.k].message
+            if answer.cut() and message is not None and message.invalid_tool_calls:
+                calls = tuple(map(_cut, message.invalid_tool_calls))
+                message = msgspec.structs.replace(message, invalid_tool_calls=calls)
+                choices[answer.k] = msgspec.structs.replace(choices[answer.k], message=message)
+        return msgspec.structs.replace(response, choices=tuple(choices))
+
+
+_DELTA_KNOWN = frozenset(
+    (
+        "role",
+        "content",
+        "refusal",
+        "tool_calls",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+    )
+)
+
+
+def stream(framing: Framing | None = None) -> OpenAIStreamDecoder:
+    r"""A decoder for an OpenAI Chat Completions stream (``"stream": true``).
+
+    Feed it the bytes as they arrive (SSE, split anywhere); ``finish()``
+    returns the same :class:`~chatcodec.Response` as ``decode_response`` of
+    the ``chat.completion`` body the chunks add up to. Usage comes in one
+    chunk (``stream_options.include_usage``), often with ``choices: []``;
+    ``UsageReported`` carries it whole. Dialects (Azure, Groq, Mistral,
+    DeepSeek, OpenRouter, vLLM...) decode too: their extra fields are kept
+    where the merged body has a place for them.
+
+    Parameters
+    ----------
+    framing : {"sse"}, optional
+        The framing, if known.
+
+    Raises
+    ------
+    StreamError
+        From ``feed``/``finish``: an ``event: error``, a chunk holding an
+        ``error`` object (the message names its type and code), a payload
+        that is not JSON, or feeding after ``finish()``; ``partial`` holds the
+        response so far.
+
+    Examples
+    --------
+    >>> from chatcodec.providers import openai
+    >>> decoder = openai.stream()
+    >>> events = decoder.feed(
+    ...     b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o",'
+    ...     b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},'
+    ...     b'"finish_reason":null}]}\n\n'
+    ...     b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o",'
+    ...     b'"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}\n\n'
+    ...     b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o",'
+    ...     b'"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n'
+    ...     b"data: [DONE]\n\n"
+    ... )
+    >>> [type(event).__name__ for event in events]
+    ['TextDelta', 'TextDelta', 'Finished', 'UsageReported']
+    >>> response = decoder.finish()
+    >>> response.message.text, response.finish_reason, response.usage.total
+    ('Hello', <FinishReason.STOP: 'stop'>, 5)
+    """
+    return OpenAIStreamDecoder(framing)
