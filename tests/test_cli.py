@@ -24,7 +24,7 @@ class TestDemo:
         assert status == 0
         assert "read         8 messages" in text
         assert "strict ordering holds" in text
-        assert "json: 1,261 bytes, equal after decode: True" in text
+        assert "json: 1,260 bytes, equal after decode: True" in text
         assert "msgpack:" in text
         assert text.count("equal after decode: True") == 2
         assert "a spoofed assistant message was refused: role must be user" in text

@@ -127,8 +127,8 @@ class TestCanonicalShape:
     def test_conversation_document(self) -> None:
         conv = cc.Conversation([cc.user("Hi")], policy="lenient")
         assert json.loads(cc.encode(conv)) == {
-            "v": 1,
-            "messages": [{"role": "user", "content": "Hi"}],
+            "v": 2,
+            "records": [{"role": "user", "content": "Hi"}],
             "policy": "lenient",
         }
 
@@ -279,9 +279,9 @@ class TestErrors:
 
     def test_conversation_version_is_checked(self) -> None:
         with pytest.raises(cc.ValidationError, match=r"unsupported version.* - at `\$.v`"):
-            cc.decode(b'{"v":2,"messages":[]}', type=cc.Conversation)
+            cc.decode(b'{"v":3,"records":[]}', type=cc.Conversation)
         with pytest.raises(cc.ValidationError, match="missing required field `v`"):
-            cc.decode(b'{"messages":[]}', type=cc.Conversation)
+            cc.decode(b'{"records":[]}', type=cc.Conversation)
 
     def test_conversation_order_is_checked_on_decode(self) -> None:
         data = b'{"v":1,"messages":[{"role":"user","content":"x"}]}'
@@ -378,9 +378,9 @@ class TestLenient:
     def test_conversation_skips_and_reports_order_problems(self) -> None:
         data = json.dumps(
             {
-                "v": 1,
+                "v": 2,
                 "policy": "strict",
-                "messages": [
+                "records": [
                     {"role": "system", "content": "s"},
                     {"role": "tool", "tool_call_id": "nope", "content": "x"},
                     {"role": "user", "content": "u"},
@@ -391,18 +391,19 @@ class TestLenient:
         ).encode()
         conv, problems = cc.decode_lenient(data, type=cc.Conversation)
         assert [m.role for m in conv] == ["system", "user", "assistant"]
-        assert [p.path for p in problems] == ["$.messages[1]", "$.messages[3].content"]
+        assert [p.path for p in problems] == ["$.records[1]", "$.records[3].content"]
         conv.add(cc.user("next"))  # the state carries on
         assert len(conv) == 4
 
     @pytest.mark.parametrize(
         ("data", "paths", "policy"),
         [
-            (b'{"messages":[{"role":"user","content":"u"}]}', ["$.v"], "strict"),
-            (b'{"v":2,"messages":[{"role":"user","content":"u"}]}', ["$.v"], "strict"),
-            (b'{"v":1,"policy":"loose","messages":[]}', ["$.policy"], "lenient"),
-            (b'{"v":1,"messages":{"role":"user"}}', ["$.messages"], "strict"),
-            (b'{"v":1}', [], "strict"),
+            (b'{"records":[{"role":"user","content":"u"}]}', ["$.v"], "strict"),
+            (b'{"v":3,"records":[{"role":"user","content":"u"}]}', ["$.v"], "strict"),
+            (b'{"v":2,"policy":"loose","records":[]}', ["$.policy"], "lenient"),
+            (b'{"v":2,"records":{"role":"user"}}', ["$.records"], "strict"),
+            (b'{"v":2}', [], "strict"),
+            (b'{"v":1,"messages":[]}', ["$.messages"], "strict"),
         ],
     )
     def test_conversation_envelope_problems(
@@ -412,7 +413,7 @@ class TestLenient:
             payload = data if format == "json" else msgspec.msgpack.encode(json.loads(data))
             conv, problems = cc.decode_lenient(payload, type=cc.Conversation, format=format)
             assert [
-                p.path for p in problems if p.path in ("$.v", "$.policy", "$.messages")
+                p.path for p in problems if p.path in ("$.v", "$.policy", "$.messages", "$.records")
             ] == paths
             assert conv.policy == policy
 
@@ -525,7 +526,7 @@ class TestReviewRegressions:
         assert problems[0].path == "$[0].invalid_tool_calls"
 
     def test_lenient_header_keeps_metadata_and_unknown_fields(self) -> None:
-        data = b'{"v":"1","policy":"loose","metadata":{"keep":1},"saved":2,"messages":[]}'
+        data = b'{"v":"1","policy":"loose","metadata":{"keep":1},"saved":2,"records":[]}'
         conv, problems = cc.decode_lenient(data, type=cc.Conversation)
         assert conv.metadata == {"keep": 1}
         assert conv.extras == {"v": "1", "policy": "loose", "saved": 2}
@@ -534,23 +535,25 @@ class TestReviewRegressions:
 
     def test_indexes_after_a_lenient_decode(self) -> None:
         data = (
-            b'{"v":1,"messages":[{"role":"system","content":"s"},{"role":"bogus"},'
-            b'{"role":"bogus"},{"role":"user","content":"u"}]}'
+            b'{"v":2,"records":[{"role":"system","content":"s"},{"role":"bogus"},'
+            b'{"role":"user"},{"role":"user","content":"u"}]}'
         )
-        conv, _ = cc.decode_lenient(data, type=cc.Conversation)
-        assert len(conv) == 2
+        conv, problems = cc.decode_lenient(data, type=cc.Conversation)
+        assert len(conv) == 2  # messages
+        assert len(conv.records) == 3  # and the record of an unknown kind, kept
+        assert [p.severity for p in problems] == ["warning", "error"]
         with pytest.raises(cc.OrderingError) as info:
             conv.add(cc.user("x"))
-        assert info.value.index == 2
+        assert info.value.index == 3
 
     def test_ordering_errors_name_the_messages_path(self) -> None:
         data = (
-            b'{"v":1,"messages":[{"role":"system","content":"s"},'
+            b'{"v":2,"records":[{"role":"system","content":"s"},'
             b'{"role":"assistant","content":"a"}]}'
         )
         with pytest.raises(cc.OrderingError) as info:
             cc.decode(data, type=cc.Conversation)
-        assert (info.value.index, info.value.path) == (1, "$.messages[1]")
+        assert (info.value.index, info.value.path) == (1, "$.records[1]")
 
     def test_msgpack_key_paths(self) -> None:
         data = msgspec.msgpack.encode({"role": "user", "content": "x", "metadata": {1: 2}})

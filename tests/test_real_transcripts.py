@@ -82,7 +82,11 @@ def test_curated_cases_show_what_they_were_chosen_for() -> None:
             "mistral__pydantic-ai__models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix_direct-url-image-mistral__01.json"
         ]
     )
-    assert any(p.severity == "error" and p.rule.startswith("type must be one of") for p in problems)
+    # OpenAI's part shapes are no canonical kind: kept verbatim, with a warning.
+    assert any(
+        p.severity == "warning" and p.rule.startswith("a part of a kind this version")
+        for p in problems
+    )
 
 
 @pytest.mark.skipif(

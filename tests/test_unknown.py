@@ -54,7 +54,8 @@ class TestCaptureJson:
     def test_tags_at(self) -> None:
         assert tags_at(list[cc.Message], "$[3].role") == [r.value for r in cc.Role]
         assert tags_at(cc.Message, "$.content[0].type") == [
-            *("text", "image", "audio", "file", "opaque", "reasoning", "refusal")
+            *("text", "image", "audio", "file", "file_reference", "mcp_resource", "opaque"),
+            *("reasoning", "refusal"),
         ]
         assert tags_at(Box, "$.items[...].role")[0] == "system"
         assert tags_at(cc.Message, "$.content") == []

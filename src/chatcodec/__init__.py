@@ -9,19 +9,21 @@ read and write the canonical form in JSON and msgpack.
 """
 
 from . import providers
-from ._codec import Format, decode, encode
+from ._codec import Format, decode, encode, read_transcript
 from ._content import (
     AssistantPart,
     AudioPart,
     ContentPart,
     FilePart,
     ImagePart,
+    McpResource,
     OpaquePart,
     ReasoningPart,
     RefusalPart,
     TextPart,
 )
-from ._conversation import Conversation, Transcript
+from ._control import ControlRecord, UnknownPart, UnknownRecord, branch_switch, mode_change
+from ._conversation import Conversation, Entry, Transcript
 from ._convert import convert
 from ._errors import (
     ArgumentTypeError,
@@ -45,6 +47,7 @@ from ._exchange import (
     Tool,
     ToolChoice,
 )
+from ._files import FileReference, resolve_file_references
 from ._jsonl import JsonlReader, iter_jsonl, write_jsonl
 from ._lenient import Decoded, decode_lenient
 from ._loss import Loss, LossReport
@@ -77,6 +80,7 @@ from ._tools import (
     ToolCallDelta,
     ToolDefinition,
     ToolResult,
+    ToolResultDetails,
     parse_tool_call,
     tool_call,
 )
@@ -94,12 +98,15 @@ __all__ = [
     "ChatCodecError",
     "Choice",
     "ContentPart",
+    "ControlRecord",
     "Conversation",
     "DecodeError",
     "Decoded",
     "DeveloperMessage",
     "EncodeError",
+    "Entry",
     "FilePart",
+    "FileReference",
     "FinishReason",
     "Format",
     "ImagePart",
@@ -108,6 +115,7 @@ __all__ = [
     "Loss",
     "LossError",
     "LossReport",
+    "McpResource",
     "Message",
     "MissingArgumentError",
     "OpaquePart",
@@ -138,20 +146,27 @@ __all__ = [
     "ToolDefinition",
     "ToolMessage",
     "ToolResult",
+    "ToolResultDetails",
     "Transcript",
+    "UnknownPart",
+    "UnknownRecord",
     "UntrustedInputError",
     "Usage",
     "UserMessage",
     "ValidationError",
     "assistant",
+    "branch_switch",
     "convert",
     "decode",
     "decode_lenient",
     "developer",
     "encode",
     "iter_jsonl",
+    "mode_change",
     "parse_tool_call",
     "providers",
+    "read_transcript",
+    "resolve_file_references",
     "system",
     "tool_call",
     "tool_result",

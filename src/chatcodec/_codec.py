@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeVar, overload
 import msgspec
 from msgspec import Raw
 
+from ._control import ControlRecord, UnknownPart, UnknownRecord, Verbatim
 from ._conversation import Conversation, Transcript
 from ._errors import (
     DECODE_FAILURES,
@@ -28,10 +29,19 @@ from ._errors import (
     from_msgspec,
 )
 from ._messages import Message
+from ._migrate import CURRENT_VERSION, migrate, version_of
 from ._record import json_decoder
-from ._unknown import capture_json, prepare_builtins, tags_at
+from ._unknown import Location, capture_all, prepare_builtins, tags_at
 
-__all__ = ["Format", "convert", "decode", "decode_json", "decode_msgpack", "encode"]
+__all__ = [
+    "Format",
+    "convert",
+    "decode",
+    "decode_json",
+    "decode_msgpack",
+    "encode",
+    "read_transcript",
+]
 
 T = TypeVar("T")
 Format = Literal["json", "msgpack"]
@@ -42,12 +52,16 @@ _ENCODE_FAILURES = (TypeError, ValueError, OverflowError, RecursionError, msgspe
 
 
 def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, Verbatim):
+        return obj.data  # written back byte for byte
     if isinstance(obj, Conversation):
         return obj.to_transcript()
     raise EncodeError(f"cannot encode objects of type {type(obj).__name__}")
 
 
 def _builtins_hook(obj: Any) -> Any:
+    if isinstance(obj, Verbatim):
+        return msgspec.json.decode(obj.data)
     if isinstance(obj, Raw):
         return bytes(obj).decode("utf-8", "surrogateescape")
     return _enc_hook(obj)
@@ -123,13 +137,52 @@ def decode(data: bytes | str, *, type: Any = Message, format: Format = "json") -
         try:
             return Conversation.from_transcript(transcript)
         except OrderingError as error:
-            path = f"$.messages[{error.index}]"
+            path = f"$.records[{error.index}]"
             raise OrderingError(error.rule, error.index, path) from None
+    if type is Transcript:
+        return read_transcript(data, format=format)[0]
     if format == "json":
         return decode_json(data, type)
     if format == "msgpack":
         return decode_msgpack(data, type)
     raise ValueError(f"format must be 'json' or 'msgpack', not {format!r}")
+
+
+def read_transcript(data: bytes | str, *, format: Format = "json") -> tuple[Transcript, list[str]]:
+    """Decode a stored transcript of any version, migrating it to the current one.
+
+    Returns
+    -------
+    Transcript
+        At the current version.
+    list of str
+        What each migration step did (empty when none was needed).
+
+    Examples
+    --------
+    >>> old = b'{"v":1,"messages":[{"role":"user","content":"Hi"}]}'
+    >>> transcript, notes = read_transcript(old)
+    >>> transcript.v, transcript.messages, notes
+    (2, (UserMessage(content=<2 chars>),), ['v1 -> v2: messages renamed records'])
+    """
+    if format == "msgpack":
+        if isinstance(data, str):
+            raise DecodeError("msgpack data must be bytes, not str - at `$`")
+        try:
+            values = _MSGPACK_DECODER.decode(data)
+        except DECODE_FAILURES as exc:
+            raise from_msgspec(exc) from None
+        if isinstance(values, dict) and values.get("v", CURRENT_VERSION) != CURRENT_VERSION:
+            data = msgspec.json.encode(prepare_builtins(values, dict[str, Any]))
+            format = "json"
+        else:
+            return convert(values, Transcript), []
+    if format != "json":
+        raise ValueError(f"format must be 'json' or 'msgpack', not {format!r}")
+    notes: list[str] = []
+    if version_of(data) != CURRENT_VERSION:
+        data, notes = migrate(data)
+    return decode_json(data, Transcript), notes
 
 
 _MESSAGE_DECODER = json_decoder(Message)
@@ -158,24 +211,57 @@ def _error(exc: Exception, type_: Any, prefix: str) -> ChatCodecError:
 
 
 def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
-    """Decode JSON into ``type_``, unknown fields going to ``extras``."""
+    """Decode JSON into ``type_``, unknown fields going to ``extras``.
+
+    A record or part whose tag this version does not know becomes an
+    :class:`UnknownRecord` or :class:`UnknownPart` holding its bytes, where a
+    list of records or parts holds it.
+    """
     decoder = _decoder(type_)
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:
-        if not str(exc).startswith(_UNKNOWN_FIELD):
+        if not str(exc).startswith(_UNKNOWN_FIELD) and not _bad_tag(exc, type_, prefix):
             raise _error(exc, type_, prefix) from None
         first = exc
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
-    # Slow path: move unknown fields into extras and decode again.
+    # Slow path: move unknown fields into extras, stand in for unknown kinds,
+    # and decode again.
     try:
-        moved = capture_json(data, type_)
+        moved, unknown = capture_all(data, type_)
         if moved is None:
             raise first
-        return decoder.decode(moved)
+        value = decoder.decode(moved)
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
+    for location, raw in unknown:
+        value = _put(value, location, raw)
+    return value
+
+
+def _bad_tag(exc: msgspec.ValidationError, type_: Any, prefix: str) -> bool:
+    error = from_msgspec(exc, prefix)
+    return (
+        isinstance(error, ValidationError)
+        and error.rule == "Invalid value"
+        and bool(tags_at(type_, "$" + error.path[len(prefix) :]))
+    )
+
+
+def _put(value: Any, location: Location, raw: Raw) -> Any:
+    """``value`` with the stand-in at ``location`` swapped for the verbatim kind."""
+    if not location:
+        kind = UnknownRecord if isinstance(value, ControlRecord) else UnknownPart
+        return kind(raw)
+    head, rest = location[0], location[1:]
+    if isinstance(head, int):
+        items = list(value)
+        items[head] = _put(items[head], rest, raw)
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {**value, head: _put(value[head], rest, raw)}
+    return msgspec.structs.replace(value, **{head: _put(getattr(value, head), rest, raw)})
 
 
 def decode_msgpack(data: bytes | str, type_: Any, prefix: str = "$") -> Any:
@@ -192,6 +278,10 @@ def decode_msgpack(data: bytes | str, type_: Any, prefix: str = "$") -> Any:
 def convert(values: Any, type_: Any, prefix: str = "$") -> Any:
     """Check decoded Python values and build ``type_`` from them."""
     try:
-        return msgspec.convert(prepare_builtins(values, type_, prefix), type_)
+        prepared = prepare_builtins(values, type_, prefix)
+        return msgspec.convert(prepared, type_)
     except (msgspec.ValidationError, RecursionError) as exc:
+        if isinstance(exc, msgspec.ValidationError) and _bad_tag(exc, type_, prefix):
+            # A kind this version does not know: the JSON path keeps it verbatim.
+            return decode_json(msgspec.json.encode(prepared), type_, prefix)
         raise _error(exc, type_, prefix) from None

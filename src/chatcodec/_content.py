@@ -7,11 +7,13 @@ through a codec without being decoded and encoded again.
 from __future__ import annotations
 
 import base64
+from datetime import datetime
 from typing import Any, Literal, Self
 
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._files import FileReference
 from ._record import Record
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "ContentPart",
     "FilePart",
     "ImagePart",
+    "McpResource",
     "OpaquePart",
     "ReasoningPart",
     "RefusalPart",
@@ -27,6 +30,7 @@ __all__ = [
 ]
 
 Detail = Literal["auto", "low", "high"]
+Recognition = Literal["vision", "ocr", "auto"]
 
 
 def _one_source(*sources: str | None) -> bool:
@@ -77,9 +81,31 @@ class ImagePart(_MediaPart, frozen=True, tag="image"):
         MIME type, e.g. ``"image/png"``.
     detail : {"auto", "low", "high"}, optional
         Resolution hint for providers that take one.
+    recognition : {"vision", "ocr", "auto"}, optional
+        How the application had the image read (running it is the
+        application's business; the part carries the results).
+    recognized_text : str, optional
+        Text read from the image (OCR). Sent instead of the image to a
+        target without vision.
+    vision_analysis : str, optional
+        A description of the image by a vision model; sent like
+        ``recognized_text`` when there is no recognized text.
+    recognition_error : str, optional
+        Why recognition failed.
     """
 
     detail: Detail | None = None
+    recognition: Recognition | None = None
+    recognized_text: str | None = None
+    vision_analysis: str | None = None
+    recognition_error: str | None = None
+
+    @property
+    def text_stand_in(self) -> str | None:
+        """What to send instead of the image to a target without vision."""
+        if self.recognized_text is not None:
+            return self.recognized_text
+        return self.vision_analysis
 
 
 class AudioPart(_MediaPart, frozen=True, tag="audio"):
@@ -154,7 +180,45 @@ class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
             raise ValidationError("must not be empty", "$.provider")
 
 
-ContentPart = TextPart | ImagePart | AudioPart | FilePart | OpaquePart
+class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
+    """A resource read from an MCP server, as context for the model.
+
+    Models get it as text, under a line naming its URI; the rest stays in
+    storage. Fetching it is the application's business.
+
+    Parameters
+    ----------
+    server : str
+        The MCP server's name.
+    uri : str
+        The resource's URI.
+    content : str
+        Its text.
+    mime_type : str, optional
+        Its MIME type.
+    retrieved_at : datetime, optional
+        When it was read.
+    """
+
+    server: str
+    uri: str
+    content: str
+    mime_type: str | None = None
+    retrieved_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if not self.server:
+            raise ValidationError("must not be empty", "$.server")
+        if not self.uri:
+            raise ValidationError("must not be empty", "$.uri")
+
+    @property
+    def text(self) -> str:
+        """The text a model gets: a line with the URI, then the content."""
+        return f"[resource {self.uri} from {self.server}]\n{self.content}"
+
+
+ContentPart = TextPart | ImagePart | AudioPart | FilePart | FileReference | McpResource | OpaquePart
 """Any part of a user's (or a tool's) content; decodes by its ``type`` tag."""
 
 AssistantPart = TextPart | ReasoningPart | RefusalPart | OpaquePart

@@ -1,8 +1,13 @@
-"""Conversation: an ordered, thread-safe history of messages.
+"""Conversation: an ordered, thread-safe history of messages and records.
 
 Writers take a lock; readers get an immutable snapshot (a tuple), built once
 per change and shared until the next one, so reading never blocks on a
 half-made change and never copies twice.
+
+Besides messages, a history holds control records (and records of kinds a
+newer version wrote): the ordering rules pass over them, and
+:attr:`Conversation.messages` leaves them out; :attr:`Conversation.records`
+has everything, in order.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, overload
 
 from ._content import TextPart
+from ._control import ControlRecord, UnknownRecord
 from ._errors import ValidationError
 from ._messages import (
     AssistantMessage,
@@ -23,28 +29,44 @@ from ._messages import (
     ToolMessage,
     UserMessage,
 )
+from ._migrate import CURRENT_VERSION
 from ._record import Record
 from ._roles import Role
 from ._validate import OrderState, Policy
 
-__all__ = ["Conversation", "Transcript"]
+__all__ = ["CURRENT_VERSION", "Conversation", "Entry", "Transcript"]
 
-CURRENT_VERSION = 1
+Entry = Message | ControlRecord
+"""What a history holds: a message, or a control record (tagged ``role``
+too). A record of a kind this version does not know decodes to an
+:class:`UnknownRecord` in its place."""
+
+_NOT_MESSAGES = (ControlRecord, UnknownRecord)
 
 
 class Transcript(Record, frozen=True):
-    """A conversation as it is stored: schema version, policy, messages, metadata."""
+    """A conversation as it is stored: schema version, policy, records, metadata.
+
+    ``records`` holds the messages and the control records, in order.
+    Decoding a transcript of an older version migrates it (see
+    :func:`chatcodec.read_transcript`).
+    """
 
     v: int
-    messages: tuple[Message, ...] = ()
+    records: tuple[Entry, ...] = ()
     policy: Policy = "strict"
     metadata: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.v != CURRENT_VERSION:
             raise ValidationError(
-                f"unsupported version; this chatcodec reads {CURRENT_VERSION}", "$.v"
+                f"unsupported version; this chatcodec reads 1 to {CURRENT_VERSION}", "$.v"
             )
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The messages among the records, in order."""
+        return tuple(r for r in self.records if not isinstance(r, _NOT_MESSAGES))
 
 
 class Conversation:
@@ -75,19 +97,20 @@ class Conversation:
     (3, 'assistant: 6 chars')
     """
 
-    __slots__ = ("_items", "_lock", "_snapshot", "_state", "extras", "metadata")
+    __slots__ = ("_items", "_lock", "_messages", "_snapshot", "_state", "extras", "metadata")
 
     def __init__(
         self,
-        messages: Iterable[BaseMessage] = (),
+        messages: Iterable[BaseMessage | ControlRecord | UnknownRecord] = (),
         *,
         policy: Policy = "strict",
         metadata: dict[str, Any] | None = None,
         extras: dict[str, Any] | None = None,
     ) -> None:
         self._lock = threading.Lock()
-        self._items: list[Message] = []
-        self._snapshot: tuple[Message, ...] | None = ()
+        self._items: list[Entry | UnknownRecord] = []
+        self._snapshot: tuple[Entry | UnknownRecord, ...] | None = ()
+        self._messages: tuple[Message, ...] | None = ()
         self._state = OrderState(policy)
         self.metadata = metadata
         self.extras = extras
@@ -101,8 +124,8 @@ class Conversation:
 
     # -- changing -------------------------------------------------------------
 
-    def add(self, message: BaseMessage) -> None:
-        """Append one message, in O(1) amortized.
+    def add(self, message: BaseMessage | ControlRecord | UnknownRecord) -> None:
+        """Append one message (or control record), in O(1) amortized.
 
         Raises
         ------
@@ -113,10 +136,10 @@ class Conversation:
             self._state.push(message)
             # Invalidate before changing: a reader that sees the new length
             # then finds no stale snapshot and waits for the lock.
-            self._snapshot = None
+            self._snapshot = self._messages = None
             self._items.append(message)  # type: ignore[arg-type]  # push checked it
 
-    def extend(self, messages: Iterable[BaseMessage]) -> None:
+    def extend(self, messages: Iterable[BaseMessage | ControlRecord | UnknownRecord]) -> None:
         """Append several messages: all of them, or none if one breaks a rule."""
         batch = list(messages)
         with self._lock:
@@ -124,22 +147,22 @@ class Conversation:
             for message in batch:
                 state.push(message)
             self._state = state
-            self._snapshot = None
+            self._snapshot = self._messages = None
             self._items.extend(batch)  # type: ignore[arg-type]  # push checked each
 
     def clear(self) -> None:
-        """Remove every message."""
+        """Remove every message and record."""
         with self._lock:
             self._state = OrderState(self._state.policy)
-            self._snapshot = None
+            self._snapshot = self._messages = None
             self._items.clear()
-            self._snapshot = ()
+            self._snapshot = self._messages = ()
 
     # -- reading --------------------------------------------------------------
 
     @property
-    def messages(self) -> tuple[Message, ...]:
-        """An immutable snapshot of the messages."""
+    def records(self) -> tuple[Entry | UnknownRecord, ...]:
+        """An immutable snapshot of everything: messages and control records."""
         snapshot = self._snapshot
         if snapshot is None:
             with self._lock:
@@ -149,15 +172,32 @@ class Conversation:
         return snapshot
 
     @property
+    def messages(self) -> tuple[Message, ...]:
+        """An immutable snapshot of the messages (control records left out)."""
+        messages = self._messages
+        if messages is None:
+            with self._lock:
+                messages = self._messages
+                if messages is None:
+                    items = self._items
+                    if any(isinstance(item, _NOT_MESSAGES) for item in items):
+                        items = [i for i in items if not isinstance(i, _NOT_MESSAGES)]
+                    messages = self._messages = tuple(items)  # type: ignore[arg-type]
+        return messages
+
+    @property
     def last(self) -> Message | None:
-        """The last message, or ``None`` when empty."""
+        """The last message, or ``None`` when there is none."""
         with self._lock:
-            return self._items[-1] if self._items else None
+            for item in reversed(self._items):
+                if not isinstance(item, _NOT_MESSAGES):
+                    return item
+            return None
 
     def __len__(self) -> int:
         # For a length and an index that agree while other threads add, read
         # one snapshot: ``msgs = conv.messages``.
-        return len(self._items)
+        return len(self.messages)
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
@@ -174,7 +214,7 @@ class Conversation:
             return NotImplemented
         return (
             self.policy == other.policy
-            and self.messages == other.messages
+            and self.records == other.records
             and self.metadata == other.metadata
             and self.extras == other.extras
         )
@@ -217,9 +257,10 @@ class Conversation:
     # -- whole history --------------------------------------------------------
 
     def concat(self, other: Conversation | Iterable[BaseMessage]) -> Conversation:
-        """A new conversation: these messages, then ``other``'s, under this policy."""
+        """A new conversation: these records, then ``other``'s, under this policy."""
+        tail = other.records if isinstance(other, Conversation) else other
         return Conversation(
-            (*self.messages, *other),
+            (*self.records, *tail),
             policy=self.policy,
             metadata=copy.deepcopy(self.metadata),
             extras=copy.deepcopy(self.extras),
@@ -228,9 +269,9 @@ class Conversation:
     __add__ = concat
 
     def copy(self) -> Conversation:
-        """An independent conversation with the same messages and policy."""
+        """An independent conversation with the same records and policy."""
         return Conversation(
-            self.messages,
+            self.records,
             policy=self.policy,
             metadata=copy.deepcopy(self.metadata),
             extras=copy.deepcopy(self.extras),
@@ -256,26 +297,32 @@ class Conversation:
         return "\n".join(_pretty(i, m) for i, m in enumerate(self.messages))
 
     def to_transcript(self) -> Transcript:
-        """The stored form: version, policy, messages and metadata."""
+        """The stored form: version, policy, records and metadata."""
         return Transcript(
-            CURRENT_VERSION, self.messages, self.policy, self.metadata, extras=self.extras
+            CURRENT_VERSION,
+            self.records,  # type: ignore[arg-type]  # unknown records are written verbatim
+            self.policy,
+            self.metadata,
+            extras=self.extras,
         )
 
     @classmethod
-    def _checked(cls, messages: list[Message], state: OrderState, head: Transcript) -> Conversation:
+    def _checked(
+        cls, messages: list[Entry | UnknownRecord], state: OrderState, head: Transcript
+    ) -> Conversation:
         """A conversation from messages that ``state`` has already checked, in order."""
         conversation = cls(policy=state.policy, metadata=head.metadata, extras=head.extras)
         state.count = len(messages)  # indexes of what it holds, not of the input
         conversation._items = messages
         conversation._state = state
-        conversation._snapshot = None
+        conversation._snapshot = conversation._messages = None
         return conversation
 
     @classmethod
     def from_transcript(cls, transcript: Transcript) -> Conversation:
         """Rebuild a conversation from its stored form, checking its order."""
         return cls(
-            transcript.messages,
+            transcript.records,
             policy=transcript.policy,
             metadata=transcript.metadata,
             extras=transcript.extras,
@@ -284,7 +331,7 @@ class Conversation:
 
 def _text_size(message: Message) -> int:
     if isinstance(message, AssistantMessage):
-        size = len(message.content or "")
+        size = len(message.text)
         for call in message.tool_calls:
             size += len(call.name) + len(bytes(call.arguments))
         for bad in message.invalid_tool_calls:

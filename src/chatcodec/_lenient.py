@@ -16,7 +16,8 @@ import msgspec
 from msgspec import Raw
 
 from ._codec import Format, convert, decode_json, decode_msgpack
-from ._conversation import CURRENT_VERSION, Conversation, Transcript
+from ._control import UnknownPart, UnknownRecord
+from ._conversation import CURRENT_VERSION, Conversation, Entry, Transcript
 from ._errors import DECODE_FAILURES, ChatCodecError, OrderingError, ValidationError, from_msgspec
 from ._messages import Message
 from ._problems import Problem
@@ -115,10 +116,14 @@ def lenient_message(
     """One message: strict first, then repaired, else skipped and reported."""
     try:
         if format == "json":
-            return decode_json(item, Message, path)  # type: ignore[no-any-return]
-        return convert(item, Message, path)  # type: ignore[no-any-return]
+            message: Message = decode_json(item, Message, path)
+        else:
+            message = convert(item, Message, path)
     except ChatCodecError as error:
         first = error
+    else:
+        _report_unknown_parts(message, path, problems)
+        return message
     try:
         values = _values(item) if format == "json" else item
     except DECODE_FAILURES:  # deeper than the recursion limit
@@ -126,12 +131,22 @@ def lenient_message(
         return None
     repairs: list[Problem] = []
     try:
-        message: Message = convert(_repair(values, path, repairs), Message, path)
+        message = convert(_repair(values, path, repairs), Message, path)
     except ChatCodecError as error:
         problems.append(problem_of(error, path))
         return None
     problems.extend(repairs)
+    _report_unknown_parts(message, path, problems)
     return message
+
+
+def _report_unknown_parts(message: object, path: str, problems: list[Problem]) -> None:
+    content = getattr(message, "content", None)
+    if isinstance(content, tuple):
+        for n, part in enumerate(content):
+            if isinstance(part, UnknownPart):
+                rule = "a part of a kind this version does not know, kept verbatim"
+                _warn(problems, f"{path}.content[{n}]", rule)
 
 
 # -- taking a message apart ------------------------------------------------------------
@@ -291,34 +306,64 @@ def _conversation(data: bytes | str, format: Format, problems: list[Problem]) ->
         envelope = {}
         for key, value in fields.items():
             try:
-                if key != "messages":
+                if key not in _LISTS:
                     envelope[key] = _ANY.decode(value)
             except DECODE_FAILURES as exc:
                 problems.append(problem_of(from_msgspec(exc), f"$.{key}"))
-        items: Any = fields.get("messages")
+        name = "records" if "records" in fields or "messages" not in fields else "messages"
+        items: Any = fields.get(name)
         if items is not None and bytes(items).lstrip().startswith(b"["):
             items = _ITEMS.decode(items)
     else:
         envelope = decode_msgpack(data, dict[str, Any])
-        items = envelope.pop("messages", None)
+        name = "records" if "records" in envelope or "messages" not in envelope else "messages"
+        items = envelope.pop(name, None)
+        envelope.pop("messages" if name == "records" else "records", None)
+    if name == "messages":
+        _warn(problems, "$.messages", "a version 1 transcript: messages read as records")
+        envelope["v"] = CURRENT_VERSION if envelope.get("v") == 1 else envelope.get("v")
     head = _head(envelope, problems)
     if items is not None and not isinstance(items, list):
-        problems.append(Problem("$.messages", "must be an array"))
+        problems.append(Problem(f"$.{name}", "must be an array"))
         items = None
     state = OrderState(head.policy)
-    kept: list[Message] = []
+    kept: list[Entry | UnknownRecord] = []
     for index, item in enumerate(items or ()):
-        path = f"$.messages[{index}]"
-        message = lenient_message(item, path, format, problems)
-        if message is None:
+        path = f"$.{name}[{index}]"
+        entry = _entry(item, path, format, problems)
+        if entry is None:
             continue
         try:
-            state.push(message)
+            state.push(entry)
         except OrderingError as error:
             problems.append(Problem(path, error.rule))
             continue
-        kept.append(message)
+        kept.append(entry)
     return Conversation._checked(kept, state, head)
+
+
+_LISTS = frozenset({"records", "messages"})
+
+
+def _entry(
+    item: Any, path: str, format: Format, problems: list[Problem]
+) -> Entry | UnknownRecord | None:
+    """A record as is (control records, kinds this version does not know), else a message."""
+    try:
+        entry = decode_json(item, Entry, path) if format == "json" else convert(item, Entry, path)
+    except ChatCodecError:
+        return lenient_message(item, path, format, problems)
+    if isinstance(entry, UnknownRecord):
+        _warn(problems, path, "a record of a kind this version does not know, kept verbatim")
+    else:
+        for n, part in enumerate(getattr(entry, "content", None) or ()):
+            if isinstance(part, UnknownPart):
+                _warn(
+                    problems,
+                    f"{path}.content[{n}]",
+                    "a part of a kind this version does not know, kept verbatim",
+                )
+    return entry  # type: ignore[no-any-return]
 
 
 def _head(envelope: dict[str, Any], problems: list[Problem]) -> Transcript:

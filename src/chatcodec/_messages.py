@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+import msgspec
+
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._errors import ValidationError
 from ._record import Record
 from ._roles import Role
-from ._tools import InvalidToolCall, ToolCall
+from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
 
 __all__ = [
     "MESSAGE_TYPES",
@@ -63,9 +65,16 @@ def _describe(content: object) -> str:
     if isinstance(content, str):
         return f"{len(content)} chars"
     if isinstance(content, tuple):
-        kinds = ", ".join(type(part).__struct_config__.tag for part in content)
+        kinds = ", ".join(_kind(part) for part in content)
         return f"{len(content)} parts ({kinds})"
     return f"<{type(content).__name__}>"
+
+
+def _kind(part: object) -> str:
+    config = getattr(type(part), "__struct_config__", None)
+    if config is not None and config.tag is not None:
+        return str(config.tag)
+    return "unknown"
 
 
 class _InstructionMessage(BaseMessage, frozen=True):
@@ -159,6 +168,21 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             return content or ""
         return "".join(part.text for part in content if isinstance(part, TextPart))
 
+    def with_approval(self, call_id: str, approval: Approval | None) -> AssistantMessage:
+        """A copy in which the call ``call_id`` has the approval status ``approval``.
+
+        Raises
+        ------
+        KeyError
+            If no tool call of this message has that id.
+        """
+        calls = self.tool_calls
+        for n, call in enumerate(calls):
+            if call.id == call_id:
+                updated = (*calls[:n], call.with_approval(approval), *calls[n + 1 :])
+                return msgspec.structs.replace(self, tool_calls=updated)
+        raise KeyError(call_id)
+
     @property
     def reasoning(self) -> str:
         """The reasoning text, its parts joined (``""`` when there is none)."""
@@ -180,13 +204,21 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
     ``content`` is text (possibly empty) or parts (text, images...);
-    ``is_error`` marks a failed run.
+    ``is_error`` marks a failed run; ``details`` holds what the application
+    knows about the run (duration, structured output...), kept in storage
+    and not sent to models.
     """
 
     role: ClassVar[Role] = Role.TOOL
     tool_call_id: str
     content: str | tuple[ContentPart, ...]
     is_error: bool = False
+    details: ToolResultDetails | None = None
+
+    @property
+    def status(self) -> str:
+        """``"error"`` or ``"success"``."""
+        return "error" if self.is_error else "success"
 
     def __post_init__(self) -> None:
         if not self.tool_call_id:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -36,11 +37,14 @@ __all__ = [
     "ToolCallDelta",
     "ToolDefinition",
     "ToolResult",
+    "ToolResultDetails",
     "parse_tool_call",
     "tool_call",
 ]
 
 T = TypeVar("T")
+Approval = Literal["pending", "approved", "denied"]
+_APPROVALS = (None, "pending", "approved", "denied")
 
 NAME_RULE = "must match ^[A-Za-z0-9_]{1,64}$"
 _NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
@@ -67,6 +71,10 @@ class ToolCall(Record, frozen=True):
     arguments : msgspec.Raw
         The bytes of a JSON object. Build from a dict or text with
         :func:`tool_call`, which checks the JSON fully.
+    approval : {"pending", "approved", "denied"}, optional
+        Whether the user let the call run; :meth:`with_approval` changes
+        it. A denied call is answered, for providers, by a tool result
+        saying so.
 
     Examples
     --------
@@ -75,11 +83,14 @@ class ToolCall(Record, frozen=True):
     'Paris'
     >>> bytes(call.arguments)
     b'{"city":"Paris"}'
+    >>> call.with_approval("denied").approval
+    'denied'
     """
 
     id: str
     name: str
     arguments: Raw
+    approval: Approval | None = None
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -98,7 +109,13 @@ class ToolCall(Record, frozen=True):
                 raise ValidationError("must be UTF-8", "$.arguments") from None
 
     def __hash__(self) -> int:
-        return hash((self.id, self.name, bytes(self.arguments)))
+        return hash((self.id, self.name, bytes(self.arguments), self.approval))
+
+    def with_approval(self, approval: Approval | None) -> ToolCall:
+        """A copy with the approval status changed (calls are immutable)."""
+        if approval not in _APPROVALS:
+            raise ValidationError("must be pending, approved, denied or None", "$.approval")
+        return msgspec.structs.replace(self, approval=approval)
 
     def arguments_dict(self) -> dict[str, Any]:
         """Parse the arguments into a dict."""
@@ -291,6 +308,37 @@ def _finite(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(_finite(item) for item in value)
     return True
+
+
+class ToolResultDetails(Record, frozen=True):
+    """What an application knows about a tool's run, kept in storage.
+
+    Providers get only what they have a field for (Anthropic's ``is_error``
+    comes from the message's ``is_error``); the rest stays here.
+
+    Parameters
+    ----------
+    error_message : str, optional
+        What went wrong, for the application (the model sees the content).
+    recoverable : bool, optional
+        Whether running it again may succeed.
+    duration : float, optional
+        How long it ran, in seconds.
+    timestamp : datetime, optional
+        When it finished.
+    output : msgspec.Raw, optional
+        Structured output, the bytes of a JSON value.
+    """
+
+    error_message: str | None = None
+    recoverable: bool | None = None
+    duration: float | None = None
+    timestamp: datetime | None = None
+    output: Raw | None = None
+
+    def __post_init__(self) -> None:
+        if self.duration is not None and not self.duration >= 0:
+            raise ValidationError("must not be negative", "$.duration")
 
 
 class ToolResult(Record, frozen=True):

@@ -27,7 +27,7 @@ from msgspec import Raw
 from ._errors import ValidationError
 from ._record import json_decoder
 
-__all__ = ["capture_json", "prepare_builtins", "tags_at", "type_info"]
+__all__ = ["Location", "capture_all", "capture_json", "prepare_builtins", "tags_at", "type_info"]
 
 _EXTRAS = "extras"
 _ENCODE = msgspec.json.Encoder().encode
@@ -115,9 +115,32 @@ def _items(info: mi.Type) -> list[mi.Type]:
 
 def capture_json(data: bytes | str, type_: Any) -> bytes | None:
     """Rewrite ``data`` with unknown fields under ``extras``; ``None`` if none moved."""
+    moved, _ = capture_all(data, type_)
+    return moved
+
+
+Location = tuple[str | int, ...]
+
+# What stands in for a record or part of an unknown kind during the typed
+# decode, by tag field; the decoded stand-in is then swapped for the verbatim
+# record (see ``_codec``). Only unions that hold the stand-in's type take it.
+_STAND_INS = {
+    "type": (b'{"type":"text","text":""}', "text"),
+    "role": (b'{"role":"control","type":"unknown"}', "control"),
+}
+
+
+def capture_all(data: bytes | str, type_: Any) -> tuple[bytes | None, list[tuple[Location, Raw]]]:
+    """Move unknown fields to ``extras`` and stand in for unknown kinds.
+
+    Returns the rewritten JSON (``None`` if nothing changed) and, for each
+    record or part whose tag this version does not know, where it is and its
+    bytes as read.
+    """
     raw = json_decoder(Raw).decode(data)
-    moved = _capture(raw, type_info(type_), "$")
-    return None if moved is raw else bytes(moved)
+    unknown: list[tuple[Location, Raw]] = []
+    moved = _capture(raw, type_info(type_), "$", (), unknown)
+    return (None if moved is raw else bytes(moved)), unknown
 
 
 def _first(raw: Raw) -> int:
@@ -126,31 +149,53 @@ def _first(raw: Raw) -> int:
     return stripped[0] if stripped else 0
 
 
-def _capture(raw: Raw, info: mi.Type, path: str) -> Raw:
+def _capture(
+    raw: Raw, info: mi.Type, path: str, at: Location, unknown: list[tuple[Location, Raw]]
+) -> Raw:
     first = _first(raw)
     if first == ord("{"):
         fields: dict[str, Raw] = json_decoder(dict[str, Raw]).decode(raw)
+        tag_fields = _tag_fields(info)
         tags = {
             key: json_decoder(Any).decode(value)
             for key, value in fields.items()
-            if key in _tag_fields(info)
+            if key in tag_fields
         }
         struct = _struct_for(info, tags)
         if struct is not None:
-            return _capture_struct(raw, fields, struct, path)
+            return _capture_struct(raw, fields, struct, path, at, unknown)
+        stand_in = _stand_in(info, tags)
+        if stand_in is not None:
+            unknown.append((at, raw))
+            return stand_in
         if isinstance(info, mi.DictType):
-            return _rebuild_values(raw, fields, info.value_type, path)
+            return _rebuild_values(raw, fields, info.value_type, path, at, unknown)
         return raw
     if first == ord("["):
         item = _sequence_item(info)
         if item is None:
             return raw
         items: list[Raw] = json_decoder(list[Raw]).decode(raw)
-        new = [_capture(value, item, f"{path}[{i}]") for i, value in enumerate(items)]
+        new = [
+            _capture(value, item, f"{path}[{i}]", (*at, i), unknown)
+            for i, value in enumerate(items)
+        ]
         if all(a is b for a, b in zip(new, items, strict=True)):
             return raw
         return Raw(_ENCODE(new))
     return raw
+
+
+def _stand_in(info: mi.Type, tags: dict[str, Any]) -> Raw | None:
+    """The stand-in for an object whose tag is a string no option of ``info`` has."""
+    options = info.types if isinstance(info, mi.UnionType) else (info,)
+    for field, value in tags.items():
+        if not isinstance(value, str) or field not in _STAND_INS:
+            continue
+        data, tag = _STAND_INS[field]
+        if any(isinstance(o, mi.StructType) and o.tag == tag for o in options):
+            return Raw(data)
+    return None
 
 
 def _tag_fields(info: mi.Type) -> set[str]:
@@ -158,30 +203,47 @@ def _tag_fields(info: mi.Type) -> set[str]:
     return {o.tag_field for o in options if isinstance(o, mi.StructType) and o.tag_field}
 
 
-def _capture_struct(raw: Raw, fields: dict[str, Raw], struct: mi.StructType, path: str) -> Raw:
+def _capture_struct(
+    raw: Raw,
+    fields: dict[str, Raw],
+    struct: mi.StructType,
+    path: str,
+    at: Location,
+    unknown: list[tuple[Location, Raw]],
+) -> Raw:
     known = _fields(struct)
     out: dict[str, Raw] = {}
-    unknown: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     changed = False
     for key, value in fields.items():
         field = known.get(key)
         if field is not None:
-            new = _capture(value, field.type, f"{path}.{key}")
+            new = _capture(value, field.type, f"{path}.{key}", (*at, field.name), unknown)
             changed = changed or new is not value
             out[key] = new
         elif key == struct.tag_field:
             out[key] = value
         else:
-            unknown[key] = json_decoder(Any).decode(value)
-    if unknown and _EXTRAS in known:
+            extra[key] = json_decoder(Any).decode(value)
+    if extra and _EXTRAS in known:
         given = json_decoder(Any).decode(out[_EXTRAS]) if _EXTRAS in out else None
-        out[_EXTRAS] = Raw(_ENCODE(_merge_extras(unknown, given, path)))
+        out[_EXTRAS] = Raw(_ENCODE(_merge_extras(extra, given, path)))
         changed = True
     return Raw(_ENCODE(out)) if changed else raw
 
 
-def _rebuild_values(raw: Raw, fields: dict[str, Raw], info: mi.Type, path: str) -> Raw:
-    new = {key: _capture(value, info, f"{path}[...]") for key, value in fields.items()}
+def _rebuild_values(
+    raw: Raw,
+    fields: dict[str, Raw],
+    info: mi.Type,
+    path: str,
+    at: Location,
+    unknown: list[tuple[Location, Raw]],
+) -> Raw:
+    new = {
+        key: _capture(value, info, f"{path}[...]", (*at, key), unknown)
+        for key, value in fields.items()
+    }
     if all(new[key] is value for key, value in fields.items()):
         return raw
     return Raw(_ENCODE(new))

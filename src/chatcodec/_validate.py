@@ -24,6 +24,7 @@ from typing import Any, Literal, cast
 import msgspec
 
 from ._content import AudioPart, FilePart, ImagePart, TextPart
+from ._control import ControlRecord, UnknownRecord
 from ._errors import (
     DECODE_FAILURES,
     OrderingError,
@@ -63,6 +64,9 @@ def role_of(message: object) -> Role | None:
     return role
 
 
+_PASSED_OVER = (ControlRecord, UnknownRecord)
+
+
 class OrderState:
     """Where a sequence of messages stands, and what may come next."""
 
@@ -91,7 +95,7 @@ class OrderState:
         other.answered, other.known = set(self.answered), set(self.known)
         return other
 
-    def push(self, message: BaseMessage) -> None:
+    def push(self, message: BaseMessage | ControlRecord | UnknownRecord) -> None:
         """Check ``message`` as the next one and, if it may come next, apply it.
 
         Raises
@@ -101,7 +105,11 @@ class OrderState:
         """
         role = _ROLE_OF.get(type(message)) or role_of(message)
         if role is None:
+            if isinstance(message, _PASSED_OVER):  # history, not conversation
+                self.count += 1
+                return
             raise OrderingError("must be a message", self.count)
+        message = cast(BaseMessage, message)
         if self.strict:
             self._check_strict(message, role)
         elif role is _TOOL and cast(ToolMessage, message).tool_call_id not in self.known:
