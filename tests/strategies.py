@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 from typing import Any
 
@@ -60,6 +61,14 @@ image_parts = st.one_of(
         extras=maybe_map,
     ),
     st.builds(cc.ImagePart, data=b64, media_type=media, extras=maybe_map),
+    st.builds(
+        cc.ImagePart,
+        url=nonempty,
+        recognition=st.none() | st.sampled_from(["vision", "ocr", "auto"]),
+        recognized_text=st.none() | text,
+        vision_analysis=st.none() | text,
+        recognition_error=st.none() | text,
+    ),
 )
 audio_parts = st.one_of(
     st.builds(cc.AudioPart, url=nonempty),
@@ -70,11 +79,67 @@ file_parts = st.one_of(
     st.builds(cc.FilePart, data=b64, media_type=st.none() | media),
     st.builds(cc.FilePart, file_id=nonempty),
 )
-content_parts: st.SearchStrategy[cc.ContentPart] = st.one_of(
-    text_parts, image_parts, audio_parts, file_parts
+paths = (
+    st.lists(
+        st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,8}", fullmatch=True), min_size=1, max_size=3
+    )
+    .map("/".join)
+    .filter(lambda p: ".." not in p.split("/") and p not in (".",))
 )
 
-tool_calls = st.builds(cc.ToolCall, ids, names, raw_arguments(), extras=maybe_map)
+
+@st.composite
+def file_references(draw: st.DrawFn) -> cc.FileReference:
+    start = draw(st.none() | st.integers(1, 50))
+    end = None if start is None else draw(st.none() | st.integers(start, 60))
+    status = draw(st.sampled_from(["pending", "resolved", "failed"]))
+    return cc.FileReference(
+        draw(paths.filter(lambda p: p == p.strip("/") and "//" not in p and not p.endswith("/."))),
+        start,
+        end,
+        status,
+        content=draw(text) if status == "resolved" else None,
+        error=draw(nonempty) if status == "failed" else None,
+    )
+
+
+mcp_resources = st.builds(
+    cc.McpResource,
+    nonempty,
+    nonempty,
+    text,
+    mime_type=st.none() | media,
+    retrieved_at=st.none() | st.datetimes(timezones=st.just(datetime.UTC)),
+)
+opaque_parts = st.builds(
+    cc.OpaquePart,
+    st.sampled_from(["anthropic", "gemini"]),
+    json_objects.map(lambda o: msgspec.Raw(msgspec.json.encode(o))),
+)
+content_parts: st.SearchStrategy[cc.ContentPart] = st.one_of(
+    text_parts, image_parts, audio_parts, file_parts, file_references(), mcp_resources, opaque_parts
+)
+assistant_parts: st.SearchStrategy[cc.AssistantPart] = st.one_of(
+    text_parts,
+    st.builds(
+        cc.ReasoningPart,
+        text,
+        signature=st.none() | nonempty,
+        redacted=st.none() | nonempty,
+        provider=st.none() | st.sampled_from(["anthropic", "gemini", "openai"]),
+    ),
+    st.builds(cc.RefusalPart, text),
+    opaque_parts,
+)
+
+tool_calls = st.builds(
+    cc.ToolCall,
+    ids,
+    names,
+    raw_arguments(),
+    st.none() | st.sampled_from(["pending", "approved", "denied"]),
+    extras=maybe_map,
+)
 invalid_tool_calls = st.builds(
     cc.InvalidToolCall,
     id=st.none() | ids,
@@ -106,7 +171,9 @@ def assistant_messages(draw: st.DrawFn) -> cc.AssistantMessage:
             )
         )
     )
-    content = draw(st.none() | text) if calls or invalid else draw(text)
+    content: str | tuple[cc.AssistantPart, ...] | None
+    parts = st.lists(assistant_parts, max_size=3).map(tuple)
+    content = draw(st.none() | text | parts) if calls or invalid else draw(text | parts)
     return cc.AssistantMessage(
         content,
         calls,
@@ -117,7 +184,30 @@ def assistant_messages(draw: st.DrawFn) -> cc.AssistantMessage:
     )
 
 
-tool_messages = st.builds(cc.ToolMessage, ids, text, is_error=st.booleans(), **common)
+tool_details = st.builds(
+    cc.ToolResultDetails,
+    error_message=st.none() | text,
+    recoverable=st.none() | st.booleans(),
+    duration=st.none() | st.floats(0, 1e6, allow_nan=False),
+    timestamp=st.none() | st.datetimes(timezones=st.just(datetime.UTC)),
+    output=st.none() | json_objects,
+)
+tool_messages = st.builds(
+    cc.ToolMessage,
+    ids,
+    text | st.lists(content_parts, min_size=1, max_size=2).map(tuple),
+    is_error=st.booleans(),
+    details=st.none() | tool_details,
+    **common,
+)
+control_records = st.builds(
+    cc.ControlRecord,
+    nonempty,
+    st.none() | text,
+    st.none() | text,
+    parameters=maybe_map,
+    id=st.none() | ids,
+)
 
 messages: st.SearchStrategy[cc.Message] = st.one_of(
     system_messages, developer_messages, user_messages, assistant_messages(), tool_messages

@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
-from ._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
+from ._errors import DECODE_FAILURES, ValidationError, from_msgspec
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -75,9 +75,10 @@ def migrate(data: bytes | str) -> tuple[bytes, list[str]]:
     """
     try:
         doc = _HEAD.decode(data)
-        version = _VERSION.decode(doc["v"]) if "v" in doc else None
     except DECODE_FAILURES as exc:
-        raise DecodeError(str(from_msgspec(exc))) from None
+        raise from_msgspec(exc) from None
+    try:
+        version = _VERSION.decode(doc["v"]) if "v" in doc else None
     except msgspec.ValidationError:
         raise ValidationError("must be an integer", "$.v") from None
     if version is None:

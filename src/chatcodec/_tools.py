@@ -326,15 +326,15 @@ class ToolResultDetails(Record, frozen=True):
         How long it ran, in seconds.
     timestamp : datetime, optional
         When it finished.
-    output : msgspec.Raw, optional
-        Structured output, the bytes of a JSON value.
+    output : JSON value, optional
+        Structured output (an object, array, string, number...).
     """
 
     error_message: str | None = None
     recoverable: bool | None = None
     duration: float | None = None
     timestamp: datetime | None = None
-    output: Raw | None = None
+    output: Any = None
 
     def __post_init__(self) -> None:
         if self.duration is not None and not self.duration >= 0:
