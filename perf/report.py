@@ -38,6 +38,19 @@ GOALS: list[tuple[str, str, str, float]] = [
     ("construct/assistant", "pydantic", "at least", 15.0),
     ("decode/transcript20", "orjson", "at most", 1.5),
     ("encode/transcript20", "orjson", "at most", 1.2),
+    ("decode/openai-response", "openai-sdk", "at least", 4.0),
+    ("decode/openai-response", "orjson", "at most", 1.5),
+    ("decode/anthropic-response", "anthropic-sdk", "at least", 4.0),
+    ("decode/anthropic-response", "orjson", "at most", 1.5),
+    ("decode/gemini-response", "google-genai", "at least", 4.0),
+    ("decode/gemini-response", "orjson", "at most", 1.5),
+    ("decode/ollama-response", "ollama-sdk", "at least", 4.0),
+    ("decode/ollama-response", "orjson", "at most", 1.5),
+    ("convert/openai-to-anthropic-20", "canonical", "at most", 3.0),
+    ("convert/openai-to-gemini-20", "canonical", "at most", 3.0),
+    ("stream/openai-200", "msgspec-floor", "at most", 1.3),
+    ("stream/openai-200", "openai-sdk", "at least", 100.0),
+    ("stream/preview-every-fragment", "jiter", "at most", 1.0),
 ]
 
 Cases = dict[str, dict[str, Any]]  # case -> implementation -> pyperf.Benchmark
@@ -132,7 +145,12 @@ def memory_tables(memory: dict[str, Any]) -> list[str]:
 
 def environment(cases: Cases) -> list[str]:
     versions = ", ".join(
-        f"{package} {version(package)}" for package in ("msgspec", "pydantic", "orjson", "pyperf")
+        f"{package} {version(package)}"
+        for package in (
+            *("msgspec", "pydantic", "orjson", "pyperf"),
+            *("openai", "anthropic", "google-genai", "ollama"),
+            *("langchain-core", "jiter"),
+        )
     )
     lines = [
         f"- Python {platform.python_version()} ({platform.python_implementation()}), {versions}"

@@ -16,7 +16,15 @@ from pathlib import Path
 
 PERF = Path(__file__).resolve().parent
 RESULTS = PERF / "results"
-PYPERF_SCENARIOS = ("construct", "decode", "encode", "floor", "accumulate")
+PYPERF_SCENARIOS = (
+    "construct",
+    "decode",
+    "encode",
+    "floor",
+    "accumulate",
+    "providers",
+    "streams",
+)
 
 
 def run(script: str, output: Path, *options: str) -> None:

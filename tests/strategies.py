@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import datetime
 import json
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from hypothesis import strategies as st
@@ -92,7 +92,8 @@ paths = (
 def file_references(draw: st.DrawFn) -> cc.FileReference:
     start = draw(st.none() | st.integers(1, 50))
     end = None if start is None else draw(st.none() | st.integers(start, 60))
-    status = draw(st.sampled_from(["pending", "resolved", "failed"]))
+    statuses: list[Literal["pending", "resolved", "failed"]] = ["pending", "resolved", "failed"]
+    status = draw(st.sampled_from(statuses))
     return cc.FileReference(
         draw(paths.filter(lambda p: p == p.strip("/") and "//" not in p and not p.endswith("/."))),
         start,

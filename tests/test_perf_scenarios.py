@@ -22,8 +22,10 @@ import bench_construct  # noqa: E402
 import bench_decode  # noqa: E402
 import bench_encode  # noqa: E402
 import bench_memory  # noqa: E402
+import bench_streams  # noqa: E402
 import peers  # noqa: E402
 import scenarios  # noqa: E402
+import stream_scenarios  # noqa: E402
 
 TRANSCRIPT = scenarios.TRANSCRIPT
 
@@ -168,3 +170,84 @@ def test_accumulate_peers_rebuild_the_same_arguments() -> None:
 
     bench_accumulate.check()  # raises SystemExit if a feeder is wrong
     assert len(bench_accumulate.STREAMS["64kb"]) > 60 * len(bench_accumulate.STREAMS["1kb"])
+
+
+class TestStreams:
+    """The stream benchmarks: every peer ends with the calls the stream holds."""
+
+    @pytest.mark.parametrize(
+        "check", stream_scenarios.CHECKS.values(), ids=list(stream_scenarios.CHECKS)
+    )
+    def test_scenario_check_passes(self, check: Callable[[], None]) -> None:
+        check()
+
+    def test_the_synthetic_stream_is_what_its_generator_makes(self) -> None:
+        sys.path.insert(0, str(stream_scenarios.DATA))
+        try:
+            import make_openai_200
+        finally:
+            sys.path.remove(str(stream_scenarios.DATA))
+        assert make_openai_200.build() == stream_scenarios.STREAMS["openai-200"].data
+
+    def test_the_synthetic_stream_has_200_chunks_and_2_calls_in_small_fragments(self) -> None:
+        stream = stream_scenarios.STREAMS["openai-200"]
+        assert len(stream.payloads) == 200
+        assert stream.data.endswith(b"data: [DONE]\n\n")
+        chunks = [orjson.loads(payload) for payload in stream.payloads]
+        assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
+        assert chunks[-1]["choices"] == []
+        assert chunks[-1]["usage"]["total_tokens"] > 0
+        assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
+        deltas = [chunk["choices"][0]["delta"] for chunk in chunks[:-1]]
+        fragments = [
+            (call["index"], call["function"]["arguments"])
+            for delta in deltas
+            for call in delta.get("tool_calls", [])
+            if "id" not in call
+        ]
+        assert {index for index, _ in fragments} == {0, 1}
+        assert all(3 <= len(text) <= 10 for _, text in fragments)
+        assert len(fragments) == 200 - 5
+
+    @pytest.mark.parametrize("case", stream_scenarios.STREAMS)
+    def test_pieces_are_cut_mid_frame(self, case: str) -> None:
+        stream = stream_scenarios.STREAMS[case]
+        assert b"".join(stream.pieces) == stream.data
+        for piece in stream.pieces[:-1]:
+            assert not piece.endswith(stream.separator)
+        assert len(stream.pieces) >= min(2, len(stream.payloads))
+
+    def test_a_different_answer_fails_the_check(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        stream = stream_scenarios.STREAMS["openai-corpus"]
+        payloads = [
+            payload.replace(b"get_stock_price", b"get_stock_quote") for payload in stream.payloads
+        ]
+        monkeypatch.setitem(
+            stream_scenarios.STREAMS, "openai-corpus", stream._replace(payloads=payloads)
+        )
+        with pytest.raises(stream_scenarios.CheckFailed, match="chatcodec"):
+            stream_scenarios.check_stream("openai-corpus")
+
+    def test_a_floor_missing_a_chunk_fails_the_check(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        stream = stream_scenarios.STREAMS["anthropic-corpus"]
+        payloads = [*stream.payloads, stream.payloads[-1]]
+        monkeypatch.setitem(
+            stream_scenarios.STREAMS, "anthropic-corpus", stream._replace(payloads=payloads)
+        )
+        with pytest.raises(stream_scenarios.CheckFailed, match="msgspec-floor"):
+            stream_scenarios.check_stream("anthropic-corpus")
+
+    def test_every_case_is_timed(self) -> None:
+        names = set(bench_streams.timers())
+        for family in ("openai", "anthropic", "gemini", "ollama"):
+            assert f"stream/{family}-corpus/chatcodec" in names
+            assert f"stream/{family}-corpus/msgspec-floor" in names
+        for peer in ("chatcodec", "msgspec-floor", "openai-sdk", "langchain-core"):
+            assert f"stream/openai-200/{peer}" in names
+        assert "stream/anthropic-corpus/anthropic-sdk" in names
+        assert {
+            "stream/preview-every-fragment/chatcodec",
+            "stream/preview-every-fragment/jiter",
+        } < names
+        for timer, _ in bench_streams.timers().values():
+            assert isinstance(timer(1), float)

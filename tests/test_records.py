@@ -15,7 +15,7 @@ from strategies import control_records, messages
 
 import chatcodec as cc
 
-FORMATS = ("json", "msgpack")
+FORMATS: tuple[cc.Format, ...] = ("json", "msgpack")
 WHEN = datetime.datetime(2026, 11, 22, 9, 30, tzinfo=datetime.UTC)
 
 
@@ -70,7 +70,7 @@ class TestControlRecords:
         conv = cc.Conversation([cc.system("s"), cc.mode_change("a", "b"), cc.user("u")])
         for format in FORMATS:
             data = cc.encode(conv, format=format)
-            back = cc.decode(data, type=cc.Conversation, format=format)  # type: ignore[call-overload]
+            back = cc.decode(data, type=cc.Conversation, format=format)
             assert back == conv
             assert back.records[1] == cc.mode_change("a", "b")
         transcript = conv.to_transcript()
@@ -96,7 +96,7 @@ class TestUnknownKinds:
 
     def test_transcript_keeps_them_byte_for_byte(self) -> None:
         transcript = cc.decode(self.DATA, type=cc.Transcript)
-        record = transcript.records[1]
+        record: object = transcript.records[1]  # typed as a known kind; decoded verbatim
         assert isinstance(record, cc.UnknownRecord)
         assert record.tag == "checkpoint"
         part = transcript.messages[1].content[1]  # type: ignore[index]

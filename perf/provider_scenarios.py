@@ -1,0 +1,195 @@
+"""What the provider benchmarks compute, and the checks that every peer agrees.
+
+Decoding a real response body, per family: chatcodec's codec against the
+official SDK's own parsing of the same bytes (a pydantic model) and against
+``orjson.loads`` (bytes to dicts, no types, no checks). Converting a 20-message
+request with tool calls from OpenAI's format to Anthropic's and Gemini's,
+against chatcodec's canonical decode and encode of the same conversation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import chatcodec as cc
+from chatcodec import providers
+
+DATA = Path(__file__).parent / "data"
+RESPONSES = {
+    name: (DATA / "providers" / f"{name}_response.json").read_bytes()
+    for name in ("openai", "anthropic", "gemini", "ollama")
+}
+TRANSCRIPT = (DATA / "transcript_20.json").read_bytes()
+
+
+class CheckFailed(Exception):
+    """A peer does not compute what chatcodec computes."""
+
+
+Call = tuple[str, dict[str, Any]]
+
+
+def _calls_chatcodec(response: cc.Response) -> list[Call]:
+    return [(call.name, call.arguments_dict()) for call in response.tool_calls]
+
+
+def _calls_openai(value: Any) -> list[Call]:
+    return [
+        (call.function.name, orjson.loads(call.function.arguments))
+        for call in value.choices[0].message.tool_calls
+    ]
+
+
+def _calls_anthropic(value: Any) -> list[Call]:
+    return [(block.name, block.input) for block in value.content if block.type == "tool_use"]
+
+
+def _calls_gemini(value: Any) -> list[Call]:
+    parts = value.candidates[0].content.parts
+    return [
+        (part.function_call.name, part.function_call.args) for part in parts if part.function_call
+    ]
+
+
+def _calls_ollama(value: Any) -> list[Call]:
+    return [
+        (call.function.name, dict(call.function.arguments)) for call in value.message.tool_calls
+    ]
+
+
+def _calls_dicts(name: str) -> Callable[[Any], list[Call]]:
+    def calls(value: Any) -> list[Call]:
+        if name == "openai":
+            raw = value["choices"][0]["message"]["tool_calls"]
+            return [(c["function"]["name"], orjson.loads(c["function"]["arguments"])) for c in raw]
+        if name == "anthropic":
+            return [(b["name"], b["input"]) for b in value["content"] if b["type"] == "tool_use"]
+        if name == "gemini":
+            parts = value["candidates"][0]["content"]["parts"]
+            return [
+                (p["functionCall"]["name"], p["functionCall"]["args"])
+                for p in parts
+                if "functionCall" in p
+            ]
+        raw = value["message"]["tool_calls"]
+        return [(c["function"]["name"], c["function"]["arguments"]) for c in raw]
+
+    return calls
+
+
+# Each SDK's response model, by module and class name: imported on first use,
+# because importing them all costs seconds in every pyperf worker process.
+SDK: dict[str, tuple[str, str, str, Callable[[Any], list[Call]]]] = {
+    "openai": ("openai-sdk", "openai.types.chat", "ChatCompletion", _calls_openai),
+    "anthropic": ("anthropic-sdk", "anthropic.types", "Message", _calls_anthropic),
+    "gemini": ("google-genai", "google.genai.types", "GenerateContentResponse", _calls_gemini),
+    "ollama": ("ollama-sdk", "ollama", "ChatResponse", _calls_ollama),
+}
+
+
+def _sdk_parse(name: str) -> Callable[[bytes], Any]:
+    _, module, model, _ = SDK[name]
+    parse: Callable[[bytes], Any] = getattr(
+        importlib.import_module(module), model
+    ).model_validate_json
+    return parse
+
+
+def _lazy(name: str) -> Callable[[bytes], Any]:
+    """The SDK's parse, imported when first called (in the warm-up)."""
+    parse: list[Callable[[bytes], Any]] = []
+
+    def call(body: bytes) -> Any:
+        if not parse:
+            parse.append(_sdk_parse(name))
+        return parse[0](body)
+
+    return call
+
+
+def decoders(name: str) -> dict[str, Callable[[bytes], Any]]:
+    """The implementations that decode one family's response body."""
+    return {
+        "chatcodec": providers.get(name).decode_response,
+        SDK[name][0]: _lazy(name),
+        "orjson": orjson.loads,
+    }
+
+
+def check_decode(name: str) -> None:
+    """Every implementation finds the same tool calls in the body."""
+    body = RESPONSES[name]
+    peer, _, _, sdk_calls = SDK[name]
+    parse = _sdk_parse(name)
+    want = _calls_chatcodec(providers.get(name).decode_response(body))
+    if not want:
+        raise CheckFailed(f"the {name} response has no tool calls")
+    answers = {peer: sdk_calls(parse(body)), "orjson": _calls_dicts(name)(orjson.loads(body))}
+    for implementation, calls in answers.items():
+        if calls != want:
+            raise CheckFailed(f"{implementation} does not find the same calls as chatcodec")
+
+
+# -- conversion ------------------------------------------------------------------
+
+MESSAGES = tuple(cc.decode(TRANSCRIPT, type=list[cc.Message]))
+TOOLS = (
+    cc.ToolDefinition(
+        name,
+        f"The {name.replace('_', ' ')} tool.",
+        {"type": "object", "properties": {"q": {"type": "string"}}},
+        strict=False,
+    )
+    for name in sorted(
+        {
+            call.name
+            for message in MESSAGES
+            if isinstance(message, cc.AssistantMessage)
+            for call in message.tool_calls
+        }
+    )
+)
+OPENAI_REQUEST = providers.get("openai").encode_request(
+    cc.Request(MESSAGES, model="gpt-4o", tools=tuple(TOOLS), max_tokens=1024)
+)
+
+
+def canonical_round_trip(data: bytes) -> bytes:
+    """chatcodec's canonical decode and encode of the conversation."""
+    return cc.encode(cc.decode(data, type=list[cc.Message]))
+
+
+def converter(target: str) -> Callable[[bytes], bytes]:
+    def convert(body: bytes) -> bytes:
+        return cc.convert(body, source="openai", target=target)[0]
+
+    return convert
+
+
+def check_convert(target: str) -> None:
+    """The converted request holds the conversation, and nothing was lost."""
+    out, report = cc.convert(OPENAI_REQUEST, source="openai", target=target)
+    if report:
+        raise CheckFailed(f"converting to {target} lost {report.paths}")
+    back = providers.get(target).decode_request(out)
+    calls = [
+        (call.name, call.arguments_dict())
+        for message in back.messages
+        if isinstance(message, cc.AssistantMessage)
+        for call in message.tool_calls
+    ]
+    want = [
+        (call.name, call.arguments_dict())
+        for message in MESSAGES
+        if isinstance(message, cc.AssistantMessage)
+        for call in message.tool_calls
+    ]
+    if calls != want:
+        raise CheckFailed(f"the {target} request does not hold the same tool calls")
+    if canonical_round_trip(TRANSCRIPT) != cc.encode(list(MESSAGES)):
+        raise CheckFailed("the canonical round trip changes the conversation")
