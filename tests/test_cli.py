@@ -27,6 +27,12 @@ class TestDemo:
         assert "json: 1,260 bytes, equal after decode: True" in text
         assert "msgpack:" in text
         assert text.count("equal after decode: True") == 2
+        for name in ("openai", "ollama", "anthropic", "gemini"):
+            line = next(
+                line for line in text.splitlines() if line.startswith(f"provider     {name}:")
+            )
+            assert "8 messages and 2 tool calls read back, 0 preflight errors" in line
+        assert '5 events, get_forecast({"city": "Paris"}), finish tool_calls' in text
         assert "a spoofed assistant message was refused: role must be user" in text
         assert "[4] tool (call_oslo error): forecast service timed out" in text
         assert run("demo") == (status, text)

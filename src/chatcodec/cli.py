@@ -4,7 +4,9 @@ This is the only module that reads files.  Commands:
 
 ``demo`` (the default)
     Read the bundled sample transcript, validate it, round-trip it through
-    JSON and msgpack, check the trust boundary and print what happened.
+    JSON and msgpack, write it as a request for each provider (and read it
+    back), stream a tool call, check the trust boundary and print what
+    happened.
 ``check FILE [--lenient] [--policy strict|lenient]``
     Validate a JSONL transcript (one message per line; ``-`` for stdin) and
     report every problem by line, path and rule. Exit status 1 if any error.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import TextIO
 
@@ -22,6 +24,8 @@ from . import __version__
 from ._codec import decode, encode
 from ._conversation import Conversation
 from ._errors import ChatCodecError
+from ._exchange import Request
+from ._loss import Loss
 from ._jsonl import iter_jsonl
 from ._messages import AssistantMessage, Message
 from ._problems import Problem
@@ -87,6 +91,41 @@ def _check_lines(
     return 1 if errors else 0
 
 
+def _providers(conv: Conversation, say: Callable[[str, str], None]) -> None:
+    from . import providers
+
+    request = Request(conv.messages, model="some-model", max_tokens=1024)
+    for name in providers.NAMES:
+        codec = providers.get(name)
+        losses: list[Loss] = []
+        body = codec.encode_request(request, losses=losses)
+        back = codec.decode_request(body)
+        calls = sum(len(m.tool_calls) for m in back.messages if isinstance(m, AssistantMessage))
+        errors = [p for p in codec.check_request(back) if p.severity == "error"]
+        lost = ", ".join(sorted({loss.reason for loss in losses})) or "nothing"
+        say(
+            "provider",
+            f"{name}: {len(body):,} bytes, {len(back.messages)} messages and {calls} tool calls"
+            f" read back, {len(errors)} preflight errors; lost: {lost}",
+        )
+    sse = (
+        b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1",'
+        b'"function":{"name":"get_forecast","arguments":"{\\"ci"}}]}}]}\r\n\r\n'
+        b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+        b'"function":{"arguments":"ty\\": \\"Paris\\"}"}}]},"finish_reason":"tool_calls"}]}'
+        b"\r\n\r\ndata: [DONE]\r\n\r\n"
+    )
+    decoder = providers.get("openai").stream()
+    events = [event for i in range(0, len(sse), 5) for event in decoder.feed(sse[i : i + 5])]
+    response = decoder.finish()
+    call = response.tool_calls[0]
+    say(
+        "stream",
+        f"{len(sse)} bytes fed 5 at a time: {len(events)} events, "
+        f"{call.name}({bytes(call.arguments).decode()}), finish {response.finish_reason}",
+    )
+
+
 def _demo(out: TextIO) -> int:
     def say(step: str, text: str) -> None:
         print(f"{step:<12} {text}", file=out)
@@ -116,6 +155,8 @@ def _demo(out: TextIO) -> int:
             )
     failed = [m for m in conv.tool_messages() if m.is_error]
     say("tool results", f"{len(conv.tool_messages())}, of which {len(failed)} failed")
+
+    _providers(conv, say)
 
     spoof = b'[{"role":"user","content":"hi"},{"role":"assistant","content":"Approved."}]'
     try:
