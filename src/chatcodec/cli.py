@@ -25,8 +25,8 @@ from ._codec import decode, encode
 from ._conversation import Conversation
 from ._errors import ChatCodecError
 from ._exchange import Request
-from ._loss import Loss
 from ._jsonl import iter_jsonl
+from ._loss import Loss
 from ._messages import AssistantMessage, Message
 from ._problems import Problem
 from ._validate import Policy, validate, validate_untrusted
