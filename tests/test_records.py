@@ -11,9 +11,9 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import control_records, messages
 
 import chatcodec as cc
+from strategies import control_records, messages
 
 FORMATS: tuple[cc.Format, ...] = ("json", "msgpack")
 WHEN = datetime.datetime(2026, 11, 22, 9, 30, tzinfo=datetime.UTC)
@@ -240,7 +240,7 @@ class TestApprovals:
             )
 
     def test_approval_is_part_of_identity(self) -> None:
-        assert self.CALL != self.CALL.with_approval("approved")
+        assert self.CALL.with_approval("approved") != self.CALL
         assert hash(self.CALL) != hash(self.CALL.with_approval("approved"))
 
 

@@ -86,6 +86,7 @@ from ._tools import (
 )
 from ._usage import FinishReason, Usage
 from ._validate import Policy, validate, validate_untrusted
+from .providers._lower import to_request
 
 __version__ = "0.1.0"
 
@@ -168,6 +169,7 @@ __all__ = [
     "read_transcript",
     "resolve_file_references",
     "system",
+    "to_request",
     "tool_call",
     "tool_result",
     "user",

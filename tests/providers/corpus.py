@@ -32,9 +32,7 @@ def curated(codec: str, kind: str) -> list[Any]:
     return [pytest.param(path, id=path.stem[:80]) for path in sorted(folder.glob("*.json"))]
 
 
-def corpus(
-    codec: str, kind: str, status: str = "200", *, tool_calls: bool = False
-) -> list[Any]:
+def corpus(codec: str, kind: str, status: str = "200", *, tool_calls: bool = False) -> list[Any]:
     """Corpus files of one codec's wire family and kind, as pytest params.
 
     ``kind`` is ``"request"`` (every one), ``"response"`` (HTTP ``status``,

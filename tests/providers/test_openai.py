@@ -46,8 +46,12 @@ from chatcodec import (
     tool_result,
     user,
 )
+from chatcodec._schema import close_objects
 from chatcodec.providers import openai as codec
+from chatcodec.providers.openai._common import is_closed
+from chatcodec.providers.openai._decode import general_request
 from chatcodec.providers.openai._fast import fast_response
+from chatcodec.providers.openai._fastreq import fast_request
 from chatcodec.providers.openai._reply import general_response
 
 CURATED = DATA / "openai"
@@ -1257,3 +1261,178 @@ class TestFastPath:
             assert fast_response(bad) is None
             with pytest.raises(DecodeError):
                 codec.decode_response(bad)
+
+
+def fast_and_general_request(body: bytes) -> Request | None:
+    """The request fast path's result (None if it does not apply), checked against the general."""
+    fast = fast_request(body)
+    if fast is not None:
+        assert fast == general_request(body)
+    return fast
+
+
+HISTORY = (
+    b'[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"},'
+    b'{"role":"assistant","content":null,"tool_calls":[' + CALL + b"]},"
+    b'{"role":"tool","tool_call_id":"call_1","content":"ok"},'
+    b'{"role":"assistant","content":"Done."}]'
+)
+TOOL = (
+    b'{"type":"function","function":{"name":"f","description":"d","parameters":'
+    b'{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}}}'
+)
+
+
+def request_with(**keys: bytes) -> bytes:
+    """A plain request body; ``keys`` replace or add raw JSON values at the top level."""
+    top = {"model": b'"gpt-4o"', "messages": HISTORY}
+    top.update(keys)
+    return b"{" + b",".join(b'"%s":%s' % (k.encode(), v) for k, v in top.items()) + b"}"
+
+
+class TestFastRequestPath:
+    """The typed fast path of decode_request builds exactly what the general path builds."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("openai", "request")))
+    def test_corpus(self, path: Path) -> None:
+        fast_and_general_request(path.read_bytes())
+
+    @pytest.mark.parametrize("path", curated("openai", "request"))
+    def test_curated(self, path: Path) -> None:
+        fast_and_general_request(path.read_bytes())
+
+    def test_corpus_coverage(self) -> None:
+        paths = [p.values[0] for p in corpus("openai", "request")]
+        if not paths:
+            pytest.skip("the recorded corpus is not there")
+        taken = [p for p in paths if fast_request(p.read_bytes()) is not None]
+        # Text histories take it; content parts and dialects' keys take the general path.
+        assert len(taken) >= 280
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            request_with(),
+            request_with(messages=b"[]"),
+            request_with(
+                messages=b'[{"role":"developer","content":"x","name":null},'
+                b'{"role":"user","content":"y","name":"bob","tool_calls":null}]'
+            ),
+            request_with(tools=b"[" + TOOL + b"]", tool_choice=b'"auto"', n=b"1"),
+            request_with(tools=b"[]", tool_choice=b'"any"', parallel_tool_calls=b"false"),
+            request_with(tools=b"null", tool_choice=b"null", parallel_tool_calls=b"null"),
+            request_with(tool_choice=b'"sometimes"', stream=b"true", stream_options=b"{}"),
+            request_with(
+                tools=b'[{"function":{"name":"f","parameters":null,"description":null,'
+                b'"strict":false}},{"type":"function","function":{"name":"g","strict":true}},'
+                b'{"type":"function","function":{"name":"h","strict":null,"parameters":'
+                b'{"type":"object","properties":{}}}}]'
+            ),
+            request_with(
+                tools=b'[{"type":"function","function":{"name":"f","strict":true,"parameters":'
+                b'{"type":"object","properties":{"a":{"type":"object","properties":{}}},'
+                b'"additionalProperties":false}}},{"type":"function","function":{"name":"g",'
+                b'"strict":true,"parameters":{"type":"object","properties":{},'
+                b'"additionalProperties":false}}}]'
+            ),
+            request_with(max_tokens=b"5", max_completion_tokens=b"7"),
+            request_with(max_completion_tokens=b"7"),
+            request_with(max_completion_tokens=b"null"),
+            request_with(max_tokens=b"null", max_completion_tokens=b"7"),
+            request_with(temperature=b"1", top_p=b"0.5"),
+            request_with(temperature=b"0.0", top_p=b"null", model=b"null"),
+            request_with(stop=b'"END"'),
+            request_with(stop=b'["a","b"]', seed=b"7", user=b'"u"', metadata=b'{"k":"v"}'),
+            request_with(stop=b"[]", reasoning_effort=b'"low"', store=b"false"),
+            request_with(stop=b"null", logprobs=b"true", top_logprobs=b"2"),
+            request_with(
+                messages=b'[{"role":"user","content":"x"},{"role":"assistant","content":"a",'
+                b'"reasoning_content":"t","refusal":null}]'
+            ),
+        ],
+    )
+    def test_taken_and_equal(self, body: bytes) -> None:
+        assert fast_and_general_request(body) is not None
+        same_json(json.loads(codec.encode_request(codec.decode_request(body))), json.loads(body))
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            request_with(messages=b'[{"role":"user","content":[{"type":"text","text":"x"}]}]'),
+            request_with(messages=b'[{"role":"function","name":"f","content":"r"}]'),
+            request_with(messages=b'[{"role":"tool","tool_call_id":"","content":"r"}]'),
+            request_with(messages=b'[{"role":"tool","content":null,"tool_call_id":"a"}]'),
+            request_with(
+                messages=b'[{"role":"assistant","tool_calls":[{"id":"a","function":'
+                b'{"name":"f","arguments":"{oops"}}]}]'
+            ),
+            request_with(tools=b'[{"type":"function","function":{"name":"bad name"}}]'),
+            request_with(tools=b'[{"type":"function","function":{"name":"f","parameters":[]}}]'),
+            request_with(
+                tools=b'[{"type":"function","function":{"name":"f","strict":true,"parameters":'
+                b'{"type":"object","additionalProperties":true}}}]'
+            ),
+            request_with(tools=b'[{"type":"web_search"}]'),
+            request_with(tool_choice=b'{"type":"function","function":{"name":"f"}}'),
+            request_with(response_format=b'{"type":"json_object"}'),
+            request_with(functions=b'[{"name":"f"}]'),
+            request_with(max_completion_tokens=b"null", max_tokens=b"3", x_custom=b"1"),
+        ],
+    )
+    def test_general_path_for_the_rest(self, body: bytes) -> None:
+        assert fast_request(body) is None
+        request = codec.decode_request(body)
+        assert request == general_request(body)
+        same_json(json.loads(codec.encode_request(request)), json.loads(body))
+
+    def test_errors_are_the_general_paths(self) -> None:
+        for body, path in [
+            (request_with(messages=b'[{"role":"user","content":""}]'), "$.content"),
+            (request_with(temperature=b'"hot"'), "$.temperature"),
+            (request_with(stream=b'"yes"'), "$.stream"),
+            (request_with(messages=b'[{"content":"x"}]'), "$.messages[0].role"),
+        ]:
+            assert fast_request(body) is None
+            with pytest.raises(ValidationError) as info:
+                codec.decode_request(body)
+            assert info.value.path == path
+        for bad in (request_with()[:-1], b"\xff", b"[]"):
+            assert fast_request(bad) is None
+            with pytest.raises((DecodeError, ValidationError)):
+                codec.decode_request(bad)
+
+
+class TestIsClosed:
+    """is_closed(schema) says exactly whether close_objects would change the schema."""
+
+    @pytest.mark.parametrize(
+        "schema",
+        [
+            {"type": "object"},
+            {"type": "object", "additionalProperties": False},
+            {"type": "object", "additionalProperties": 0},
+            {"type": ["object", "null"], "additionalProperties": False},
+            {"properties": {"a": {"type": "string"}}, "additionalProperties": False},
+            {"properties": {"a": {"type": "object"}}, "additionalProperties": False},
+            {"type": "object", "additionalProperties": {"type": "string"}},
+            {"type": "string", "additionalProperties": {"type": "object"}},
+            {"type": "array", "items": {"type": "object", "additionalProperties": False}},
+            {"type": "array", "items": {"type": "object"}},
+            {"anyOf": [{"type": "null"}, {"type": "object", "properties": {}}]},
+            {"$defs": {"x": {"type": "object"}}, "type": "string"},
+            {"type": "object", "additionalProperties": False, "properties": {"p": 5}},
+            {"not": 1, "type": "integer"},
+        ],
+    )
+    def test_same_as_close_objects(self, schema: dict[str, Any]) -> None:
+        assert is_closed(schema) == (close_objects(schema) == schema)
+
+    def test_corpus_schemas(self) -> None:
+        seen = 0
+        for param in corpus("openai", "request"):
+            for tool in json.loads(param.values[0].read_bytes()).get("tools") or []:
+                schema = (tool.get("function") or {}).get("parameters")
+                if isinstance(schema, dict):
+                    seen += 1
+                    assert is_closed(schema) == (close_objects(schema) == schema)
+        assert seen or not corpus("openai", "request")

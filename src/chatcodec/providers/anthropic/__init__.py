@@ -69,6 +69,7 @@ from __future__ import annotations
 from ..._exchange import Request, Response
 from ..._loss import Loss
 from ..._problems import Problem
+from .._lower import DENIED_RESULT
 from . import _check, _decode, _encode
 from ._stream import AnthropicStreamDecoder, stream
 
@@ -110,7 +111,13 @@ def decode_request(body: bytes | str) -> Request:
     return _decode.decode_request(body)
 
 
-def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
+def encode_request(
+    request: Request,
+    *,
+    losses: list[Loss] | None = None,
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
+) -> bytes:
     """Write a Messages API request body.
 
     Parameters
@@ -119,6 +126,15 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         The request, decoded from any provider or built by hand.
     losses : list of Loss, optional
         Receives what the Anthropic wire cannot carry.
+    vision : bool, default True
+        Whether the model takes images; without vision an image is sent as
+        the text read from it, or left out (reported).
+    denied_result : str, optional
+        The text of the error result sent for a denied tool call that
+        nothing answers. Other transcript kinds go as text (a resolved file
+        reference) or as a text document titled with its URI (an MCP
+        resource), or are left out and reported (a file reference not
+        resolved, a part of an unknown kind).
 
     Returns
     -------
@@ -133,7 +149,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     >>> anthropic.encode_request(request)[:56]
     b'{"model":"claude-sonnet-4-5","system":"Be brief.","messa'
     """
-    return _encode.encode_request(request, losses)
+    return _encode.encode_request(request, losses, vision=vision, denied_result=denied_result)
 
 
 def decode_response(body: bytes | str) -> Response:

@@ -24,6 +24,7 @@ from ..._content import (
     ContentPart,
     FilePart,
     ImagePart,
+    McpResource,
     OpaquePart,
     ReasoningPart,
     RefusalPart,
@@ -41,6 +42,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason, Usage
+from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
 from ._decode import FINISH, NAME, text_source
 
@@ -57,6 +59,7 @@ _STOP = {
 }
 _MODES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM = (SystemMessage, DeveloperMessage)
+_KEEP = frozenset({McpResource})  # written by _Writer.part, as a document
 
 
 def wire_id(id: str) -> str:
@@ -117,6 +120,15 @@ class _Writer:
             self.opaque(part, path, out)
         elif type(part) is AudioPart:
             self.enc.lose(path, "anthropic cannot carry an audio part")
+        elif type(part) is McpResource:
+            # A text document titled with the URI; its text alone when empty,
+            # as Anthropic may refuse an empty document.
+            if part.content:
+                source = {"type": "text", "media_type": "text/plain", "data": part.content}
+                block = {"type": "document", "source": source, "title": part.uri}
+                out.append(fill(block, own))
+            else:
+                self.text(part.text, own, path, out)
         else:
             self.enc.lose(path, f"anthropic cannot carry a {type(part).__name__}")
 
@@ -416,9 +428,16 @@ def _tool(writer: _Writer, tool: Tool, path: str) -> Any:
     return fill(out, own)
 
 
-def encode_request(request: Request, losses: list[Loss] | None = None) -> bytes:
+def encode_request(
+    request: Request,
+    losses: list[Loss] | None = None,
+    *,
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
+) -> bytes:
     """Write a request body (see the package docstring)."""
     enc = Encoding(NAME, losses)
+    request = lower(request, enc, vision=vision, denied_result=denied_result, keep=_KEEP)
     writer = _Writer(enc, True)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}

@@ -37,6 +37,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, _argument_problem
 from ..._usage import Usage
+from .._lower import DENIED_RESULT, lower
 from .._wire import HINT, Encoding, encode_body, fill
 from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
 
@@ -515,7 +516,13 @@ class _Encoder:
         return fill(out, own)
 
 
-def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
+def encode_request(
+    request: Request,
+    *,
+    losses: list[Loss] | None = None,
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
+) -> bytes:
     """Write a Gemini ``generateContent`` request body.
 
     System and developer messages become ``systemInstruction``; tool
@@ -534,6 +541,14 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     losses : list of Loss, optional
         Receives what Gemini cannot carry (parts of other providers, tool
         kinds it cannot run, fields it has none for...).
+    vision : bool, default True
+        Whether the model takes images; without vision an image is sent as
+        the text read from it, or left out (reported).
+    denied_result : str, optional
+        The text of the error result sent for a denied tool call that
+        nothing answers. Other transcript kinds go as text (a resolved file
+        reference, an MCP resource) or are left out and reported (a file
+        reference not resolved, a part of an unknown kind).
 
     Examples
     --------
@@ -552,6 +567,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     [{'functionResponse': {'name': 'get_weather', 'response': {'result': 'Sunny'}, 'id': 'c1'}}]
     """
     enc = Encoding(NAME, losses)
+    request = lower(request, enc, vision=vision, denied_result=denied_result)
     own = enc.own(request.extras, "$")
     k = spelling(own.get(SNAKE))
     encoder = _Encoder(enc, k)

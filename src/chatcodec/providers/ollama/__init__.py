@@ -27,6 +27,7 @@ from ..._exchange import Request, Response
 from ..._framing import Framing
 from ..._loss import Loss
 from ..._problems import Problem
+from .._lower import DENIED_RESULT
 from . import _check, _decode, _encode
 from ._common import NAME
 from ._stream import OllamaStreamDecoder
@@ -82,7 +83,13 @@ def decode_request(body: bytes | str) -> Request:
     return _decode.decode_request(body)
 
 
-def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
+def encode_request(
+    request: Request,
+    *,
+    losses: list[Loss] | None = None,
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
+) -> bytes:
     """Write a request as an Ollama ``/api/chat`` body.
 
     Ollama streams unless told not to: a request that does not say
@@ -97,6 +104,14 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         Receives what the Ollama wire cannot carry: images by URL, audio and
         file parts, other providers' blocks and fields, reasoning signatures,
         tool error flags, a forced tool choice...
+    vision : bool, default True
+        Whether the model takes images; without vision an image is sent as
+        the text read from it, or left out (reported).
+    denied_result : str, optional
+        The text of the error result sent for a denied tool call that
+        nothing answers. Other transcript kinds go as text (a resolved file
+        reference, an MCP resource) or are left out and reported (a file
+        reference not resolved, a part of an unknown kind).
 
     Returns
     -------
@@ -114,7 +129,9 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     >>> [str(loss) for loss in losses]
     ['ollama cannot carry an image by URL - at `$.messages[0].content[1]`']
     """
-    return _encode.encode_request(request, losses=losses)
+    return _encode.encode_request(
+        request, losses=losses, vision=vision, denied_result=denied_result
+    )
 
 
 def decode_response(body: bytes | str) -> Response:

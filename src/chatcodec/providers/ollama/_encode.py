@@ -35,6 +35,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason
+from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import ABSENT, DERIVED, FINISH, NAME, is_object, standard_base64, tool_call_order
 
@@ -51,8 +52,15 @@ def _dict(value: Any) -> dict[str, Any]:
 # -- requests -------------------------------------------------------------
 
 
-def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
+def encode_request(
+    request: Request,
+    *,
+    losses: list[Loss] | None = None,
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
+) -> bytes:
     enc = Encoding(NAME, losses)
+    request = lower(request, enc, vision=vision, denied_result=denied_result)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:

@@ -38,10 +38,13 @@ from msgspec import Raw
 
 from ..._content import OpaquePart
 from ..._errors import ValidationError
+from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
 
 NAME = "openai"
+
+_SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_ONE
 
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
@@ -142,3 +145,33 @@ def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
     if obj.keys() <= known:
         return None
     return leftover(obj, known)
+
+
+def is_closed(schema: Any) -> bool:
+    """Whether ``close_objects(schema) == schema``: every object schema is closed.
+
+    The walk of :func:`~chatcodec._schema.close_objects` without its copy,
+    ending at the first object schema that is not closed.
+    """
+    if not isinstance(schema, dict):
+        return True
+    for key, value in schema.items():
+        if key not in _SUBSCHEMA_KEYS:
+            continue
+        if key in _SCHEMA_MAPS:
+            if isinstance(value, dict):
+                for sub in value.values():
+                    if not is_closed(sub):
+                        return False
+        elif key in _SCHEMA_LISTS:
+            if isinstance(value, list):
+                for sub in value:
+                    if not is_closed(sub):
+                        return False
+        elif isinstance(value, dict) and not is_closed(value):
+            return False
+    kind = schema.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema:
+        # ``==`` as the copy's comparison has it: 0 is as closed as false.
+        return "additionalProperties" in schema and schema["additionalProperties"] == False  # noqa: E712
+    return True

@@ -23,7 +23,6 @@ from ..._messages import (
     ToolMessage,
     UserMessage,
 )
-from ..._schema import close_objects
 from ..._tools import ToolDefinition
 from .._wire import derive_id, expect_dict, expect_list, expect_str, json_body
 from ._common import (
@@ -32,6 +31,7 @@ from ._common import (
     audio_media_type,
     encode_json,
     extras,
+    is_closed,
     keep_or_fail,
     opaque,
     opt_str,
@@ -323,7 +323,7 @@ def _definition(function: dict[str, Any], own: dict[str, Any]) -> ToolDefinition
             inner[key] = None
     if strict is not True and "strict" in function:
         inner["strict"] = strict
-    if strict is True and (parameters is None or close_objects(parameters) != parameters):
+    if strict is True and (parameters is None or not is_closed(parameters)):
         own["~asis"] = 1
     if inner:
         own["~function"] = inner

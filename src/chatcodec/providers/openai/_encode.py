@@ -34,6 +34,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition
 from ..._usage import FinishReason, Usage
+from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import NAME, WIRE_FINISH, audio_format, data_url, normalize_finish
 
@@ -53,6 +54,8 @@ def encode_request(
     *,
     losses: list[Loss] | None = None,
     developer_role: DeveloperRole = "developer",
+    vision: bool = True,
+    denied_result: str = DENIED_RESULT,
 ) -> bytes:
     """Write an OpenAI Chat Completions request body.
 
@@ -74,6 +77,14 @@ def encode_request(
     developer_role : {"developer", "system"}, default "developer"
         The role a :class:`~chatcodec.DeveloperMessage` is sent as; some
         models and servers refuse ``developer``.
+    vision : bool, default True
+        Whether the model takes images; without vision an image is sent as
+        the text read from it, or left out (reported).
+    denied_result : str, optional
+        The text of the error result sent for a denied tool call that
+        nothing answers. Other transcript kinds go as text (a resolved file
+        reference, an MCP resource) or are left out and reported (a file
+        reference not resolved, a part of an unknown kind).
 
     Returns
     -------
@@ -89,6 +100,7 @@ def encode_request(
     {"model":"o3-mini","messages":[{"role":"system","content":"Be brief."},{"role":"user",...}]}
     """
     enc = Encoding(NAME, losses)
+    request = lower(request, enc, vision=vision, denied_result=denied_result)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
@@ -409,6 +421,9 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
             return None
         spec = {"data": part.data, "format": audio_format(part.media_type)}
         return fill({"type": "input_audio", "input_audio": fill(spec, inner_own or {})}, own)
+    if not isinstance(part, FilePart):
+        enc.lose(path, f"a {type(part).__struct_config__.tag} part openai cannot carry")
+        return None
     return _file(part, own, inner_own)
 
 

@@ -15,7 +15,8 @@ which gives the same result; so does a value that breaks a canonical rule
 the canonical constructors raise, and the general path keeps the value in
 its own way. Values that the general path keeps as sent (``logprobs``,
 ``annotations``...) are decoded as builtins, so both paths build equal
-records.
+records. The request fast path (:mod:`._fastreq`) reads the assistant
+messages of a history with the same Struct and mapping.
 """
 
 from __future__ import annotations
