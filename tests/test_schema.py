@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._schema import close_objects, map_subschemas
+import pytest
+
+from chatcodec._schema import any_open, close_objects, map_subschemas, open_objects
 
 
 class TestMapSubschemas:
@@ -46,3 +48,23 @@ class TestMapSubschemas:
         assert closed["default"] == {"type": "object"}
         assert closed["examples"] == [{"properties": {}}]
         assert close_objects(True) is True
+
+
+class TestOpenObjects:
+    """The quick yes/no agrees with the full list of open places."""
+
+    @pytest.mark.parametrize(
+        "schema",
+        [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {"type": "object", "additionalProperties": True},
+            {"type": "object", "additionalProperties": False},
+            {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {}}}},
+            {"anyOf": [{"type": "object"}, {"type": "object", "additionalProperties": True}]},
+            {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "x"}}},
+            {"$defs": {"D": {"additionalProperties": True}}},
+            "not a schema",
+        ],
+    )
+    def test_any_open_matches_open_objects(self, schema: Any) -> None:
+        assert any_open(schema) == bool(open_objects(schema))

@@ -54,6 +54,24 @@ def close_objects(schema: Any) -> Any:
     return closed
 
 
+def any_open(node: Any) -> bool:
+    """Whether any ``additionalProperties`` in ``node`` is not false (no paths built)."""
+    if not isinstance(node, dict):
+        return False
+    if node.get("additionalProperties", False) is not False:
+        return True
+    for key, value in node.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            if any(any_open(sub) for sub in value.values()):
+                return True
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            if any(any_open(sub) for sub in value):
+                return True
+        elif key in _SCHEMA_ONE and any_open(value):
+            return True
+    return False
+
+
 def open_objects(schema: Any, path: str = "$") -> list[str]:
     """Paths of every ``additionalProperties`` in ``schema`` that is not false.
 

@@ -26,7 +26,7 @@ from ._errors import (
 )
 from ._problems import Problem
 from ._record import Record, json_decoder
-from ._schema import close_objects, object_schema, open_objects
+from ._schema import any_open, close_objects, object_schema, open_objects
 
 if TYPE_CHECKING:
     from ._messages import ToolMessage
@@ -411,7 +411,8 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
             return
         if type(params) is not dict or params.get("type") != "object":
             raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
-        if self.strict and (open_paths := open_objects(params, "$.parameters")):
+        if self.strict and any_open(params):
+            open_paths = open_objects(params, "$.parameters")
             rule = "must be false or absent when strict (a map type needs strict=False)"
             raise ValidationError(rule, open_paths[0])
 

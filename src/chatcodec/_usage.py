@@ -44,10 +44,16 @@ class Usage(Record, frozen=True):
     reasoning_tokens: int | None = None
 
     def __post_init__(self) -> None:
-        for name in self.__struct_fields__:
-            value = getattr(self, name)
-            if type(value) is int and value < 0:
-                raise ValidationError("must not be negative", f"$.{name}")
+        # One comparison per field, no loop: this runs for every response.
+        if self.prompt_tokens < 0 or self.completion_tokens < 0:
+            raise ValidationError("must not be negative", _negative(self))
+        total, cached, reasoning = self.total_tokens, self.cached_tokens, self.reasoning_tokens
+        if (
+            (total is not None and total < 0)
+            or (cached is not None and cached < 0)
+            or (reasoning is not None and reasoning < 0)
+        ):
+            raise ValidationError("must not be negative", _negative(self))
 
     @property
     def total(self) -> int:
@@ -66,6 +72,17 @@ class Usage(Record, frozen=True):
             _add(self.cached_tokens, other.cached_tokens),
             _add(self.reasoning_tokens, other.reasoning_tokens),
         )
+
+
+def _negative(usage: Usage) -> str:
+    for name in ("prompt_tokens", "completion_tokens", *_OPTIONAL):
+        value = getattr(usage, name)
+        if value is not None and value < 0:
+            return f"$.{name}"
+    return "$"
+
+
+_OPTIONAL = ("total_tokens", "cached_tokens", "reasoning_tokens")
 
 
 def _add(a: int | None, b: int | None) -> int | None:

@@ -1194,8 +1194,8 @@ class TestFastPath:
             ),
             body_with(
                 usage=b'{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5,'
-                b'"prompt_tokens_details":{"cached_tokens":-1,"audio_tokens":0},'
-                b'"completion_tokens_details":{"reasoning_tokens":-2,"text_tokens":1}}'
+                b'"prompt_tokens_details":{"cached_tokens":-1,"audio_tokens":0,"image_tokens":2},'
+                b'"completion_tokens_details":{"reasoning_tokens":-2,"text_tokens":1,"image_tokens":0}}'
             ),
             body_with(system_fingerprint=b"null", service_tier=b'"default"', created=b"1.5"),
             body_with(id=b'"a"', model=b'"first"'),

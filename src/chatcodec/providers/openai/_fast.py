@@ -84,6 +84,8 @@ class _PromptDetails(Wire):
     cached_tokens: int | UnsetType = UNSET
     audio_tokens: Any = UNSET
     cache_write_tokens: Any = UNSET
+    text_tokens: Any = UNSET
+    image_tokens: Any = UNSET
 
 
 class _CompletionDetails(Wire):
@@ -92,6 +94,7 @@ class _CompletionDetails(Wire):
     accepted_prediction_tokens: Any = UNSET
     rejected_prediction_tokens: Any = UNSET
     text_tokens: Any = UNSET
+    image_tokens: Any = UNSET
 
 
 class _Usage(Wire):
@@ -263,6 +266,10 @@ def _usage(u: _Usage) -> Usage:
             rest["audio_tokens"] = p.audio_tokens
         if p.cache_write_tokens is not UNSET:
             rest["cache_write_tokens"] = p.cache_write_tokens
+        if p.text_tokens is not UNSET:
+            rest["text_tokens"] = p.text_tokens
+        if p.image_tokens is not UNSET:
+            rest["image_tokens"] = p.image_tokens
         count = p.cached_tokens
         if type(count) is int:
             if count >= 0:
@@ -283,6 +290,8 @@ def _usage(u: _Usage) -> Usage:
             rest["rejected_prediction_tokens"] = c.rejected_prediction_tokens
         if c.text_tokens is not UNSET:
             rest["text_tokens"] = c.text_tokens
+        if c.image_tokens is not UNSET:
+            rest["image_tokens"] = c.image_tokens
         count = c.reasoning_tokens
         if type(count) is int:
             if count >= 0:
