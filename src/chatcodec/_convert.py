@@ -8,9 +8,20 @@ import msgspec
 
 from ._errors import LossError
 from ._loss import Loss, LossReport
-from .providers import get
+from .providers import Codec, get
 
 __all__ = ["convert"]
+
+_codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
+
+
+def _codec(name: str) -> Codec:
+    codec = _codecs.get(name)
+    if codec is None:
+        codec = get(name)  # raises for a name that is no codec's
+        if len(_codecs) < 64:
+            _codecs[name] = codec
+    return codec
 
 
 def convert(
@@ -55,7 +66,7 @@ def convert(
     DecodeError, ValidationError, ProviderError
         When the source body cannot be read.
     """
-    reader, writer = get(source), get(target)
+    reader, writer = _codec(source), _codec(target)
     losses: list[Loss] = []
     if kind == "request":
         request = reader.decode_request(body)

@@ -46,6 +46,8 @@ from chatcodec import (
 )
 from chatcodec._exchange import ProviderTool
 from chatcodec.providers import gemini
+from chatcodec.providers.gemini._decode import general_response
+from chatcodec.providers.gemini._fast import fast_response
 
 HERE = DATA / "gemini"
 
@@ -1017,3 +1019,198 @@ class TestMalformed:
             gemini.decode_request(body)
         with pytest.raises((DecodeError, ValidationError)):
             gemini.decode_response(body)
+
+
+def fast_and_general(body: bytes | str) -> Response | None:
+    """The fast path's response (None when it does not apply), checked against the general one."""
+    fast = fast_response(body)
+    if fast is not None:
+        assert fast == general_response(body)
+    return fast
+
+
+def gemini_body(*parts: bytes, **keys: bytes) -> bytes:
+    """A plain response body of one candidate with ``parts``; ``keys`` replace or add raw
+    JSON values at the top level."""
+    content = b'{"parts":[' + b",".join(parts or (b'{"text":"hi"}',)) + b'],"role":"model"}'
+    top = {
+        "candidates": b'[{"content":' + content + b',"finishReason":"STOP","index":0}]',
+        "usageMetadata": b'{"promptTokenCount":3,"candidatesTokenCount":2,"totalTokenCount":5}',
+        "modelVersion": b'"gemini-2.5-flash"',
+        "responseId": b'"r1"',
+    }
+    top.update(keys)
+    return b"{" + b",".join(b'"%s":%s' % (k.encode(), v) for k, v in top.items()) + b"}"
+
+
+FC = b'{"functionCall":{"name":"f","args":{"a":1}}}'
+
+
+class TestFastPath:
+    """The typed fast path of decode_response builds exactly what the general path builds."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("gemini", "response")))
+    def test_corpus(self, path: Path) -> None:
+        fast_and_general(path.read_bytes())
+
+    @pytest.mark.parametrize("path", curated("gemini", "response"))
+    def test_curated(self, path: Path) -> None:
+        fast_and_general(path.read_bytes())
+
+    def test_corpus_coverage(self) -> None:
+        paths = [p.values[0] for p in corpus("gemini", "response")]
+        if not paths:
+            pytest.skip("the recorded corpus is not there")
+        taken = [p for p in paths if fast_response(p.read_bytes()) is not None]
+        # 446 of 464 when written: code execution, images, empty contents and
+        # gateway keys take the general path.
+        assert len(taken) >= 440
+        assert len(taken) >= 0.95 * len(paths)
+
+    def test_curated_coverage(self) -> None:
+        paths = [p.values[0] for p in curated("gemini", "response")]
+        taken = [p for p in paths if fast_response(p.read_bytes()) is not None]
+        assert len(taken) >= len(paths) - 3
+
+    def test_benchmark_body(self) -> None:
+        body = DATA.parents[2] / "perf" / "data" / "providers" / "gemini_response.json"
+        if not body.exists():
+            pytest.skip("no benchmark body")
+        response = fast_and_general(body.read_bytes())
+        assert response is not None
+        assert len(response.tool_calls) == 3
+        assert len({call.id for call in response.tool_calls}) == 3
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            gemini_body(),
+            gemini_body(
+                b'{"text":"plan","thought":true,"thoughtSignature":"c2ln"}',
+                b'{"text":"ok"}',
+                FC,
+                b'{"functionCall":{"name":"g","args":{},"id":"call-9"},"thoughtSignature":"eA=="}',
+                b'{"functionCall":{"name":"h","args":{"x":[1,2.5,null,"\\u00e9\\u4e2d"]},"id":""}}',
+                b'{"functionCall":{"name":"f"}}',
+            ),
+            gemini_body(b'{"text":"plan","thought":true}', b'{"text":"a"}'),
+            gemini_body(b'{"text":"a","thought":false}'),
+            gemini_body(b'{"text":"a","thoughtSignature":"c2ln"}', b'{"text":"b"}'),
+            gemini_body(FC, b'{"text":"after"}', FC),
+            gemini_body(FC, b'{"functionCall":{"name":"f","args":{"a":1}},"thought":true}'),
+            gemini_body(b'{"functionCall":{"name":"caf\\u00e9","args":{}}}', FC, FC),
+            gemini_body(b'{"functionCall":{"name":"f","args":{ "b" : [ 1 ,2 ], "a":{}}}}'),
+            gemini_body(
+                candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"model"},"finishReason":1},'
+                b'{"content":{"parts":[' + FC + b'],"role":"model"},"finishReason":"STOP",'
+                b'"index":1,"safetyRatings":[{"category":"X","probability":"NEGLIGIBLE"}],'
+                b'"citationMetadata":{"citationSources":[]},"avgLogprobs":-0.5,'
+                b'"finishMessage":"m"},'
+                b'{"finishReason":"SAFETY","index":2},{"content":{"parts":[{"text":"b"}],'
+                b'"role":"model"},"finishReason":"NEW_REASON"},'
+                b'{"content":{"parts":[{"text":"c"}],"role":"model"},"finishReason":99},'
+                b'{"content":{"parts":[' + FC + b'],"role":"model"}}]'
+            ),
+            gemini_body(candidates=b"[]"),
+            gemini_body(candidates=b"[{}]"),
+            gemini_body(usageMetadata=b"{}"),
+            gemini_body(
+                usageMetadata=b'{"promptTokenCount":3,"totalTokenCount":3,'
+                b'"promptTokensDetails":[{"modality":"TEXT","tokenCount":3}],'
+                b'"cachedContentTokenCount":1,"thoughtsTokenCount":4,'
+                b'"cacheTokensDetails":[],"candidatesTokensDetails":null,'
+                b'"toolUsePromptTokenCount":2,"toolUsePromptTokensDetails":[],'
+                b'"trafficType":"ON_DEMAND","serviceTier":"standard"}'
+            ),
+            gemini_body(createTime=b'"2025-01-01T00:00:00Z"', promptFeedback=b"{}"),
+            b'{"candidates":[{"content":{"parts":[{"text":"x"}],"role":"model"}}]}',
+            b"{}",
+        ],
+    )
+    def test_taken_and_equal(self, body: bytes) -> None:
+        assert fast_and_general(body) is not None
+        assert fast_and_general(body.decode()) is not None
+        data, parsed = body, json.loads(body)
+        same_json(json.loads(gemini.encode_response(gemini.decode_response(data))), parsed)
+
+    def test_derived_ids_are_the_general_ones(self) -> None:
+        body = gemini_body(FC, FC, b'{"functionCall":{"name":"f","args":{"a":1},"id":""}}')
+        fast = fast_and_general(body)
+        assert fast is not None
+        ids = [call.id for call in fast.tool_calls]
+        assert ids == [call.id for call in general_response(body).tool_calls]
+        assert len(set(ids)) == 3
+        assert all(i.startswith("call_") for i in ids)
+        assert fast.finish_reason is FinishReason.TOOL_CALLS
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            gemini_body(b'{"function_call":{"name":"f","args":{}}}'),
+            gemini_body(b'{"text":"a","thought_signature":"c2ln"}'),
+            gemini_body(usage_metadata=b'{"prompt_token_count":1}'),
+            gemini_body(b'{"inlineData":{"mimeType":"image/png","data":"AAAA"}}'),
+            gemini_body(b'{"executableCode":{"language":"PYTHON","code":"1"}}'),
+            gemini_body(b'{"thoughtSignature":"c2ln"}'),
+            gemini_body(b"{}"),
+            gemini_body(b'{"text":"a","functionCall":{"name":"f","args":{}}}'),
+            gemini_body(b'{"text":"a","thoughtSignature":null}'),
+            gemini_body(b'{"text":"a","thought":"yes"}'),
+            gemini_body(b'{"functionCall":{"name":"","args":{}}}'),
+            gemini_body(b'{"functionCall":{"name":null,"args":{}}}'),
+            gemini_body(b'{"functionCall":{"args":{}}}'),
+            gemini_body(b'{"functionCall":{"name":"f","args":[1]}}'),
+            gemini_body(b'{"functionCall":{"name":"f","args":null}}'),
+            gemini_body(b'{"functionCall":{"name":"f","args":{},"extra":1}}'),
+            gemini_body(
+                candidates=b'[{"content":{"parts":[],"role":"model"},"finishReason":"STOP"}]'
+            ),
+            gemini_body(candidates=b'[{"content":{"role":"model"},"finishReason":"MAX_TOKENS"}]'),
+            gemini_body(candidates=b'[{"content":{"parts":[{"text":"a"}]}}]'),
+            gemini_body(candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"user"}}]'),
+            gemini_body(candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"model","x":1}}]'),
+            gemini_body(
+                candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"model"},'
+                b'"finishReason":null,"index":null}]'
+            ),
+            gemini_body(
+                candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"model"},'
+                b'"finishReason":true}]'
+            ),
+            gemini_body(
+                candidates=b'[{"content":{"parts":[{"text":"a"}],"role":"model"},"index":1.5}]'
+            ),
+            gemini_body(usageMetadata=b'{"promptTokenCount":1.0,"totalTokenCount":null}'),
+            gemini_body(usageMetadata=b'{"promptTokenCount":1,"pydantic_ai_gateway":{}}'),
+            gemini_body(responseId=b"null"),
+            gemini_body(modelVersion=b"null"),
+            gemini_body(unknown=b'{"a":1}'),
+        ],
+    )
+    def test_general_path_for_the_rest(self, body: bytes) -> None:
+        assert fast_response(body) is None
+        response = gemini.decode_response(body)
+        assert response == general_response(body)
+        same_json(json.loads(gemini.encode_response(response)), json.loads(body))
+
+    def test_refused_values_raise_either_way(self) -> None:
+        for body in (
+            gemini_body(usageMetadata=b'{"promptTokenCount":-1}'),
+            gemini_body(responseId=b"3"),
+            gemini_body(b'{"text":5}'),
+            gemini_body(b'{"functionCall":{"name":"f","args":{},"id":5}}'),
+        ):
+            assert fast_response(body) is None
+            with pytest.raises(ValidationError):
+                gemini.decode_response(body)
+
+    def test_error_bodies_and_malformed_json(self) -> None:
+        error = b'{"error":{"code":429,"message":"m","status":"RESOURCE_EXHAUSTED"}}'
+        assert fast_response(error) is None
+        with pytest.raises(ProviderError) as info:
+            gemini.decode_response(error)
+        assert (info.value.type, info.value.code) == ("RESOURCE_EXHAUSTED", 429)
+        for bad in (gemini_body()[:-1], b"\xff", b"", b"[]"):
+            assert fast_response(bad) is None
+            with pytest.raises((DecodeError, ValidationError)):
+                gemini.decode_response(bad)

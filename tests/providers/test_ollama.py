@@ -22,6 +22,8 @@ import chatcodec as cc
 from chatcodec.providers import _wire, ollama
 from chatcodec.providers._lower import lower
 from chatcodec.providers._wire import Encoding
+from chatcodec.providers.ollama._decode import general_response
+from chatcodec.providers.ollama._fast import fast_response
 
 
 def _shared(name: str) -> ModuleType:
@@ -1131,3 +1133,196 @@ class TestRoundTripProperty:
         assert losses == []
         assert ollama.decode_request(body) == request
         sdk_request(body)
+
+
+def fast_and_general(body: bytes) -> cc.Response | None:
+    """The fast path's response (None when it does not apply), checked against the general one."""
+    fast = fast_response(body)
+    if fast is not None:
+        assert fast == general_response(body)
+        assert fast.extras == general_response(body).extras  # hints and carried keys too
+    return fast
+
+
+CALL = b'{"function":{"name":"get_weather","arguments":{"city":"Paris","n":[1,2.5e0]}}}'
+
+
+def answer(message: bytes = b'{"role":"assistant","content":"Hi"}', **keys: bytes) -> bytes:
+    """A usual final answer; ``keys`` replace or add raw JSON values at the top level."""
+    top = {
+        "model": b'"qwen3"',
+        "created_at": b'"2025-07-07T20:32:53.844124Z"',
+        "message": message,
+        "done_reason": b'"stop"',
+        "done": b"true",
+        "total_duration": b"885095291",
+        "load_duration": b"3753500",
+        "prompt_eval_count": b"122",
+        "prompt_eval_duration": b"328493000",
+        "eval_count": b"33",
+        "eval_duration": b"552222000",
+    }
+    top.update(keys)
+    return b"{" + b",".join(b'"%s":%s' % (k.encode(), v) for k, v in top.items() if v) + b"}"
+
+
+class TestFastPath:
+    """The typed fast path of decode_response builds exactly what the general path builds."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("ollama", "response")))
+    def test_corpus(self, path: Path) -> None:
+        fast_and_general(path.read_bytes())
+
+    @pytest.mark.parametrize("path", curated("ollama", "response"))
+    def test_curated(self, path: Path) -> None:
+        fast_and_general(path.read_bytes())
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("ollama", "stream")))
+    def test_stream_events(self, path: Path) -> None:
+        for body in stream_events(path):
+            fast_and_general(body)
+
+    def test_coverage(self) -> None:
+        paths = [p.values[0] for p in corpus("ollama", "response")]
+        if not paths:
+            pytest.skip("the recorded corpus is not there")
+        taken = [p for p in paths if fast_response(p.read_bytes()) is not None]
+        # Every recorded answer has the usual shape.
+        assert len(taken) == len(paths) == 8
+        mine = list((OWN / "response").glob("*.json"))
+        assert all(fast_response(p.read_bytes()) is not None for p in mine)
+
+    def test_benchmark_body(self) -> None:
+        body = (Path(__file__).parents[2] / "perf/data/providers/ollama_response.json").read_bytes()
+        response = fast_and_general(body)
+        assert response is not None
+        assert response == ollama.decode_response(body)
+        assert response.finish_reason is cc.FinishReason.TOOL_CALLS
+        call = response.tool_calls[0]
+        assert call.extras == {"ollama": {"~id": "derived"}}
+        assert call.id == _wire.derive_id(
+            "call_", "2024-07-22T20:33:28.123648Z", 0, call.name, bytes(call.arguments)
+        )
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            answer(),
+            answer(b'{"role":"assistant","content":"Hi","images":null}'),
+            answer(b'{"role":"assistant","content":"Hi","thinking":"hmm"}'),
+            answer(b'{"role":"assistant","thinking":"hmm"}'),
+            answer(b'{"role":"assistant","content":null,"thinking":null}'),
+            answer(b'{"role":"assistant","content":"","tool_calls":[' + CALL + b"]}"),
+            answer(b'{"role":"assistant","tool_calls":[' + CALL + b"," + CALL + b"]}"),
+            answer(
+                b'{"role":"assistant","content":"","tool_calls":[{"function":{"index":0,'
+                b'"name":"f","arguments":{}}},{"id":"call_x","function":{"index":1,'
+                b'"name":"g","arguments":{"\xc3\xa9":"\\u00e9 \\ud83d\\ude00"}}},'
+                b'{"id":"","function":{"name":"h","arguments":{ "a" : 1.0 }}}]}'
+            ),
+            answer(b'{"role":"assistant","content":"x","tool_calls":[]}'),
+            answer(b'{"role":"assistant","content":"x","tool_calls":null}'),
+            answer(b'{"content":"no role"}'),
+            answer(b'{"role":"assistant"}'),
+            answer(b"null"),
+            answer(b""),
+            answer(
+                b'{"role":"assistant","tool_calls":[' + CALL + b"]}",
+                created_at=b"12",
+            ),
+            answer(
+                b'{"role":"assistant","tool_calls":[' + CALL + b"]}",
+                created_at=b"",
+                done_reason=b'"length"',
+            ),
+            answer(done_reason=b"null", done=b"false"),
+            answer(done_reason=b'"load"', done=b""),
+            answer(done_reason=b'"something new"'),
+            answer(done_reason=b""),
+            answer(model=b"null"),
+            answer(model=b""),
+            answer(prompt_eval_count=b"null"),
+            answer(eval_count=b""),
+            answer(prompt_eval_count=b"", eval_count=b"null"),
+            answer(prompt_eval_count=b"", eval_count=b""),
+            answer(prompt_eval_count=b"0", eval_count=b"0"),
+            answer(total_duration=b"null", load_duration=b"1.5", eval_duration=b'"x"'),
+            b'{"model":"qwen3","created_at":"2025-08-20T13:47:56Z","message":'
+            b'{"role":"assistant","content":"Okay"},"done":false}',
+            b"{}",
+        ],
+    )
+    def test_taken_and_equal(self, body: bytes) -> None:
+        assert fast_and_general(body) is not None
+        assert fast_and_general(body.decode()) is not None  # type: ignore[arg-type]
+        assert ollama.decode_response(body) == general_response(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            answer(context=b"[1,2]"),
+            answer(b'{"role":"assistant","content":"x","extra":1}'),
+            answer(b'{"role":"assistant","content":"x","images":["aGk="],"tool_name":"f"}'),
+            answer(b'{"role":"assistant","tool_calls":[{"function":{"name":"","arguments":{}}}]}'),
+            answer(
+                b'{"role":"assistant","tool_calls":[{"function":'
+                b'{"name":"f","arguments":"{\\"a\\":1}"}}]}'
+            ),
+            answer(
+                b'{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":[1]}}]}'
+            ),
+            answer(b'{"role":"assistant","tool_calls":[{"function":{"name":"f"}}]}'),
+            answer(
+                b'{"role":"assistant","tool_calls":[{"id":null,"function":'
+                b'{"name":"f","arguments":{}}}]}'
+            ),
+            answer(
+                b'{"role":"assistant","tool_calls":[{"type":"function","function":'
+                b'{"name":"f","arguments":{}}}]}'
+            ),
+        ],
+    )
+    def test_general_path_for_the_rest(self, body: bytes) -> None:
+        assert fast_response(body) is None
+        response = ollama.decode_response(body)
+        assert response == general_response(body)
+        same_json(json.loads(ollama.encode_response(response)), json.loads(body))
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            answer(b'{"role":"user","content":"x"}'),
+            answer(b"[]"),
+            answer(done_reason=b"1"),
+            answer(model=b"1"),
+            answer(prompt_eval_count=b"-1"),
+            answer(eval_count=b"-1", prompt_eval_count=b""),
+            answer(eval_count=b"1.0"),
+            answer(eval_count=b"true"),
+            answer(b'{"role":"assistant","thinking":1}'),
+            answer(b'{"role":"assistant","content":["x"]}'),
+            answer(b'{"role":"assistant","tool_calls":{}}'),
+            answer(b'{"role":"assistant","tool_calls":[1]}'),
+        ],
+    )
+    def test_invalid_bodies_raise_either_way(self, body: bytes) -> None:
+        assert fast_response(body) is None
+        with pytest.raises(cc.ValidationError) as info:
+            general_response(body)
+        with pytest.raises(cc.ValidationError) as again:
+            ollama.decode_response(body)
+        assert (again.value.path, str(again.value)) == (info.value.path, str(info.value))
+
+    def test_error_bodies_and_malformed_json(self) -> None:
+        for error in (
+            b'{"error":"model \\"x\\" not found"}',
+            b'{"error":{"message":"no","type":"t","code":404}}',
+            answer(error=b'"overloaded"'),
+        ):
+            assert fast_response(error) is None
+            with pytest.raises(cc.ProviderError):
+                ollama.decode_response(error)
+        for bad in (answer()[:-1], b"\xff", b"", b"[]", b'"x"'):
+            assert fast_response(bad) is None
+            with pytest.raises((cc.DecodeError, cc.ValidationError)):
+                ollama.decode_response(bad)

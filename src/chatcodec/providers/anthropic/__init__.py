@@ -71,6 +71,7 @@ from ..._loss import Loss
 from ..._problems import Problem
 from .._lower import DENIED_RESULT
 from . import _check, _decode, _encode
+from ._fast import fast_response
 from ._stream import AnthropicStreamDecoder, stream
 
 __all__ = [
@@ -175,7 +176,10 @@ def decode_response(body: bytes | str) -> Response:
     ValidationError
         If the body is not an object, or a field has the wrong type.
     """
-    return _decode.decode_response(body)
+    # The usual shape decodes straight into typed Structs; anything else
+    # (server-tool blocks, unknown keys, errors...) takes the general path.
+    response = fast_response(body)
+    return response if response is not None else _decode.decode_response(body)
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:

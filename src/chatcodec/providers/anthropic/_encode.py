@@ -62,9 +62,19 @@ _SYSTEM = (SystemMessage, DeveloperMessage)
 _KEEP = frozenset({McpResource})  # written by _Writer.part, as a document
 
 
+_WIRE_IDS: dict[str, str] = {}  # wire_id's answers: each id comes twice (call, result)
+
+
 def wire_id(id: str) -> str:
     """``id`` if Anthropic takes it, else a derived id (the same for call and result)."""
-    return id if _ID.fullmatch(id) else derive_id("toolu_", id)
+    found = _WIRE_IDS.get(id)
+    if found is not None:
+        return found
+    found = id if _ID.fullmatch(id) else derive_id("toolu_", id)
+    if len(_WIRE_IDS) >= 4096:
+        _WIRE_IDS.clear()
+    _WIRE_IDS[id] = found
+    return found
 
 
 def _json_or_none(text: str) -> msgspec.Raw | None:
@@ -211,6 +221,10 @@ class _Writer:
         return fill(block, own)
 
     def assistant(self, message: AssistantMessage, own: dict[str, Any], path: str) -> list[Any]:
+        if not own and not message.invalid_tool_calls:
+            blocks = self.plain_assistant(message, path)
+            if blocks is not None:
+                return blocks
         content = message.content
         slots: list[list[Any]] = []
         if type(content) is str:
@@ -260,6 +274,37 @@ class _Writer:
             ordered = [*slots, *([c] for c in calls), *([c] for c in invalid)]
         return [block for slot in ordered for block in slot if block is not None]
 
+    def plain_assistant(self, message: AssistantMessage, path: str) -> list[Any] | None:
+        """The blocks of an answer without extras or invalid calls, when its parts are plain.
+
+        Plain: text that is not empty, without extras (what :meth:`assistant`
+        writes the same way, with no hint to follow). ``None`` otherwise.
+        """
+        content = message.content
+        blocks: list[Any] = []
+        if type(content) is str:
+            if not content:
+                return None
+            blocks.append({"type": "text", "text": content})
+        elif content is not None:
+            for part in content:
+                if type(part) is not TextPart or part.extras or not part.text:
+                    return None
+                blocks.append({"type": "text", "text": part.text})
+        for k, call in enumerate(message.tool_calls):
+            if call.extras:
+                blocks.append(self.tool_use(call, f"{path}.tool_calls[{k}]"))
+            else:
+                blocks.append(
+                    {
+                        "type": "tool_use",
+                        "id": wire_id(call.id),
+                        "name": call.name,
+                        "input": call.arguments,
+                    }
+                )
+        return blocks
+
     def tool_result(self, message: ToolMessage, own: dict[str, Any], path: str) -> dict[str, Any]:
         block: dict[str, Any] = {
             "type": "tool_result",
@@ -283,7 +328,17 @@ class _Writer:
 
     def messages(self, messages: tuple[Message, ...]) -> tuple[Any, list[Any]]:
         """The top-level ``system`` (None when there is none) and the turns."""
-        owns = [self.enc.own(m.extras, f"$.messages[{k}]") for k, m in enumerate(messages)]
+        for message in messages:
+            if message.extras:
+                break
+        else:
+            plain = self.plain_messages(messages)
+            if plain is not None:
+                return plain
+        own_of = self.enc.own
+        owns = [
+            own_of(m.extras, f"$.messages[{k}]") if m.extras else {} for k, m in enumerate(messages)
+        ]
         n = len(messages)
         start = 0
         system: list[Any] = []
@@ -318,6 +373,20 @@ class _Writer:
                 groups[-1][1].append(k)
         turns = []
         for g, (role, members) in enumerate(groups):
+            if len(members) == 1 and not owns[members[0]]:
+                # The usual turn: one message of plain text, no extras.
+                message = messages[members[0]]
+                text: Any = message.content
+                if type(text) is str and (
+                    type(message) is UserMessage
+                    or (
+                        type(message) is AssistantMessage
+                        and not message.tool_calls
+                        and not message.invalid_tool_calls
+                    )
+                ):
+                    turns.append({"role": role, "content": text})
+                    continue
             turn = self.turn(role, members, messages, owns)
             if (
                 turn is not None
@@ -338,6 +407,102 @@ class _Writer:
             value = system
         return value, turns
 
+    def plain_messages(self, messages: tuple[Message, ...]) -> tuple[Any, list[Any]] | None:
+        """:meth:`messages` in one pass, for messages none of which has extras.
+
+        No hint to follow, so the turns are the runs of one wire role. ``None``
+        when a message is not plain (parts other than text, an empty text, a
+        call with extras...) or something would be lost: the general path
+        writes those.
+        """
+        n = len(messages)
+        start = 0
+        system: list[str] = []
+        while start < n and type(messages[start]) in _SYSTEM:
+            system.append(messages[start].content)  # type: ignore[arg-type]
+            start += 1
+        turns: list[Any] = []
+        last = ""  # the open turn's role
+        turn: dict[str, Any] = {}
+        blocks: list[Any] | None = None  # the open turn's blocks; None: its content is a string
+        joined = False  # the open turn holds several messages
+        for k in range(start, n):
+            message = messages[k]
+            kind = type(message)
+            text: Any = message.content
+            if type(message) is AssistantMessage:
+                if message.invalid_tool_calls:
+                    return None
+                calls = message.tool_calls
+                if not calls and k != n - 1 and _empty(message):
+                    return None  # left out, and reported, by the general path
+                role = "assistant"
+                string = not calls and type(text) is str
+            elif kind is UserMessage:
+                role = "user"
+                string = type(text) is str
+            else:
+                role = "user" if kind is ToolMessage else "system"
+                string = False
+            if role != last:
+                if blocks is not None:
+                    if not blocks:
+                        return None
+                    if joined and last == "user":
+                        turn["content"] = _results_first(blocks)
+                last = role
+                joined = False
+                if string:
+                    turn = {"role": role, "content": text}
+                    turns.append(turn)
+                    blocks = None
+                    continue
+                blocks = []
+                turn = {"role": role, "content": blocks}
+                turns.append(turn)
+            else:
+                joined = True
+                if blocks is None:
+                    # The turn's first message, so far its content as a string.
+                    first = turn["content"]
+                    if not first:
+                        return None
+                    blocks = [{"type": "text", "text": first}]
+                    turn["content"] = blocks
+            if type(message) is ToolMessage:
+                if type(text) is not str:
+                    return None
+                block: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": wire_id(message.tool_call_id),
+                    "content": text,
+                }
+                if message.is_error:
+                    block["is_error"] = True
+                blocks.append(block)
+            elif type(message) is AssistantMessage:
+                if any(call.extras for call in message.tool_calls):
+                    return None  # before anything is reported: nothing is written twice
+                written = self.plain_assistant(message, f"$.messages[{k}]")
+                if written is None:
+                    return None
+                blocks += written
+            else:
+                if type(text) is not str or not text:
+                    return None
+                blocks.append({"type": "text", "text": text})
+        if blocks is not None:
+            if not blocks:
+                return None
+            if joined and last == "user":
+                turn["content"] = _results_first(blocks)
+        value: Any = None
+        if len(system) == 1:
+            value = system[0]
+        elif system:
+            value = [{"type": "text", "text": text} for text in system]
+        return value, turns
+
     def turn(
         self,
         role: str,
@@ -346,34 +511,53 @@ class _Writer:
         owns: list[dict[str, Any]],
     ) -> dict[str, Any] | None:
         first, own = messages[members[0]], owns[members[0]]
-        keys = own if type(first) in (UserMessage, AssistantMessage) else own.get("~message")
+        kind = type(first)
+        keys = own if kind is UserMessage or kind is AssistantMessage else own.get("~message")
         turn: dict[str, Any] = {"role": role}
         content: Any = _string_content(first, own) if len(members) == 1 else None
         if content is None:
             blocks: list[Any] = []
             for k in members:
-                message, mine, path = messages[k], owns[k], f"$.messages[{k}]"
+                message, mine = messages[k], owns[k]
                 if type(message) is ToolMessage:
-                    blocks.append(self.tool_result(message, mine, path))
-                elif type(message) is AssistantMessage:
-                    blocks.extend(self.assistant(message, mine, path))
-                elif type(message) is UserMessage:
-                    if type(message.content) is str:
-                        self.text(message.content, {}, path + ".content", blocks)
+                    if not mine and type(message.content) is str:
+                        # The usual result: text, no extras (tool_result, inline).
+                        block: dict[str, Any] = {
+                            "type": "tool_result",
+                            "tool_use_id": wire_id(message.tool_call_id),
+                            "content": message.content,
+                        }
+                        if message.is_error:
+                            block["is_error"] = True
+                        blocks.append(block)
                     else:
-                        for j, item in enumerate(message.content):
+                        blocks.append(self.tool_result(message, mine, f"$.messages[{k}]"))
+                elif type(message) is AssistantMessage:
+                    blocks.extend(self.assistant(message, mine, f"$.messages[{k}]"))
+                elif type(message) is UserMessage:
+                    body = message.content
+                    if type(body) is str:
+                        if body:
+                            blocks.append({"type": "text", "text": body})
+                        else:
+                            self.text(body, {}, f"$.messages[{k}].content", blocks)
+                    else:
+                        for j, item in enumerate(body):
                             assert not isinstance(item, str)
-                            self.part(item, f"{path}.content[{j}]", blocks)
+                            if type(item) is TextPart and not item.extras and item.text:
+                                blocks.append({"type": "text", "text": item.text})
+                            else:
+                                self.part(item, f"$.messages[{k}].content[{j}]", blocks)
                 else:
                     assert isinstance(message, _SYSTEM)
-                    self.text(message.content, mine, path, blocks)
+                    self.text(message.content, mine, f"$.messages[{k}]", blocks)
             if not blocks and role != "assistant":
                 return None  # everything in it was lost, and Anthropic refuses an empty turn
             if role == "user" and len(members) > 1 and own.get("~order") != "wire":
                 blocks = _results_first(blocks)
             content = blocks
         turn["content"] = content
-        if type(keys) is dict:
+        if keys and type(keys) is dict:
             fill(turn, keys)
         return turn
 
@@ -391,10 +575,13 @@ def _empty(message: AssistantMessage) -> bool:
 def _string_content(message: Message, own: dict[str, Any]) -> str | None:
     """The turn's content as a string, when the wire sent it so (or could)."""
     kind = type(message)
-    if kind is UserMessage or kind is AssistantMessage:
-        if getattr(message, "tool_calls", ()) or getattr(message, "invalid_tool_calls", ()):
+    if kind is UserMessage:
+        content: Any = message.content
+        return content if type(content) is str else None
+    if type(message) is AssistantMessage:
+        if message.tool_calls or message.invalid_tool_calls:
             return None
-        content = getattr(message, "content", None)
+        content = message.content
         return content if type(content) is str else None
     if kind in _SYSTEM and own.get("~form") == "string":
         return str(getattr(message, "content", ""))
@@ -425,7 +612,7 @@ def _tool(writer: _Writer, tool: Tool, path: str) -> Any:
     out["input_schema"] = tool.emitted_parameters()
     if tool.strict:
         out["strict"] = True
-    return fill(out, own)
+    return fill(out, own) if own else out
 
 
 def encode_request(
@@ -494,7 +681,7 @@ def encode_request(
                 enc.lose("$.response_format.name", "anthropic output formats have no name")
         elif fmt.type != "text":
             enc.lose("$.response_format", "anthropic has no JSON output without a schema")
-    return encode_body(fill(out, own))
+    return encode_body(fill(out, own) if own else out)
 
 
 # --- responses --------------------------------------------------------------

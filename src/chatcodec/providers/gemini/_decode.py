@@ -30,6 +30,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition
 from ..._usage import Usage
 from .._wire import derive_id, expect_dict, expect_list, extras_for, json_body
+from ._fast import fast_response
 from ._keys import NAME, finish_reason, from_gemini_schema, snake, snake_hint, split, table
 
 __all__ = ["decode_request", "decode_response", "response_from"]
@@ -754,6 +755,14 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hi!', <FinishReason.STOP: 'stop'>, 5)
     """
+    response = fast_response(body)
+    if response is not None:
+        return response
+    return general_response(body)
+
+
+def general_response(body: bytes | str) -> Response:
+    """:func:`decode_response` without the fast path: any shape, key by key."""
     return response_from(json_body(body))
 
 

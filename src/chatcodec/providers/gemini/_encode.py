@@ -9,6 +9,7 @@ the order of parts, how contents were split into turns.
 from __future__ import annotations
 
 import mimetypes
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,7 +36,7 @@ from ..._messages import (
     ToolMessage,
     UserMessage,
 )
-from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, _argument_problem
+from ..._tools import InvalidToolCall, ToolCall, ToolDefinition
 from ..._usage import Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import HINT, Encoding, encode_body, fill
@@ -47,6 +48,7 @@ _ABSENT: Any = object()
 _raw_decoder = msgspec.json.Decoder(Raw)
 _decoder = msgspec.json.Decoder()
 _WRAPS = frozenset(("result", "error"))
+_OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
 _mimetypes = mimetypes.MimeTypes()
@@ -88,6 +90,29 @@ def _is_json(data: bytes) -> bool:
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return False
     return True
+
+
+def _object_reply(data: bytes) -> bool:
+    """Whether a tool result's text goes as its own JSON object (not wrapped).
+
+    ``_argument_problem(data) is None and not _wrapped(data)``, without the
+    full decode when it cannot matter: text that does not start as an object
+    is not one, and an object can read back as wrapped text only if a key
+    ``result`` or ``error`` is in its bytes, as is or escaped.
+    """
+    # _argument_problem's checks, inline: an object, UTF-8, JSON.
+    if _OBJECT.match(data) is None:
+        return False
+    if not data.isascii():
+        try:
+            data.decode()
+        except UnicodeDecodeError:
+            return False
+    if not _is_json(data):
+        return False
+    if b"result" not in data and b"error" not in data and b"\\u" not in data:
+        return True
+    return not _wrapped(data)
 
 
 def _wrapped(data: bytes) -> bool:
@@ -289,10 +314,7 @@ class _Encoder:
         if hint == "absent" and not text:
             pass
         elif (hint == "json" and _is_json(data)) or (
-            hint != "wrap"
-            and not message.is_error
-            and _argument_problem(data) is None
-            and not _wrapped(data)
+            hint != "wrap" and not message.is_error and _object_reply(data)
         ):
             out["response"] = Raw(data)
         else:
@@ -307,7 +329,55 @@ class _Encoder:
 
     # -- messages ---------------------------------------------------------
 
+    def plain_result(self, message: ToolMessage, text: str) -> dict[str, Any]:
+        """:meth:`result` of a result without extras whose content is ``text``."""
+        out: dict[str, Any] = {}
+        name = self.names.get(message.tool_call_id)
+        if name is not None:
+            out["name"] = name
+        data = text.encode("utf-8", "surrogatepass")
+        if message.is_error:
+            out["response"] = {"error": text}
+        elif _object_reply(data):
+            out["response"] = Raw(data)
+        else:
+            out["response"] = {"result": text}
+        out["id"] = message.tool_call_id
+        return {self.k["functionResponse"]: out}
+
+    def plain_assistant(self, message: AssistantMessage) -> dict[str, Any] | None:
+        """:meth:`assistant` of an answer without extras, when its parts are plain.
+
+        Plain: text without extras, calls without extras, no invalid calls.
+        ``None`` otherwise.
+        """
+        if message.invalid_tool_calls:
+            return None
+        content = message.content
+        parts: list[Any] = []
+        if type(content) is str:
+            parts.append({"text": content})
+        elif content is not None:
+            for part in content:
+                if type(part) is not TextPart or part.extras:
+                    return None
+                parts.append({"text": part.text})
+        calls = message.tool_calls
+        if calls:
+            key = self.k["functionCall"]
+            names = self.names
+            for call in calls:
+                if call.extras:
+                    return None
+                names[call.id] = call.name
+                parts.append({key: {"name": call.name, "args": call.arguments, "id": call.id}})
+        return {"role": "model", "parts": parts}
+
     def assistant(self, message: AssistantMessage, path: str) -> dict[str, Any]:
+        if not message.extras:
+            plain = self.plain_assistant(message)
+            if plain is not None:
+                return plain
         own = self.enc.own(message.extras, path)
         parts: list[Any] = []
         content = message.content
@@ -342,6 +412,36 @@ class _Encoder:
         system_role: Any = _ABSENT
         results: list[Any] | None = None  # parts of an open content of results only
         for i, message in enumerate(messages):
+            if not message.extras:
+                # The usual message, without extras: no hint to follow.
+                if type(message) is ToolMessage:
+                    text = message.content
+                    if type(text) is str:
+                        part = self.plain_result(message, text)
+                        if results is not None:
+                            results.append(part)
+                        else:
+                            results = [part]
+                            contents.append({"role": "user", "parts": results})
+                        continue
+                elif type(message) is UserMessage:
+                    text = message.content
+                    if type(text) is str:
+                        contents.append({"role": "user", "parts": [{"text": text}]})
+                        results = None
+                        continue
+                elif type(message) is AssistantMessage:
+                    plain = self.plain_assistant(message)
+                    if plain is not None:
+                        results = None
+                        if not plain["parts"] and message.content:
+                            enc.lose(
+                                f"$.messages[{i}]",
+                                "a model turn none of whose parts gemini can carry",
+                            )
+                            continue
+                        contents.append(plain)
+                        continue
             path = f"$.messages[{i}]"
             if isinstance(message, AssistantMessage):
                 turn = self.assistant(message, path)

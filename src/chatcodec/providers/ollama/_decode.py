@@ -32,8 +32,9 @@ from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._wire import derive_id, encode_body, expect_dict, expect_list, expect_str, json_body
 from ._common import ABSENT, DERIVED, FINISH, NAME, guess_media_type, nonstandard_base64
+from ._fast import fast_response
 
-__all__ = ["decode_request", "decode_response", "response_from"]
+__all__ = ["decode_request", "decode_response", "general_response", "response_from"]
 
 _REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream"})
 _OPTION_KEYS = frozenset({"temperature", "top_p", "num_predict", "stop"})
@@ -435,6 +436,14 @@ def _tool_definition(item: Any, path: str) -> Tool:
 
 
 def decode_response(body: bytes | str) -> Response:
+    response = fast_response(body)
+    if response is not None:
+        return response
+    return response_from(json_body(body))
+
+
+def general_response(body: bytes | str) -> Response:
+    """:func:`decode_response` without the fast path: any shape, key by key."""
     return response_from(json_body(body))
 
 

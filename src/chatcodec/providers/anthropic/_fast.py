@@ -1,0 +1,231 @@
+"""The fast path of the Anthropic response decoder: typed wire Structs for the usual shape.
+
+Most responses are a message of ``text``, ``tool_use`` and ``thinking``
+blocks with the usual usage counts. msgspec decodes such a body straight into
+the private Structs below, in C, checking every type on the way (counts must
+not be negative, a ``tool_use`` input must be an object); the mapping to the
+canonical form is then a handful of attribute reads, with no scan of leftover
+keys. ``UNSET`` defaults tell an absent key from a ``null``.
+
+The Structs forbid unknown fields. Any body they do not fit (a server-tool
+block, an unknown key, a value of another type, an error body...) makes the
+typed decode fail, and the caller takes the general path
+(:func:`._decode.decode_response`), which gives the same result; so does a
+value that breaks a canonical rule (an empty tool id or name): the canonical
+constructors raise, and the general path keeps the value in its own way.
+Values the general path keeps as sent (``stop_sequence``, ``citations``,
+``cache_creation``...) are decoded as builtins, so both paths build equal
+records.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, Raw, Struct, UnsetType
+
+from ..._content import AssistantPart, ReasoningPart, TextPart
+from ..._errors import ValidationError
+from ..._exchange import Choice, Response
+from ..._messages import AssistantMessage
+from ..._tools import ToolCall
+from ..._usage import FinishReason, Usage
+from ._decode import FINISH, NAME
+
+__all__ = ["fast_response"]
+
+_OTHER = FinishReason.OTHER
+_encode = msgspec.json.Encoder().encode  # as encode_body: compact, keys in order
+_Count = Annotated[int, Meta(ge=0)]
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False, tag_field="type"):
+    """Base of the wire Structs: unknown keys fail the decode."""
+
+
+class _Text(_Wire, tag="text"):
+    text: str
+    citations: Any = UNSET
+
+
+class _ToolUse(_Wire, tag="tool_use"):
+    id: str
+    name: str
+    input: dict[str, Any]
+    caller: Any = UNSET
+
+
+class _Thinking(_Wire, tag="thinking"):
+    thinking: str
+    signature: str | UnsetType | None = UNSET
+
+
+class _Redacted(_Wire, tag="redacted_thinking"):
+    data: str
+
+
+class _Usage(Struct, forbid_unknown_fields=True, gc=False):
+    input_tokens: _Count
+    output_tokens: _Count
+    cache_creation_input_tokens: _Count | UnsetType | None = UNSET
+    cache_read_input_tokens: _Count | UnsetType | None = UNSET
+    cache_creation: Any = UNSET
+    service_tier: Any = UNSET
+    server_tool_use: Any = UNSET
+    inference_geo: Any = UNSET
+    output_tokens_details: Any = UNSET
+    iterations: Any = UNSET
+
+
+class _Response(Struct, forbid_unknown_fields=True, gc=False):
+    content: list[_Text | _ToolUse | _Thinking | _Redacted]
+    id: str | UnsetType | None = UNSET
+    type: Literal["message"] | UnsetType = UNSET
+    role: Literal["assistant"] | UnsetType = UNSET
+    model: str | UnsetType | None = UNSET
+    stop_reason: str | UnsetType | None = UNSET
+    stop_sequence: Any = UNSET
+    stop_details: Any = UNSET
+    usage: _Usage | UnsetType | None = UNSET
+    container: Any = UNSET
+    context_management: Any = UNSET
+
+
+_decoder = msgspec.json.Decoder(_Response)
+
+
+def fast_response(body: bytes | str) -> Response | None:
+    """The canonical response of ``body`` if it has the usual shape, else None.
+
+    None also for a body that is not JSON, or an error body: the general path
+    raises the error.
+    """
+    try:
+        r = _decoder.decode(body)
+        own: dict[str, Any] = {}
+        if r.stop_sequence is not UNSET:
+            own["stop_sequence"] = r.stop_sequence
+        if r.stop_details is not UNSET:
+            own["stop_details"] = r.stop_details
+        if r.container is not UNSET:
+            own["container"] = r.container
+        if r.context_management is not UNSET:
+            own["context_management"] = r.context_management
+        id_ = r.id
+        if id_ is UNSET:
+            id_ = None
+        elif id_ is None:
+            own["id"] = None
+        model = r.model
+        if model is UNSET:
+            model = None
+        elif model is None:
+            own["model"] = None
+        raw = r.stop_reason
+        finish = None
+        if type(raw) is str:
+            finish = FINISH.get(raw, _OTHER)
+        else:
+            raw = None
+        u = r.usage
+        usage = None
+        if type(u) is _Usage:
+            usage = _usage(u)
+        elif u is None:
+            own["usage"] = None
+        content = r.content
+        return Response(
+            (Choice(_message(content) if content else None, finish, raw),),
+            id_,
+            model,
+            usage,
+            extras={NAME: own} if own else None,
+        )
+    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError):
+        return None
+
+
+def _message(blocks: list[_Text | _ToolUse | _Thinking | _Redacted]) -> AssistantMessage:
+    parts: list[AssistantPart] = []
+    calls: list[ToolCall] = []
+    mixed = False  # a content block after a tool call: the wire order is hinted
+    for b in blocks:
+        if type(b) is _ToolUse:
+            calls.append(
+                ToolCall(
+                    b.id,
+                    b.name,
+                    Raw(_encode(b.input)),
+                    extras=None if b.caller is UNSET else {NAME: {"caller": b.caller}},
+                )
+            )
+            continue
+        if calls:
+            mixed = True
+        if type(b) is _Text:
+            parts.append(_text(b))
+        elif type(b) is _Thinking:
+            parts.append(_thinking(b))
+        elif type(b) is _Redacted:
+            parts.append(ReasoningPart("", None, b.data, NAME))
+    if not calls:
+        return AssistantMessage(tuple(parts))
+    extras = None
+    if mixed:
+        order = "".join(["t" if type(b) is _ToolUse else "c" for b in blocks])
+        extras = {NAME: {"~order": order}}
+    return AssistantMessage(tuple(parts) if parts else None, tuple(calls), extras=extras)
+
+
+def _text(b: _Text) -> TextPart:
+    text = b.text
+    if b.citations is UNSET:
+        return TextPart(text, extras=None if text else {NAME: {"~keep": True}})
+    own: dict[str, Any] = {"citations": b.citations}
+    if not text:
+        own["~keep"] = True
+    return TextPart(text, extras={NAME: own})
+
+
+def _thinking(b: _Thinking) -> ReasoningPart:
+    signature = b.signature
+    if type(signature) is str:
+        return ReasoningPart(b.thinking, signature, None, NAME)
+    extras = {NAME: {"signature": None}} if signature is None else None
+    return ReasoningPart(b.thinking, None, None, NAME, extras=extras)
+
+
+def _usage(u: _Usage) -> Usage:
+    own: dict[str, Any] = {}
+    if u.cache_creation is not UNSET:
+        own["cache_creation"] = u.cache_creation
+    if u.service_tier is not UNSET:
+        own["service_tier"] = u.service_tier
+    if u.server_tool_use is not UNSET:
+        own["server_tool_use"] = u.server_tool_use
+    if u.inference_geo is not UNSET:
+        own["inference_geo"] = u.inference_geo
+    if u.iterations is not UNSET:
+        own["iterations"] = u.iterations
+    created = u.cache_creation_input_tokens
+    if created is UNSET:
+        created = None
+    else:
+        own["cache_creation_input_tokens"] = created
+    cached = u.cache_read_input_tokens
+    if cached is UNSET:
+        cached = None
+    elif cached is None:
+        own["cache_read_input_tokens"] = None
+    reasoning = None
+    details = u.output_tokens_details
+    if details is not UNSET:
+        if type(details) is dict and type(details.get("thinking_tokens")) is int:
+            reasoning = details["thinking_tokens"]
+            details = {key: v for key, v in details.items() if key != "thinking_tokens"}
+        own["output_tokens_details"] = details
+    prompt = u.input_tokens + (cached or 0) + (created or 0)
+    return Usage(
+        prompt, u.output_tokens, None, cached, reasoning, extras={NAME: own} if own else None
+    )
