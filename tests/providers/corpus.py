@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import json
+import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +93,43 @@ def load(path: Path) -> tuple[bytes, Any]:
     """A body's bytes and its parsed JSON."""
     data = path.read_bytes()
     return data, json.loads(data)
+
+
+STREAMS = HERE.parent / "data" / "streams"
+
+
+def curated_streams(prefix: str) -> list[Any]:
+    """The curated recorded streams whose file names start with ``prefix``."""
+    return [
+        pytest.param(path, id=path.stem[:80]) for path in sorted(STREAMS.glob(f"{prefix}*.json"))
+    ]
+
+
+def run_stream(
+    stream: Callable[[], Any], raw: bytes, sizes: list[int] | None = None
+) -> tuple[list[Any], Any]:
+    """Feed ``raw`` to a new decoder in pieces of ``sizes`` (whole if None).
+
+    Returns the events and the response.
+    """
+    decoder = stream()
+    events: list[Any] = []
+    if sizes is None:
+        events += decoder.feed(raw)
+    else:
+        at = 0
+        for size in sizes:
+            events += decoder.feed(raw[at : at + size])
+            at += size
+        events += decoder.feed(raw[at:])
+    events += decoder.flush()
+    return events, decoder.finish()
+
+
+def random_sizes(length: int, seed: int) -> list[int]:
+    """Piece sizes from 1 to 64 bytes covering ``length``, the same for a seed."""
+    rng = random.Random(seed)
+    sizes: list[int] = []
+    while sum(sizes) < length:
+        sizes.append(rng.randint(1, 64))
+    return sizes

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-from corpus import corpus, needs_corpus
+from corpus import corpus, needs_corpus, random_sizes, run_stream
+from corpus import curated_streams as corpus_streams
 
 from chatcodec import FinishReason, StreamError, ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._content import OpaquePart, ReasoningPart, TextPart
@@ -29,33 +29,13 @@ CURATED = Path(__file__).parent.parent / "data" / "streams"
 
 
 def curated_streams() -> list[Any]:
-    return [
-        pytest.param(path, id=path.stem[:80]) for path in sorted(CURATED.glob("anthropic__*.json"))
-    ]
+    return corpus_streams("anthropic__")
 
 
 def run(raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], Response]:
     """Feed ``raw`` in pieces of ``sizes`` (whole if None); the events and the response."""
-    decoder = anthropic.stream()
-    events: list[Any] = []
-    if sizes is None:
-        events += decoder.feed(raw)
-    else:
-        at = 0
-        for size in sizes:
-            events += decoder.feed(raw[at : at + size])
-            at += size
-        events += decoder.feed(raw[at:])
-    events += decoder.flush()
-    return events, decoder.finish()
-
-
-def random_sizes(length: int, seed: int) -> list[int]:
-    rng = random.Random(seed)
-    sizes: list[int] = []
-    while sum(sizes) < length:
-        sizes.append(rng.randint(1, 64))
-    return sizes
+    events, response = run_stream(anthropic.stream, raw, sizes)
+    return events, response
 
 
 def sse(*payloads: dict[str, Any], crlf: bool = False) -> bytes:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-from corpus import corpus, needs_corpus
+from corpus import corpus, needs_corpus, random_sizes, run_stream
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk
 
@@ -67,18 +66,8 @@ def raw_of(path: Path) -> bytes:
 
 def run(raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], Response]:
     """Feed ``raw`` in pieces of ``sizes`` (whole if None); the events and the response."""
-    decoder = openai.stream()
-    events: list[Any] = []
-    if sizes is None:
-        events += decoder.feed(raw)
-    else:
-        at = 0
-        for size in sizes:
-            events += decoder.feed(raw[at : at + size])
-            at += size
-        events += decoder.feed(raw[at:])
-    events += decoder.flush()
-    return events, decoder.finish()
+    events, response = run_stream(openai.stream, raw, sizes)
+    return events, response
 
 
 def run_error(raw: bytes, sizes: list[int] | None = None) -> tuple[str, Response | None]:
@@ -86,14 +75,6 @@ def run_error(raw: bytes, sizes: list[int] | None = None) -> tuple[str, Response
     with pytest.raises(StreamError) as info:
         run(raw, sizes)
     return str(info.value), info.value.partial
-
-
-def random_sizes(length: int, seed: int) -> list[int]:
-    rng = random.Random(seed)
-    sizes: list[int] = []
-    while sum(sizes) < length:
-        sizes.append(rng.randint(1, 64))
-    return sizes
 
 
 def splits(raw: bytes) -> list[list[int]]:

@@ -62,27 +62,21 @@ class Codec(Protocol):
 
     def decode_request(self, body: bytes | str) -> Request:
         """Read a request body (``DecodeError``/``ValidationError`` if malformed)."""
-        ...
 
     def encode_request(self, request: Request, *, losses: list[Loss] | None = None) -> bytes:
         """Write a request body; append what cannot be carried to ``losses``."""
-        ...
 
     def decode_response(self, body: bytes | str) -> Response:
         """Read a response body; an error body raises ``ProviderError``."""
-        ...
 
     def encode_response(self, response: Response, *, losses: list[Loss] | None = None) -> bytes:
         """Write a response body; append what cannot be carried to ``losses``."""
-        ...
 
     def check_request(self, request: Request) -> list[Problem]:
         """What the provider would refuse with a 400, as problems."""
-        ...
 
     def stream(self, framing: Framing | None = None) -> StreamDecoder:
         """A decoder for a streamed response: bytes in, events out."""
-        ...
 
 
 class StreamDecoder(Protocol):
@@ -90,15 +84,12 @@ class StreamDecoder(Protocol):
 
     def feed(self, data: bytes) -> list[StreamEvent]:
         """Take the next bytes; return the events they complete."""
-        ...
 
     def flush(self) -> list[StreamEvent]:
         """End the input; return the events its last bytes complete."""
-        ...
 
     def finish(self) -> Response:
         """End the stream; return the whole response."""
-        ...
 
 
 def get(name: str) -> Codec:
