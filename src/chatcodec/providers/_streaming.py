@@ -8,13 +8,13 @@ folds its chunks into that body (the way the provider itself would have sent
 it) and decodes it with its own ``decode_response``, so streamed and
 non-streamed answers go through one mapping.
 
-Subclasses implement ``_frame`` (one payload in, events out) and ``_body``
-(the non-streaming body so far, as builtins).
+Subclasses implement ``_frame`` (one payload in, events out) and
+``_response`` (the response so far).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import abc
 
 import msgspec
 
@@ -26,7 +26,7 @@ from .._framing import Deframer, Frame, Framing
 __all__ = ["StreamDecoder"]
 
 
-class StreamDecoder:
+class StreamDecoder(abc.ABC):
     """Base of the provider stream decoders.
 
     Parameters
@@ -112,14 +112,14 @@ class StreamDecoder:
 
     # -- for subclasses -----------------------------------------------------
 
+    @abc.abstractmethod
     def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
-        raise NotImplementedError
+        """Take one payload; append the events it completes."""
 
+    @abc.abstractmethod
     def _end(self, events: list[StreamEvent]) -> None:
         """The input ended: complete pending tool calls and such."""
 
+    @abc.abstractmethod
     def _response(self) -> Response:
-        raise NotImplementedError
-
-    def _body(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The response so far, as the non-streaming decoder would give it."""
