@@ -133,3 +133,16 @@ def random_sizes(length: int, seed: int) -> list[int]:
     while sum(sizes) < length:
         sizes.append(rng.randint(1, 64))
     return sizes
+
+
+def fast_coverage(
+    codec: str, kind: str, fast: Callable[[bytes], Any]
+) -> tuple[list[Path], list[Path]]:
+    """The corpus files of a codec and kind, and those a typed fast path takes.
+
+    Skips the calling test when the corpus is not there.
+    """
+    paths: list[Path] = [param.values[0] for param in corpus(codec, kind)]
+    if not paths:
+        pytest.skip("the recorded corpus is not there")
+    return paths, [path for path in paths if fast(path.read_bytes()) is not None]

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pydantic
 import pytest
-from corpus import DATA, corpus, curated, load, needs_corpus, same_json
+from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from google.genai import types
 
 from chatcodec import (
@@ -1058,10 +1058,7 @@ class TestFastPath:
         fast_and_general(path.read_bytes())
 
     def test_corpus_coverage(self) -> None:
-        paths = [p.values[0] for p in corpus("gemini", "response")]
-        if not paths:
-            pytest.skip("the recorded corpus is not there")
-        taken = [p for p in paths if fast_response(p.read_bytes()) is not None]
+        paths, taken = fast_coverage("gemini", "response", fast_response)
         # 446 of 464 when written: code execution, images, empty contents and
         # gateway keys take the general path.
         assert len(taken) >= 440

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pydantic
 import pytest
-from corpus import DATA, corpus, curated, load, needs_corpus, same_json
+from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from openai.types.chat import ChatCompletion, completion_create_params
 
 from chatcodec import (
@@ -1130,10 +1130,7 @@ class TestFastPath:
         fast_and_general(path.read_bytes())
 
     def test_corpus_coverage(self) -> None:
-        paths = [p.values[0] for p in corpus("openai", "response")]
-        if not paths:
-            pytest.skip("the recorded corpus is not there")
-        taken = [p for p in paths if fast_response(p.read_bytes()) is not None]
+        paths, taken = fast_coverage("openai", "response", fast_response)
         plain = [p for p in paths if p.parent.parent.name == "openai"]
         plain_taken = [p for p in taken if p.parent.parent.name == "openai"]
         # Plain OpenAI bodies take the fast path; dialects' keys send theirs to the general one.
@@ -1302,10 +1299,7 @@ class TestFastRequestPath:
         fast_and_general_request(path.read_bytes())
 
     def test_corpus_coverage(self) -> None:
-        paths = [p.values[0] for p in corpus("openai", "request")]
-        if not paths:
-            pytest.skip("the recorded corpus is not there")
-        taken = [p for p in paths if fast_request(p.read_bytes()) is not None]
+        _, taken = fast_coverage("openai", "request", fast_request)
         # Text histories take it; content parts and dialects' keys take the general path.
         assert len(taken) >= 280
 
