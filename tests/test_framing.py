@@ -196,6 +196,33 @@ class TestJSONArray:
         assert in_pieces(self.DATA, sizes) == whole(self.DATA)
 
 
+class TestPairs:
+    """The plain-tuple feed that decoders use gives what feed gives."""
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b'data: {"a":1}\r\n\r\n: ping\n\nevent: x\ndata: 2\n\ndata: 3',
+            b'{"a":1}\n{"b":2}',
+            b"[{},{}]",
+        ],
+    )
+    def test_pairs_are_the_frames(self, data: bytes) -> None:
+        deframer = Deframer()
+        assert deframer.pair_feeder() is None  # nothing read, framing unknown
+        pairs = deframer.feed_pairs(data[:5])
+        feed = deframer.pair_feeder()
+        assert feed is not None
+        pairs += feed(data[5:]) + deframer.finish_pairs()
+        assert [tuple(frame) for frame in whole(data)] == pairs
+        assert all(type(pair) is tuple for pair in pairs)
+
+    def test_given_framing_needs_no_detection(self) -> None:
+        feed = Deframer("ndjson").pair_feeder()
+        assert feed is not None
+        assert feed(b'{"a":1}\n') == [(None, b'{"a":1}')]
+
+
 def stream_files() -> list[Any]:
     paths = sorted(CURATED.glob("*.json"))
     if CORPUS.exists():

@@ -21,11 +21,12 @@ whether it was half of a CRLF.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from ._errors import StreamError
 
-__all__ = ["Deframer", "Frame", "Framing", "detect_framing"]
+__all__ = ["Deframer", "Frame", "Framing", "Pair", "detect_framing"]
 
 Framing = Literal["sse", "ndjson", "json-array"]
 
@@ -43,6 +44,10 @@ class Frame(NamedTuple):
 
     event: str | None
     data: bytes
+
+
+Pair = tuple[str | None, bytes]
+"""A frame as a plain ``(event, data)`` tuple: what the readers make, cheaply."""
 
 
 def detect_framing(head: bytes) -> Framing | None:
@@ -95,6 +100,20 @@ class Deframer:
 
     def feed(self, data: bytes) -> list[Frame]:
         """Take the next bytes; return the frames they complete."""
+        return [tuple.__new__(Frame, pair) for pair in self.feed_pairs(data)]
+
+    def finish(self) -> list[Frame]:
+        """The stream has ended: return what its last bytes complete.
+
+        Raises
+        ------
+        StreamError
+            When the stream stopped inside a JSON array or one of its elements.
+        """
+        return [tuple.__new__(Frame, pair) for pair in self.finish_pairs()]
+
+    def feed_pairs(self, data: bytes) -> list[Pair]:
+        """:meth:`feed`, with each frame a plain ``(event, data)`` tuple (for decoders)."""
         reader = self._reader
         if reader is None:
             self._head += data
@@ -108,14 +127,15 @@ class Deframer:
             reader = self._reader = _READERS[framing]()
         return reader.feed(data)
 
-    def finish(self) -> list[Frame]:
-        """The stream has ended: return what its last bytes complete.
+    def pair_feeder(self) -> Callable[[bytes], list[Pair]] | None:
+        """Once the framing is known, the bound :meth:`feed_pairs` of its reader.
 
-        Raises
-        ------
-        StreamError
-            When the stream stopped inside a JSON array or one of its elements.
+        The same result without the detection step: decoders call it per read.
         """
+        return None if self._reader is None else self._reader.feed
+
+    def finish_pairs(self) -> list[Pair]:
+        """:meth:`finish`, with each frame a plain ``(event, data)`` tuple."""
         if self._reader is None:
             return []
         return self._reader.finish()
@@ -135,7 +155,7 @@ class _SSE:
         self._buf = b""
         self._started = False
 
-    def feed(self, data: bytes) -> list[Frame]:
+    def feed(self, data: bytes) -> list[Pair]:
         buf = self._buf + data if self._buf else data
         if not self._started and buf:
             if len(buf) < 3 and _BOM.startswith(buf):
@@ -153,22 +173,22 @@ class _SSE:
         events = buf.split(b"\n\n")
         rest = events.pop()
         self._buf = rest + b"\r" if held else rest
-        frames: list[Frame] = []
+        frames: list[Pair] = []
         for event in events:
             if event[:6] == b"data: " and b"\n" not in event:
-                frames.append(_frame(None, event[6:]))
+                frames.append((None, event[6:]))
             elif event[:7] == b"event: " and event.count(b"\n") == 1:
                 head, _, line = event.partition(b"\n")
                 if line[:6] != b"data: " or not head[7:].isascii():
                     self._event([head, line], frames)
                 else:
-                    frames.append(_frame(head[7:].decode(), line[6:]))
+                    frames.append((head[7:].decode(), line[6:]))
             elif event:
                 self._event(event.split(b"\n"), frames)
         return frames
 
-    def finish(self) -> list[Frame]:
-        frames: list[Frame] = []
+    def finish(self) -> list[Pair]:
+        frames: list[Pair] = []
         rest, self._buf = self._buf, b""
         rest = rest.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         for event in rest.split(b"\n\n"):
@@ -177,13 +197,13 @@ class _SSE:
         return frames
 
     @staticmethod
-    def _event(lines: list[bytes], frames: list[Frame]) -> None:
+    def _event(lines: list[bytes], frames: list[Pair]) -> None:
         data: list[bytes] = []
         name: str | None = None
         for line in lines:
             if not line:  # a blank line left by an odd number of newlines
                 if data:
-                    frames.append(_frame(name, b"\n".join(data)))
+                    frames.append((name, b"\n".join(data)))
                 data, name = [], None
                 continue
             if line[:1] == b":":  # a comment: keep-alive
@@ -200,12 +220,7 @@ class _SSE:
                     raise StreamError("an SSE event name must be UTF-8") from None
             # id and retry steer reconnection, which is the transport's business.
         if data:
-            frames.append(_frame(name, data[0] if len(data) == 1 else b"\n".join(data)))
-
-
-def _frame(event: str | None, data: bytes) -> Frame:
-    # tuple.__new__ skips the namedtuple's Python-level __new__.
-    return tuple.__new__(Frame, (event, data))
+            frames.append((name, data[0] if len(data) == 1 else b"\n".join(data)))
 
 
 class _NDJSON:
@@ -216,14 +231,14 @@ class _NDJSON:
     def __init__(self) -> None:
         self._buf = b""
 
-    def feed(self, data: bytes) -> list[Frame]:
+    def feed(self, data: bytes) -> list[Pair]:
         buf = self._buf + data if self._buf else data
         *lines, self._buf = buf.split(b"\n")
-        return [_frame(None, text) for line in lines if (text := line.strip(_SPACE))]
+        return [(None, text) for line in lines if (text := line.strip(_SPACE))]
 
-    def finish(self) -> list[Frame]:
+    def finish(self) -> list[Pair]:
         text, self._buf = self._buf.strip(_SPACE), b""
-        return [Frame(None, text)] if text else []
+        return [(None, text)] if text else []
 
 
 # What can change the nesting: brackets, and quotes and backslashes, which
@@ -252,13 +267,13 @@ class _JSONArray:
         self._last = 0  # where the text between elements began
         self._done = False
 
-    def feed(self, data: bytes) -> list[Frame]:
+    def feed(self, data: bytes) -> list[Pair]:
         if self._done:
             if data.strip(_SPACE):
                 raise StreamError("data after the end of the JSON array")
             return []
         buf = self._buf + data if self._buf else data
-        frames: list[Frame] = []
+        frames: list[Pair] = []
         depth, string, skip = self._depth, self._string, self._skip
         item, last = self._item, self._last
         for match in _STRUCTURAL.finditer(buf, self._pos):
@@ -289,7 +304,7 @@ class _JSONArray:
             else:
                 depth -= 1
                 if depth == 1:
-                    frames.append(_frame(None, buf[item : i + 1]))
+                    frames.append((None, buf[item : i + 1]))
                     last, item = i + 1, -1
                 elif depth == 0:
                     if buf[last:i].strip(_BETWEEN) or buf[i + 1 :].strip(_SPACE):
@@ -310,7 +325,7 @@ class _JSONArray:
         self._depth, self._string = depth, string
         return frames
 
-    def finish(self) -> list[Frame]:
+    def finish(self) -> list[Pair]:
         if not self._done:
             raise StreamError("the stream ended inside the JSON array")
         return []

@@ -21,7 +21,7 @@ import msgspec
 from .._errors import ChatCodecError, StreamError
 from .._events import StreamEvent
 from .._exchange import Response
-from .._framing import Deframer, Frame, Framing
+from .._framing import Deframer, Framing
 
 __all__ = ["StreamDecoder"]
 
@@ -35,10 +35,12 @@ class StreamDecoder(abc.ABC):
         How the stream is framed; detected from its first bytes if omitted.
     """
 
-    __slots__ = ("_deframer", "_done", "_error")
+    __slots__ = ("_deframer", "_done", "_error", "_pairs")
 
     def __init__(self, framing: Framing | None = None) -> None:
         self._deframer = Deframer(framing)
+        # The framing reader's own feed once the framing is known: one call less per read.
+        self._pairs = self._deframer.pair_feeder()
         self._done = False
         self._error: StreamError | None = None
 
@@ -57,8 +59,14 @@ class StreamDecoder(abc.ABC):
             raise self._error
         events: list[StreamEvent] = []
         try:
-            for frame in self._deframer.feed(data):
-                self._frame(frame, events)
+            pairs = self._pairs
+            if pairs is None:
+                frames = self._deframer.feed_pairs(data)
+                self._pairs = self._deframer.pair_feeder()
+            else:
+                frames = pairs(data)
+            for event, payload in frames:
+                self._frame(event, payload, events)
         except (ChatCodecError, msgspec.DecodeError, UnicodeError) as exc:
             raise self._fail(exc) from None
         return events
@@ -71,8 +79,8 @@ class StreamDecoder(abc.ABC):
             raise self._error
         events: list[StreamEvent] = []
         try:
-            for frame in self._deframer.finish():
-                self._frame(frame, events)
+            for event, payload in self._deframer.finish_pairs():
+                self._frame(event, payload, events)
             self._end(events)
         except (ChatCodecError, msgspec.DecodeError, UnicodeError) as exc:
             raise self._fail(exc) from None
@@ -113,8 +121,8 @@ class StreamDecoder(abc.ABC):
     # -- for subclasses -----------------------------------------------------
 
     @abc.abstractmethod
-    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
-        """Take one payload; append the events it completes."""
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        """Take one payload (its SSE event name, if any); append the events it completes."""
 
     @abc.abstractmethod
     def _end(self, events: list[StreamEvent]) -> None:

@@ -48,7 +48,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Frame, Framing
+from ..._framing import Framing
 from ..._stream import ToolCallAccumulator
 from ..._tools import ToolCallDelta
 from ..._usage import FinishReason, Usage
@@ -160,9 +160,9 @@ class AnthropicStreamDecoder(StreamDecoder):
 
     # -- events -----------------------------------------------------------
 
-    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
-        payload = expect_dict(_decode_json(frame.data), "$")
-        kind = payload.get("type", frame.event)
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        payload = expect_dict(_decode_json(data), "$")
+        kind = payload.get("type", event)
         if kind == "content_block_delta":
             self._delta(payload, events)
         elif kind == "content_block_start":
@@ -176,7 +176,7 @@ class AnthropicStreamDecoder(StreamDecoder):
             self._message_start(payload, events)
         elif kind == "message_delta":
             self._message_delta(payload, events)
-        elif kind == "error" or frame.event == "error":
+        elif kind == "error" or event == "error":
             error = payload.get("error")
             name = error.get("type") if type(error) is dict else None
             label = name if type(name) is str else "error"

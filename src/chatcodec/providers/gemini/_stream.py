@@ -46,7 +46,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Frame, Framing
+from ..._framing import Framing
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from ..._usage import Usage
@@ -293,8 +293,8 @@ class GeminiStreamDecoder(StreamDecoder):
 
     # -- chunks -----------------------------------------------------------
 
-    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
-        chunk = expect_dict(_decode_json(frame.data), "$")
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        chunk = expect_dict(_decode_json(data), "$")
         error = chunk.get("error")
         if type(error) is dict and "candidates" not in chunk:
             status, code = error.get("status"), error.get("code")

@@ -34,7 +34,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Frame, Framing
+from ..._framing import Framing
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._streaming import StreamDecoder
@@ -82,13 +82,13 @@ class OllamaStreamDecoder(StreamDecoder):
         self._completed = 0  # tool calls reported complete so far
         self._cached: Response | None = None  # the body so far, decoded
 
-    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
+    def _frame(self, event: str | None, payload: bytes, events: list[StreamEvent]) -> None:
         try:
-            data = _decoder.decode(frame.data)
+            data = _decoder.decode(payload)
         except DECODE_FAILURES:
             data = None
         if type(data) is not dict:
-            data = json_body(frame.data)  # raises, naming what is wrong
+            data = json_body(payload)  # raises, naming what is wrong
         if "error" in data:
             raise StreamError(_error_text(data), partial=self._partial())
         m = data.get("message")

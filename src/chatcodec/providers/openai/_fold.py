@@ -273,6 +273,13 @@ class _Answer:
                 return False
         return True
 
+    def more(self, calls: list[_PlainCall], events: list[StreamEvent]) -> bool:
+        """:meth:`fragments` if :meth:`known`; False (and nothing done) if not."""
+        if not self.known(calls):
+            return False
+        self.fragments(calls, events)
+        return True
+
     def fragments(self, calls: list[_PlainCall], events: list[StreamEvent]) -> None:
         """More arguments for calls already there, by index.
 

@@ -65,7 +65,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Frame, Framing
+from ..._framing import Framing
 from ..._stream import (
     ToolCallArgumentsDelta,
     ToolCallStarted,
@@ -116,9 +116,8 @@ class OpenAIStreamDecoder(StreamDecoder):
 
     # -- chunks -----------------------------------------------------------------
 
-    def _frame(self, frame: Frame, events: list[StreamEvent]) -> None:
-        data = frame.data
-        if frame.event == "error":
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        if event == "error":
             self._error_event(data)
         if self._misses < 4:
             try:
@@ -130,31 +129,50 @@ class OpenAIStreamDecoder(StreamDecoder):
                     self._misses = 0
                 choices = plain.choices
                 if len(choices) == 1:
-                    # The usual chunk: one choice, more text or more arguments.
+                    # The usual chunk, inline: one choice, more text or more arguments
+                    # for a call already there (else it is left to _plain).
                     c = choices[0]
                     answer = self._by_key.get(c.index)
-                    d = c.delta
-                    text = d.content
-                    calls = d.tool_calls
                     if (
                         answer is not None
-                        and (text is UNSET or answer.content == "str")
                         and (answer.finish is not _MISSING or c.finish_reason is UNSET)
                         and (answer.logprobs is not _MISSING or c.logprobs is UNSET)
-                        and (calls is UNSET or answer.known(calls))
                     ):
-                        for key in self._missing:
-                            if getattr(plain, key) is not UNSET:
-                                self._head(plain)
-                                break
-                        if text is not UNSET:
-                            answer.text.append(text)
-                            if text:
-                                events.append(TextDelta(text, answer.key))
-                        if calls is not UNSET:
-                            answer.fragments(calls, events)
-                        return
-                elif self._plain(plain, events):
+                        d = c.delta
+                        text = d.content
+                        calls = d.tool_calls
+                        taken = False
+                        if calls is UNSET:
+                            if text is UNSET or answer.content == "str":
+                                taken = True
+                                if text:
+                                    answer.text.append(text)
+                                    events.append(TextDelta(text, answer.key))
+                                elif text is not UNSET:
+                                    answer.text.append(text)
+                        elif text is UNSET:
+                            if len(calls) == 1:
+                                call = calls[0]
+                                slot = answer.by_index.get(call.index)
+                                if slot is not None:
+                                    target = answer.calls[slot]
+                                    if "arguments" in target.function:
+                                        taken = True
+                                        more = call.function.arguments
+                                        if more:
+                                            target.fragments.append(more)
+                                            events.append(
+                                                ToolCallArgumentsDelta(slot, more, answer.key)
+                                            )
+                            else:
+                                taken = answer.more(calls, events)
+                        if taken:
+                            for key in self._missing:
+                                if getattr(plain, key) is not UNSET:
+                                    self._head(plain)
+                                    break
+                            return
+                if self._plain(plain, events):
                     return
         try:
             chunk = _decode_chunk(data)
