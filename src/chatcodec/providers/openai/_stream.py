@@ -52,50 +52,38 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from ..._content import OpaquePart, ReasoningPart
 from ..._errors import StreamError, ValidationError
 from ..._events import (
     Finished,
-    PartReceived,
-    ReasoningDelta,
     RefusalDelta,
     StreamEvent,
     TextDelta,
-    ToolCallCompleted,
     UsageReported,
 )
 from ..._exchange import Response
 from ..._framing import Framing
 from ..._stream import (
     ToolCallArgumentsDelta,
-    ToolCallStarted,
 )
-from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
+from ..._tools import ToolCallDelta
 from .._streaming import StreamDecoder
 from .._wire import encode_body, expect_dict, expect_list
-from ._common import NAME, encode_json, normalize_finish
+from ._answer import _Answer, _cut
+from ._common import encode_json, normalize_finish
 from ._fold import (
     _DROPPED,
     _HEAD,
     _MISSING,
     _NULL,
-    _TEXT,
-    _Answer,
-    _Call,
     _Chunk,
-    _cut,
     _decode_any,
     _decode_chunk,
     _decode_plain,
-    _Delta,
-    _index,
     _keep,
     _merge,
-    _merge_list,
     _PlainChunk,
-    _thinking_text,
 )
-from ._reply import _usage, assistant, decode_response
+from ._reply import _usage, decode_response
 
 __all__ = ["OpenAIStreamDecoder", "stream"]
 
@@ -251,9 +239,9 @@ class OpenAIStreamDecoder(StreamDecoder):
                         if text:
                             events.append(TextDelta(text, answer.key))
                     else:
-                        self._text(answer, text, events)
+                        answer.text_piece(text, events)
             else:
-                self._rare(answer, d, events)
+                answer.rare(d, events)
             calls = d.tool_calls
             if calls is not UNSET:
                 if not calls:
@@ -278,11 +266,9 @@ class OpenAIStreamDecoder(StreamDecoder):
                                 answer.acc.feed(ToolCallDelta(call.index, None, None, text))
                             )
                     elif f is UNSET:
-                        self._tool(answer, call.index, call.id, call.type, UNSET, UNSET, events)
+                        answer.tool(call.index, call.id, call.type, UNSET, UNSET, events)
                     else:
-                        self._tool(
-                            answer, call.index, call.id, call.type, f.name, f.arguments, events
-                        )
+                        answer.tool(call.index, call.id, call.type, f.name, f.arguments, events)
             logprobs = c.logprobs
             if logprobs is not UNSET:
                 if logprobs is not None:
@@ -366,7 +352,7 @@ class OpenAIStreamDecoder(StreamDecoder):
     ) -> None:
         details = d.get("reasoning_details")
         if details is not None:
-            self._details(answer, expect_list(details, f"{path}.reasoning_details"), events)
+            answer.details(expect_list(details, f"{path}.reasoning_details"), events)
         elif "reasoning_details" in d:
             answer.message.setdefault("reasoning_details", None)
         for key in ("reasoning_content", "reasoning"):
@@ -374,15 +360,15 @@ class OpenAIStreamDecoder(StreamDecoder):
                 value = d[key]
                 if value is not None and type(value) is not str:
                     raise ValidationError("must be a string or null", f"{path}.{key}")
-                self._reasoning(answer, key, value, events)
+                answer.reasoning(key, value, events)
         if "role" in d:
             _keep(answer.message, "role", d["role"])
         if "content" in d:
             content = d["content"]
             if type(content) is list:
-                self._parts(answer, content, f"{path}.content", events)
+                answer.content_parts(content, f"{path}.content", events)
             elif content is None or type(content) is str:
-                self._text(answer, content, events)
+                answer.text_piece(content, events)
             else:
                 raise ValidationError("must be a string, an array or null", f"{path}.content")
         if "refusal" in d:
@@ -413,8 +399,7 @@ class OpenAIStreamDecoder(StreamDecoder):
                 if call_id is not None and type(call_id) is not str:
                     raise ValidationError("must be a string", f"{at}.id")
                 other = {k: v for k, v in call.items() if k not in ("index", "id", "function")}
-                self._tool(
-                    answer,
+                answer.tool(
                     call.get("index", UNSET),
                     call.get("id", UNSET),
                     other.pop("type", UNSET),
@@ -432,188 +417,6 @@ class OpenAIStreamDecoder(StreamDecoder):
                     _merge(answer.message[key], value)
                 else:
                     _keep(answer.message, key, dict(value) if type(value) is dict else value)
-
-    # -- message pieces -------------------------------------------------------------
-
-    def _rare(self, answer: _Answer, d: _Delta, events: list[StreamEvent]) -> None:
-        """A typed delta with more than content: in the message's order."""
-        if d.reasoning_content is not UNSET:
-            self._reasoning(answer, "reasoning_content", d.reasoning_content, events)
-        if d.reasoning is not UNSET:
-            self._reasoning(answer, "reasoning", d.reasoning, events)
-        if d.role is not UNSET:
-            _keep(answer.message, "role", d.role)
-        if d.content is not UNSET:
-            self._text(answer, d.content, events)
-        if d.refusal is not UNSET:
-            answer.string("refusal", d.refusal)
-            if d.refusal:
-                events.append(RefusalDelta(d.refusal, answer.key))
-
-    def _reasoning(
-        self, answer: _Answer, key: str, value: str | None, events: list[StreamEvent]
-    ) -> None:
-        answer.string(key, value)
-        if value is None:
-            return
-        if answer.reasoning_from is None:
-            answer.reasoning_from = key
-        if value and answer.reasoning_from == key:
-            events.append(ReasoningDelta(value, answer.key))
-
-    def _details(self, answer: _Answer, items: list[Any], events: list[StreamEvent]) -> None:
-        merged = answer.message.get("reasoning_details")
-        if type(merged) is not list:
-            merged = answer.message["reasoning_details"] = []
-        entries = [dict(e) if type(e) is dict else e for e in items]
-        if entries and answer.reasoning_from in (None, "reasoning_details"):
-            answer.reasoning_from = "reasoning_details"
-            for entry in entries:
-                if type(entry) is not dict:
-                    continue
-                kind = entry.get("type")
-                text = entry.get("summary" if kind == "reasoning.summary" else "text")
-                signature = entry.get("signature")
-                sign = signature if type(signature) is str and signature else None
-                if kind == "reasoning.encrypted" and type(entry.get("data")) is str:
-                    part = ReasoningPart(redacted=entry["data"], provider=NAME)
-                    events.append(PartReceived(part, answer.key))
-                elif (type(text) is str and text) or sign is not None:
-                    events.append(
-                        ReasoningDelta(text if type(text) is str else "", answer.key, sign)
-                    )
-        _merge_list(merged, entries)
-
-    def _text(self, answer: _Answer, text: str | None, events: list[StreamEvent]) -> None:
-        answer.message.setdefault("content", _NULL)
-        if text is None:
-            if answer.content is _MISSING:
-                answer.content = _NULL
-            return
-        if answer.content is _MISSING or answer.content is _NULL:
-            answer.content = "str"
-        answer.text.append(text)
-        if text:
-            events.append(TextDelta(text, answer.key))
-
-    def _parts(
-        self, answer: _Answer, parts: list[Any], path: str, events: list[StreamEvent]
-    ) -> None:
-        answer.message.setdefault("content", _NULL)
-        if answer.content != "parts":
-            answer.content = "parts"
-            answer.parts.append("".join(answer.text))
-            answer.text = []
-        for j, item in enumerate(parts):
-            part = expect_dict(item, f"{path}[{j}]")
-            kind = part.get("type")
-            if kind == "text" and part.keys() == _TEXT and type(part.get("text")) is str:
-                answer.text.append(part["text"])
-                if part["text"]:
-                    events.append(TextDelta(part["text"], answer.key))
-                continue
-            answer.parts.append("".join(answer.text))
-            answer.text = []
-            answer.parts.append(part)
-            thinking = _thinking_text(part) if kind == "thinking" else None
-            if thinking is not None:
-                if thinking:
-                    events.append(ReasoningDelta(thinking, answer.key))
-            elif kind == "text" and type(part.get("text")) is str:
-                if part["text"]:
-                    events.append(TextDelta(part["text"], answer.key))
-            elif kind == "refusal" and type(part.get("refusal")) is str:
-                if part["refusal"]:
-                    events.append(RefusalDelta(part["refusal"], answer.key))
-            else:
-                opaque = OpaquePart(NAME, msgspec.Raw(encode_json(part)))
-                events.append(PartReceived(opaque, answer.key))
-
-    # -- tool calls -----------------------------------------------------------------
-
-    def _tool(
-        self,
-        answer: _Answer,
-        index: Any,
-        call_id: Any,
-        kind: Any,
-        name: Any,
-        arguments: Any,
-        events: list[StreamEvent],
-        other: dict[str, Any] | None = None,
-        inner: dict[str, Any] | None = None,
-    ) -> None:
-        text = arguments if type(arguments) is str else None
-        wire_index = None if index is UNSET else index
-        number = _index(wire_index)
-        sent_id = call_id if type(call_id) is str else None
-        fresh = answer.acc.feed(
-            ToolCallDelta(number, sent_id, name if type(name) is str else None, text)
-        )
-        slot = -1
-        for event in fresh:
-            if type(event) is ToolCallStarted:
-                answer.calls.append(_Call())
-                slot = event.slot
-            elif type(event) is ToolCallArgumentsDelta:
-                slot = event.slot
-                answer.calls[slot].fragments.append(event.delta)
-        if slot < 0:  # no event: a piece for a call already there
-            if number is not None:
-                slot = answer.by_index[number]
-            elif sent_id:
-                slot = answer.by_id.get(sent_id, len(answer.calls) - 1)
-            else:
-                slot = len(answer.calls) - 1
-        events.extend(fresh)
-        answer.message.setdefault("tool_calls", _NULL)
-        call = answer.calls[slot]
-        if number is not None:
-            answer.by_index[number] = slot
-        fields = call.fields
-        if call_id is not UNSET:
-            if sent_id:
-                if not call.id:
-                    call.id = sent_id
-                    fields["id"] = sent_id
-            elif "id" not in fields:
-                fields["id"] = call_id
-        if call.id:
-            answer.by_id.setdefault(call.id, slot)
-        if kind is not UNSET:
-            _keep(fields, "type", kind)
-        fields.setdefault("function", None)
-        function = call.function
-        if type(name) is str and name:
-            if not call.name:
-                call.name = name
-                function["name"] = name
-        elif name is not UNSET and "name" not in function:
-            function["name"] = name
-        if arguments is not UNSET:
-            _keep(function, "arguments", arguments)
-        if other:
-            for key, value in other.items():
-                _keep(fields, key, value)
-        if inner:
-            for key, value in inner.items():
-                _keep(function, key, value)
-
-    def _complete(self, answer: _Answer, events: list[StreamEvent]) -> None:
-        """Report the calls of ``answer`` not yet reported as complete."""
-        if answer.completed == len(answer.calls):
-            return
-        message = assistant(answer.body()["message"], f"$.choices[{answer.k}].message", 0)
-        valid = list(message.tool_calls)
-        invalid = [_cut(call) if answer.cut() else call for call in message.invalid_tool_calls]
-        own = (message.extras or {}).get(NAME) or {}
-        at = own.get("~invalid_at") or range(len(valid), len(valid) + len(invalid))
-        ordered: list[ToolCall | InvalidToolCall] = []
-        for j in range(len(valid) + len(invalid)):
-            ordered.append(invalid.pop(0) if j in at else valid.pop(0))
-        for slot in range(answer.completed, len(ordered)):
-            events.append(ToolCallCompleted(slot, ordered[slot], answer.key))
-        answer.completed = len(ordered)
 
     # -- the rest -------------------------------------------------------------------
 
@@ -646,7 +449,7 @@ class OpenAIStreamDecoder(StreamDecoder):
         if type(answer.finish) is str and answer.finish:
             return  # the first reason stands
         answer.finish = reason
-        self._complete(answer, events)
+        answer.complete(events)
         events.append(Finished(normalize_finish(reason), reason, answer.key))
 
     def _usage_value(self, value: Any, events: list[StreamEvent]) -> None:
@@ -679,7 +482,7 @@ class OpenAIStreamDecoder(StreamDecoder):
     def _end(self, events: list[StreamEvent]) -> None:
         # Calls of a choice that never finished end with the input (cut off: invalid).
         for answer in self._answers:
-            self._complete(answer, events)
+            answer.complete(events)
 
     def _body(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
