@@ -21,7 +21,7 @@ import msgspec
 from .._errors import ChatCodecError, StreamError
 from .._events import StreamEvent
 from .._exchange import Response
-from .._framing import Deframer, Framing
+from .._framing import Deframer, Framing, Pair
 
 __all__ = ["StreamDecoder"]
 
@@ -65,8 +65,7 @@ class StreamDecoder(abc.ABC):
                 self._pairs = self._deframer.pair_feeder()
             else:
                 frames = pairs(data)
-            for event, payload in frames:
-                self._frame(event, payload, events)
+            self._frames(frames, events)
         except (ChatCodecError, msgspec.DecodeError, UnicodeError) as exc:
             raise self._fail(exc) from None
         return events
@@ -79,8 +78,7 @@ class StreamDecoder(abc.ABC):
             raise self._error
         events: list[StreamEvent] = []
         try:
-            for event, payload in self._deframer.finish_pairs():
-                self._frame(event, payload, events)
+            self._frames(self._deframer.finish_pairs(), events)
             self._end(events)
         except (ChatCodecError, msgspec.DecodeError, UnicodeError) as exc:
             raise self._fail(exc) from None
@@ -119,6 +117,11 @@ class StreamDecoder(abc.ABC):
             return None
 
     # -- for subclasses -----------------------------------------------------
+
+    def _frames(self, frames: list[Pair], events: list[StreamEvent]) -> None:
+        """Take the payloads of one read, in order; a decoder may fold them inline."""
+        for event, data in frames:
+            self._frame(event, data, events)
 
     @abc.abstractmethod
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:

@@ -61,7 +61,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Framing
+from ..._framing import Framing, Pair
 from ..._stream import (
     ToolCallArgumentsDelta,
 )
@@ -104,6 +104,65 @@ class OpenAIStreamDecoder(StreamDecoder):
 
     # -- chunks -----------------------------------------------------------------
 
+    def _frames(self, frames: list[Pair], events: list[StreamEvent]) -> None:
+        # The usual chunk is folded here, inline, with no call per chunk: one
+        # choice, more text or more arguments for a call already there.
+        # Anything else goes to _frame (which _plain folds, or the full path).
+        by_key = self._by_key
+        for event, data in frames:
+            if event is not None or self._misses >= 4:
+                self._frame(event, data, events)
+                continue
+            try:
+                plain = _decode_plain(data)
+            except msgspec.DecodeError:  # a ValidationError too: not that shape
+                self._full(data, events)
+                continue
+            choices = plain.choices
+            if len(choices) == 1:
+                c = choices[0]
+                answer = by_key.get(c.index)
+                if (
+                    answer is not None
+                    and (answer.finish is not _MISSING or c.finish_reason is UNSET)
+                    and (answer.logprobs is not _MISSING or c.logprobs is UNSET)
+                ):
+                    d = c.delta
+                    text = d.content
+                    calls = d.tool_calls
+                    taken = False
+                    if calls is UNSET:
+                        if text is UNSET or answer.content == "str":
+                            taken = True
+                            if text:
+                                answer.text.append(text)
+                                events.append(TextDelta(text, answer.key))
+                            elif text is not UNSET:
+                                answer.text.append(text)
+                    elif text is UNSET:
+                        if len(calls) == 1:
+                            call = calls[0]
+                            slot = answer.by_index.get(call.index)
+                            if slot is not None:
+                                target = answer.calls[slot]
+                                if "arguments" in target.function:
+                                    taken = True
+                                    more = call.function.arguments
+                                    if more:
+                                        target.fragments.append(more)
+                                        delta = ToolCallArgumentsDelta(slot, more, answer.key)
+                                        events.append(delta)
+                        else:
+                            taken = answer.more(calls, events)
+                    if taken:
+                        self._misses = 0
+                        for key in self._missing:
+                            if getattr(plain, key) is not UNSET:
+                                self._head(plain)
+                                break
+                        continue
+            self._folded(plain, data, events)
+
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
         if event == "error":
             self._error_event(data)
@@ -113,55 +172,18 @@ class OpenAIStreamDecoder(StreamDecoder):
             except msgspec.DecodeError:  # a ValidationError too: not that shape
                 pass
             else:
-                if self._misses:
-                    self._misses = 0
-                choices = plain.choices
-                if len(choices) == 1:
-                    # The usual chunk, inline: one choice, more text or more arguments
-                    # for a call already there (else it is left to _plain).
-                    c = choices[0]
-                    answer = self._by_key.get(c.index)
-                    if (
-                        answer is not None
-                        and (answer.finish is not _MISSING or c.finish_reason is UNSET)
-                        and (answer.logprobs is not _MISSING or c.logprobs is UNSET)
-                    ):
-                        d = c.delta
-                        text = d.content
-                        calls = d.tool_calls
-                        taken = False
-                        if calls is UNSET:
-                            if text is UNSET or answer.content == "str":
-                                taken = True
-                                if text:
-                                    answer.text.append(text)
-                                    events.append(TextDelta(text, answer.key))
-                                elif text is not UNSET:
-                                    answer.text.append(text)
-                        elif text is UNSET:
-                            if len(calls) == 1:
-                                call = calls[0]
-                                slot = answer.by_index.get(call.index)
-                                if slot is not None:
-                                    target = answer.calls[slot]
-                                    if "arguments" in target.function:
-                                        taken = True
-                                        more = call.function.arguments
-                                        if more:
-                                            target.fragments.append(more)
-                                            events.append(
-                                                ToolCallArgumentsDelta(slot, more, answer.key)
-                                            )
-                            else:
-                                taken = answer.more(calls, events)
-                        if taken:
-                            for key in self._missing:
-                                if getattr(plain, key) is not UNSET:
-                                    self._head(plain)
-                                    break
-                            return
-                if self._plain(plain, events):
-                    return
+                self._folded(plain, data, events)
+                return
+        self._full(data, events)
+
+    def _folded(self, plain: _PlainChunk, data: bytes, events: list[StreamEvent]) -> None:
+        """A chunk that decoded plain: folded as such, or by the full path."""
+        self._misses = 0
+        if not self._plain(plain, events):
+            self._full(data, events)
+
+    def _full(self, data: bytes, events: list[StreamEvent]) -> None:
+        """The full typed chunk, or key by key when it is not of that shape."""
         try:
             chunk = _decode_chunk(data)
         except msgspec.DecodeError:  # not the usual shape: key by key
