@@ -724,6 +724,37 @@ class TestEncodeRequest:
         same_json(encoded(request), body)
 
 
+class TestToolResultText:
+    """A tool result's text goes as its own object only when it reads back as itself."""
+
+    @pytest.mark.parametrize(
+        ("text", "sent", "read_back"),
+        [
+            ('{"temp": 21}', {"temp": 21}, '{"temp":21}'),
+            # Unwrapped, these would read back as other text, or not at all.
+            ('{"result": "ok"}', {"result": '{"result": "ok"}'}, '{"result": "ok"}'),
+            ('{"result": 1e999}', {"result": '{"result": 1e999}'}, '{"result": 1e999}'),
+            ('{"x": [1e999]}', {"result": '{"x": [1e999]}'}, '{"x": [1e999]}'),
+            ("[1, 2]", {"result": "[1, 2]"}, "[1, 2]"),
+            ("not json", {"result": "not json"}, "not json"),
+        ],
+    )
+    def test_text(self, text: str, sent: dict[str, Any], read_back: str) -> None:
+        request = Request(
+            (
+                user("Go."),
+                assistant(None, [tool_call("c1", "f", {"a": 1})]),
+                tool_result("c1", text),
+            )
+        )
+        body = gemini.encode_request(request)
+        part = json.loads(body)["contents"][-1]["parts"][0]
+        assert part["functionResponse"]["response"] == sent
+        back = gemini.decode_request(body).messages[-1]
+        assert isinstance(back, ToolMessage)
+        assert back.content == read_back
+
+
 class TestCrossSource:
     """Requests from other providers encode, report their losses, and decode again."""
 

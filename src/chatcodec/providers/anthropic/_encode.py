@@ -426,11 +426,13 @@ class _Writer:
         turn: dict[str, Any] = {}
         blocks: list[Any] | None = None  # the open turn's blocks; None: its content is a string
         joined = False  # the open turn holds several messages
+        ids = _WIRE_IDS  # wire_id's cache, read inline: each id is looked up twice
         for k in range(start, n):
-            message = messages[k]
+            # Any: the kind tests below are on type(), which mypy does not narrow by.
+            message: Any = messages[k]
             kind = type(message)
             text: Any = message.content
-            if type(message) is AssistantMessage:
+            if kind is AssistantMessage:
                 if message.invalid_tool_calls:
                     return None
                 calls = message.tool_calls
@@ -469,24 +471,41 @@ class _Writer:
                         return None
                     blocks = [{"type": "text", "text": first}]
                     turn["content"] = blocks
-            if type(message) is ToolMessage:
+            if kind is ToolMessage:
                 if type(text) is not str:
                     return None
+                call_id = message.tool_call_id
                 block: dict[str, Any] = {
                     "type": "tool_result",
-                    "tool_use_id": wire_id(message.tool_call_id),
+                    "tool_use_id": ids.get(call_id) or wire_id(call_id),
                     "content": text,
                 }
                 if message.is_error:
                     block["is_error"] = True
                 blocks.append(block)
-            elif type(message) is AssistantMessage:
-                if any(call.extras for call in message.tool_calls):
-                    return None  # before anything is reported: nothing is written twice
-                written = self.plain_assistant(message, f"$.messages[{k}]")
-                if written is None:
-                    return None
-                blocks += written
+            elif kind is AssistantMessage:
+                # plain_assistant, inline: text blocks, then the calls (none with extras).
+                if type(text) is str:
+                    if not text:
+                        return None
+                    blocks.append({"type": "text", "text": text})
+                elif text is not None:
+                    for part in text:
+                        if type(part) is not TextPart or part.extras or not part.text:
+                            return None
+                        blocks.append({"type": "text", "text": part.text})
+                for call in calls:
+                    if call.extras:
+                        return None  # before anything is reported: nothing is written twice
+                    call_id = call.id
+                    blocks.append(
+                        {
+                            "type": "tool_use",
+                            "id": ids.get(call_id) or wire_id(call_id),
+                            "name": call.name,
+                            "input": call.arguments,
+                        }
+                    )
             else:
                 if type(text) is not str or not text:
                     return None
@@ -605,6 +624,12 @@ def _tool(writer: _Writer, tool: Tool, path: str) -> Any:
         writer.enc.lose(path, f"anthropic cannot run a {tool.provider} tool")
         return None
     assert not isinstance(tool, ProviderTool)
+    if not tool.extras and not tool.strict:
+        # The usual tool, without extras: nothing to fill, the schema as is.
+        schema = tool.parameters or tool.emitted_parameters()
+        if tool.description is None:
+            return {"name": tool.name, "input_schema": schema}
+        return {"name": tool.name, "description": tool.description, "input_schema": schema}
     own = writer.enc.own(tool.extras, path)
     out: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:

@@ -45,7 +45,6 @@ from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
 __all__ = ["encode_request", "encode_response"]
 
 _ABSENT: Any = object()
-_raw_decoder = msgspec.json.Decoder(Raw)
 _decoder = msgspec.json.Decoder()
 _WRAPS = frozenset(("result", "error"))
 _OBJECT = re.compile(rb"[ \t\r\n]*\{")
@@ -85,8 +84,9 @@ def _fill(out: dict[str, Any], own: Mapping[str, Any], skip: Collection[str]) ->
 
 
 def _is_json(data: bytes) -> bool:
+    """Whether ``data`` is JSON that a reader can hold (no number out of range)."""
     try:
-        _raw_decoder.decode(data)
+        _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return False
     return True
@@ -95,12 +95,10 @@ def _is_json(data: bytes) -> bool:
 def _object_reply(data: bytes) -> bool:
     """Whether a tool result's text goes as its own JSON object (not wrapped).
 
-    ``_argument_problem(data) is None and not _wrapped(data)``, without the
-    full decode when it cannot matter: text that does not start as an object
-    is not one, and an object can read back as wrapped text only if a key
-    ``result`` or ``error`` is in its bytes, as is or escaped.
+    It does when the text is a JSON object that reads back as itself, not as
+    wrapped text (``{"result": "..."}``), and that a reader can hold: an
+    object with a number out of range (``1e999``) is sent wrapped, as text.
     """
-    # _argument_problem's checks, inline: an object, UTF-8, JSON.
     if _OBJECT.match(data) is None:
         return False
     if not data.isascii():
@@ -108,17 +106,13 @@ def _object_reply(data: bytes) -> bool:
             data.decode()
         except UnicodeDecodeError:
             return False
-    if not _is_json(data):
+    try:
+        value = _decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):  # ValidationError too
         return False
-    if b"result" not in data and b"error" not in data and b"\\u" not in data:
-        return True
-    return not _wrapped(data)
-
-
-def _wrapped(data: bytes) -> bool:
-    """Whether a JSON object reads back as wrapped text (``{"result": "..."}``)."""
-    value = _decoder.decode(data)
-    return len(value) == 1 and _WRAPS.issuperset(value) and type(next(iter(value.values()))) is str
+    return not (
+        len(value) == 1 and _WRAPS.issuperset(value) and type(next(iter(value.values()))) is str
+    )
 
 
 def _media_type(url: str) -> str | None:
@@ -411,36 +405,75 @@ class _Encoder:
         contents: list[Any] = []
         system_role: Any = _ABSENT
         results: list[Any] | None = None  # parts of an open content of results only
+        # plain_result and plain_assistant, inline: most messages have no extras.
+        names = self.names
+        call_key, result_key = self.k["functionCall"], self.k["functionResponse"]
+        message: Any  # the kind tests below are on type(), which mypy does not narrow by
         for i, message in enumerate(messages):
             if not message.extras:
                 # The usual message, without extras: no hint to follow.
-                if type(message) is ToolMessage:
+                kind = type(message)
+                if kind is ToolMessage:
                     text = message.content
                     if type(text) is str:
-                        part = self.plain_result(message, text)
-                        if results is not None:
-                            results.append(part)
+                        out: dict[str, Any] = {}
+                        call_id = message.tool_call_id
+                        name = names.get(call_id)
+                        if name is not None:
+                            out["name"] = name
+                        if message.is_error:
+                            out["response"] = {"error": text}
                         else:
-                            results = [part]
+                            data = text.encode("utf-8", "surrogatepass")
+                            if data[:1] != b"{" and _OBJECT.match(data) is None:
+                                out["response"] = {"result": text}  # not an object: wrapped
+                            elif _object_reply(data):
+                                out["response"] = Raw(data)
+                            else:
+                                out["response"] = {"result": text}
+                        out["id"] = call_id
+                        if results is not None:
+                            results.append({result_key: out})
+                        else:
+                            results = [{result_key: out}]
                             contents.append({"role": "user", "parts": results})
                         continue
-                elif type(message) is UserMessage:
+                elif kind is UserMessage:
                     text = message.content
                     if type(text) is str:
                         contents.append({"role": "user", "parts": [{"text": text}]})
                         results = None
                         continue
-                elif type(message) is AssistantMessage:
-                    plain = self.plain_assistant(message)
-                    if plain is not None:
-                        results = None
-                        if not plain["parts"] and message.content:
-                            enc.lose(
-                                f"$.messages[{i}]",
-                                "a model turn none of whose parts gemini can carry",
+                elif kind is AssistantMessage and not message.invalid_tool_calls:
+                    said = message.content
+                    parts: Any = []  # None: not plain
+                    if type(said) is str:
+                        parts = [{"text": said}]
+                    elif said is not None:
+                        for piece in said:
+                            if type(piece) is not TextPart or piece.extras:
+                                parts = None
+                                break
+                            parts.append({"text": piece.text})
+                    if parts is not None:
+                        for call in message.tool_calls:
+                            if call.extras:
+                                parts = None
+                                break
+                            names[call.id] = call.name
+                            parts.append(
+                                {
+                                    call_key: {
+                                        "name": call.name,
+                                        "args": call.arguments,
+                                        "id": call.id,
+                                    }
+                                }
                             )
-                            continue
-                        contents.append(plain)
+                    if parts is not None:
+                        # Never empty when there is content: nothing to report.
+                        results = None
+                        contents.append({"role": "model", "parts": parts})
                         continue
             path = f"$.messages[{i}]"
             if isinstance(message, AssistantMessage):
@@ -502,12 +535,21 @@ class _Encoder:
         k = self.k
         out: list[Any] = []
         group: list[Any] | None = None
+        decl: dict[str, Any]
         for i, tool in enumerate(tools):
-            path = f"$.tools[{i}]"
             kind = type(tool)
+            if kind is ToolDefinition and not tool.extras and group is not None:
+                # The usual tool, without extras: no hint to follow, in the open group.
+                decl = {} if tool.description is None else {"description": tool.description}
+                decl["name"] = tool.name
+                if tool.parameters is not None:
+                    decl[k["parametersJsonSchema"]] = tool.parameters
+                group.append(decl)
+                continue
+            path = f"$.tools[{i}]"
             if kind is ToolDefinition:
                 own = enc.own(tool.extras, path)
-                decl: dict[str, Any] = {}
+                decl = {}
                 if tool.description is not None:
                     decl["description"] = tool.description
                 decl["name"] = tool.name

@@ -15,18 +15,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._errors import ValidationError
 from ..._exchange import Request, ToolChoice
 from ..._messages import (
+    AssistantMessage,
     DeveloperMessage,
     Message,
     SystemMessage,
     ToolMessage,
     UserMessage,
 )
-from ..._tools import ToolDefinition
+from ..._tools import ToolCall, ToolDefinition
 from ._common import NAME, is_closed
 from ._fast import AssistantFields, Wire, assistant
 
@@ -119,6 +120,7 @@ class _Request(Wire):
 
 
 _decoder = msgspec.json.Decoder(_Request)
+_raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
 # ToolChoice records are frozen values: one of each serves every request.
 _CHOICES = {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
@@ -139,7 +141,7 @@ def fast_request(body: bytes | str) -> Request | None:
         tools: tuple[ToolDefinition, ...] = ()
         if type(r.tools) is list:
             if r.tools:
-                tools = tuple([_tool(t) for t in r.tools])
+                tools = _tools(r.tools)
             else:
                 own["tools"] = []
         elif r.tools is None:
@@ -243,18 +245,55 @@ def _carried(r: _Request) -> dict[str, Any]:
 
 def _messages(items: list[_Turns]) -> tuple[Message, ...]:
     out: list[Message] = []
-    for m in items:
-        if type(m) is _User:
-            out.append(UserMessage(m.content, extras=_instruction_own(m)))
-        elif type(m) is _Assistant:
-            out.append(assistant(m))
-        elif type(m) is _ToolResult:
+    append = out.append
+    raw = _raw.decode
+    for item in items:
+        m: Any = item  # told apart by type() below, which mypy does not narrow by
+        kind = type(m)
+        if kind is _Assistant:
+            # The usual answer in a history (text and/or calls of type "function",
+            # no other key) is built here; :func:`assistant` gives the same
+            # message, and maps every other shape.
+            content = m.content
+            calls = m.tool_calls
+            if (
+                (content is UNSET or type(content) is str)
+                and m.refusal is UNSET
+                and m.reasoning_content is UNSET
+                and m.reasoning is UNSET
+                and m.annotations is UNSET
+                and m.audio is UNSET
+            ):
+                if type(calls) is list and calls:
+                    valid: list[ToolCall] = []
+                    for c in calls:
+                        if c.type != "function" or c.index is not UNSET:
+                            break
+                        f = c.function
+                        valid.append(ToolCall(c.id, f.name, raw(f.arguments.encode())))
+                    else:
+                        append(
+                            AssistantMessage(
+                                content if type(content) is str else None, tuple(valid)
+                            )
+                        )
+                        continue
+                elif calls is UNSET and type(content) is str:
+                    append(AssistantMessage(content))
+                    continue
+            append(assistant(m))
+        elif kind is _ToolResult:
             # An empty id fails ToolMessage's check; the general path derives one.
-            out.append(ToolMessage(m.tool_call_id, m.content))
-        elif type(m) is _System:
-            out.append(SystemMessage(m.content, extras=_instruction_own(m)))
-        elif type(m) is _Developer:
-            out.append(DeveloperMessage(m.content, extras=_instruction_own(m)))
+            append(ToolMessage(m.tool_call_id, m.content))
+        elif kind is _User:
+            if m.name is UNSET and m.tool_calls is UNSET:
+                append(UserMessage(m.content))
+            else:
+                append(UserMessage(m.content, extras=_instruction_own(m)))
+        elif kind is _System:
+            append(SystemMessage(m.content, extras=_instruction_own(m)))
+        elif kind is _Developer:
+            append(DeveloperMessage(m.content, extras=_instruction_own(m)))
     return tuple(out)
 
 
@@ -267,6 +306,24 @@ def _instruction_own(m: _Instruction) -> dict[str, Any] | None:
     if m.tool_calls is not UNSET:
         own["tool_calls"] = m.tool_calls
     return {NAME: own}
+
+
+def _tools(items: list[_ToolSpec]) -> tuple[ToolDefinition, ...]:
+    out: list[ToolDefinition] = []
+    for t in items:
+        f = t.function
+        parameters = f.parameters
+        if (
+            t.type == "function"
+            and f.strict is UNSET
+            and type(f.description) is str
+            and type(parameters) is dict
+        ):
+            # The usual tool: nothing to keep in extras (what _tool builds for it).
+            out.append(ToolDefinition(f.name, f.description, parameters, strict=False))
+        else:
+            out.append(_tool(t))
+    return tuple(out)
 
 
 def _tool(t: _ToolSpec) -> ToolDefinition:
