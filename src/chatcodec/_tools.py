@@ -99,8 +99,10 @@ class ToolCall(Record, frozen=True):
             raise ValidationError("must not be empty", "$.name")
         # One copy of the bytes serves both checks; it costs less than any way
         # of looking into a Raw in place (a regex on it costs twice as much).
-        text = bytes(self.arguments) if type(self.arguments) is Raw else b""
-        if text[:1] != b"{" and text.lstrip()[:1] != b"{":
+        arguments = self.arguments
+        text = bytes(arguments) if type(arguments) is Raw else b""
+        # text[0] (123 is "{") costs less than a slice; lstrip only when it is not.
+        if not (text and text[0] == 123) and text.lstrip()[:1] != b"{":
             raise ValidationError("must be a JSON object", "$.arguments")
         if not text.isascii():  # msgspec does not check UTF-8 inside a Raw
             try:

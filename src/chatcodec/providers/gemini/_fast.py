@@ -32,12 +32,17 @@ from ..._errors import ValidationError
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
-from ..._usage import Usage
-from ._keys import NAME, finish_reason
+from ..._usage import FinishReason, Usage
+from ._keys import _FINISH_NAMES, NAME, finish_reason
 
 __all__ = ["fast_response"]
 
 _encode = msgspec.json.Encoder().encode
+# Calls without arguments share one (immutable) Raw.
+_NO_ARGS = Raw(b"{}")
+_OTHER = FinishReason.OTHER
+_STOP = FinishReason.STOP
+_TOOL_CALLS = FinishReason.TOOL_CALLS
 
 
 class _Other(Exception):
@@ -168,7 +173,13 @@ def _candidate(c: _Candidate, k: int) -> Choice:
     finish = c.finish_reason
     raw: str | int | None = None
     reason = None
-    if type(finish) is str or type(finish) is int:
+    if type(finish) is str:
+        # finish_reason(finish, ...) for a name, inlined: no call on the usual path.
+        raw = finish
+        reason = _FINISH_NAMES.get(finish, _OTHER)
+        if reason is _STOP and message is not None and message.tool_calls:
+            reason = _TOOL_CALLS
+    elif type(finish) is int:
         raw = finish
         reason = finish_reason(finish, message is not None and bool(message.tool_calls))
     index = c.index
@@ -221,11 +232,14 @@ def _message(parts: list[_Part], k: int) -> AssistantMessage:
         if signature is not UNSET:
             own["thoughtSignature"] = signature
         args = fc.args
-        if args is UNSET:
-            data = b"{}"
-            own["~args"] = "absent"
+        if args:
+            data = _encode(args)
+            arguments = Raw(data)
         else:
-            data = _encode(args) if args else b"{}"
+            data = b"{}"
+            arguments = _NO_ARGS
+            if args is UNSET:
+                own["~args"] = "absent"
         id_ = fc.id
         if id_ is UNSET or not id_:
             own["~id"] = "derived" if id_ is UNSET else id_
@@ -233,7 +247,7 @@ def _message(parts: list[_Part], k: int) -> AssistantMessage:
             # (its one-format case; the tests compare the ids with the general path's).
             key = b"%d\0%d\0%b\0%b\0" % (k, j, name.encode("utf-8", "replace"), data)
             id_ = "call_" + _blake2b(key, digest_size=8).hexdigest()
-        calls.append(ToolCall(id_, name, Raw(data), extras={NAME: own} if own else None))
+        calls.append(ToolCall(id_, name, arguments, extras={NAME: own} if own else None))
     body: Any
     if not content:
         body = None if calls else ()
