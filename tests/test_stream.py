@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import re
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -11,6 +14,12 @@ from hypothesis import strategies as st
 import chatcodec as cc
 from chatcodec import ToolCallDelta as D
 from strategies import names
+
+jiter: ModuleType | None
+try:
+    import jiter
+except ImportError:  # a dev dependency (through the anthropic SDK); the oracle tests need it
+    jiter = None
 
 Call = tuple[str | None, str | None, str]  # id, name, arguments text
 
@@ -294,3 +303,208 @@ class TestPreview:
             assert seen is None or consistent(seen, value)
         assert acc.preview(0) == value
         assert acc.finish().tool_calls[0].arguments_dict() == value
+
+
+def previews(fragments: list[str]) -> list[Any]:
+    """The preview after each fragment of one call's arguments."""
+    acc = cc.ToolCallAccumulator(preview=True)
+    acc.feed(D(0, "c1", "f", ""))
+    out = []
+    for text in fragments:
+        acc.feed(D(0, arguments_delta=text))
+        out.append(acc.preview(0))
+    return out
+
+
+class TestPreviewSplits:
+    """Every token that can be cut between fragments is shown once it is whole."""
+
+    @pytest.mark.parametrize(
+        ("fragments", "expected"),
+        [
+            # a string value: shown up to its last complete character
+            (['{"a": "xy', "z", '"}'], [{"a": "xy"}, {"a": "xyz"}, {"a": "xyz"}]),
+            # a simple escape cut after its backslash
+            (['{"a": "x\\', 'n"'], [{"a": "x"}, {"a": "x\n"}]),
+            (['{"a": "x\\', "\\", '"'], [{"a": "x"}, {"a": "x\\"}, {"a": "x\\"}]),
+            (['{"a": "x\\', '"y'], [{"a": "x"}, {"a": 'x"y'}]),
+            # a \u escape cut at every point
+            (['["\\u', "00", "e", "9!"], [[""], [""], [""], ["\u00e9!"]]),
+            # a surrogate pair in escapes, cut between and inside its halves
+            (['["a\\ud83d', '\\ude00"]'], [["a"], ["a\U0001f600"]]),
+            (
+                ['["a\\ud8', "3d\\", "u", "de0", "0b"],
+                [["a"], ["a"], ["a"], ["a"], ["a\U0001f600b"]],
+            ),
+            # a character outside the BMP sent as two raw surrogates
+            (['["a\ud83d', '\ude00b"]'], [["a"], ["a\U0001f600b"]]),
+            # a key: left out until its value starts
+            (['{"ke', 'y"', ": ", '"v'], [{}, {}, {}, {"key": "v"}]),
+            # a number: left out until something ends it
+            (
+                ["[1", "2", ".5", "e3", ",", "-", "0 "],
+                [[], [], [], [], [12500.0], [12500.0], [12500.0, 0]],
+            ),
+            # a literal likewise
+            (['{"a": tr', "ue", "}"], [{}, {}, {"a": True}]),
+            (["[nu", "ll ", "]"], [[], [None], [None]]),
+            # containers: shown as soon as they open
+            (
+                ['{"a": [', "{", '"b": {}', "}]}"],
+                [{"a": []}, {"a": [{}]}, {"a": [{"b": {}}]}, {"a": [{"b": {}}]}],
+            ),
+            # whitespace anywhere outside strings
+            ([" \n", "{ ", '"a" ', ": ", " 1 ", "\t}"], [None, {}, {}, {}, {"a": 1}, {"a": 1}]),
+            # top-level values other than objects
+            (['"ab', 'c"'], ["ab", "abc"]),
+            (["12", " "], [None, 12]),
+        ],
+    )
+    def test_split(self, fragments: list[str], expected: list[Any]) -> None:
+        assert previews(fragments) == expected
+
+    def test_one_character_at_a_time(self) -> None:
+        text = json.dumps({"k\u00e9": ['\U0001f600 \\ "q"', -1.5e-3, True, None, {}]})
+        seen = previews(list(text))
+        assert seen[-1] == json.loads(text)
+        assert seen[:1] == [{}]
+
+    @pytest.mark.parametrize(
+        ("fragments", "expected"),
+        [
+            (['{"a": 1, "b": x', '"c": 2}'], {"a": 1}),
+            (['{"a": "xy\\q', 'z"}'], {"a": "xy"}),
+            (['{"a": "x\\ud83dz"}'], {"a": "x"}),
+            (['{"a": "x\x01y"}'], {"a": "x"}),
+            (['{"a": 01}'], {}),
+            (['{"a": [1, ]}'], {"a": [1]}),
+            (['{"a": 1}', ' {"b": 2}'], {"a": 1}),
+            (['{"a" 1}'], {}),
+        ],
+    )
+    def test_invalid_text_keeps_the_last_good_value(
+        self, fragments: list[str], expected: Any
+    ) -> None:
+        """Once the text cannot be JSON, previews show the value of its longest good prefix."""
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", ""))
+        for text in fragments:
+            acc.feed(D(0, arguments_delta=text))
+        assert acc.preview(0) == expected
+        acc.feed(D(0, arguments_delta=', "more": "text"}'))
+        assert acc.preview(0) == expected
+        assert (
+            acc.finish().invalid_tool_calls[0].arguments == "".join(fragments) + ', "more": "text"}'
+        )
+
+    def test_previews_are_independent(self) -> None:
+        """Changing a preview changes neither later previews nor the calls."""
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", '{"done": [1], "open": [{"s": "ab'))
+        first = acc.preview(0)
+        first["extra"] = 1
+        first["open"].append(2)
+        first["open"][0]["s"] = "changed"
+        second = acc.preview(0)
+        assert second == {"done": [1], "open": [{"s": "ab"}]}
+        assert second is not first
+        assert second["open"] is not first["open"]
+        # Containers already complete are shared between previews.
+        assert second["done"] is first["done"]
+        acc.feed(D(0, arguments_delta='c"}]}'))
+        final = acc.preview(0)
+        final["done"].append(3)
+        assert acc.finish().tool_calls[0].arguments_dict() == {
+            "done": [1],
+            "open": [{"s": "abc"}],
+        }
+
+    def test_closed_top_level_value_is_copied(self) -> None:
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", '{"a": 1}'))
+        first = acc.preview(0)
+        first["b"] = 2
+        assert acc.preview(0) == {"a": 1}
+
+    def test_parallel_calls_have_their_own_previews(self) -> None:
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", '{"a": "x'))
+        acc.feed(D(1, "c2", "g", '["y'))
+        acc.feed(D(0, arguments_delta='z"'))
+        assert acc.preview(0) == {"a": "xz"}
+        assert acc.preview(1) == ["y"]
+        acc.feed(D(1, arguments_delta='", 1]'))
+        assert acc.preview(1) == ["y", 1]
+
+    def test_previews_after_several_fragments_at_once(self) -> None:
+        acc = cc.ToolCallAccumulator(preview=True)
+        for text in ['{"a', '": "', "b\\", 'n", "c": [', "1"]:
+            acc.feed(D(0, "c1" if text == '{"a' else None, "f" if text == '{"a' else None, text))
+        assert acc.preview(0) == {"a": "b\n", "c": []}
+
+
+_COMPLETE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_TRAILING_TOKEN = re.compile(r"[-+.0-9a-zA-Z]+\Z")
+
+
+def jiter_preview(prefix: str) -> Any:
+    """What a preview must show: jiter's ``"trailing-strings"`` partial parse.
+
+    Except that a number or literal still arriving (the prefix ends in one,
+    outside a string) is left out: the preview cannot know it is complete.
+    """
+    assert jiter is not None
+    if '"' not in _COMPLETE_STRING.sub("", prefix):  # not inside a string
+        prefix = _TRAILING_TOKEN.sub("", prefix)
+    try:
+        return jiter.from_json(prefix.encode(), partial_mode="trailing-strings")
+    except ValueError:  # nothing to show yet
+        return None
+
+
+any_text = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=8)
+json_trees = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | any_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(any_text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@st.composite
+def cut_json(draw: st.DrawFn) -> tuple[Any, list[str]]:
+    """A JSON object or array, serialized in some layout, cut into random fragments."""
+    value = draw(
+        st.dictionaries(any_text, json_trees, max_size=4) | st.lists(json_trees, max_size=4)
+    )
+    layout = draw(st.sampled_from(["compact", "spaced", "indented"]))
+    ascii_only = draw(st.booleans())
+    if layout == "compact":
+        text = json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"))
+    elif layout == "spaced":
+        text = json.dumps(value, ensure_ascii=ascii_only)
+    else:
+        text = json.dumps(value, ensure_ascii=ascii_only, indent=2)
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=len(text))))
+    bounds = [0, *cuts, len(text)]
+    return value, [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+
+@pytest.mark.skipif(jiter is None, reason="jiter (the preview oracle) is not installed")
+class TestPreviewAgainstJiter:
+    """After every fragment the preview is jiter's partial parse of the text so far."""
+
+    @given(case=cut_json())
+    def test_every_fragment(self, case: tuple[Any, list[str]]) -> None:
+        value, fragments = case
+        prefix = ""
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", ""))
+        for text in fragments:
+            acc.feed(D(0, arguments_delta=text))
+            prefix += text
+            assert acc.preview(0) == jiter_preview(prefix), prefix
+        assert acc.preview(0) == value

@@ -33,6 +33,7 @@ import msgspec
 from msgspec import Raw
 
 from ._errors import StreamError
+from ._preview import PartialJSON
 from ._record import json_decoder
 from ._tools import InvalidToolCall, ToolCall, ToolCallDelta
 
@@ -75,86 +76,8 @@ class StreamedToolCalls(NamedTuple):
     invalid_tool_calls: tuple[InvalidToolCall, ...]
 
 
-class _Scanner:
-    """Tracks JSON structure as text arrives, for previews; O(fragment) per feed.
-
-    It remembers the last point where the text so far can be cut and closed
-    into valid JSON (``cut``, with the ``closers`` needed there), and whether
-    it is inside a string that is a value, which a preview can close as is.
-    """
-
-    __slots__ = ("closers", "cut", "escape", "in_string", "is_key", "length", "stack", "unicode")
-
-    def __init__(self) -> None:
-        self.stack: list[str] = []  # "{" (awaiting a key), ":" (awaiting a value), "["
-        self.in_string = False
-        self.is_key = False
-        self.escape = False
-        self.unicode = 0  # hex digits still due in a \u escape
-        self.length = 0
-        self.cut = 0
-        self.closers = ""
-
-    def _mark(self, at: int) -> None:
-        self.cut = at
-        self.closers = self.closers_for_open()
-
-    def feed(self, text: str) -> None:
-        for offset, char in enumerate(text):
-            at = self.length + offset
-            if self.in_string:
-                if self.unicode:
-                    self.unicode -= 1
-                elif self.escape:
-                    self.escape = False
-                    self.unicode = 4 if char == "u" else 0
-                elif char == "\\":
-                    self.escape = True
-                elif char == '"':
-                    self.in_string = False
-                    if not self.is_key and self.stack:
-                        self._mark(at + 1)
-                continue
-            if char == '"':
-                self.in_string = True
-                self.is_key = bool(self.stack) and self.stack[-1] == "{"
-            elif char in "{[":
-                self.stack.append(char)
-                self._mark(at + 1)
-            elif char in "}]":
-                if self.stack:
-                    self.stack.pop()
-                if self.stack and self.stack[-1] == ":":
-                    self.stack[-1] = "{"
-                self._mark(at + 1)
-            elif char == ":" and self.stack and self.stack[-1] == "{":
-                self.stack[-1] = ":"
-            elif char == ",":
-                self._mark(at)
-                if self.stack and self.stack[-1] == ":":
-                    self.stack[-1] = "{"
-        self.length += len(text)
-
-    def candidates(self, text: str) -> list[str]:
-        """Closed-up versions of ``text`` to try, the most complete first."""
-        out = []
-        if self.in_string and not self.is_key and self.stack:
-            body = text[: len(text) - self._pending_escape()]
-            out.append(body + '"' + self.closers_for_open())
-        out.append(text[: self.cut] + self.closers)
-        return out
-
-    def _pending_escape(self) -> int:
-        if self.unicode:
-            return 2 + (4 - self.unicode)  # the "\\u" and the digits so far
-        return 1 if self.escape else 0
-
-    def closers_for_open(self) -> str:
-        return "".join("]" if c == "[" else "}" for c in reversed(self.stack))
-
-
 class _Call:
-    __slots__ = ("fragments", "id", "index", "name", "scanner", "slot")
+    __slots__ = ("fragments", "id", "index", "name", "parser", "slot")
 
     def __init__(
         self, slot: int, index: int | None, id: str | None, name: str | None, preview: bool
@@ -164,7 +87,7 @@ class _Call:
         self.id = id
         self.name = name
         self.fragments: list[str] = []
-        self.scanner = _Scanner() if preview else None
+        self.parser = PartialJSON() if preview else None
 
 
 def _index(value: object) -> int | None:
@@ -185,8 +108,8 @@ class ToolCallAccumulator:
     Parameters
     ----------
     preview : bool, default False
-        Track the JSON structure of each call's text so that :meth:`preview`
-        can parse the arguments so far. Off, feeding does no such work.
+        Let :meth:`preview` show each call's arguments so far. Feeding costs
+        the same either way: the text is parsed when a preview asks for it.
     choice : int, default 0
         The answer (choice, candidate) the calls belong to, put on each event.
 
@@ -224,7 +147,7 @@ class ToolCallAccumulator:
         # Fast path for the usual fragment: an index already seen, text only.
         if delta.id is None and delta.name is None and type(delta.index) is int:
             known = self._by_index.get(delta.index)
-            if known is not None and known.scanner is None:
+            if known is not None:
                 if not delta.arguments_delta:
                     return []
                 known.fragments.append(delta.arguments_delta)
@@ -234,8 +157,6 @@ class ToolCallAccumulator:
         text = delta.arguments_delta
         if text:
             call.fragments.append(text)
-            if call.scanner is not None:
-                call.scanner.feed(text)
             events.append(ToolCallArgumentsDelta(call.slot, text, self._choice))
         return events
 
@@ -243,10 +164,24 @@ class ToolCallAccumulator:
         """The arguments of the call in ``slot`` so far, parsed as well as can be.
 
         For user interfaces that show arguments while they stream. Needs
-        ``ToolCallAccumulator(preview=True)``; costs one parse of the text so
-        far. A string value still arriving is shown up to its last character;
-        a key, number or literal still arriving is left out. ``None`` if
-        nothing can be shown yet.
+        ``ToolCallAccumulator(preview=True)``. The text is parsed incrementally:
+        a preview parses only the text that arrived since the last one, then
+        copies the containers still open, so previewing after every fragment
+        does not reparse the arguments so far.
+
+        A string value still arriving is shown up to its last complete
+        character; a key, number or literal still arriving is left out (a
+        number shows once a character after it arrives). ``None`` if nothing
+        can be shown yet. Once the text can no longer be JSON, the preview
+        stays the value of its longest prefix that could be; whether the
+        arguments are valid is decided by :meth:`finish` alone.
+
+        Each call returns a new object: the returned dict or list and every
+        container in it that is still open are fresh copies, so changing them
+        changes no later preview. Containers already complete (closed with
+        ``}`` or ``]``) never change again and are shared between previews:
+        copy one (``copy.deepcopy``) before changing it. Nothing a preview
+        returns is shared with the calls :meth:`finish` returns.
 
         Examples
         --------
@@ -258,14 +193,8 @@ class ToolCallAccumulator:
         if not self._preview:
             raise StreamError("previews need ToolCallAccumulator(preview=True)")
         call = self._calls[slot]
-        assert call.scanner is not None  # every call has one when previews are on
-        text = "".join(call.fragments)
-        for candidate in call.scanner.candidates(text):
-            try:
-                return _ANY.decode(candidate)
-            except (msgspec.DecodeError, RecursionError):
-                continue
-        return None
+        assert call.parser is not None  # every call has one when previews are on
+        return call.parser.preview(call.fragments)
 
     def _target(self, delta: ToolCallDelta, events: list[ToolCallEvent]) -> _Call:
         index = _index(delta.index)
@@ -331,7 +260,6 @@ def _join(fragments: list[str]) -> str:
 
 
 _RAW = json_decoder(Raw)
-_ANY = json_decoder(Any)
 
 
 def _problem(text: str) -> str | None:
