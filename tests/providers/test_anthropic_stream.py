@@ -367,6 +367,93 @@ def same_as_body(response: Response, body: dict[str, Any]) -> None:
     assert response == anthropic.decode_response(json.dumps(body).encode())
 
 
+class TestFastPath:
+    """The inline delta path folds exactly as the general path, and hands over midway."""
+
+    @staticmethod
+    def both(
+        raw: bytes, monkeypatch: pytest.MonkeyPatch, sizes: list[int] | None = None
+    ) -> tuple[Any, Any, int]:
+        """(events, response) with the fast path, the same without it, and typed decodes."""
+        from chatcodec.providers.anthropic import _stream
+
+        original = _stream._decode_delta
+        taken = 0
+
+        def counting(data: bytes) -> Any:
+            nonlocal taken
+            typed = original(data)
+            taken += 1
+            return typed
+
+        def refusing(data: bytes) -> Any:
+            raise msgspec.ValidationError("general path only")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(_stream, "_decode_delta", counting)
+            fast = TestFastPath.outcome(raw, sizes)
+            patch.setattr(_stream, "_decode_delta", refusing)
+            slow = TestFastPath.outcome(raw, sizes)
+        return fast, slow, taken
+
+    @staticmethod
+    def outcome(raw: bytes, sizes: list[int] | None) -> Any:
+        try:
+            return run(raw, sizes)
+        except StreamError as exc:
+            return str(exc), exc.partial
+
+    def test_recorded_streams_fold_alike(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        paths = [param.values[0] for param in corpus("anthropic", "stream")]
+        paths += [param.values[0] for param in curated_streams()]
+        if not paths:
+            pytest.skip("the recorded corpus is not there")
+        taken = 0
+        for path in paths:
+            raw = json.loads(path.read_bytes())["raw"].encode()
+            fast, slow, took = self.both(raw, monkeypatch)
+            assert fast == slow, path.name
+            taken += took
+        assert taken > 0  # the fast path is not dead code
+
+    def test_leaves_the_fast_path_midway(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        def delta(index: int, **body: Any) -> dict[str, Any]:
+            return {"type": "content_block_delta", "index": index, "delta": body}
+
+        raw = sse(
+            {"type": "message_start", "message": {"id": "m", "type": "message",
+             "role": "assistant", "model": "c", "content": [], "stop_reason": None,
+             "usage": {"input_tokens": 2, "output_tokens": 1}}},
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "thinking", "thinking": "", "signature": ""}},
+            delta(0, type="thinking_delta", thinking="Hm"),
+            delta(0, type="thinking_delta", thinking=""),
+            delta(0, type="text_delta", text="odd"),  # text into thinking: general path
+            delta(0, type="signature_delta", signature="c2ln"),
+            {"type": "content_block_stop", "index": 0},
+            {"type": "content_block_start", "index": 1,
+             "content_block": {"type": "text", "text": "A"}},
+            delta(1, type="text_delta", text="B"),
+            {**delta(1, type="text_delta", text="C"), "extra": 1},  # another key
+            delta(1, type="text_delta", text="D", more=True),
+            {"type": "content_block_start", "index": 2,
+             "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}}},
+            delta(2, type="input_json_delta", partial_json=""),
+            delta(2, type="input_json_delta", partial_json='{"a":'),
+            delta(2, type="thinking_delta", thinking="x"),  # thinking into a call
+            delta(2, type="input_json_delta", partial_json=" 1}"),
+            {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+             "usage": {"output_tokens": 9}},
+            delta(5, type="text_delta", text="late"),  # no block there: the same error
+        )  # fmt: skip
+        fast, slow, taken = self.both(raw, monkeypatch)
+        assert fast == slow
+        assert fast[0] == "no content block was started at this index - at `$.index`"
+        assert taken == 9  # the typed decodes that succeed, taken or not
+        for sizes in ([1] * len(raw), random_sizes(len(raw), 5)):
+            assert self.both(raw, monkeypatch, sizes)[:2] == (fast, slow)
+
+
 class TestRules:
     """One hand-written stream per rule of the Anthropic stream."""
 

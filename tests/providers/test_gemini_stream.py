@@ -545,6 +545,106 @@ class TestUsageAndEnvelope:
         check_stream(raw.encode())
 
 
+class TestFastPath:
+    """The inline text path folds exactly as the general path, and hands over midway."""
+
+    @staticmethod
+    def both(raw: bytes, sizes: list[int] | None = None) -> tuple[Any, Any, int]:
+        """(events, response) with the fast path, the same without it, and chunks it took."""
+        taken = 0
+        original = gemini.GeminiStreamDecoder._text_chunk
+
+        def counting(self: Any, c: Any, events: list[Any]) -> bool:
+            nonlocal taken
+            took: bool = original(self, c, events)
+            taken += took
+            return took
+
+        def general() -> gemini.GeminiStreamDecoder:
+            decoder = gemini.stream()
+            decoder._misses = 4  # no typed attempts: every chunk key by key
+            return decoder
+
+        gemini.GeminiStreamDecoder._text_chunk = counting  # type: ignore[method-assign]
+        try:
+            fast = run_stream(gemini.stream, raw, sizes)
+        finally:
+            gemini.GeminiStreamDecoder._text_chunk = original  # type: ignore[method-assign]
+        slow = run_stream(general, raw, sizes)
+        return fast, slow, taken
+
+    def test_recorded_streams_fold_alike(self) -> None:
+        paths = [param.values[0] for param in corpus("gemini", "stream")]
+        paths += [param.values[0] for param in curated_streams()]
+        if not paths:
+            pytest.skip("the recorded corpus is not there")
+        taken = 0
+        for path in paths:
+            raw = json.loads(path.read_bytes())["raw"].encode()
+            fast, slow, took = self.both(raw)
+            assert fast == slow, path.name
+            taken += took
+        assert taken > 0  # the fast path is not dead code
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("gemini", "stream")) + curated_streams())
+    def test_finish_is_response_from_the_body(self, path: Path) -> None:
+        from chatcodec.providers.gemini._decode import response_from
+
+        decoder = gemini.stream()
+        decoder.feed(json.loads(path.read_bytes())["raw"].encode())
+        response = decoder.finish()
+        assert response == response_from(decoder._body(), decoder._cut() or None)
+
+    def test_leaves_the_fast_path_midway_and_back(self) -> None:
+        usage = {"promptTokenCount": 3, "candidatesTokenCount": 1, "totalTokenCount": 4}
+        more = {**usage, "candidatesTokenCount": 2, "totalTokenCount": 5}
+        raw = sse(
+            {
+                **chunk({"text": "Thin", "thought": True}, index=0),
+                "usageMetadata": usage,
+                "modelVersion": "m",
+            },
+            {
+                **chunk({"text": "king", "thought": True}, index=0),
+                "usageMetadata": usage,
+                "modelVersion": "m",
+            },
+            {
+                **chunk({"text": ".", "thought": True, "thoughtSignature": ""}, index=0),
+                "usageMetadata": more,
+            },
+            chunk({"text": "Hel"}),  # another kind: a new part, general path
+            chunk({"text": "lo"}),
+            chunk({"text": "", "thoughtSignature": "c2ln"}),
+            {**chunk({"text": "!"}), "usage_metadata": more},  # snake_case usage
+            chunk({"text": " x"}),  # back on the fast path
+        )
+        fast, slow, taken = self.both(raw)
+        assert fast == slow
+        assert taken == 5
+        for sizes in ([1] * len(raw), random_sizes(len(raw), 5)):
+            assert self.both(raw, sizes)[:2] == (fast, slow)
+
+    def test_error_midway_keeps_the_same_partial(self) -> None:
+        usage = {"promptTokenCount": 3, "candidatesTokenCount": 1, "totalTokenCount": 4}
+        raw = sse(
+            {**chunk({"text": "a"}), "usageMetadata": usage},
+            {**chunk({"text": "b"}), "usageMetadata": {**usage, "totalTokenCount": 9}},
+            {**chunk({"text": "c"}), "usageMetadata": {**usage, "promptTokenCount": -1}},
+        )
+        errors: list[tuple[str, Response | None]] = []
+        for decoder in (gemini.stream(), gemini.stream()):
+            if errors:
+                decoder._misses = 4
+            with pytest.raises(StreamError) as info:
+                decoder.feed(raw)
+            errors.append((str(info.value), info.value.partial))
+        assert errors[0] == errors[1]
+        assert errors[0][1] is not None
+        assert errors[0][1].message is not None
+        assert errors[0][1].message.text == "abc"  # candidates come before the usage
+
+
 class TestErrors:
     """Errors in the stream raise StreamError with the response so far."""
 

@@ -439,6 +439,98 @@ class TestRules:
         assert response.message is not None
 
 
+class TestFastPath:
+    """The typed line path folds exactly as the general path, and hands over midway."""
+
+    @staticmethod
+    def both(pieces: list[bytes]) -> tuple[Any, Any, int]:
+        """(events, response) with the fast path, the same without it, and lines it took."""
+        from chatcodec.providers.ollama import _stream
+
+        def run(fast: bool) -> Any:
+            decoder = ollama.stream()
+            if not fast:
+                decoder._misses = 4  # no typed attempts: every line the general way
+            events: list[StreamEvent] = []
+            try:
+                for piece in pieces:
+                    events += decoder.feed(piece)
+                events += decoder.flush()
+                return events, decoder.finish()
+            except cc.StreamError as exc:
+                return str(exc), exc.partial
+
+        original = _stream._decode_line
+        count = 0
+
+        def counting(data: bytes) -> Any:
+            nonlocal count
+            line = original(data)
+            count += 1
+            return line
+
+        _stream._decode_line = counting  # type: ignore[assignment]
+        try:
+            fast = run(True)
+        finally:
+            _stream._decode_line = original
+        slow = run(False)
+        return fast, slow, count
+
+    @staticmethod
+    def wire(path: Path) -> bytes:
+        data = json.loads(path.read_bytes())
+        if data["framing"] == "ndjson":
+            return str(data["raw"]).encode()
+        return lines(*data["events"])  # a docs excerpt, one compact object a line
+
+    def test_recorded_streams_fold_alike(self) -> None:
+        paths = [param.values[0] for param in FILES]
+        paths += [param.values[0] for param in needs_corpus(corpus("ollama", "stream"))]
+        taken = 0
+        for path in paths:
+            raw = self.wire(path)
+            fast, slow, took = self.both([raw])
+            assert fast == slow, path.name
+            taken += took
+            assert self.both(random_splits(raw, 3))[:2] == (fast, slow)
+        assert taken > 0  # the fast path is not dead code
+
+    def test_leaves_the_fast_path_midway(self) -> None:
+        raw = lines(
+            chunk("Hel"),  # the first line: general
+            chunk("lo"),
+            {**chunk(" "), "message": {"content": " "}},  # no role: still typed
+            chunk("", thinking="hm"),  # thinking: general
+            chunk(" wor"),
+            {**chunk("ld"), "extra": 1},  # a new key: general
+            {**chunk("!"), "done": "no"},  # not a bool: general
+            chunk("", tool_calls=[CALL_A]),
+            chunk("?"),
+            final(),
+        )
+        fast, slow, count = self.both([raw])
+        assert fast == slow
+        assert count == 5  # the typed decodes that succeed, taken or not
+        for pieces in (bytewise(raw), random_splits(raw, 5)):
+            assert self.both(pieces)[:2] == (fast, slow)
+
+    def test_error_midway_keeps_the_same_partial(self) -> None:
+        raw = lines(chunk("a"), chunk("b"), {"error": "boom"}, chunk("c"))
+        fast, slow, _ = self.both([raw])
+        assert fast == slow
+        assert fast[1].message.text == "ab"
+
+    @pytest.mark.parametrize("path", FILES)
+    def test_finish_is_response_from_the_body(self, path: Path) -> None:
+        from chatcodec.providers.ollama._decode import response_from
+
+        decoder = ollama.stream()
+        decoder.feed(self.wire(path))
+        response = decoder.finish()
+        assert response == response_from(decoder._body())
+
+
 class TestErrors:
     """Error lines, broken framing and misuse raise StreamError with the response so far."""
 

@@ -25,17 +25,24 @@ alike. Folding, per candidate (by its ``index``, else its place):
 Calls without an id get the id the codec derives for the merged body (from
 the candidate, the part's place, the name and the arguments), so the calls in
 ``ToolCallCompleted`` events and in the final response match.
+
+Speed: the usual chunk (one candidate, one more piece of text or thought for
+the last part, the usage so far) is decoded in C into the Structs of
+``_chunks`` and folded inline; its usage is read from typed counts, and only
+when it changed, and stays raw JSON in the body until the body is read. Any
+other chunk is folded key by key. The body is built and decoded once, at the
+end, through ``decode_response`` (whose typed path reads the usual body).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from ..._content import ReasoningPart, TextPart
-from ..._errors import StreamError, ValidationError
+from ..._errors import ChatCodecError, StreamError, ValidationError
 from ..._events import (
     Finished,
     PartReceived,
@@ -52,8 +59,10 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from ..._usage import Usage
 from .._streaming import StreamDecoder
 from .._wire import expect_dict, expect_list
-from ._decode import _Decoder, response_from
+from ._chunks import TextChunk, decode_text_chunk, quick_usage, typed_usage
+from ._decode import _Decoder, decode_response, response_from
 from ._keys import finish_reason
+from ._partial import _apply, _path, _Streamed
 
 __all__ = ["GeminiStreamDecoder", "stream"]
 
@@ -72,9 +81,6 @@ _VALUES = (
     ("boolValue", "bool_value"),
     ("nullValue", "null_value"),
 )
-_PATH_STEP = re.compile(
-    r"""\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]"""
-)
 _MISSING: Any = object()
 _PLACE: Any = object()  # where a merged value goes in a key order
 
@@ -83,141 +89,6 @@ def _get(obj: dict[str, Any], keys: tuple[str, str]) -> Any:
     """The value under either spelling of a key, or ``_MISSING``."""
     value = obj.get(keys[0], _MISSING)
     return obj.get(keys[1], _MISSING) if value is _MISSING else value
-
-
-def _path(text: str) -> tuple[str | int, ...]:
-    """A JSON path (``$.a.b[0]``, ``$['a b']``) as its steps; one key if it does not parse."""
-    steps: list[str | int] = []
-    at = 1 if text.startswith("$") else 0
-    while at < len(text):
-        match = _PATH_STEP.match(text, at)
-        if match is None:
-            return (text,)
-        name, number, single, double = match.groups()
-        if number is not None:
-            steps.append(int(number))
-        else:
-            steps.append(name if name is not None else (single if single is not None else double))
-        at = match.end()
-    return tuple(steps) if steps else (text,)
-
-
-class _Writer:
-    """The JSON text of an ``args`` object built from values by path, as it grows.
-
-    Each value's text is written as it comes; containers open and close as
-    the paths move through them. A path that goes back to something already
-    closed cannot be written in order: the text then stops growing (the
-    call's final arguments still hold every value).
-    """
-
-    __slots__ = ("broken", "done", "stack", "string")
-
-    def __init__(self) -> None:
-        self.stack: list[list[Any]] = []  # [path, is a list, members so far]
-        self.string: tuple[Any, ...] | None = None  # the string still open
-        self.done: set[tuple[Any, ...]] = set()
-        self.broken = False
-
-    def put(self, path: tuple[Any, ...], value: Any, is_string: bool) -> str:
-        if self.broken:
-            return ""
-        out: list[str] = []
-        if self.string is not None:
-            if is_string and path == self.string:
-                return _encode(value)[1:-1].decode()
-            out.append('"')
-            self.done.add(self.string)
-            self.string = None
-        if not self.stack:
-            self.stack.append([(), False, 0])
-            out.append("{")
-        # Close the containers the path is not inside.
-        while len(self.stack) > 1:
-            top = self.stack[-1][0]
-            if len(top) < len(path) and path[: len(top)] == top:
-                break
-            out.append("]" if self.stack.pop()[1] else "}")
-            self.done.add(top)
-        for depth in range(len(self.stack[-1][0]), len(path)):
-            container = self.stack[-1]
-            step = path[depth]
-            child = path[: depth + 1]
-            if container[1] != (type(step) is int) or child in self.done:
-                self.broken = True
-                return "".join(out)
-            if container[1]:
-                if step < container[2]:
-                    self.broken = True
-                    return "".join(out)
-                while container[2] < step:  # a gap in a list is null
-                    out.append(",null" if container[2] else "null")
-                    container[2] += 1
-                out.append("," if container[2] else "")
-            else:
-                out.append(("," if container[2] else "") + _encode(step).decode() + ":")
-            container[2] += 1
-            if depth < len(path) - 1:
-                is_list = type(path[depth + 1]) is int
-                self.stack.append([child, is_list, 0])
-                out.append("[" if is_list else "{")
-        if is_string:
-            out.append(_encode(value)[:-1].decode())
-            self.string = path
-        else:
-            out.append(_encode(value).decode())
-            self.done.add(path)
-        return "".join(out)
-
-    def close(self) -> str:
-        if self.broken:
-            return ""
-        if not self.stack:
-            return "{}"
-        out = '"' if self.string is not None else ""
-        return out + "".join("]" if entry[1] else "}" for entry in reversed(self.stack))
-
-
-def _apply(args: dict[str, Any], path: tuple[Any, ...], value: Any, is_string: bool) -> None:
-    """Put one streamed value into ``args``; a string adds to the string there."""
-    node: Any = args
-    for depth, step in enumerate(path):
-        last = depth == len(path) - 1
-        fresh: Any = value if last else ([] if type(path[depth + 1]) is int else {})
-        if type(node) is dict and type(step) is str:
-            here = node.get(step, _MISSING)
-        elif type(node) is list and type(step) is int:
-            node.extend([None] * (step + 1 - len(node)))
-            here = node[step]
-        else:
-            return  # a path through a value of another shape: nothing to put it in
-        if last:
-            node[step] = here + value if is_string and type(here) is str else value
-            return
-        if type(here) is not type(fresh):
-            node[step] = here = fresh
-        node = here
-
-
-class _Streamed:
-    """A function call whose arguments arrive in pieces."""
-
-    __slots__ = ("args", "call", "fragments", "name", "position", "slot", "state", "writer")
-
-    def __init__(self, slot: int, position: int, call: dict[str, Any]) -> None:
-        self.slot = slot
-        self.position = position
-        self.call = call  # the merged functionCall object
-        self.name = call.get("name")
-        self.args: dict[str, Any] = {}
-        call["args"] = self.args
-        self.fragments: list[str] = []
-        self.writer = _Writer()
-        self.state = "open"  # "closed" when the stream says so, "cut" if it never did
-
-    def cut(self) -> tuple[str, str]:
-        text = "".join(self.fragments)
-        return text, "arguments are truncated" if text.strip() else "arguments are empty"
 
 
 class _Candidate:
@@ -281,7 +152,7 @@ class GeminiStreamDecoder(StreamDecoder):
     Made by :func:`stream`; see there.
     """
 
-    __slots__ = ("_by_key", "_candidates", "_decoder", "_top", "_usage")
+    __slots__ = ("_by_key", "_candidates", "_decoder", "_misses", "_top", "_usage", "_usage_raw")
 
     def __init__(self, framing: Framing | None = None) -> None:
         super().__init__(framing)
@@ -290,10 +161,128 @@ class GeminiStreamDecoder(StreamDecoder):
         self._by_key: dict[int, _Candidate] = {}
         self._decoder = _Decoder()
         self._usage: Usage | None = None
+        self._usage_raw: msgspec.Raw | None = None  # the usage JSON the fast path last took
+        self._misses = 0  # typed decodes failed in a row
 
     # -- chunks -----------------------------------------------------------
 
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        if self._misses < 4:
+            try:
+                typed = decode_text_chunk(data)
+            except msgspec.DecodeError:  # a ValidationError too: not that shape
+                self._misses += 1
+            else:
+                self._misses = 0
+                if self._text_chunk(typed, events):
+                    return
+        self._general(data, events)
+
+    def _text_chunk(self, c: TextChunk, events: list[StreamEvent]) -> bool:
+        """One more piece of text for the last part, taken inline; False if it is not that.
+
+        The same fold as the general path, for a chunk of one candidate
+        already seen whose one text part merges into its last part, and
+        whose every key is already in the body (so no key order changes).
+        Everything is checked before anything is taken.
+        """
+        top = self._top
+        candidates = c.candidates
+        if len(candidates) != 1 or "candidates" not in top:
+            return False
+        cand = candidates[0]
+        parts = cand.content.parts
+        index = cand.index
+        state = self._by_key.get(0 if index is UNSET else index)
+        if len(parts) != 1 or state is None or state.open is not None or state.tail is None:
+            return False
+        fields = state.fields
+        content = state.content
+        role = cand.content.role
+        if (
+            fields.get("content") is not _PLACE
+            or content is None
+            or content.get("parts") is not _PLACE
+            or (index is not UNSET and "index" not in fields)
+            or (role is not UNSET and "role" not in content)
+        ):
+            return False
+        part = parts[0]
+        thought = part.thought
+        signature = part.thought_signature
+        signed = signature is not UNSET
+        kind = thought is True
+        merged = state.parts[-1]
+        if (
+            state.tail_kind != kind
+            or (signed and state.tail_signed)
+            # Two keys new to the merged part: their order is the wire's, unknown here.
+            or (signed and thought is not UNSET and "thought" not in merged
+                and "thoughtSignature" not in merged)
+        ):  # fmt: skip
+            return False
+        u = c.usage_metadata
+        value: Any = _MISSING
+        raw: msgspec.Raw | None = None
+        usage = None
+        if u is not UNSET:
+            if "usageMetadata" not in top or "usage_metadata" in top:
+                return False
+            if u != self._usage_raw:
+                raw = u
+                try:
+                    # Kept as raw JSON in the body until the body is read (_settle).
+                    usage = typed_usage(raw)
+                    value = raw
+                except msgspec.DecodeError:
+                    value = _decode_json(raw)
+                    if type(value) is not dict:
+                        return False
+                    try:
+                        usage = quick_usage(value) or self._decoder.usage(value)
+                    except (ChatCodecError, ValueError):
+                        return False  # the general path raises it, in its place
+                except (ChatCodecError, ValueError):
+                    return False
+        model, response_id = c.model_version, c.response_id
+        if (model is not UNSET and "modelVersion" not in top) or (
+            response_id is not UNSET and "responseId" not in top
+        ):
+            return False
+        # Taken: the fold of _candidate, _content, _part and _text for this chunk.
+        if index is not UNSET:
+            fields["index"] = index
+        if role is not UNSET:
+            content["role"] = role
+        text = part.text
+        state.tail.append(text)
+        if thought is not UNSET:
+            merged["thought"] = thought
+        if signed:
+            merged["thoughtSignature"] = signature
+            state.tail_signed = True
+        if kind:
+            if text or signed:
+                sign = signature if type(signature) is str else None
+                events.append(ReasoningDelta(text, state.key, sign))
+        elif text:
+            events.append(TextDelta(text, state.key))
+        if value is not _MISSING:
+            top["usageMetadata"] = value
+            self._usage_raw = raw
+        if model is not UNSET:
+            top["modelVersion"] = model
+        if response_id is not UNSET:
+            top["responseId"] = response_id
+        if usage is not None and usage != self._usage:
+            self._usage = usage
+            events.append(UsageReported(usage))
+        return True
+
+    def _general(self, data: bytes, events: list[StreamEvent]) -> None:
+        """Any chunk, key by key."""
+        self._settle()
+        self._usage_raw = None
         chunk = expect_dict(_decode_json(data), "$")
         error = chunk.get("error")
         if type(error) is dict and "candidates" not in chunk:
@@ -311,7 +300,7 @@ class GeminiStreamDecoder(StreamDecoder):
                 if (key == "usageMetadata" or key == "usage_metadata") and value != self._top.get(
                     key
                 ):
-                    usage = self._decoder.usage(value)
+                    usage = quick_usage(value) or self._decoder.usage(value)
                 self._top[key] = value
         if usage is not None and usage != self._usage:
             self._usage = usage
@@ -601,14 +590,28 @@ class GeminiStreamDecoder(StreamDecoder):
             if streamed.state != "closed"
         }
 
+    def _settle(self) -> None:
+        """The usage the fast path kept as raw JSON, as builtins."""
+        usage = self._top.get("usageMetadata")
+        if type(usage) is msgspec.Raw:
+            self._top["usageMetadata"] = _decode_json(usage)
+
     def _body(self) -> dict[str, Any]:
+        self._settle()
         out: dict[str, Any] = {}
         for key, value in self._top.items():
             out[key] = [state.body() for state in self._candidates] if value is _PLACE else value
         return out
 
     def _response(self) -> Response:
-        return response_from(self._body(), self._cut() or None)
+        body = self._body()
+        cut = self._cut()
+        if cut:
+            return response_from(body, cut)
+        # The body holds only values msgspec decoded (finite numbers, valid strings),
+        # so its JSON decodes back to it: decode_response reads the usual body in C,
+        # and gives what response_from(body) gives (the general path is that).
+        return decode_response(_encode(body))
 
 
 def stream(framing: Framing | None = None) -> GeminiStreamDecoder:

@@ -16,6 +16,11 @@ what ``decode_response`` gives for it, derived tool-call ids included. Those
 ids depend on the final ``created_at``, so calls are announced as they arrive
 (:class:`~chatcodec.ToolCallStarted` without an id) and completed when the
 answer is done (or at the end of the input).
+
+Speed: the usual line (more text, keys the body already has, not done) is
+decoded in C into a typed Struct and taken with a few assignments; any other
+line is decoded as builtins and checked whole. The body is decoded through
+``decode_response``, whose typed path reads the usual body.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, Struct, UnsetType
 
 from ..._errors import DECODE_FAILURES, StreamError, ValidationError
 from ..._events import (
@@ -38,15 +44,36 @@ from ..._framing import Framing
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._streaming import StreamDecoder
-from .._wire import expect_dict, expect_list, json_body
+from .._wire import encode_body, expect_dict, expect_list, json_body
 from ._common import NAME
-from ._decode import _object_bytes, response_from
+from ._decode import _object_bytes, decode_response
 
 __all__ = ["OllamaStreamDecoder"]
 
 _PLAIN = frozenset({"role", "content"})
 _MISSING: Any = object()
 _decoder = msgspec.json.Decoder()
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    """Base of the wire Structs: any other key fails the decode."""
+
+
+class _Message(_Wire):
+    content: str
+    role: Any = UNSET
+
+
+class _Line(_Wire):
+    """The usual line: one more piece of text, and the envelope."""
+
+    message: _Message
+    model: Any = UNSET
+    created_at: Any = UNSET
+    done: bool | UnsetType = UNSET
+
+
+_decode_line = msgspec.json.Decoder(_Line).decode
 
 
 class OllamaStreamDecoder(StreamDecoder):
@@ -62,6 +89,7 @@ class OllamaStreamDecoder(StreamDecoder):
         "_has_thinking",
         "_lines",
         "_message",
+        "_misses",
         "_thinking",
         "_tools",
         "_top",
@@ -81,8 +109,49 @@ class OllamaStreamDecoder(StreamDecoder):
         self._tools = ToolCallAccumulator()
         self._completed = 0  # tool calls reported complete so far
         self._cached: Response | None = None  # the body so far, decoded
+        self._misses = 0  # typed decodes failed in a row
 
     def _frame(self, event: str | None, payload: bytes, events: list[StreamEvent]) -> None:
+        if self._misses < 4:
+            # The usual line, typed and inline: its keys already in the body (so their
+            # order stands), not the last line. The rest goes the general way.
+            try:
+                line = _decode_line(payload)
+            except msgspec.DecodeError:  # a ValidationError too: not that shape
+                self._misses += 1
+            else:
+                self._misses = 0
+                message = self._message
+                top = self._top
+                said = line.message
+                role, model, created, done = said.role, line.model, line.created_at, line.done
+                if (
+                    message is not None
+                    and done is not True
+                    and "message" in top
+                    and "content" in message
+                    and (role is UNSET or "role" in message)
+                    and (model is UNSET or "model" in top)
+                    and (created is UNSET or "created_at" in top)
+                    and (done is UNSET or "done" in top)
+                ):
+                    self._lines += 1
+                    self._cached = None
+                    # The message's content is the joined deltas in _body: only its place counts.
+                    if role is not UNSET:
+                        message["role"] = role
+                    if model is not UNSET:
+                        top["model"] = model
+                    if created is not UNSET:
+                        top["created_at"] = created
+                    if done is not UNSET:
+                        top["done"] = done
+                    self._has_content = True
+                    text = said.content
+                    if text:
+                        self._content.append(text)
+                        events.append(TextDelta(text))
+                    return
         try:
             data = _decoder.decode(payload)
         except DECODE_FAILURES:
@@ -186,7 +255,9 @@ class OllamaStreamDecoder(StreamDecoder):
 
     def _response(self) -> Response:
         if self._cached is None:
-            self._cached = response_from(self._body())
+            # The body holds only values msgspec decoded, so its JSON decodes back to
+            # it: decode_response reads the usual body in C, else as response_from.
+            self._cached = decode_response(encode_body(self._body()))
         return self._cached
 
     def _body(self) -> dict[str, Any]:

@@ -1,0 +1,155 @@
+"""The usual Gemini stream chunk, typed: the wire Structs of the stream's fast path.
+
+Most chunks of a streamed answer are one candidate with one more piece of
+text (or thought) and the usage so far. They decode in C into these Structs,
+which forbid unknown keys, so a chunk that decodes needs no scan for
+leftovers; any other chunk fails the decode and takes the general path. The
+usage is kept as raw JSON: it is read only when it changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from ..._usage import Usage
+from .._wire import extras_for
+from ._keys import NAME, snake
+
+__all__ = ["TextChunk", "decode_text_chunk", "quick_usage", "typed_usage"]
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """Base of the wire Structs: any other key (or a snake_case one) fails the decode."""
+
+
+class _TextPart(_Wire):
+    text: str
+    thought: bool | UnsetType = UNSET
+    thought_signature: str | UnsetType = UNSET
+
+
+class _Content(_Wire):
+    parts: list[_TextPart]
+    role: Any = UNSET
+
+
+class _Candidate(_Wire):
+    content: _Content
+    index: int | UnsetType = UNSET
+
+
+class TextChunk(_Wire):
+    """A chunk of text parts and envelope keys only (no finish reason, no other key)."""
+
+    candidates: list[_Candidate]
+    usage_metadata: Raw | UnsetType = UNSET
+    model_version: Any = UNSET
+    response_id: Any = UNSET
+
+
+decode_text_chunk = msgspec.json.Decoder(TextChunk).decode
+
+
+class _Usage(_Wire):
+    prompt_token_count: int | UnsetType = UNSET
+    candidates_token_count: int | UnsetType = UNSET
+    total_token_count: int | UnsetType = UNSET
+    cached_content_token_count: int | UnsetType = UNSET
+    thoughts_token_count: int | UnsetType = UNSET
+    prompt_tokens_details: Any = UNSET
+
+
+_decode_usage = msgspec.json.Decoder(_Usage).decode
+
+
+def typed_usage(raw: Raw) -> Usage:
+    """What ``_Decoder.usage`` reads from the usage JSON ``raw``, if it has the usual keys.
+
+    Raises
+    ------
+    msgspec.DecodeError
+        When it has others (or a count that is not an int): read it as builtins then.
+    ValidationError
+        When a count is negative, as the decoder's reading would.
+    """
+    u = _decode_usage(raw)
+    # One key besides the counts at most, so the extras' key order is the wire's.
+    details = u.prompt_tokens_details
+    keep: dict[str, Any] | None = None if details is UNSET else {"promptTokensDetails": details}
+    prompt, completion = u.prompt_token_count, u.candidates_token_count
+    if prompt is UNSET or completion is UNSET:
+        if keep is None:
+            keep = {}
+        keep["~omit"] = [
+            name
+            for name, count in (("promptTokenCount", prompt), ("candidatesTokenCount", completion))
+            if count is UNSET
+        ]
+    total, cached, thoughts = (
+        u.total_token_count,
+        u.cached_content_token_count,
+        u.thoughts_token_count,
+    )
+    return Usage(
+        0 if prompt is UNSET else prompt,
+        0 if completion is UNSET else completion,
+        None if total is UNSET else total,
+        None if cached is UNSET else cached,
+        None if thoughts is UNSET else thoughts,
+        extras=None if keep is None else {NAME: keep},
+    )
+
+
+_COUNTS = {
+    "promptTokenCount": 0,
+    "candidatesTokenCount": 1,
+    "totalTokenCount": 2,
+    "cachedContentTokenCount": 3,
+    "thoughtsTokenCount": 4,
+}
+_SNAKE_COUNTS = frozenset(snake(key) for key in _COUNTS)
+
+
+def quick_usage(value: Any) -> Usage | None:
+    """The usage ``_Decoder.usage`` reads from ``value``, when every count is an int.
+
+    None for anything else (a count of another type or null, a snake_case
+    count, not an object): the decoder's own reading then decides.
+    """
+    if type(value) is not dict:
+        return None
+    counts: list[int | None] = [None, None, None, None, None]
+    keep: dict[str, Any] | None = None
+    for key, count in value.items():
+        at = _COUNTS.get(key)
+        if at is None:
+            if key in _SNAKE_COUNTS:
+                return None
+            if keep is None:
+                keep = {}
+            keep[key] = count
+        elif type(count) is int:
+            counts[at] = count
+        else:
+            return None
+    prompt, completion = counts[0], counts[1]
+    if prompt is None or completion is None:
+        omitted = [
+            name
+            for name, count in (("promptTokenCount", prompt), ("candidatesTokenCount", completion))
+            if count is None
+        ]
+        if keep is None:
+            keep = {}
+        keep["~omit"] = omitted
+    return Usage(
+        prompt or 0,
+        completion or 0,
+        counts[2],
+        counts[3],
+        counts[4],
+        extras=extras_for(NAME, keep),
+    )
