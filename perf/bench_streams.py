@@ -4,7 +4,7 @@ Every implementation is fed the same bytes in the same network-sized pieces
 and must end with the same tool calls and finish reason (checked first, see
 ``stream_scenarios.py``). Timings are per chunk (pyperf ``inner_loops``): the
 whole stream, from the first piece to the final response, divided by its
-number of chunks. The preview case is per fragment.
+number of chunks. The preview cases are per fragment.
 
 Usage: python perf/bench_streams.py -o perf/results/streams.json
 """
@@ -19,8 +19,7 @@ import pyperf
 
 from stream_scenarios import (
     CHECKS,
-    PREVIEW_DELTAS,
-    PREVIEW_FRAGMENTS,
+    PREVIEWS,
     STREAMS,
     implementations,
     preview_chatcodec,
@@ -44,10 +43,9 @@ def timers() -> dict[str, tuple[Callable[[int], float], int]]:
     for case, stream in STREAMS.items():
         for name, (feed, _) in implementations(case).items():
             out[f"stream/{case}/{name}"] = (timer(feed, stream.pieces), len(stream.payloads))
-    fragments = len(PREVIEW_FRAGMENTS)
-    case = "stream/preview-every-fragment"
-    out[f"{case}/chatcodec"] = (timer(preview_chatcodec, PREVIEW_DELTAS), fragments)
-    out[f"{case}/jiter"] = (timer(preview_jiter, PREVIEW_FRAGMENTS), fragments)
+    for case, (fragments, deltas) in PREVIEWS.items():
+        out[f"{case}/chatcodec"] = (timer(preview_chatcodec, deltas), len(fragments))
+        out[f"{case}/jiter"] = (timer(preview_jiter, fragments), len(fragments))
     return out
 
 

@@ -51,6 +51,7 @@ GOALS: list[tuple[str, str, str, float]] = [
     ("stream/openai-200", "msgspec-floor", "at most", 1.3),
     ("stream/openai-200", "openai-sdk", "at least", 100.0),
     ("stream/preview-every-fragment", "jiter", "at most", 1.0),
+    ("stream/preview-4kb", "jiter", "at most", 1.0),
 ]
 
 Cases = dict[str, dict[str, Any]]  # case -> implementation -> pyperf.Benchmark

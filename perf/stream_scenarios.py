@@ -30,15 +30,22 @@ one real recorded stream with tool calls per family (``data/streams/SOURCES.md``
 The preview anchor: one call's argument text in its fragments through
 ``ToolCallAccumulator(preview=True)``, ``feed`` and ``preview`` after every
 fragment, against ``jiter.from_json(prefix, partial_mode=True)`` on every
-prefix (what the anthropic SDK does on every ``input_json_delta``).
+prefix (what the anthropic SDK does on every ``input_json_delta``). Two
+calls: call 0 of ``openai-200`` (``preview-every-fragment``, about 470
+characters) and about 4 KB of generated arguments in 3-10 character pieces
+(``preview-4kb``), where parsing every prefix costs more per fragment as the
+text grows.
 """
 
 from __future__ import annotations
 
+import json
+import random
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import jiter
 import msgspec
@@ -624,6 +631,53 @@ PREVIEW_DELTAS = [
 ]
 
 
+def _long_arguments(size: int) -> str:
+    """Arguments of about ``size`` characters, the same on every run: a file to write
+    (long strings with escapes and non-ASCII text) and a list of records (numbers,
+    booleans, null, nested objects and arrays)."""
+    rng = random.Random(size)
+    words = ["alpha", "beta", '"quoted"', "line\nbreak", "tab\t", "café", "😀", "naïve", "42"]
+
+    def text(n: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(n))
+
+    items: list[Any] = []
+    value = {"path": "src/main.py", "content": text(40), "items": items, "dry_run": False}
+    while len(orjson.dumps(value)) < size:
+        items.append(
+            {
+                "id": len(items),
+                "title": text(8),
+                "body": text(25),
+                "done": rng.random() < 0.5,
+                "score": round(rng.random() * 100, 3),
+                "sub": {"list": [1, -2.5e3, {"k": text(3)}], "note": None},
+            }
+        )
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _fragments(text: str) -> list[str]:
+    """``text`` in 3-10 character pieces, the same on every run."""
+    rng = random.Random(len(text))
+    out, at = [], 0
+    while at < len(text):
+        step = rng.randint(3, 10)
+        out.append(text[at : at + step])
+        at += step
+    return out
+
+
+# A number or literal at the very end of the text, which may still go on.
+_PENDING = re.compile(rb"(?:-?[0-9][-+.0-9eE]*|-|[a-z]+)$")
+
+LONG_FRAGMENTS = _fragments(_long_arguments(4096))
+LONG_DELTAS = [
+    ToolCallDelta(0, "call_long", "write_file", LONG_FRAGMENTS[0]),
+    *(ToolCallDelta(0, arguments_delta=text) for text in LONG_FRAGMENTS[1:]),
+]
+
+
 def preview_chatcodec(deltas: list[ToolCallDelta]) -> Any:
     """Feed every fragment and preview the arguments after each one."""
     acc = ToolCallAccumulator(preview=True)
@@ -644,32 +698,44 @@ def preview_jiter(fragments: list[str]) -> Any:
     return value
 
 
-def check_preview() -> None:
+def check_preview(fragments: list[str], deltas: list[ToolCallDelta]) -> None:
     """Both previews end with the whole arguments; on the way, chatcodec's match jiter's.
 
     jiter's ``partial_mode=True`` leaves a string still arriving out, where a
     chatcodec preview shows it so far: its ``"trailing-strings"`` mode shows
-    the same, so every preview on the way is compared with that mode.
+    the same, so every preview on the way is compared with that mode. Where
+    the text so far ends in a number or literal that may go on (``12``,
+    ``tr``), jiter shows it and chatcodec waits for the next character: there
+    chatcodec's preview must be jiter's of the text without that token.
     """
-    want = orjson.loads("".join(PREVIEW_FRAGMENTS))
-    if len(PREVIEW_FRAGMENTS) < 50:
+    want = orjson.loads("".join(fragments))
+    if len(fragments) < 50:
         raise CheckFailed("the preview call has too few fragments")
     acc = ToolCallAccumulator(preview=True)
     prefix = b""
-    for k, delta in enumerate(PREVIEW_DELTAS):
+    for k, delta in enumerate(deltas):
         acc.feed(delta)
         prefix += (delta.arguments_delta or "").encode()
-        if acc.preview(0) != jiter.from_json(prefix, partial_mode="trailing-strings"):
+        got = acc.preview(0)
+        mode: Literal["trailing-strings"] = "trailing-strings"
+        shown = jiter.from_json(prefix, partial_mode=mode)
+        if got != shown and got != jiter.from_json(_PENDING.sub(b"", prefix), partial_mode=mode):
             raise CheckFailed(f"after fragment {k}, the chatcodec preview is not jiter's")
     for name, got in (
-        ("chatcodec", preview_chatcodec(PREVIEW_DELTAS)),
-        ("jiter", preview_jiter(PREVIEW_FRAGMENTS)),
+        ("chatcodec", preview_chatcodec(deltas)),
+        ("jiter", preview_jiter(fragments)),
     ):
         if got != want:
             raise CheckFailed(f"the {name} preview ends with {got!r}, not the arguments")
 
 
+PREVIEWS: dict[str, tuple[list[str], list[ToolCallDelta]]] = {
+    "stream/preview-every-fragment": (PREVIEW_FRAGMENTS, PREVIEW_DELTAS),
+    "stream/preview-4kb": (LONG_FRAGMENTS, LONG_DELTAS),
+}
+
+
 CHECKS: dict[str, Callable[[], None]] = {
     **{f"stream/{case}": partial(check_stream, case) for case in STREAMS},
-    "stream/preview-every-fragment": check_preview,
+    **{case: partial(check_preview, *inputs) for case, inputs in PREVIEWS.items()},
 }

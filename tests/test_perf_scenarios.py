@@ -248,6 +248,8 @@ class TestStreams:
         assert {
             "stream/preview-every-fragment/chatcodec",
             "stream/preview-every-fragment/jiter",
+            "stream/preview-4kb/chatcodec",
+            "stream/preview-4kb/jiter",
         } < names
         for timer, _ in bench_streams.timers().values():
             assert isinstance(timer(1), float)
