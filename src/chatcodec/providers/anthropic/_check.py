@@ -16,8 +16,8 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from ._blocks import IMAGE_TYPES
 from ._decode import NAME
-from ._encode import IMAGE_TYPES
 
 THINKING_MIN = 1024
 
