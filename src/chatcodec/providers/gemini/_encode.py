@@ -3,29 +3,18 @@
 The wire is built from the canonical fields; the ``gemini`` extras fill the
 gaps (keys chatcodec has no field for) and their ``~`` hints restore how the
 wire spelled things: snake_case keys, ids that were derived and not sent,
-the order of parts, how contents were split into turns.
+the order of parts, how contents were split into turns. The parts, tool calls
+and tool results inside the turns are written by :mod:`._encode_parts`.
 """
 
 from __future__ import annotations
 
-import mimetypes
-import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
-import msgspec
 from msgspec import Raw
 
-from ..._content import (
-    AudioPart,
-    FilePart,
-    ImagePart,
-    OpaquePart,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-)
+from ..._content import TextPart
 from ..._exchange import Choice, ProviderTool, Request, Response
 from ..._loss import Loss
 from ..._messages import (
@@ -36,35 +25,16 @@ from ..._messages import (
     ToolMessage,
     UserMessage,
 )
-from ..._tools import InvalidToolCall, ToolCall, ToolDefinition
+from ..._tools import ToolDefinition
 from ..._usage import Usage
 from .._lower import DENIED_RESULT, lower
-from .._wire import HINT, Encoding, encode_body, fill
+from .._wire import Encoding, encode_body, fill
+from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
 from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
 
 __all__ = ["encode_request", "encode_response"]
 
-_ABSENT: Any = object()
-_decoder = msgspec.json.Decoder()
-_WRAPS = frozenset(("result", "error"))
-_OBJECT = re.compile(rb"[ \t\r\n]*\{")
-# The standard library's table (without the system's files, which vary), and
-# the types Gemini takes that it lacks or spells otherwise.
-_mimetypes = mimetypes.MimeTypes()
-_TYPES = {
-    ".wav": "audio/wav",
-    ".mp3": "audio/mp3",
-    ".flac": "audio/flac",
-    ".ogg": "audio/ogg",
-    ".aac": "audio/aac",
-    ".webp": "image/webp",
-    ".heif": "image/heif",
-    ".md": "text/markdown",
-}
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
-_CALL_KEY = frozenset(("functionCall",))
-_RESULT_KEY = frozenset(("functionResponse",))
-_MEDIA_KEYS = frozenset(("inlineData", "fileData"))
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 _USAGE = (
     ("promptTokenCount", "prompt_tokens"),
@@ -73,56 +43,6 @@ _USAGE = (
     ("cachedContentTokenCount", "cached_tokens"),
     ("thoughtsTokenCount", "reasoning_tokens"),
 )
-
-
-def _fill(out: dict[str, Any], own: Mapping[str, Any], skip: Collection[str]) -> dict[str, Any]:
-    """:func:`fill`, leaving out the keys ``skip`` (handled by the caller)."""
-    for key, value in own.items():
-        if key not in out and key not in skip and not key.startswith(HINT):
-            out[key] = value
-    return out
-
-
-def _is_json(data: bytes) -> bool:
-    """Whether ``data`` is JSON that a reader can hold (no number out of range)."""
-    try:
-        _decoder.decode(data)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return False
-    return True
-
-
-def _object_reply(data: bytes) -> bool:
-    """Whether a tool result's text goes as its own JSON object (not wrapped).
-
-    It does when the text is a JSON object that reads back as itself, not as
-    wrapped text (``{"result": "..."}``), and that a reader can hold: an
-    object with a number out of range (``1e999``) is sent wrapped, as text.
-    """
-    if _OBJECT.match(data) is None:
-        return False
-    if not data.isascii():
-        try:
-            data.decode()
-        except UnicodeDecodeError:
-            return False
-    try:
-        value = _decoder.decode(data)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):  # ValidationError too
-        return False
-    return not (
-        len(value) == 1 and _WRAPS.issuperset(value) and type(next(iter(value.values()))) is str
-    )
-
-
-def _media_type(url: str) -> str | None:
-    """The media type a URL's extension names, if any."""
-    path = urlsplit(url).path
-    dot = path.rfind(".")
-    if dot < 0:
-        return None
-    ext = path[dot:].lower()
-    return _TYPES.get(ext) or _mimetypes.types_map[True].get(ext)
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -147,197 +67,12 @@ def _interleave(groups: dict[str, list[Any]], order: str) -> list[Any]:
     return out
 
 
-class _Encoder:
-    """One encode: where losses go, the key spelling, the names of the calls."""
+class _Encoder(_PartEncoder):
+    """One encode: the parts of :class:`_PartEncoder`, and the turns, request and response."""
 
-    __slots__ = ("enc", "k", "names")
-
-    def __init__(self, enc: Encoding, k: dict[str, str]) -> None:
-        self.enc = enc
-        self.k = k
-        self.names: dict[str, str] = {}
-
-    # -- parts ------------------------------------------------------------
-
-    def text(self, part: TextPart, path: str) -> dict[str, Any]:
-        return fill({"text": part.text}, self.enc.own(part.extras, path))
-
-    def opaque(self, part: OpaquePart, path: str) -> Any:
-        if part.provider != NAME:
-            self.enc.lose(path, f"a {part.provider} block gemini cannot carry")
-            return None
-        return part.data
-
-    def media(self, part: ImagePart | AudioPart | FilePart, path: str) -> Any:
-        own = self.enc.own(part.extras, path)
-        if type(part) is FilePart:
-            if part.file_id is not None:
-                self.enc.lose(path, "a file id gemini cannot resolve")
-                return None
-            if part.filename is not None:
-                self.enc.lose(f"{path}.filename", "a file name gemini has no field for")
-        elif type(part) is ImagePart and part.detail is not None:
-            self.enc.lose(f"{path}.detail", "an image detail gemini has no field for")
-        k = self.k
-        inner: dict[str, Any] = {}
-        if part.media_type is not None:
-            inner[k["mimeType"]] = part.media_type
-        if part.data is not None:
-            kind = "inlineData"
-            inner["data"] = part.data
-        else:
-            url = part.url or ""
-            header, comma, payload = url[5:].partition(",")
-            if url.startswith("data:") and comma and header.endswith(";base64"):
-                kind = "inlineData"
-                inner[k["mimeType"]] = header[: -len(";base64")] or part.media_type
-                inner["data"] = payload
-            else:
-                kind = "fileData"
-                if part.media_type is None:
-                    guess = _media_type(url)
-                    if guess is None:
-                        self.enc.lose(path, "a file by URL whose media type gemini cannot tell")
-                        return None
-                    inner[k["mimeType"]] = guess
-                inner[k["fileUri"]] = url
-        extra = own.get(kind)
-        if type(extra) is dict:
-            fill(inner, extra)
-        return _fill({k[kind]: inner}, own, _MEDIA_KEYS)
-
-    def user_part(self, part: Any, path: str) -> Any:
-        kind = type(part)
-        if kind is TextPart:
-            return self.text(part, path)
-        if kind is ImagePart or kind is AudioPart or kind is FilePart:
-            return self.media(part, path)
-        if kind is OpaquePart:
-            return self.opaque(part, path)
-        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a user turn")
-        return None
-
-    def assistant_part(self, part: Any, path: str) -> Any:
-        kind = type(part)
-        if kind is TextPart:
-            return self.text(part, path)
-        if kind is ReasoningPart:
-            return self.reasoning(part, path)
-        if kind is RefusalPart:
-            self.enc.lose(path, "a refusal, which gemini carries as plain text")
-            return fill({"text": part.text}, self.enc.own(part.extras, path))
-        if kind is OpaquePart:
-            return self.opaque(part, path)
-        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a model turn")
-        return None
-
-    def reasoning(self, part: ReasoningPart, path: str) -> Any:
-        own = self.enc.own(part.extras, path)
-        out: dict[str, Any] = {"text": part.text, "thought": True}
-        signed = False
-        if part.signature is not None:
-            if part.provider == NAME:
-                out[self.k["thoughtSignature"]] = part.signature
-                signed = True
-            else:
-                self.enc.lose(f"{path}.signature", "a reasoning signature made by another provider")
-        if part.redacted is not None:
-            self.enc.lose(f"{path}.redacted", "redacted reasoning gemini cannot carry")
-            if not part.text and not signed:
-                return None
-        return fill(out, own)
-
-    # -- tool calls and results -------------------------------------------
-
-    def call(self, call: ToolCall, path: str) -> dict[str, Any]:
-        own = self.enc.own(call.extras, path)
-        self.names[call.id] = call.name
-        out: dict[str, Any] = {"name": call.name}
-        if own.get("~args") != "absent" or bytes(call.arguments) != b"{}":
-            out["args"] = call.arguments
-        hint = own.get("~id", _ABSENT)
-        if hint is _ABSENT or hint == "":
-            out["id"] = hint if hint == "" else call.id
-        extra = own.get("functionCall")
-        if type(extra) is dict:
-            fill(out, extra)
-        return _fill({self.k["functionCall"]: out}, own, _CALL_KEY)
-
-    def invalid(self, call: InvalidToolCall, path: str) -> dict[str, Any]:
-        own = self.enc.own(call.extras, path)
-        if call.id and call.name:
-            self.names[call.id] = call.name
-        out: dict[str, Any] = {}
-        if call.name is not None:
-            out["name"] = call.name
-        if not (own.get("~args") == "absent" and call.arguments == ""):
-            data = call.arguments.encode("utf-8", "surrogatepass")
-            if _is_json(data):
-                out["args"] = Raw(data)
-            else:
-                self.enc.lose(f"{path}.arguments", "arguments that are not JSON")
-                out["args"] = {}
-        if call.id is not None:
-            out["id"] = call.id
-        extra = own.get("functionCall")
-        if type(extra) is dict:
-            fill(out, extra)
-        return _fill({self.k["functionCall"]: out}, own, _CALL_KEY)
-
-    def result(self, message: ToolMessage, own: Mapping[str, Any], path: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        extra = own.get("functionResponse")
-        extra = extra if type(extra) is dict else {}
-        if "name" not in extra and own.get("~name") != "absent":
-            name = self.names.get(message.tool_call_id)
-            if name is not None:
-                out["name"] = name
-        content = message.content
-        media: list[Any] = []
-        if isinstance(content, str):
-            text = content
-        else:
-            text = "".join(part.text for part in content if type(part) is TextPart)
-            for j, part in enumerate(content):
-                if type(part) is not TextPart:
-                    item = self.user_part(part, f"{path}.content[{j}]")
-                    if item is not None:
-                        media.append(item)
-        hint = own.get("~response")
-        data = text.encode("utf-8", "surrogatepass")
-        if hint == "absent" and not text:
-            pass
-        elif (hint == "json" and _is_json(data)) or (
-            hint != "wrap" and not message.is_error and _object_reply(data)
-        ):
-            out["response"] = Raw(data)
-        else:
-            out["response"] = {"error" if message.is_error else "result": text}
-        hint = own.get("~id", _ABSENT)
-        if hint is _ABSENT or hint == "":
-            out["id"] = hint if hint == "" else message.tool_call_id
-        if media:
-            out["parts"] = media
-        fill(out, extra)
-        return _fill({self.k["functionResponse"]: out}, own, _RESULT_KEY)
+    __slots__ = ()
 
     # -- messages ---------------------------------------------------------
-
-    def plain_result(self, message: ToolMessage, text: str) -> dict[str, Any]:
-        """:meth:`result` of a result without extras whose content is ``text``."""
-        out: dict[str, Any] = {}
-        name = self.names.get(message.tool_call_id)
-        if name is not None:
-            out["name"] = name
-        data = text.encode("utf-8", "surrogatepass")
-        if message.is_error:
-            out["response"] = {"error": text}
-        elif _object_reply(data):
-            out["response"] = Raw(data)
-        else:
-            out["response"] = {"result": text}
-        out["id"] = message.tool_call_id
-        return {self.k["functionResponse"]: out}
 
     def plain_assistant(self, message: AssistantMessage) -> dict[str, Any] | None:
         """:meth:`assistant` of an answer without extras, when its parts are plain.
