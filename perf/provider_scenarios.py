@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 import chatcodec as cc
@@ -112,12 +113,24 @@ def _lazy(name: str) -> Callable[[bytes], Any]:
     return call
 
 
+def _typed_wire(name: str) -> Callable[[bytes], Any]:
+    """chatcodec's typed decode of the family's wire shape, alone: no canonical records.
+
+    The first step of ``decode_response``'s fast path; the floor under it.
+    """
+    decode: Callable[[bytes], Any] = importlib.import_module(
+        f"chatcodec.providers.{name}._fast"
+    )._decoder.decode
+    return decode
+
+
 def decoders(name: str) -> dict[str, Callable[[bytes], Any]]:
     """The implementations that decode one family's response body."""
     return {
         "chatcodec": providers.get(name).decode_response,
         SDK[name][0]: _lazy(name),
         "orjson": orjson.loads,
+        "typed-wire": _typed_wire(name),
     }
 
 
@@ -133,6 +146,11 @@ def check_decode(name: str) -> None:
     for implementation, calls in answers.items():
         if calls != want:
             raise CheckFailed(f"{implementation} does not find the same calls as chatcodec")
+    # The typed wire decode reads this body (else the fast path is not what is timed).
+    try:
+        _typed_wire(name)(body)
+    except msgspec.DecodeError:
+        raise CheckFailed(f"the {name} body does not take the typed fast path") from None
 
 
 # -- conversion ------------------------------------------------------------------
