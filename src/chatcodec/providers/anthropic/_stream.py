@@ -54,7 +54,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._framing import Framing
-from ..._stream import ToolCallAccumulator
+from ..._stream import ToolCallAccumulator, _join, _problem
 from ..._tools import ToolCallDelta
 from ..._usage import FinishReason, Usage
 from .._streaming import StreamDecoder
@@ -64,7 +64,6 @@ from ._decode import FINISH, Streamed, _reasoning, _tool_use, _usage, response_f
 __all__ = ["AnthropicStreamDecoder", "stream"]
 
 _decode_json = msgspec.json.Decoder().decode
-_decode_raw = msgspec.json.Decoder(msgspec.Raw).decode
 _MESSAGE_EVENT_KEYS = frozenset(("type", "delta", "usage"))
 
 
@@ -93,34 +92,6 @@ class _BlockDelta(_Wire, tag="content_block_delta"):
 
 
 _decode_delta = msgspec.json.Decoder(_BlockDelta).decode
-
-
-def _join(pieces: list[str]) -> str:
-    text = "".join(pieces)
-    # A character outside the BMP split between two fragments arrives as two
-    # lone surrogates; joined, they must become the one character again.
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
-def _problem(text: str) -> str | None:
-    """Why the joined fragments are not a JSON object, or None."""
-    if not text.strip():
-        return "arguments are empty"
-    try:
-        _decode_raw(text)
-    except msgspec.DecodeError as exc:
-        if str(exc).startswith("Input data was truncated"):
-            return "arguments are truncated"
-        return "arguments are not valid JSON"
-    except RecursionError:
-        return "arguments are not valid JSON"
-    if not text.lstrip().startswith("{"):
-        return "arguments are valid JSON but not an object"
-    return None
 
 
 def _index(payload: dict[str, Any]) -> int:

@@ -22,11 +22,18 @@ from ..._events import (
     TextDelta,
     ToolCallCompleted,
 )
-from ..._stream import ToolCallAccumulator, ToolCallArgumentsDelta, ToolCallStarted, _problem
+from ..._stream import (
+    ToolCallAccumulator,
+    ToolCallArgumentsDelta,
+    ToolCallStarted,
+    _index,
+    _join,
+    _problem,
+)
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._wire import expect_dict
 from ._common import NAME, encode_json
-from ._fold import _MISSING, _NULL, _Delta, _index, _keep, _merge_list, _PlainCall
+from ._fold import _MISSING, _NULL, _Delta, _keep, _merge_list, _PlainCall
 from ._reply import assistant
 
 __all__ = ["_Answer", "_Call", "_cut", "_thinking_text"]
@@ -65,17 +72,6 @@ def _cut(call: InvalidToolCall) -> InvalidToolCall:
     if call.error == "arguments are not valid JSON" and _problem(call.arguments) == _TRUNCATED:
         return msgspec.structs.replace(call, error=_TRUNCATED)
     return call
-
-
-def _join(fragments: list[str]) -> str:
-    text = "".join(fragments)
-    # A character outside the BMP split between two fragments arrives as two
-    # lone surrogates; joined, they become the one character again.
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
 
 
 class _Answer:

@@ -105,15 +105,6 @@ _decode_chunk = msgspec.json.Decoder(_Chunk).decode
 _decode_any = msgspec.json.Decoder().decode
 
 
-def _index(value: Any) -> int | None:
-    """A tool-call index as the accumulator reads it (``"0"`` is 0)."""
-    if type(value) is int:
-        return value
-    if type(value) is str and value.isdigit():
-        return int(value)
-    return None
-
-
 def _merge(acc: dict[str, Any], delta: dict[str, Any]) -> None:
     """Merge ``delta`` into ``acc`` as openai-python's ``accumulate_delta`` does.
 
