@@ -4,7 +4,8 @@ Most chunks of a streamed answer are one candidate with one more piece of
 text (or thought) and the usage so far. They decode in C into these Structs,
 which forbid unknown keys, so a chunk that decodes needs no scan for
 leftovers; any other chunk fails the decode and takes the general path. The
-usage is kept as raw JSON: it is read only when it changed.
+usage is kept as raw JSON: it is read only when it changed, as the
+non-streaming fast path reads it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._usage import Usage
 from .._wire import extras_for
+from ._fast import _Usage, _usage
 from ._keys import NAME, snake
 
 __all__ = ["TextChunk", "decode_text_chunk", "quick_usage", "typed_usage"]
@@ -53,20 +55,13 @@ class TextChunk(_Wire):
 decode_text_chunk = msgspec.json.Decoder(TextChunk).decode
 
 
-class _Usage(_Wire):
-    prompt_token_count: int | UnsetType = UNSET
-    candidates_token_count: int | UnsetType = UNSET
-    total_token_count: int | UnsetType = UNSET
-    cached_content_token_count: int | UnsetType = UNSET
-    thoughts_token_count: int | UnsetType = UNSET
-    prompt_tokens_details: Any = UNSET
-
-
 _decode_usage = msgspec.json.Decoder(_Usage).decode
 
 
 def typed_usage(raw: Raw) -> Usage:
     """What ``_Decoder.usage`` reads from the usage JSON ``raw``, if it has the usual keys.
+
+    The non-streaming fast path's own reading (:mod:`._fast`) of the usage.
 
     Raises
     ------
@@ -75,32 +70,7 @@ def typed_usage(raw: Raw) -> Usage:
     ValidationError
         When a count is negative, as the decoder's reading would.
     """
-    u = _decode_usage(raw)
-    # One key besides the counts at most, so the extras' key order is the wire's.
-    details = u.prompt_tokens_details
-    keep: dict[str, Any] | None = None if details is UNSET else {"promptTokensDetails": details}
-    prompt, completion = u.prompt_token_count, u.candidates_token_count
-    if prompt is UNSET or completion is UNSET:
-        if keep is None:
-            keep = {}
-        keep["~omit"] = [
-            name
-            for name, count in (("promptTokenCount", prompt), ("candidatesTokenCount", completion))
-            if count is UNSET
-        ]
-    total, cached, thoughts = (
-        u.total_token_count,
-        u.cached_content_token_count,
-        u.thoughts_token_count,
-    )
-    return Usage(
-        0 if prompt is UNSET else prompt,
-        0 if completion is UNSET else completion,
-        None if total is UNSET else total,
-        None if cached is UNSET else cached,
-        None if thoughts is UNSET else thoughts,
-        extras=None if keep is None else {NAME: keep},
-    )
+    return _usage(_decode_usage(raw))
 
 
 _COUNTS = {
