@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec._framing import Deframer, Frame, Framing, detect_framing
+from corpus_root import CORPUS, HAVE_CORPUS
 
-CORPUS = Path(__file__).parent.parent.parent / "shared" / "corpus"
 CURATED = Path(__file__).parent / "data" / "streams"
 
 
@@ -225,7 +225,7 @@ class TestPairs:
 
 def stream_files() -> list[Any]:
     paths = sorted(CURATED.glob("*.json"))
-    if CORPUS.exists():
+    if HAVE_CORPUS:
         paths += sorted(CORPUS.glob("*/stream/*.json"))
     return [pytest.param(path, id=path.name[:90]) for path in paths]
 

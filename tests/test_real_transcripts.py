@@ -15,17 +15,16 @@ from typing import Any
 import pytest
 
 import chatcodec as cc
+from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
 
 HERE = Path(__file__).parent
 CURATED = sorted((HERE / "data" / "corpus").glob("*.json"))
-CORPUS = HERE.parent.parent / "shared" / "corpus"
 
 
 def corpus_requests() -> list[Path]:
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
+    if not HAVE_CORPUS:
         return []
-    with manifest.open() as f:
+    with (CORPUS / "MANIFEST.tsv").open() as f:
         rows = csv.DictReader(f, delimiter="\t")
         return [
             CORPUS / r["path"] for r in rows if r["api"] == "openai-chat" and r["kind"] == "request"
@@ -89,9 +88,7 @@ def test_curated_cases_show_what_they_were_chosen_for() -> None:
     )
 
 
-@pytest.mark.skipif(
-    not corpus_requests(), reason="../shared/corpus is not present beside the project"
-)
+@pytest.mark.skipif(not corpus_requests(), reason=NO_CORPUS)
 def test_whole_corpus() -> None:
     paths = corpus_requests()
     assert len(paths) > 400

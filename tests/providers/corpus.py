@@ -2,7 +2,9 @@
 
 The curated subset lives in ``tests/data/providers/<codec>/`` (sources in its
 SOURCES.md) so that a fresh clone tests real traffic. The full recorded corpus in
-``../shared/corpus`` is used whenever it exists beside the project.
+``../shared/corpus`` is used whenever it exists beside the project (see
+``corpus_root`` for the switch that hides it); tests of it skip, saying so, when
+it does not.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from typing import Any
 
 import pytest
 
+from corpus_root import CORPUS as CORPUS
+from corpus_root import HAVE_CORPUS as HAVE_CORPUS
+from corpus_root import NO_CORPUS as NO_CORPUS
+
 HERE = Path(__file__).parent
 DATA = HERE.parent / "data" / "providers"
-CORPUS = HERE.parents[2] / "shared" / "corpus"
 
 API = {
     "openai": "openai-chat",
@@ -41,10 +46,9 @@ def corpus(codec: str, kind: str, status: str = "200", *, tool_calls: bool = Fal
     200 by default) or ``"stream"``; ``tool_calls`` keeps only files with
     tool calls. Empty when the corpus is not there.
     """
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
+    if not HAVE_CORPUS:
         return []
-    with manifest.open() as f:
+    with (CORPUS / "MANIFEST.tsv").open() as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     return [
         pytest.param(CORPUS / row["path"], id=row["path"][:100])
@@ -66,12 +70,11 @@ def rejected(path: Path) -> bool:
     return any(answers.glob(f"{path.stem}__http*.json"))
 
 
-def needs_corpus(params: list[Any]) -> list[Any]:
-    """``params``, or one skipped param saying why there are none."""
+def needs_corpus(params: list[Any], width: int = 1) -> list[Any]:
+    """``params``, or one skipped param of ``width`` values saying why there are none."""
     if params:
         return params
-    reason = f"the recorded corpus is not at {CORPUS}"
-    return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-corpus")]
+    return [pytest.param(*[None] * width, marks=pytest.mark.skip(reason=NO_CORPUS), id="no-corpus")]
 
 
 def same_json(a: Any, b: Any, path: str = "$") -> None:
@@ -144,5 +147,5 @@ def fast_coverage(
     """
     paths: list[Path] = [param.values[0] for param in corpus(codec, kind)]
     if not paths:
-        pytest.skip("the recorded corpus is not there")
+        pytest.skip(NO_CORPUS)
     return paths, [path for path in paths if fast(path.read_bytes()) is not None]

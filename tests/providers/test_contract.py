@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import providers
+from corpus_root import HAVE_CORPUS, NO_CORPUS
 
 NAMES = providers.NAMES
 
@@ -214,6 +215,6 @@ class TestAnyCanonical:
 
 def test_corpus_dir_is_where_the_tests_say() -> None:
     assert isinstance(CORPUS, Path)
-    if CORPUS.exists():
-        assert (CORPUS / "MANIFEST.tsv").exists()
-        json.loads((CORPUS / "jsontestsuite" / "test_parsing" / "y_object.json").read_bytes())
+    if not HAVE_CORPUS:
+        pytest.skip(NO_CORPUS)
+    json.loads((CORPUS / "jsontestsuite" / "test_parsing" / "y_object.json").read_bytes())

@@ -102,7 +102,7 @@ def test_curated_requests_convert(source: str, path: Path, target: str) -> None:
 
 @pytest.mark.parametrize("target", NAMES)
 @pytest.mark.parametrize(
-    ("source", "path"), needs_corpus([p for codec in NAMES for p in with_calls(codec)])
+    ("source", "path"), needs_corpus([p for codec in NAMES for p in with_calls(codec)], width=2)
 )
 def test_corpus_requests_convert(source: str, path: Path, target: str) -> None:
     check(source, path, target)

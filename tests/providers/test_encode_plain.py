@@ -67,7 +67,7 @@ def encode(request: cc.Request, target: str) -> tuple[bytes | type[Exception], l
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize(("source", "path"), needs_corpus(requests()))
+@pytest.mark.parametrize(("source", "path"), needs_corpus(requests(), width=2))
 def test_plain_paths_write_what_the_general_path_writes(
     source: str, path: Path, target: str
 ) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
-from corpus import API, CORPUS, DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
+from corpus import API, DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ollama import ChatResponse
@@ -24,6 +24,7 @@ from chatcodec.providers._lower import lower
 from chatcodec.providers._wire import Encoding
 from chatcodec.providers.ollama._decode import general_response
 from chatcodec.providers.ollama._fast import fast_response
+from corpus_root import HAVE_CORPUS, NO_CORPUS
 
 
 def _shared(name: str) -> ModuleType:
@@ -132,8 +133,8 @@ class TestCorpus:
                 ollama.decode_response(param.values[0].read_bytes())
 
     def test_counts(self) -> None:
-        if not (CORPUS / "MANIFEST.tsv").exists():
-            pytest.skip("no corpus")
+        if not HAVE_CORPUS:
+            pytest.skip(NO_CORPUS)
         assert API["ollama"] == "ollama-chat"
         assert len(corpus("ollama", "request")) == 27
         assert len(corpus("ollama", "response")) == 8
