@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test run bench lint typecheck fmt clean
+.PHONY: test run bench bench-record lint typecheck fmt clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,8 +25,11 @@ typecheck: $(STAMP)
 run: $(STAMP)  ## the main job on data shipped in the repository
 	$(PY) -m chatcodec
 
-bench: $(STAMP)  ## the pyperf suite; results go to perf/results/
-	$(PY) perf/run.py
+bench: $(STAMP)  ## the pyperf suite into perf/results/ (QUICK=1: every scenario in minutes)
+	QUICK=$(QUICK) $(PY) perf/run.py
+
+bench-record: $(STAMP)  ## the suite, then publish it: perf/recorded/, perf/charts/, the READMEs
+	QUICK=$(QUICK) $(PY) perf/run.py --record
 
 fmt: $(STAMP)
 	$(PY) -m ruff format .

@@ -13,8 +13,11 @@ from time import perf_counter
 
 import pyperf
 
-from chatcodec import AssistantMessage, ToolCall, UserMessage
+from chatcodec import AssistantMessage, ToolCall, UserMessage, user
 from peers import (
+    HookedAssistantMessage,
+    HookedToolCall,
+    HookedUserMessage,
     PlainAssistantMessage,
     PlainToolCall,
     PlainUserMessage,
@@ -44,6 +47,36 @@ def user_plain(loops: int) -> float:
         message = PlainUserMessage(text)
     elapsed = perf_counter() - start
     built["construct/user/msgspec-plain"] = message
+    return elapsed
+
+
+def user_hooked(loops: int) -> float:
+    text = USER_TEXT
+    start = perf_counter()
+    for _ in range(loops):
+        message = HookedUserMessage(text)
+    elapsed = perf_counter() - start
+    built["construct/user/empty-post-init"] = message
+    return elapsed
+
+
+def factory_chatcodec(loops: int) -> float:
+    text = USER_TEXT
+    start = perf_counter()
+    for _ in range(loops):
+        message = user(text)
+    elapsed = perf_counter() - start
+    built["construct/user-factory/chatcodec"] = message
+    return elapsed
+
+
+def factory_class(loops: int) -> float:
+    text = USER_TEXT
+    start = perf_counter()
+    for _ in range(loops):
+        message = UserMessage(text)
+    elapsed = perf_counter() - start
+    built["construct/user-factory/UserMessage"] = message
     return elapsed
 
 
@@ -89,6 +122,21 @@ def assistant_plain(loops: int) -> float:
     return elapsed
 
 
+def assistant_hooked(loops: int) -> float:
+    """Three Structs with empty hooks, plus the argument check's floor: a Raw's bytes."""
+    (id1, name1, args1), (id2, name2, args2) = CALLS["empty-post-init"]
+    start = perf_counter()
+    for _ in range(loops):
+        bytes(args1)
+        bytes(args2)
+        message = HookedAssistantMessage(
+            None, (HookedToolCall(id1, name1, args1), HookedToolCall(id2, name2, args2))
+        )
+    elapsed = perf_counter() - start
+    built["construct/assistant/empty-post-init"] = message
+    return elapsed
+
+
 def assistant_pydantic(loops: int) -> float:
     (id1, name1, args1), (id2, name2, args2) = CALLS["pydantic"]
     start = perf_counter()
@@ -124,12 +172,16 @@ def assistant_dict(loops: int) -> float:
 TIMERS = {
     "construct/user/chatcodec": user_chatcodec,
     "construct/user/msgspec-plain": user_plain,
+    "construct/user/empty-post-init": user_hooked,
     "construct/user/pydantic": user_pydantic,
     "construct/user/dict": user_dict,
     "construct/assistant/chatcodec": assistant_chatcodec,
     "construct/assistant/msgspec-plain": assistant_plain,
+    "construct/assistant/empty-post-init": assistant_hooked,
     "construct/assistant/pydantic": assistant_pydantic,
     "construct/assistant/dict": assistant_dict,
+    "construct/user-factory/chatcodec": factory_chatcodec,
+    "construct/user-factory/UserMessage": factory_class,
 }
 
 
@@ -137,7 +189,7 @@ def check() -> None:
     """Run every timer once and compare what each built; the peers must refuse alike."""
     for timer in TIMERS.values():
         timer(1)
-    for case in ("construct/user/", "construct/assistant/"):
+    for case in ("construct/user/", "construct/assistant/", "construct/user-factory/"):
         answers = {n.removeprefix(case): obj for n, obj in built.items() if n.startswith(case)}
         same_answer(answers)
     check_refusals()

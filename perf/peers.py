@@ -214,3 +214,23 @@ def json_values(value: object) -> Any:
     if isinstance(value, list | tuple):
         return [json_values(item) for item in value]
     return value
+
+
+# -- the floor under a construction-time rule -------------------------------------
+# The plain Structs again, each with an empty ``__post_init__``: what msgspec charges
+# for running any rule at all, before the rule checks anything.
+
+
+class HookedUserMessage(PlainUserMessage, frozen=True, tag="user"):
+    def __post_init__(self) -> None:
+        pass
+
+
+class HookedToolCall(PlainToolCall, frozen=True):
+    def __post_init__(self) -> None:
+        pass
+
+
+class HookedAssistantMessage(PlainAssistantMessage, frozen=True, tag="assistant"):
+    def __post_init__(self) -> None:
+        pass

@@ -1,14 +1,24 @@
 """Run every benchmark, each in its own process, then write the report.
 
-Results go to ``perf/results/<scenario>.json``, replaced on every run.
-``BENCH_FAST=1`` passes ``--fast`` to pyperf: rough numbers in about 3 minutes
-(normal mode takes about 6 on 2 cores).
+Results go to ``perf/results/`` (ignored by git): one pyperf JSON file per
+script, ``REPORT.md`` with every table, and ``charts/``. Nothing in the
+checkout changes unless you ask with ``--record``.
 
-Usage: python perf/run.py  (or ``make bench``)
+- ``python perf/run.py`` (``make bench``): pyperf's normal mode, 20 worker
+  processes a benchmark; about 25 minutes on 2 cores.
+- ``QUICK=1`` (``make bench QUICK=1``): one worker process of 6 values a benchmark;
+  every scenario in about 2 minutes on an idle 2-core machine, rough numbers.
+- ``--record`` (``make bench-record``): after the run, the results become the
+  published ones: copied to ``perf/recorded/``, the tables into
+  ``perf/README.md`` and the goals into the project README, the charts into
+  ``perf/charts/``.
+
+Compare two runs with ``python perf/compare.py perf/recorded perf/results``.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -23,8 +33,10 @@ PYPERF_SCENARIOS = (
     "floor",
     "accumulate",
     "providers",
+    "convert",
     "streams",
 )
+QUICK_OPTIONS = ["--processes", "1", "--values", "6", "--warmups", "1", "--min-time", "0.02"]
 
 
 def run(script: str, output: Path, *options: str) -> None:
@@ -35,12 +47,20 @@ def run(script: str, output: Path, *options: str) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--record", action="store_true", help="publish the results")
+    parser.add_argument("only", nargs="*", help=f"scenarios to run (of {PYPERF_SCENARIOS})")
+    args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
-    fast = ["--fast"] if os.environ.get("BENCH_FAST") == "1" else []
-    for scenario in PYPERF_SCENARIOS:
-        run(f"bench_{scenario}.py", RESULTS / f"{scenario}.json", *fast)
-    run("bench_memory.py", RESULTS / "memory.json")
-    subprocess.run([sys.executable, str(PERF / "report.py")], check=True)
+    quick = os.environ.get("QUICK") == "1"
+    options = [*QUICK_OPTIONS, "--quiet"] if quick else ["--quiet"]
+    for scenario in args.only or PYPERF_SCENARIOS:
+        run(f"bench_{scenario}.py", RESULTS / f"{scenario}.json", *options)
+    if not args.only:
+        run("bench_memory.py", RESULTS / "memory.json")
+    mode = ["--mode", "QUICK=1 make bench" if quick else "make bench"]
+    record = ["--record"] if args.record else []
+    subprocess.run([sys.executable, str(PERF / "report.py"), *mode, *record], check=True)
 
 
 if __name__ == "__main__":

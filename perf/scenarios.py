@@ -22,6 +22,9 @@ from peers import (
     PLAIN_DECODER,
     PLAIN_ENCODER,
     PYDANTIC_MESSAGES,
+    HookedAssistantMessage,
+    HookedToolCall,
+    HookedUserMessage,
     PlainAssistantMessage,
     PlainToolCall,
     PlainUserMessage,
@@ -58,6 +61,7 @@ USER_TEXT = "What will the weather be like in Paris on Saturday?"
 BUILD_USER: dict[str, Callable[[str], object]] = {
     "chatcodec": lambda text: UserMessage(text),
     "msgspec-plain": lambda text: PlainUserMessage(text),
+    "empty-post-init": lambda text: HookedUserMessage(text),
     "pydantic": lambda text: PydanticUserMessage(role="user", content=text),
     "dict": lambda text: {"role": "user", "content": text},
 }
@@ -85,6 +89,7 @@ def _calls(prepare: Callable[[bytes], Any]) -> tuple[Call, Call]:
 CALLS: dict[str, tuple[Call, Call]] = {
     "chatcodec": _calls(msgspec.Raw),
     "msgspec-plain": _calls(msgspec.Raw),
+    "empty-post-init": _calls(msgspec.Raw),
     "pydantic": _calls(bytes),
     "dict": _calls(orjson.loads),
 }
@@ -93,6 +98,9 @@ BUILD_ASSISTANT: dict[str, Callable[[Call, Call], object]] = {
     "chatcodec": lambda c1, c2: AssistantMessage(None, (ToolCall(*c1), ToolCall(*c2))),
     "msgspec-plain": lambda c1, c2: PlainAssistantMessage(
         None, (PlainToolCall(*c1), PlainToolCall(*c2))
+    ),
+    "empty-post-init": lambda c1, c2: HookedAssistantMessage(
+        None, (HookedToolCall(*c1), HookedToolCall(*c2))
     ),
     "pydantic": lambda c1, c2: PydanticAssistantMessage(
         role="assistant",

@@ -23,6 +23,7 @@ import bench_decode  # noqa: E402
 import bench_encode  # noqa: E402
 import bench_memory  # noqa: E402
 import bench_streams  # noqa: E402
+import convert_scenarios  # noqa: E402
 import peers  # noqa: E402
 import scenarios  # noqa: E402
 import stream_scenarios  # noqa: E402
@@ -99,6 +100,7 @@ class TestSameAnswer:
     def test_every_construct_case_is_timed(self) -> None:
         expected = {f"construct/user/{name}" for name in scenarios.BUILD_USER}
         expected |= {f"construct/assistant/{name}" for name in scenarios.BUILD_ASSISTANT}
+        expected |= {"construct/user-factory/chatcodec", "construct/user-factory/UserMessage"}
         assert set(bench_construct.TIMERS) == expected
 
     def test_bench_scripts_start_nothing_on_import(self) -> None:
@@ -253,3 +255,89 @@ class TestStreams:
         } < names
         for timer, _ in bench_streams.timers().values():
             assert isinstance(timer(1), float)
+
+
+class TestConvert:
+    """The conversion peers give chatcodec's conversation before they are timed."""
+
+    @pytest.mark.parametrize(("target", "size"), convert_scenarios.CASES)
+    def test_peers_kept(self, target: str, size: str) -> None:
+        kept, left_out = convert_scenarios.checked(target, size)
+        assert {"chatcodec", "orjson-floor"} <= kept.keys()
+        if target == "anthropic":
+            assert kept.keys() == {"chatcodec", "linguafranca", "llm-babel", "orjson-floor"}
+        else:  # llm-babel wraps a text result in an object: another conversation
+            assert left_out == {"llm-babel": "its output holds another conversation"}
+
+    def test_a_changed_conversation_is_left_out(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        def drops_the_last_message(body: bytes) -> bytes:
+            data = orjson.loads(body)
+            data["messages"] = data["messages"][:-1]
+            return orjson.dumps(data)
+
+        real = convert_scenarios.converters
+
+        def with_a_wrong_peer(target: str) -> dict[str, convert_scenarios.Converter]:
+            return {
+                **real(target),
+                "wrong": lambda body: real(target)["chatcodec"](drops_the_last_message(body)),
+            }
+
+        monkeypatch.setattr(convert_scenarios, "converters", with_a_wrong_peer)
+        kept, left_out = convert_scenarios.checked("anthropic", "medium")
+        assert "wrong" not in kept
+        assert left_out["wrong"] == "its output holds another conversation"
+
+    def test_record_goals_name_measured_cases(self) -> None:
+        import report
+
+        cases = {goal.case for goal in report.GOALS}
+        convert_cases = {f"convert/openai-to-{t}-{s}" for t, s in convert_scenarios.CASES}
+        assert {case for case in cases if case.startswith("convert/")} <= convert_cases
+
+
+class _Timing:
+    def __init__(self, mean: float, stdev: float) -> None:
+        self._mean, self._stdev = mean, stdev
+
+    def mean(self) -> float:
+        return self._mean
+
+    def stdev(self) -> float:
+        return self._stdev
+
+
+class TestReport:
+    """A goal is met or missed only when the ratio's whole spread says so."""
+
+    @pytest.mark.parametrize(
+        ("ours", "peer", "said"),
+        [
+            ((1.0, 0.05), (1.0, 0.05), "yes"),  # 0.86x to 1.17x, all under 1.25x
+            ((1.2, 0.1), (1.0, 0.05), "within noise"),  # 1.05x to 1.37x
+            ((2.0, 0.1), (1.0, 0.05), "**no**"),  # 1.81x to 2.21x
+        ],
+    )
+    def test_at_most(self, ours: tuple[float, float], peer: tuple[float, float], said: str) -> None:
+        import report
+
+        goal = report.Goal("case", "floor", "at most", 1.25)
+        benches = {"chatcodec": _Timing(*ours), "floor": _Timing(*peer)}
+        assert report.verdict(goal, benches)[1] == said
+
+    @pytest.mark.parametrize(
+        ("peer", "said"),
+        [((12.0, 0.5), "yes"), ((10.0, 1.5), "within noise"), ((5.0, 0.5), "**no**")],
+    )
+    def test_at_least(self, peer: tuple[float, float], said: str) -> None:
+        import report
+
+        goal = report.Goal("case", "sdk", "at least", 10.0)
+        benches = {"chatcodec": _Timing(1.0, 0.02), "sdk": _Timing(*peer)}
+        assert report.verdict(goal, benches)[1] == said
+
+    def test_spread_is_written_beside_the_ratio(self) -> None:
+        import report
+
+        ratio = report.Ratio.of(_Timing(2.0, 0.1), _Timing(1.0, 0.05))
+        assert ratio.text() == "2.00x (1.81x to 2.21x)"
