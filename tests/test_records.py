@@ -261,6 +261,33 @@ class TestToolRunDetails:
         for format in FORMATS:
             assert roundtrip(message, cc.Message, format) == message
 
+    def test_stack_trace_is_stored_and_never_sent(self) -> None:
+        def run_tool() -> None:
+            raise FileNotFoundError("secret-path.txt")
+
+        try:
+            run_tool()
+        except FileNotFoundError as exc:
+            details = cc.ToolResultDetails.from_exception(exc, recoverable=True)
+        assert details.recoverable is True
+        assert details.error_message == "FileNotFoundError: secret-path.txt"
+        assert details.stack_trace is not None
+        assert "in run_tool" in details.stack_trace
+        assert "secret-path" not in repr(details)
+        message = cc.ToolMessage("c1", "the file is missing", is_error=True, details=details)
+        for format in FORMATS:
+            assert roundtrip(message, cc.Message, format) == message
+        stored = json.loads(cc.encode(message))
+        assert stored["details"]["stack_trace"] == details.stack_trace
+        call = cc.assistant(tool_calls=[cc.tool_call("c1", "read_file", {"p": "x"})])
+        request = cc.Request((cc.user("go"), call, message), model="m", max_tokens=10)
+        from chatcodec import providers
+
+        for name in providers.NAMES:
+            body = providers.get(name).encode_request(request)
+            assert b"Traceback" not in body
+            assert b"in run_tool" not in body
+
     def test_negative_duration(self) -> None:
         with pytest.raises(cc.ValidationError) as info:
             cc.ToolResultDetails(duration=-1)
