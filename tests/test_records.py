@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import pickle
 
 import msgspec
@@ -121,6 +122,59 @@ class TestUnknownKinds:
             ("$.records[2].content[1]", "warning"),
         ]
         assert "after setup" not in str(problems)
+
+    def test_strict_decode_reports_them_in_the_log(self, caplog: pytest.LogCaptureFixture) -> None:
+        wanted = [
+            (
+                "chatcodec",
+                logging.WARNING,
+                "a record of a kind this version does not know, kept verbatim - at `$.records[1]`",
+            ),
+            (
+                "chatcodec",
+                logging.WARNING,
+                "a part of a kind this version does not know, "
+                "kept verbatim - at `$.records[2].content[1]`",
+            ),
+        ]
+        paths: list[tuple[str, object]] = [
+            ("decode json", lambda: cc.decode(self.DATA, type=cc.Conversation)),
+            ("transcript", lambda: cc.decode(self.DATA, type=cc.Transcript)),
+            ("read_transcript", lambda: cc.read_transcript(self.DATA)),
+            (
+                "msgpack",
+                lambda: cc.decode(
+                    cc.encode(cc.decode(self.DATA, type=cc.Transcript), format="msgpack"),
+                    type=cc.Transcript,
+                    format="msgpack",
+                ),
+            ),
+        ]
+        for name, read in paths:
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger="chatcodec"):
+                read()  # type: ignore[operator]
+            assert caplog.record_tuples[-2:] == wanted, name
+            assert "after setup" not in caplog.text
+            assert "checkpoint" not in caplog.text
+            assert "hologram" not in caplog.text
+
+    def test_a_part_in_a_message_is_reported(self, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.WARNING, logger="chatcodec"):
+            cc.decode(b'{"role":"assistant","content":[{"type":"sketch","svg":"<svg/>"}]}')
+            list(cc.iter_jsonl([b'{"role":"user","content":[{"type":"x"}]}']))
+        assert [r.getMessage().rpartition(" - at ")[2] for r in caplog.records] == [
+            "`$.content[0]`",
+            "`$.content[0]`",
+        ]
+
+    def test_known_kinds_log_nothing(self, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.DEBUG, logger="chatcodec"):
+            cc.decode(
+                b'{"v":2,"policy":"provider","records":[{"role":"user","content":[{"type":"text","text":"x"}]}]}',
+                type=cc.Conversation,
+            )
+        assert caplog.records == []
 
     def test_msgpack_keeps_their_values(self) -> None:
         transcript = cc.decode(self.DATA, type=cc.Transcript)
