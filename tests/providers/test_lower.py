@@ -274,13 +274,33 @@ class TestImages:
     """With vision an image goes as is; without, as the text read from it or not at all."""
 
     @pytest.mark.parametrize("name", PROVIDERS)
-    def test_with_vision_recognition_stays_in_storage(self, name: str) -> None:
+    @pytest.mark.parametrize("mode", [None, "vision", "auto"])
+    def test_with_vision_recognition_stays_in_storage(self, name: str, mode: Any) -> None:
         plain, plain_losses = encode(name, request(cc.user([image()])))
-        read = image(recognition="ocr", recognized_text="HELLO", vision_analysis="a sign")
+        read = image(recognition=mode, recognized_text="HELLO", vision_analysis="a sign")
         body, losses = encode(name, request(cc.user([read])))
         assert body == plain
         assert losses == plain_losses == []
         assert lower(request(cc.user([read])), Encoding(name)).messages[0].content == (read,)
+
+    @pytest.mark.parametrize("name", PROVIDERS)
+    @pytest.mark.parametrize("vision", [True, False])
+    def test_ocr_sends_the_recognized_text_even_with_vision(self, name: str, vision: bool) -> None:
+        read = image(recognition="ocr", recognized_text="HELLO", vision_analysis="a sign")
+        message = cc.user([cc.TextPart("What does it say?"), read])
+        body, losses = encode(name, request(message), vision=vision)
+        as_text = request(cc.user(["What does it say?", "HELLO"]))
+        expected, expected_losses = encode(name, as_text)
+        assert body == expected
+        assert losses == expected_losses  # Ollama joins the two texts, as for any two
+
+    @pytest.mark.parametrize("name", PROVIDERS)
+    def test_ocr_without_text_sends_the_image_to_vision(self, name: str) -> None:
+        plain, _ = encode(name, request(cc.user([image()])))
+        failed = image(recognition="ocr", recognition_error="unreadable")
+        body, losses = encode(name, request(cc.user([failed])))
+        assert body == plain
+        assert losses == []
 
     @pytest.mark.parametrize("name", PROVIDERS)
     @pytest.mark.parametrize(

@@ -10,8 +10,11 @@ reports it:
   under a line naming the path and range; a pending or failed one is left out;
 - an :class:`~chatcodec.McpResource` becomes the text part of its ``text``
   (the rest is storage, not a loss);
-- without vision, an image becomes the text read from it, or is left out;
-  with vision it goes as is (the recognition fields are storage);
+- an image whose ``recognition`` is ``"ocr"`` and that has its
+  ``recognized_text`` is sent as that text, to every target: OCR was the way
+  the application chose to have it read;
+- otherwise, without vision, an image becomes the text read from it, or is
+  left out; with vision it goes as is (the recognition fields are storage);
 - a denied tool call that nothing answers gets a tool result saying so, after
   the answers its message already has; a call still awaiting approval is
   reported (and left for ``check_request`` to refuse);
@@ -93,7 +96,9 @@ def lower(
     vision : bool, default True
         Whether the target model takes images. Without vision, an image is
         sent as the text read from it (``recognized_text``, else
-        ``vision_analysis``) or left out.
+        ``vision_analysis``) or left out. An image read by OCR
+        (``recognition="ocr"`` with ``recognized_text``) is sent as its text
+        either way.
     denied_result : str
         The text of the tool result a denied call gets (an error result).
     keep : frozenset of type, optional
@@ -182,7 +187,7 @@ def _needs(messages: tuple[Any, ...], vision: bool, keep: frozenset[type]) -> bo
             if type(content) is tuple:
                 for part in content:
                     form = type(part)
-                    if form in lowered or (form is ImagePart and not vision):
+                    if form in lowered or (form is ImagePart and (not vision or _ocr(part))):
                         return True
         elif kind is AssistantMessage:
             for call in message.tool_calls:
@@ -214,7 +219,7 @@ def _parts(
             form is not FileReference
             and form is not McpResource
             and form is not UnknownPart
-            and (vision or form is not ImagePart)
+            and (form is not ImagePart or (vision and not _ocr(part)))
         ):
             new.append(part)
             index.append(j)
@@ -231,7 +236,8 @@ def _parts(
             new.append(TextPart(part.text, extras=part.extras))
             index.append(j)
         elif form is ImagePart:
-            text = part.text_stand_in or part.vision_analysis
+            text = part.recognized_text if _ocr(part) else None
+            text = text or part.text_stand_in or part.vision_analysis
             if text:
                 new.append(TextPart(text))
                 index.append(j)
@@ -242,6 +248,11 @@ def _parts(
     if not changed:
         return content, None
     return tuple(new), (index if len(index) != len(content) else None)
+
+
+def _ocr(part: ImagePart) -> bool:
+    """Whether the image was read by OCR, and the text it gave is there to send."""
+    return part.recognition == "ocr" and bool(part.recognized_text)
 
 
 def _file_text(part: FileReference) -> str:
