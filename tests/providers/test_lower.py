@@ -698,6 +698,45 @@ class TestToRequest:
             assert r.messages == (cc.user("Hi"), cc.assistant("Hello."))
             assert losses == [cc.Loss("$.records[1]", CONTROL)]
 
+    def test_mcp_resources_as_system_information(self) -> None:
+        records: list[Any] = [
+            cc.system("Be brief."),
+            cc.user(["Use this:", RESOURCE]),
+            cc.assistant(tool_calls=[cc.tool_call("c1", "fetch", {})]),
+            cc.ToolMessage("c1", (RESOURCE,)),
+            cc.user([RESOURCE]),
+        ]
+        r, losses = to_request(records, mcp_resources="system", model="m", max_tokens=16)
+        assert losses == []
+        assert r.messages == (
+            cc.system("Be brief."),
+            cc.system(RESOURCE_TEXT),
+            cc.system(RESOURCE_TEXT),
+            cc.system(RESOURCE_TEXT),
+            cc.user([cc.TextPart("Use this:")]),
+            records[2],
+            cc.tool_result("c1", ""),
+        )
+        inline, _ = to_request(records, model="m", max_tokens=16)
+        assert inline.messages == tuple(records)
+        for name in PROVIDERS:
+            body, encode_losses = encode(name, r)
+            assert encode_losses == []
+            if name == "anthropic":
+                system = body["system"]
+                assert [block["text"] for block in system][1:] == [RESOURCE_TEXT] * 3
+            elif name == "gemini":
+                parts = body["systemInstruction"]["parts"]
+                assert [p["text"] for p in parts][1:] == [RESOURCE_TEXT] * 3
+            else:
+                wire = body["messages"]
+                assert [m["content"] for m in wire[1:4]] == [RESOURCE_TEXT] * 3
+                assert {m["role"] for m in wire[:4]} == {"system"}
+
+    def test_mcp_resources_only_two_places(self) -> None:
+        with pytest.raises(cc.ValidationError, match="mcp_resources"):
+            to_request([cc.user("Hi")], mcp_resources="footer")  # type: ignore[arg-type]
+
     def test_the_request_encodes(self) -> None:
         records: list[Any] = [cc.user("Hi"), cc.mode_change(None, "act"), cc.user([FILE])]
         r, _ = to_request(records, model="m")

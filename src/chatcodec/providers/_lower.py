@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 import msgspec
 
 from .._content import ImagePart, McpResource, TextPart
 from .._control import ControlRecord, UnknownPart
 from .._conversation import Conversation, Entry, Transcript
+from .._errors import ValidationError
 from .._exchange import Request
 from .._files import FileReference
 from .._loss import Loss
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
     from .._control import UnknownRecord
 
 __all__ = ["DENIED_RESULT", "lower", "to_request"]
+
+ResourcePlace = Literal["inline", "system"]
+"""Where :func:`to_request` puts MCP resources."""
 
 DENIED_RESULT = "The user denied this tool call."
 """The tool result a denied call gets, by default."""
@@ -389,6 +393,8 @@ class _Paths(list[Loss]):
 
 def to_request(
     records: Transcript | Conversation | Iterable[Entry | UnknownRecord | BaseMessage],
+    *,
+    mcp_resources: ResourcePlace = "inline",
     **fields: Any,
 ) -> tuple[Request, list[Loss]]:
     """Build a request from the records of a transcript or conversation.
@@ -402,6 +408,14 @@ def to_request(
     ----------
     records : Transcript, Conversation or iterable of records
         Messages, control records and unknown records, in order.
+    mcp_resources : {"inline", "system"}, default "inline"
+        Where MCP resources go. ``"inline"``: where they are, each as the
+        text part of its :attr:`~chatcodec.McpResource.text` (or, for
+        Anthropic, a document). ``"system"``: out of their messages, each
+        as a system message of its text after the leading system messages,
+        so that the model sees them as information the system gave; a user
+        message left with nothing else is left out (its content moved), a
+        tool result keeps empty text.
     **fields
         The request's other fields (``model``, ``tools``, ``max_tokens``...).
 
@@ -412,6 +426,11 @@ def to_request(
     list of Loss
         One per record left out, at ``$.records[i]``.
 
+    Raises
+    ------
+    ValidationError
+        If ``mcp_resources`` is neither of its values.
+
     Examples
     --------
     >>> request, losses = to_request(
@@ -419,7 +438,16 @@ def to_request(
     ... )
     >>> len(request.messages), [str(loss) for loss in losses]
     (2, ['a control record is never sent to a model - at `$.records[1]`'])
+    >>> from chatcodec import McpResource, system
+    >>> schema = McpResource("db", "db://schema", "CREATE TABLE t (id int);")
+    >>> request, _ = to_request(
+    ...     [system("Answer in SQL."), user(["Count the rows.", schema])], mcp_resources="system"
+    ... )
+    >>> [str(m) for m in request.messages]
+    ['system: 14 chars', 'system: 52 chars', 'user: 1 parts (text)']
     """
+    if mcp_resources not in ("inline", "system"):
+        raise ValidationError("must be 'inline' or 'system'", "$.mcp_resources")
     items: Iterable[Any] = (
         records.records if isinstance(records, Transcript | Conversation) else records
     )
@@ -431,4 +459,29 @@ def to_request(
         else:
             reason = CONTROL if isinstance(record, ControlRecord) else UNKNOWN_RECORD
             losses.append(Loss(f"$.records[{i}]", reason))
+    if mcp_resources == "system":
+        messages = _resources_to_system(messages)
     return Request(tuple(messages), **fields), losses
+
+
+def _resources_to_system(messages: list[Message]) -> list[Message]:
+    """The MCP resources of user and tool messages as system messages, after the leading ones."""
+    head = 0
+    while head < len(messages) and isinstance(messages[head], _INSTRUCTIONS):
+        head += 1
+    found: list[Message] = []
+    out: list[Message] = []
+    for message in messages:
+        content = getattr(message, "content", None)
+        if not isinstance(message, UserMessage | ToolMessage) or not (
+            isinstance(content, tuple) and any(type(p) is McpResource for p in content)
+        ):
+            out.append(message)
+            continue
+        rest = tuple(p for p in content if type(p) is not McpResource)
+        found.extend(SystemMessage(p.text) for p in content if type(p) is McpResource)
+        if rest:
+            out.append(msgspec.structs.replace(message, content=rest))
+        elif isinstance(message, ToolMessage):
+            out.append(msgspec.structs.replace(message, content=""))
+    return out[:head] + found + out[head:]
