@@ -444,7 +444,7 @@ def to_request(
     ...     [system("Answer in SQL."), user(["Count the rows.", schema])], mcp_resources="system"
     ... )
     >>> [str(m) for m in request.messages]
-    ['system: 14 chars', 'system: 52 chars', 'user: 1 parts (text)']
+    ['system: 14 chars', 'system: 55 chars', 'user: 1 parts (text)']
     """
     if mcp_resources not in ("inline", "system"):
         raise ValidationError("must be 'inline' or 'system'", "$.mcp_resources")
