@@ -14,7 +14,9 @@ reports it:
   ``recognized_text`` is sent as that text, to every target: OCR was the way
   the application chose to have it read;
 - otherwise, without vision, an image becomes the text read from it, or is
-  left out; with vision it goes as is (the recognition fields are storage);
+  left out; with vision it goes as is (the recognition fields are storage),
+  unless it names a local file that :func:`~chatcodec.resolve_image_files`
+  did not read: a local path is never sent, the image is left out;
 - a denied tool call that nothing answers gets a tool result saying so, after
   the answers its message already has; a call still awaiting approval is
   reported (and left for ``check_request`` to refuse);
@@ -42,7 +44,7 @@ from .._control import ControlRecord, UnknownPart
 from .._conversation import Conversation, Entry, Transcript
 from .._errors import ValidationError
 from .._exchange import Request
-from .._files import FileReference
+from .._files import FileReference, local_path
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
@@ -68,6 +70,7 @@ DENIED_RESULT = "The user denied this tool call."
 
 UNRESOLVED = "a file reference that was not resolved"
 NO_STAND_IN = "an image without recognized text, for a target without vision"
+UNREAD_IMAGE = "an image by local path that was not read (see resolve_image_files)"
 AWAITING = "a tool call awaiting approval"
 UNKNOWN_PART = "a part of a kind this version does not know"
 EMPTY = "a message with nothing left to send"
@@ -191,7 +194,7 @@ def _needs(messages: tuple[Any, ...], vision: bool, keep: frozenset[type]) -> bo
             if type(content) is tuple:
                 for part in content:
                     form = type(part)
-                    if form in lowered or (form is ImagePart and (not vision or _ocr(part))):
+                    if form in lowered or (form is ImagePart and _lowered_image(part, vision)):
                         return True
         elif kind is AssistantMessage:
             for call in message.tool_calls:
@@ -223,7 +226,7 @@ def _parts(
             form is not FileReference
             and form is not McpResource
             and form is not UnknownPart
-            and (form is not ImagePart or (vision and not _ocr(part)))
+            and (form is not ImagePart or not _lowered_image(part, vision))
         ):
             new.append(part)
             index.append(j)
@@ -240,18 +243,27 @@ def _parts(
             new.append(TextPart(part.text, extras=part.extras))
             index.append(j)
         elif form is ImagePart:
-            text = part.recognized_text if _ocr(part) else None
-            text = text or part.text_stand_in or part.vision_analysis
+            if _ocr(part):
+                text = part.recognized_text
+            elif not vision:
+                text = part.text_stand_in or part.vision_analysis
+            else:
+                text = None
             if text:
                 new.append(TextPart(text))
                 index.append(j)
             else:
-                enc.lose(where, NO_STAND_IN)
+                enc.lose(where, UNREAD_IMAGE if vision else NO_STAND_IN)
         else:
             enc.lose(where, UNKNOWN_PART)
     if not changed:
         return content, None
     return tuple(new), (index if len(index) != len(content) else None)
+
+
+def _lowered_image(part: ImagePart, vision: bool) -> bool:
+    """Whether the image is not sent as it is: as text, or not at all."""
+    return not vision or _ocr(part) or local_path(part.url) is not None
 
 
 def _ocr(part: ImagePart) -> bool:
