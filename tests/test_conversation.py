@@ -153,6 +153,22 @@ class TestById:
             conv.remove("nope")
 
 
+class TestPolicies:
+    """Each policy is kept with the history and checks every change."""
+
+    def test_provider_policy_round_trips(self) -> None:
+        conv = cc.Conversation([U, A, U], policy="provider")
+        back = cc.decode(cc.encode(conv), type=cc.Conversation)
+        assert back == conv
+        assert back.policy == "provider"
+        with pytest.raises(cc.OrderingError):
+            back.add(cc.tool_result("c1", "orphan"))
+
+    def test_strict_error_names_the_others(self) -> None:
+        with pytest.raises(cc.OrderingError, match="'provider' and 'lenient' policies"):
+            cc.Conversation([U])
+
+
 class TestApprovals:
     """A tool call's approval is set in the history itself."""
 
