@@ -179,6 +179,16 @@ class TestCollect:
         problems = cc.validate([A, U, A], collect=True)
         assert [p.path for p in problems] == ["$[0]"]
 
+    def test_unanswered_calls_are_reported_once(self) -> None:
+        rule = "every tool call must be answered before this message"
+        for policy in ("strict", "provider"):
+            problems = cc.validate([S, U, CALLS, R1, U, A, U], policy=policy, collect=True)
+            assert [(p.path, p.rule) for p in problems] == [("$[4]", rule)]
+
+    def test_an_assistant_message_first_is_reported_once(self) -> None:
+        problems = cc.validate([A, A, U, A], policy="provider", collect=True)
+        assert [p.path for p in problems] == ["$[0]"]
+
     def test_every_policy_collects_what_it_raises(self) -> None:
         history = [A, U, CALLS, U, R1]
         for policy in validate_module.POLICIES:

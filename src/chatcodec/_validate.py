@@ -150,6 +150,24 @@ class OrderState:
             raise OrderingError("tool message must answer a tool call made earlier", self.count)
         self._apply(message, role)
 
+    def recover(self, message: BaseMessage | ControlRecord | UnknownRecord) -> None:
+        """Go on after ``message`` broke a rule, so that one fault is reported once.
+
+        The history is taken as repaired where the fault is: a missing system
+        message as there, a missing first user message as there, calls left
+        unanswered as answered. ``message`` is then applied if it passes, and
+        passed over if it still breaks a rule of its own.
+        """
+        if self.strict and self.last is None:
+            self.last = _SYSTEM
+        self.started = True
+        if role_of(message) is not _TOOL:
+            self.pending = _NO_IDS
+        try:
+            self.push(message)
+        except OrderingError:
+            self.count += 1  # keep indexes aligned with the input
+
     def _check_strict(self, message: BaseMessage, role: Role) -> None:
         index, last = self.count, self.last
         if role is _SYSTEM or role is _DEVELOPER:
@@ -264,15 +282,7 @@ def validate(
             if not collect:
                 raise
             problems.append(Problem(f"$[{index}]", error.rule))
-            if state.strict and state.last is None:
-                # Judge it as if the history had its system message.
-                state.last = _SYSTEM
-                try:
-                    state.push(message)
-                except OrderingError:
-                    state.count += 1
-            else:
-                state.count += 1  # keep indexes aligned with the input
+            state.recover(message)
     return problems
 
 
