@@ -185,6 +185,12 @@ class TestCollect:
             problems = cc.validate([S, U, CALLS, R1, U, A, U], policy=policy, collect=True)
             assert [(p.path, p.rule) for p in problems] == [("$[4]", rule)]
 
+    def test_what_is_not_a_message_repairs_nothing(self) -> None:
+        problems = cc.validate([S, U, CALLS, "x", U], collect=True)  # type: ignore[list-item]
+        assert [p.path for p in problems] == ["$[3]", "$[4]"]
+        problems = cc.validate(["x", A], policy="provider", collect=True)  # type: ignore[list-item]
+        assert [p.path for p in problems] == ["$[0]", "$[1]"]
+
     def test_an_assistant_message_first_is_reported_once(self) -> None:
         problems = cc.validate([A, A, U, A], policy="provider", collect=True)
         assert [p.path for p in problems] == ["$[0]"]

@@ -158,10 +158,14 @@ class OrderState:
         unanswered as answered. ``message`` is then applied if it passes, and
         passed over if it still breaks a rule of its own.
         """
+        role = role_of(message)
+        if role is None:  # not a message: nothing to repair
+            self.count += 1
+            return
         if self.strict and self.last is None:
             self.last = _SYSTEM
         self.started = True
-        if role_of(message) is not _TOOL:
+        if role is not _TOOL:
             self.pending = _NO_IDS
         try:
             self.push(message)
