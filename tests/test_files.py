@@ -224,6 +224,8 @@ class TestResolveImages:
             ("file:shots/./a.png", "must be normalized (no '.', '//' or trailing '/')"),
             ("file:missing.png", "the file does not exist"),
             ("file://example.com/shots/a.png", "a file URL on another host"),
+            ("file:", "must not be empty"),
+            ("file:a%00.png", "must not contain NUL"),
             ("file:notes.txt", "not an image (PNG, JPEG, GIF or WebP)"),
             ("file:shots", "not a regular file"),
         ],

@@ -257,13 +257,17 @@ _SIGNATURES = (
 )
 
 
+ELSEWHERE = "\0"
+"""The path of a ``file:`` URL on another host (a NUL: no file has it)."""
+
+
 def local_path(url: str | None) -> str | None:
     """The path a ``file:`` URL names (``None`` for any other URL).
 
     ``file:///abs/path`` and ``file://localhost/abs/path`` name an absolute
     path, ``file:rel/path`` one relative to the workspace root;
     percent-escapes are decoded. A ``file:`` URL on another host names
-    ``""``, which no workspace holds.
+    :data:`ELSEWHERE`, which no workspace holds.
     """
     if url is None or url[:5].lower() != "file:":
         return None
@@ -271,7 +275,7 @@ def local_path(url: str | None) -> str | None:
     if rest.startswith("//"):
         host, slash, path = rest[2:].partition("/")
         if host not in ("", "localhost"):
-            return ""
+            return ELSEWHERE
         rest = slash + path
     return unquote(rest)
 
@@ -380,7 +384,7 @@ def _image_rule(path: str, root: Path | None) -> str:
     """Why the path of a ``file:`` URL cannot be read, on its face (``""``: it may be)."""
     if root is None:
         return "the workspace root does not exist"
-    if not path:
+    if path == ELSEWHERE:
         return "a file URL on another host"
     try:
         check_path(path)
