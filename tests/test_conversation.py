@@ -373,6 +373,10 @@ class TestThreads:
                         conv.replace(f"{n}:{i}", cc.user(f"{n}:{i}!", id=f"{n}:{i}"))
                     if i % 10 == 7:
                         assert conv.remove(f"{n}:{i}").id == f"{n}:{i}"  # type: ignore[union-attr]
+                    if i % 50 == 11:
+                        call = cc.tool_call(f"{n}:{i}:c", "run", {})
+                        conv.add(cc.assistant(tool_calls=[call], id=f"{n}:{i}:a"))
+                        conv.set_approval(f"{n}:{i}:c", "denied")
                     snap = conv.messages
                     assert len(conv) >= 1
                     assert conv[-1] is not None
@@ -380,7 +384,7 @@ class TestThreads:
                     mine = [m.text for m in snap if m.text.startswith(f"{n}:")]
                     assert mine[-1].startswith(f"{n}:{i}") or i % 10 == 7
                     assert conv.get(f"{n}:0") is not None
-            except BaseException as exc:  # reported below, with the thread's number
+            except BaseException as exc:  # a thread's failure fails the test below
                 errors.append(exc)
 
         threads = [threading.Thread(target=work, args=(n,)) for n in range(threads_n)]
@@ -390,7 +394,11 @@ class TestThreads:
             thread.join()
         assert errors == []
         texts = [m.text for m in conv]
-        assert len(conv) == len(conv.records) == threads_n * rounds * 9 // 10
+        calls_per_thread = len(range(11, rounds, 50))
+        assert len(conv) == len(conv.records) == threads_n * (rounds * 9 // 10 + calls_per_thread)
+        for n in range(threads_n):
+            said = [conv.get(f"{n}:{i}:a") for i in range(11, rounds, 50)]
+            assert [m.tool_calls[0].approval for m in said] == ["denied"] * calls_per_thread  # type: ignore[union-attr]
         for n in range(threads_n):
             mine = [t for t in texts if t.startswith(f"{n}:")]
             expected = [
