@@ -51,6 +51,9 @@ too). A record of a kind this version does not know decodes to an
 :class:`UnknownRecord` in its place."""
 
 _NOT_MESSAGES = (ControlRecord, UnknownRecord)
+_MESSAGE_CLASSES = frozenset(
+    (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
+)
 
 _View = tuple[list[Entry | UnknownRecord], int, list[Message], int]
 """The history at one moment: the records list and its length, the messages
@@ -166,7 +169,7 @@ class Conversation:
             self._state.push(message)
             items, n, messages, k = self._view
             items.append(message)  # type: ignore[arg-type]  # push checked it
-            if not isinstance(message, _NOT_MESSAGES):
+            if type(message) in _MESSAGE_CLASSES or not isinstance(message, _NOT_MESSAGES):
                 messages.append(message)  # type: ignore[arg-type]
                 k += 1
             ident = getattr(message, "id", None)
