@@ -24,7 +24,8 @@ each of them, as far as order goes.
 3. roles may repeat (providers join consecutive turns);
 4. rule 3 of ``strict``: tool messages answer the calls of the assistant
    message just before them, each id once, all of them before any other
-   message.
+   message; consecutive assistant messages count as one (every encoder
+   joins them into one turn), so their calls are answered after the last.
 
 ``lenient`` (real transcripts): no system message needed, any role may repeat,
 but a tool message must still answer a call some assistant message made.
@@ -195,7 +196,7 @@ class OrderState:
         if role is _TOOL:
             self._check_tool(message, index)
             return
-        if self.pending:
+        if self.pending and not (role is _ASSISTANT and self.last is _ASSISTANT):
             raise OrderingError("every tool call must be answered before this message", index)
         if role is _ASSISTANT and not self.started:
             raise OrderingError(
@@ -215,16 +216,23 @@ class OrderState:
 
     def _apply(self, message: BaseMessage, role: Role) -> None:
         self.count += 1
-        self.last = role
+        previous, self.last = self.last, role
         if role is _ASSISTANT:
             said = cast(AssistantMessage, message)
             calls, invalid = said.tool_calls, said.invalid_tool_calls
+            # provider: consecutive assistant messages are one turn (every
+            # encoder joins them), whose calls are answered after the last.
+            joined = previous is _ASSISTANT and self.policy == "provider"
             if calls or invalid:
-                self.pending = {call.id for call in calls}
-                self.answerable = self.pending | {c.id for c in invalid if c.id}
-                self.answered = set()
-                self.known.update(self.answerable)
-            else:
+                ids = {call.id for call in calls}
+                answerable = ids | {c.id for c in invalid if c.id}
+                if joined:
+                    self.pending = self.pending | ids
+                    self.answerable = self.answerable | answerable
+                else:
+                    self.pending, self.answerable, self.answered = ids, answerable, set()
+                self.known.update(answerable)
+            elif not joined:
                 self.pending = self.answerable = self.answered = _NO_IDS
         elif role is _TOOL:
             call_id = cast(ToolMessage, message).tool_call_id
