@@ -39,6 +39,9 @@ __all__ = [
 
 LOGGER = logging.getLogger("chatcodec")
 """Where chatcodec reports what it kept without understanding it."""
+# A library leaves output to the application: without a logging setup of its
+# own, nothing is printed (Python's "last resort" handler stays out of it).
+LOGGER.addHandler(logging.NullHandler())
 
 MODE_CHANGE = "mode_change"
 BRANCH_SWITCH = "branch_switch"
