@@ -60,9 +60,23 @@ class TestCheck:
         path.write_bytes(
             b'{"role":"user","content":"a"}\n{"role":"tool","tool_call_id":"x","content":"r"}\n'
         )
-        status, text = run("check", str(path))
+        status, text = run("check", str(path), "--policy", "lenient")
         assert status == 1
         assert "error: tool message must answer a tool call made earlier - at line 2, `$`" in text
+
+    def test_the_policy_defaults_as_validate_does(self, tmp_path: Path) -> None:
+        messages: list[cc.Message] = [cc.user("a"), cc.assistant("b"), cc.user("c")]
+        path = tmp_path / "no_system.jsonl"
+        with path.open("wb") as f:
+            cc.write_jsonl(f, messages)
+        found = cc.validate(messages, collect=True)
+        status, text = run("check", str(path))
+        assert status == 1
+        assert [line for line in text.splitlines() if ": error: " in line] == [
+            f"{path}: error: {found[0].rule} - at line 1, `$`"
+        ]
+        status, text = run("check", str(path), "--policy", "provider")
+        assert status == 0
 
     def test_strict_reading_stops_at_the_first_bad_line(self, tmp_path: Path) -> None:
         path = tmp_path / "bad.jsonl"
@@ -70,7 +84,7 @@ class TestCheck:
         status, text = run("check", str(path))
         assert status == 1
         assert "line 2: role must be one of" in text
-        status, text = run("check", str(path), "--lenient")
+        status, text = run("check", str(path), "--lenient", "--policy", "lenient")
         assert status == 0
         assert "warning: role was not lowercase - at line 2, `$.role`" in text
         assert "2 messages, 0 errors, 1 warnings" in text

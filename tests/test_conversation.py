@@ -75,6 +75,166 @@ class TestBasics:
         assert repr(cc.Conversation([S, U])) == "Conversation(2 messages, policy='strict')"
 
 
+class TestById:
+    """Records are looked up, replaced and removed by their id."""
+
+    def history(self) -> cc.Conversation:
+        return cc.Conversation(
+            [
+                cc.system("s", id="s"),
+                cc.user("u1", id="u1"),
+                cc.mode_change("plan", "act", id="mode"),
+                cc.assistant(tool_calls=[CALL], id="a1"),
+                cc.tool_result("c1", "18C", id="r1"),
+                cc.assistant("done", id="a2"),
+            ]
+        )
+
+    def test_get(self) -> None:
+        conv = self.history()
+        assert conv.get("u1") is conv[1]
+        assert conv.get("mode") == conv.records[2]
+        assert conv.get("nope") is None
+
+    def test_the_first_of_a_repeated_id(self) -> None:
+        conv = cc.Conversation([cc.user("a", id="x"), cc.user("b", id="x")], policy="lenient")
+        assert conv.get("x") is conv[0]
+        conv.remove("x")
+        assert conv.get("x") is conv[0]
+        assert conv[0].text == "b"
+
+    def test_replace(self) -> None:
+        conv = self.history()
+        before = conv.messages
+        conv.replace("u1", cc.user("edited", id="u1"))
+        assert conv[1].text == "edited"
+        assert conv.messages[2:] == before[2:]
+        assert before[1].text == "u1"  # an earlier snapshot is unchanged
+        conv.replace("u1", cc.user("renamed", id="u9"))
+        assert conv.get("u1") is None
+        assert conv.get("u9") is conv[1]
+        conv.add(cc.user("more"))  # the order goes on from the new history
+        assert len(conv) == 6
+
+    def test_a_replace_that_breaks_the_order_changes_nothing(self) -> None:
+        conv = self.history()
+        before = conv.records
+        with pytest.raises(cc.OrderingError) as info:
+            conv.replace("a1", cc.assistant("no calls", id="a1"))  # r1 answers nothing
+        assert info.value.index == 4
+        assert conv.records == before
+        with pytest.raises(cc.OrderingError):
+            conv.replace("s", cc.user("not a system message"))
+        assert conv.records == before
+        conv.add(cc.user("next"))  # the state was kept too
+        assert len(conv) == 6
+
+    def test_remove(self) -> None:
+        conv = self.history()
+        assert conv.remove("mode") == cc.mode_change("plan", "act", id="mode")
+        assert len(conv.records) == 5
+        assert len(conv) == 5
+        conv.add(cc.user("u2", id="u2"))
+        assert conv.remove("u2").id == "u2"  # type: ignore[union-attr]
+        assert len(conv) == 5
+
+    def test_a_remove_that_breaks_the_order_changes_nothing(self) -> None:
+        conv = self.history()
+        before = conv.records
+        with pytest.raises(cc.OrderingError):
+            conv.remove("a1")  # its answer would be left alone
+        assert conv.records == before
+
+    def test_a_missing_id(self) -> None:
+        conv = self.history()
+        with pytest.raises(KeyError):
+            conv.replace("nope", U)
+        with pytest.raises(KeyError):
+            conv.remove("nope")
+
+
+class TestPolicies:
+    """Each policy is kept with the history and checks every change."""
+
+    def test_provider_policy_round_trips(self) -> None:
+        conv = cc.Conversation([U, A, U], policy="provider")
+        back = cc.decode(cc.encode(conv), type=cc.Conversation)
+        assert back == conv
+        assert back.policy == "provider"
+        with pytest.raises(cc.OrderingError):
+            back.add(cc.tool_result("c1", "orphan"))
+
+    def test_strict_error_names_the_others(self) -> None:
+        with pytest.raises(cc.OrderingError, match="'provider' and 'lenient' policies"):
+            cc.Conversation([U])
+
+
+class TestApprovals:
+    """A tool call's approval is set in the history itself."""
+
+    def test_set_approval(self) -> None:
+        conv = cc.Conversation([S, U, cc.assistant(tool_calls=[CALL], id="a1")])
+        updated = conv.set_approval("c1", "denied")
+        assert updated.tool_calls[0].approval == "denied"
+        assert conv[2] is updated
+        assert conv.get("a1") is updated
+        assert conv.set_approval("c1", None).tool_calls[0].approval is None
+        conv.set_approval("c1", "denied")
+        request, _ = cc.to_request(conv)
+        sent = request.messages[2]
+        assert isinstance(sent, cc.AssistantMessage)
+        assert sent.tool_calls[0].approval == "denied"
+
+    def test_unknown_call_and_bad_status(self) -> None:
+        conv = cc.Conversation([S, U, cc.assistant(tool_calls=[CALL])])
+        before = conv.records
+        with pytest.raises(KeyError):
+            conv.set_approval("c9", "approved")
+        with pytest.raises(cc.ValidationError):
+            conv.set_approval("c1", "bogus")  # type: ignore[arg-type]
+        assert conv.records == before
+
+
+class TestReadsAfterWrites:
+    """Reading the length, an index or the last message builds no snapshot."""
+
+    def test_small_reads_take_no_snapshot(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        conv = cc.Conversation(policy="lenient")
+
+        def no_snapshot(self: cc.Conversation) -> tuple[cc.Message, ...]:
+            raise AssertionError("a snapshot was built")
+
+        monkeypatch.setattr(cc.Conversation, "messages", property(no_snapshot))
+        monkeypatch.setattr(cc.Conversation, "records", property(no_snapshot))
+        for i in range(50):
+            conv.add(cc.user(str(i)))
+            conv.add(cc.mode_change(None, str(i)))
+            assert len(conv) == i + 1
+            assert conv[-1].text == str(i)
+            assert conv[i].text == str(i)
+            assert conv.last is not None
+            assert conv.last.text == str(i)
+            assert conv[1:2][0].text == "1" if i else True
+            assert [m.text for m in conv][-1] == str(i)
+            assert conv
+
+    def test_a_snapshot_is_shared_until_the_next_change(self) -> None:
+        conv = cc.Conversation([S, U])
+        assert conv.messages is conv.messages
+        assert conv.records is conv.records
+        first = conv.messages
+        conv.add(A)
+        assert conv.messages is not first
+        assert first == (S, U)
+
+    def test_out_of_range(self) -> None:
+        conv = cc.Conversation([S])
+        with pytest.raises(IndexError):
+            conv[1]
+        with pytest.raises(IndexError):
+            conv[-2]
+
+
 class TestFilters:
     """Filters pick messages by role, in order."""
 
@@ -196,6 +356,56 @@ class TestThreads:
             thread.join()
         assert cc.validate(conv.messages) == []
         assert len(conv) + len(errors) == 1 + 800
+
+    def test_mixed_operations_from_8_threads_lose_nothing(self) -> None:
+        """Each thread adds, replaces, removes and reads its own messages."""
+        conv = cc.Conversation(policy="lenient")
+        threads_n, rounds = 8, 300
+        start = threading.Barrier(threads_n)
+        errors: list[BaseException] = []
+
+        def work(n: int) -> None:
+            start.wait()
+            try:
+                for i in range(rounds):
+                    conv.add(cc.user(f"{n}:{i}", id=f"{n}:{i}"))
+                    if i % 10 == 3:
+                        conv.replace(f"{n}:{i}", cc.user(f"{n}:{i}!", id=f"{n}:{i}"))
+                    if i % 10 == 7:
+                        assert conv.remove(f"{n}:{i}").id == f"{n}:{i}"  # type: ignore[union-attr]
+                    if i % 50 == 11:
+                        call = cc.tool_call(f"{n}:{i}:c", "run", {})
+                        conv.add(cc.assistant(tool_calls=[call], id=f"{n}:{i}:a"))
+                        conv.set_approval(f"{n}:{i}:c", "denied")
+                    snap = conv.messages
+                    assert len(conv) >= 1
+                    assert conv[-1] is not None
+                    assert conv.last is not None
+                    mine = [m.text for m in snap if m.text.startswith(f"{n}:")]
+                    assert mine[-1].startswith(f"{n}:{i}") or i % 10 == 7
+                    assert conv.get(f"{n}:0") is not None
+            except BaseException as exc:  # a thread's failure fails the test below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(threads_n)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        texts = [m.text for m in conv]
+        calls_per_thread = len(range(11, rounds, 50))
+        assert len(conv) == len(conv.records) == threads_n * (rounds * 9 // 10 + calls_per_thread)
+        for n in range(threads_n):
+            said = [conv.get(f"{n}:{i}:a") for i in range(11, rounds, 50)]
+            assert [m.tool_calls[0].approval for m in said] == ["denied"] * calls_per_thread  # type: ignore[union-attr]
+        for n in range(threads_n):
+            mine = [t for t in texts if t.startswith(f"{n}:")]
+            expected = [
+                f"{n}:{i}!" if i % 10 == 3 else f"{n}:{i}" for i in range(rounds) if i % 10 != 7
+            ]
+            assert mine == expected
+        assert all(conv.get(f"{n}:{i}") is not None for n in range(8) for i in (0, 3))
 
 
 class TestReviewRegressions:

@@ -10,6 +10,7 @@ import pytest
 
 import chatcodec as cc
 from chatcodec import FileReference, resolve_file_references
+from chatcodec.providers._lower import EMPTY, UNREAD_IMAGE
 
 
 @pytest.fixture
@@ -166,3 +167,123 @@ class TestResolve:
         assert out[0] is messages[0]
         assert out[1] is not messages[1]
         assert msgspec.structs.replace(out[1], content=messages[1].content) == messages[1]
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
+JPEG = b"\xff\xd8\xff\xe0" + bytes(16)
+WEBP = b"RIFF\x10\x00\x00\x00WEBPVP8 " + bytes(8)
+
+
+@pytest.fixture
+def pictures(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    (root / "shots").mkdir(parents=True)
+    (root / "shots" / "a.png").write_bytes(PNG)
+    (root / "shots" / "b photo.jpg").write_bytes(JPEG)
+    (root / "shots" / "c.bin").write_bytes(WEBP)
+    (root / "notes.txt").write_text("not an image\n")
+    (tmp_path / "outside.png").write_bytes(PNG)
+    return root
+
+
+def show(url: str, **fields: object) -> list[cc.Message]:
+    return [cc.system("Be brief."), cc.user(["Look:", cc.ImagePart(url=url, **fields)])]  # type: ignore[arg-type]
+
+
+def read_image(
+    messages: list[cc.Message], root: Path, **options: object
+) -> tuple[cc.ImagePart, list[cc.Problem]]:
+    out, report = cc.resolve_image_files(messages, root=root, **options)  # type: ignore[arg-type]
+    part = out[1].content[1]  # type: ignore[attr-defined]
+    assert isinstance(part, cc.ImagePart)
+    return part, report
+
+
+class TestResolveImages:
+    """An image naming a local file is read only by resolve_image_files, under the root."""
+
+    def test_relative_absolute_and_escaped(self, pictures: Path) -> None:
+        absolute = (pictures / "shots" / "a.png").resolve().as_posix()
+        for url, data, media_type in [
+            ("file:shots/a.png", PNG, "image/png"),
+            (f"file://{absolute}", PNG, "image/png"),
+            (f"file://localhost{absolute}", PNG, "image/png"),
+            ("file:shots/b%20photo.jpg", JPEG, "image/jpeg"),
+            ("file:shots/c.bin", WEBP, "image/webp"),  # by its first bytes
+        ]:
+            part, report = read_image(show(url, detail="high", recognition="vision"), pictures)
+            assert report == [], url
+            assert part == cc.ImagePart.from_bytes(
+                data, media_type, detail="high", recognition="vision"
+            )
+
+    @pytest.mark.parametrize(
+        ("url", "rule"),
+        [
+            ("file:../outside.png", "must not contain '..'"),
+            ("file:shots/./a.png", "must be normalized (no '.', '//' or trailing '/')"),
+            ("file:missing.png", "the file does not exist"),
+            ("file://example.com/shots/a.png", "a file URL on another host"),
+            ("file:", "must not be empty"),
+            ("file:a%00.png", "must not contain NUL"),
+            ("file:notes.txt", "not an image (PNG, JPEG, GIF or WebP)"),
+            ("file:shots", "not a regular file"),
+        ],
+    )
+    def test_refusals_keep_the_url(self, pictures: Path, url: str, rule: str) -> None:
+        part, report = read_image(show(url), pictures)
+        assert part.url == url
+        assert part.data is None
+        assert report == [cc.Problem("$[1].content[1].url", rule)]
+
+    def test_outside_the_root(self, pictures: Path) -> None:
+        outside = (pictures.parent / "outside.png").resolve().as_posix()
+        part, report = read_image(show(f"file://{outside}"), pictures)
+        assert report == [
+            cc.Problem("$[1].content[1].url", "the file is outside the workspace root")
+        ]
+        os.symlink(pictures.parent / "outside.png", pictures / "link.png")
+        part, report = read_image(show("file:link.png"), pictures)
+        assert part.data is None
+        assert report[0].rule == "the file is outside the workspace root"
+
+    def test_limits_and_patterns(self, pictures: Path) -> None:
+        _, report = read_image(show("file:shots/a.png"), pictures, max_bytes=8)
+        assert report[0].rule == "larger than 8 bytes"
+        _, report = read_image(show("file:shots/a.png"), pictures, allow=["*.jpg"])
+        assert report[0].rule == "the file is not allowed"
+        _, report = read_image(show("file:shots/a.png"), pictures / "absent")
+        assert report[0].rule == "the workspace root does not exist"
+
+    def test_nothing_else_is_touched(self, pictures: Path) -> None:
+        remote = show("https://example.com/a.png")
+        out, report = cc.resolve_image_files(remote, root=pictures)
+        assert list(out) == remote
+        assert out[1] is remote[1]
+        assert report == []
+        tool = cc.ToolMessage("c1", (cc.ImagePart(url="file:shots/a.png"),))
+        (read,), _ = cc.resolve_image_files([tool], root=pictures)
+        assert read.content[0].data is not None  # type: ignore[attr-defined]
+
+    def test_decoding_and_encoding_never_read_the_file(self, pictures: Path) -> None:
+        from chatcodec import providers
+
+        message = cc.decode(
+            b'{"role":"user","content":[{"type":"image","url":"file:shots/a.png"}]}'
+        )
+        assert isinstance(message, cc.UserMessage)
+        image = message.content[0]
+        assert isinstance(image, cc.ImagePart)
+        assert image.data is None
+        request = cc.Request((message,), model="m", max_tokens=10)
+        for name in providers.NAMES:
+            losses: list[cc.Loss] = []
+            body = providers.get(name).encode_request(request, losses=losses)
+            assert b"shots/a.png" not in body  # a local path is never sent
+            assert [(loss.path, loss.reason) for loss in losses] == [
+                ("$.messages[0].content[0]", UNREAD_IMAGE),
+                ("$.messages[0]", EMPTY),
+            ]
+        (read,), _ = cc.resolve_image_files([message], root=pictures)
+        body = providers.get("openai").encode_request(cc.Request((read,), model="m"))  # type: ignore[arg-type]
+        assert b"data:image/png;base64," in body

@@ -136,3 +136,22 @@ class TestValueSemantics:
             "AssistantMessage(tool_calls=(ToolCall(id=<6 chars>, name=<11 chars>, "
             "arguments=<16 bytes>),))"
         )
+
+
+class TestText:
+    """Every message has one text accessor."""
+
+    def test_every_message_has_text(self) -> None:
+        messages: list[cc.Message] = [
+            cc.system("Be brief."),
+            cc.developer("Be brief."),
+            cc.user(["Be ", "brief."]),
+            cc.assistant("Be brief."),
+            cc.tool_result("c1", "Be brief."),
+        ]
+        assert [m.text for m in messages] == ["Be brief."] * 5
+        assert {type(m).text.__doc__ is not None for m in messages} == {True}
+
+    def test_text_of_messages_without_text(self) -> None:
+        assert cc.assistant(tool_calls=[cc.tool_call("c1", "f")]).text == ""
+        assert cc.tool_result("c1", "").text == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import pickle
 
 import msgspec
@@ -121,6 +122,59 @@ class TestUnknownKinds:
             ("$.records[2].content[1]", "warning"),
         ]
         assert "after setup" not in str(problems)
+
+    def test_strict_decode_reports_them_in_the_log(self, caplog: pytest.LogCaptureFixture) -> None:
+        wanted = [
+            (
+                "chatcodec",
+                logging.WARNING,
+                "a record of a kind this version does not know, kept verbatim - at `$.records[1]`",
+            ),
+            (
+                "chatcodec",
+                logging.WARNING,
+                "a part of a kind this version does not know, "
+                "kept verbatim - at `$.records[2].content[1]`",
+            ),
+        ]
+        paths: list[tuple[str, object]] = [
+            ("decode json", lambda: cc.decode(self.DATA, type=cc.Conversation)),
+            ("transcript", lambda: cc.decode(self.DATA, type=cc.Transcript)),
+            ("read_transcript", lambda: cc.read_transcript(self.DATA)),
+            (
+                "msgpack",
+                lambda: cc.decode(
+                    cc.encode(cc.decode(self.DATA, type=cc.Transcript), format="msgpack"),
+                    type=cc.Transcript,
+                    format="msgpack",
+                ),
+            ),
+        ]
+        for name, read in paths:
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger="chatcodec"):
+                read()  # type: ignore[operator]
+            assert caplog.record_tuples[-2:] == wanted, name
+            assert "after setup" not in caplog.text
+            assert "checkpoint" not in caplog.text
+            assert "hologram" not in caplog.text
+
+    def test_a_part_in_a_message_is_reported(self, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.WARNING, logger="chatcodec"):
+            cc.decode(b'{"role":"assistant","content":[{"type":"sketch","svg":"<svg/>"}]}')
+            list(cc.iter_jsonl([b'{"role":"user","content":[{"type":"x"}]}']))
+        assert [r.getMessage().rpartition(" - at ")[2] for r in caplog.records] == [
+            "`$.content[0]`",
+            "`$.content[0]`",
+        ]
+
+    def test_known_kinds_log_nothing(self, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.DEBUG, logger="chatcodec"):
+            cc.decode(
+                b'{"v":2,"policy":"provider","records":[{"role":"user","content":[{"type":"text","text":"x"}]}]}',
+                type=cc.Conversation,
+            )
+        assert caplog.records == []
 
     def test_msgpack_keeps_their_values(self) -> None:
         transcript = cc.decode(self.DATA, type=cc.Transcript)
@@ -260,6 +314,33 @@ class TestToolRunDetails:
         assert cc.tool_result("c1", "ok").status == "success"
         for format in FORMATS:
             assert roundtrip(message, cc.Message, format) == message
+
+    def test_stack_trace_is_stored_and_never_sent(self) -> None:
+        def run_tool() -> None:
+            raise FileNotFoundError("secret-path.txt")
+
+        try:
+            run_tool()
+        except FileNotFoundError as exc:
+            details = cc.ToolResultDetails.from_exception(exc, recoverable=True)
+        assert details.recoverable is True
+        assert details.error_message == "FileNotFoundError: secret-path.txt"
+        assert details.stack_trace is not None
+        assert "in run_tool" in details.stack_trace
+        assert "secret-path" not in repr(details)
+        message = cc.ToolMessage("c1", "the file is missing", is_error=True, details=details)
+        for format in FORMATS:
+            assert roundtrip(message, cc.Message, format) == message
+        stored = json.loads(cc.encode(message))
+        assert stored["details"]["stack_trace"] == details.stack_trace
+        call = cc.assistant(tool_calls=[cc.tool_call("c1", "read_file", {"p": "x"})])
+        request = cc.Request((cc.user("go"), call, message), model="m", max_tokens=10)
+        from chatcodec import providers
+
+        for name in providers.NAMES:
+            body = providers.get(name).encode_request(request)
+            assert b"Traceback" not in body
+            assert b"in run_tool" not in body
 
     def test_negative_duration(self) -> None:
         with pytest.raises(cc.ValidationError) as info:

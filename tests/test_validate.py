@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 
 import chatcodec as cc
+import chatcodec._validate as validate_module
 from strategies import strict_conversations
 
 S, U = cc.system("s"), cc.user("u")
@@ -38,7 +39,17 @@ class TestStrict:
             assert cc.validate(seq) == []
 
     def test_first_message_is_system(self) -> None:
-        assert first_problem([U]) == (0, "the first message must be a system message")
+        index, rule = first_problem([U])
+        assert index == 0
+        assert rule.startswith("the first message must be a system message")
+
+    def test_the_system_first_error_names_the_policies_without_it(self) -> None:
+        rule = first_problem([U, A])[1]
+        assert "'provider'" in rule
+        assert "'lenient'" in rule
+        policies: tuple[cc.Policy, ...] = ("provider", "lenient")
+        for policy in policies:
+            assert cc.validate([U, A], policy=policy) == []
 
     def test_only_one_system_message(self) -> None:
         assert first_problem([S, U, A, cc.system("t")]) == (
@@ -102,16 +113,94 @@ class TestLenient:
             cc.validate([], policy="loose")  # type: ignore[arg-type]
 
 
+class TestProvider:
+    """The provider policy: what the providers refuse, no more."""
+
+    def test_no_system_message_and_repeated_roles(self) -> None:
+        sequences: list[list[cc.Message]] = [
+            [U],
+            [U, U, A, A],
+            [S, U, A, cc.system("t"), U, cc.developer("d")],
+            [U, CALLS, R2, R1, A, A],
+            [U, CALLS, R1],  # a history may end with calls still open
+        ]
+        for seq in sequences:
+            assert cc.validate(seq, policy="provider") == []
+
+    def test_tool_messages_follow_their_calls(self) -> None:
+        rule = "tool message must answer a call of the preceding assistant message"
+        assert first_problem([U, A, R1], "provider") == (2, rule)
+        assert first_problem([U, CALLS, U, R1], "provider")[0] == 2
+        assert first_problem([U, CALLS, R1, R1], "provider") == (3, "tool call is answered already")
+        moving_on = "every tool call must be answered before this message"
+        assert first_problem([U, CALLS, R1, A], "provider") == (3, moving_on)
+        assert first_problem([U, CALLS, S, R1], "provider") == (2, moving_on)
+
+    def test_no_assistant_message_first(self) -> None:
+        rule = "the first message after the instructions must not be an assistant message"
+        assert first_problem([A, U], "provider") == (0, rule)
+        assert first_problem([S, A], "provider") == (1, rule)
+
+    def test_matches_the_providers_preflight(self) -> None:
+        """Each ordering refusal of the policy is a refusal of some provider's preflight."""
+        from chatcodec import providers
+
+        refused: list[list[cc.Message]] = [[U, A, R1], [U, CALLS, U, R1], [U, CALLS, R1, A], [A, U]]
+        for seq in refused:
+            assert cc.validate(seq, policy="provider", collect=True)
+            request = cc.Request(tuple(seq), model="m", max_tokens=10)
+            found = [
+                p
+                for name in providers.NAMES
+                for p in providers.get(name).check_request(request)
+                if p.severity == "error"
+            ]
+            assert found, seq
+        accepted = [U, U, A, A, cc.system("t"), U, CALLS, R1, R2, A]
+        assert cc.validate(accepted, policy="provider") == []
+
+
 class TestCollect:
     """validate(collect=True) reports every problem instead of raising."""
 
     def test_all_problems(self) -> None:
         problems = cc.validate([U, S, U, U, R1, A], collect=True)
         assert [(p.path, p.rule) for p in problems] == [
-            ("$[0]", "the first message must be a system message"),
+            ("$[0]", validate_module.NO_SYSTEM),
+            ("$[1]", "a system message may only come first"),
+            ("$[2]", "a user message must follow an assistant or tool message"),
             ("$[3]", "a user message must follow an assistant or tool message"),
             ("$[4]", "tool message must answer a call of the preceding assistant message"),
         ]
+
+    def test_a_missing_system_message_is_reported_once(self) -> None:
+        problems = cc.validate([U, A, U, A], collect=True)
+        assert [(p.path, p.rule) for p in problems] == [("$[0]", validate_module.NO_SYSTEM)]
+        problems = cc.validate([A, U, A], collect=True)
+        assert [p.path for p in problems] == ["$[0]"]
+
+    def test_unanswered_calls_are_reported_once(self) -> None:
+        rule = "every tool call must be answered before this message"
+        for policy in ("strict", "provider"):
+            problems = cc.validate([S, U, CALLS, R1, U, A, U], policy=policy, collect=True)
+            assert [(p.path, p.rule) for p in problems] == [("$[4]", rule)]
+
+    def test_what_is_not_a_message_repairs_nothing(self) -> None:
+        problems = cc.validate([S, U, CALLS, "x", U], collect=True)  # type: ignore[list-item]
+        assert [p.path for p in problems] == ["$[3]", "$[4]"]
+        problems = cc.validate(["x", A], policy="provider", collect=True)  # type: ignore[list-item]
+        assert [p.path for p in problems] == ["$[0]", "$[1]"]
+
+    def test_an_assistant_message_first_is_reported_once(self) -> None:
+        problems = cc.validate([A, A, U, A], policy="provider", collect=True)
+        assert [p.path for p in problems] == ["$[0]"]
+
+    def test_every_policy_collects_what_it_raises(self) -> None:
+        history = [A, U, CALLS, U, R1]
+        for policy in validate_module.POLICIES:
+            problems = cc.validate(history, policy=policy, collect=True)
+            if problems:
+                assert first_problem(history, policy)[1] == problems[0].rule
 
 
 class TestUntrusted:

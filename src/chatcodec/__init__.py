@@ -47,7 +47,7 @@ from ._exchange import (
     Tool,
     ToolChoice,
 )
-from ._files import FileReference, resolve_file_references
+from ._files import FileReference, resolve_file_references, resolve_image_files
 from ._jsonl import JsonlReader, iter_jsonl, write_jsonl
 from ._lenient import Decoded, decode_lenient
 from ._loss import Loss, LossReport
@@ -168,6 +168,7 @@ __all__ = [
     "providers",
     "read_transcript",
     "resolve_file_references",
+    "resolve_image_files",
     "system",
     "to_request",
     "tool_call",

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar, overload
 import msgspec
 from msgspec import Raw
 
-from ._control import ControlRecord, UnknownPart, UnknownRecord, Verbatim
+from ._control import ControlRecord, UnknownPart, UnknownRecord, Verbatim, report_unknown
 from ._conversation import Conversation, Transcript
 from ._errors import (
     DECODE_FAILURES,
@@ -236,7 +236,7 @@ def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
     for location, raw in unknown:
-        value = _put(value, location, raw)
+        value = _put(value, location, raw, prefix)
     return value
 
 
@@ -249,19 +249,21 @@ def _bad_tag(exc: msgspec.ValidationError, type_: Any, prefix: str) -> bool:
     )
 
 
-def _put(value: Any, location: Location, raw: Raw) -> Any:
-    """``value`` with the stand-in at ``location`` swapped for the verbatim kind."""
+def _put(value: Any, location: Location, raw: Raw, path: str) -> Any:
+    """``value`` with the stand-in at ``location`` swapped for the verbatim kind (reported)."""
     if not location:
         kind = UnknownRecord if isinstance(value, ControlRecord) else UnknownPart
+        report_unknown(kind, path)
         return kind(raw)
     head, rest = location[0], location[1:]
     if isinstance(head, int):
         items = list(value)
-        items[head] = _put(items[head], rest, raw)
+        items[head] = _put(items[head], rest, raw, f"{path}[{head}]")
         return tuple(items) if isinstance(value, tuple) else items
+    at = f"{path}.{head}"
     if isinstance(value, dict):
-        return {**value, head: _put(value[head], rest, raw)}
-    return msgspec.structs.replace(value, **{head: _put(getattr(value, head), rest, raw)})
+        return {**value, head: _put(value[head], rest, raw, at)}
+    return msgspec.structs.replace(value, **{head: _put(getattr(value, head), rest, raw, at)})
 
 
 def decode_msgpack(data: bytes | str, type_: Any, prefix: str = "$") -> Any:

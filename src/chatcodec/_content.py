@@ -86,7 +86,8 @@ class ImagePart(_MediaPart, frozen=True, tag="image"):
         application's business; the part carries the results).
     recognized_text : str, optional
         Text read from the image (OCR). Sent instead of the image to a
-        target without vision.
+        target without vision, and to every target when ``recognition`` is
+        ``"ocr"``.
     vision_analysis : str, optional
         A description of the image by a vision model; sent like
         ``recognized_text`` when there is no recognized text.

@@ -11,11 +11,15 @@ never sent to a model.
 the JSON bytes they came from and are written back byte for byte, so a
 transcript survives a round trip through an older reader. They are not
 msgspec Structs on purpose: a Struct is always written field by field, and
-these must be written exactly as read.
+these must be written exactly as read. Each one decoded is reported as a
+warning through the ``chatcodec`` logger (:func:`report_unknown`), on every
+decoding path; :func:`chatcodec.decode_lenient` also lists it among its
+problems.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import msgspec
@@ -32,6 +36,12 @@ __all__ = [
     "branch_switch",
     "mode_change",
 ]
+
+LOGGER = logging.getLogger("chatcodec")
+"""Where chatcodec reports what it kept without understanding it."""
+# A library leaves output to the application: without a logging setup of its
+# own, nothing is printed (Python's "last resort" handler stays out of it).
+LOGGER.addHandler(logging.NullHandler())
 
 MODE_CHANGE = "mode_change"
 BRANCH_SWITCH = "branch_switch"
@@ -160,3 +170,13 @@ class _Tags(msgspec.Struct):
 
 
 _TAGS = msgspec.json.Decoder(_Tags)
+
+
+def report_unknown(kind: type[Verbatim], path: str) -> None:
+    """Log a warning that a record or part of an unknown kind was kept verbatim.
+
+    The message names the JSON path, never the tag or the content (both came
+    from outside).
+    """
+    what = "record" if kind is UnknownRecord else "part"
+    LOGGER.warning("a %s of a kind this version does not know, kept verbatim - at `%s`", what, path)

@@ -1,8 +1,14 @@
 """Conversation: an ordered, thread-safe history of messages and records.
 
-Writers take a lock; readers get an immutable snapshot (a tuple), built once
-per change and shared until the next one, so reading never blocks on a
-half-made change and never copies twice.
+Strategy: the records live in a list that only ever grows by appending; a
+change that is not an append (replace, remove, clear) builds a new list and
+swaps it in. A prefix of such a list never changes, so the pair (list, length)
+is an immutable view of the history at one moment. Writers take a lock and
+publish a new view, one tuple, in a single assignment; readers take the
+current view without a lock. Length, indexing, ``last`` and iteration are
+O(1) after any number of writes; the tuples of :attr:`Conversation.records`
+and :attr:`Conversation.messages` are built from a view when first asked for
+and shared until the next change.
 
 Besides messages, a history holds control records (and records of kinds a
 newer version wrote): the ordering rules pass over them, and
@@ -13,6 +19,8 @@ has everything, in order.
 from __future__ import annotations
 
 import copy
+import itertools
+import operator
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, overload
@@ -32,6 +40,7 @@ from ._messages import (
 from ._migrate import CURRENT_VERSION
 from ._record import Record
 from ._roles import Role
+from ._tools import Approval
 from ._validate import OrderState, Policy
 
 __all__ = ["CURRENT_VERSION", "Conversation", "Entry", "Transcript"]
@@ -42,6 +51,13 @@ too). A record of a kind this version does not know decodes to an
 :class:`UnknownRecord` in its place."""
 
 _NOT_MESSAGES = (ControlRecord, UnknownRecord)
+_MESSAGE_CLASSES = frozenset(
+    (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
+)
+
+_View = tuple[list[Entry | UnknownRecord], int, list[Message], int]
+"""The history at one moment: the records list and its length, the messages
+list and its length. The lists only grow while a view holds them."""
 
 
 class Transcript(Record, frozen=True):
@@ -76,12 +92,15 @@ class Conversation:
     ----------
     messages : iterable of Message, optional
         Initial messages, checked like :meth:`extend`.
-    policy : {"strict", "lenient"}, default "strict"
-        ``"strict"``: the first message is the only system message, user and
-        assistant alternate, tool messages answer the calls of the assistant
-        message just before them, each once, before anything else comes.
-        ``"lenient"``: any order, but a tool message must answer a call some
-        assistant message made.
+    policy : {"strict", "provider", "lenient"}, default "strict"
+        ``"strict"``, the specification's conversation rules: the first
+        message is the only system message, user and assistant alternate,
+        tool messages answer the calls of the assistant message just before
+        them, each once, before anything else comes. No provider asks that
+        much: ``"provider"`` is what the providers refuse (no system message
+        needed, roles may repeat, tool messages as in strict, and no assistant
+        message first). ``"lenient"``: any order, but a tool message must
+        answer a call some assistant message made.
     metadata : dict, optional
         The application's own data about the conversation (JSON values).
     extras : dict, optional
@@ -91,13 +110,25 @@ class Conversation:
     Examples
     --------
     >>> from chatcodec import system, user, assistant
-    >>> conv = Conversation([system("Be brief."), user("Hi")])
+    >>> conv = Conversation([system("Be brief."), user("Hi", id="m1")])
     >>> conv.add(assistant("Hello."))
     >>> len(conv), str(conv.last)
     (3, 'assistant: 6 chars')
+    >>> conv.replace("m1", user("Hi there", id="m1"))
+    >>> str(conv.get("m1"))
+    'user: 8 chars'
     """
 
-    __slots__ = ("_items", "_lock", "_messages", "_snapshot", "_state", "extras", "metadata")
+    __slots__ = (
+        "_ids",
+        "_lock",
+        "_messages_cache",
+        "_records_cache",
+        "_state",
+        "_view",
+        "extras",
+        "metadata",
+    )
 
     def __init__(
         self,
@@ -108,10 +139,12 @@ class Conversation:
         extras: dict[str, Any] | None = None,
     ) -> None:
         self._lock = threading.Lock()
-        self._items: list[Entry | UnknownRecord] = []
-        self._snapshot: tuple[Entry | UnknownRecord, ...] | None = ()
-        self._messages: tuple[Message, ...] | None = ()
         self._state = OrderState(policy)
+        self._records_cache: tuple[_View, tuple[Entry | UnknownRecord, ...]] | None = None
+        self._messages_cache: tuple[_View, tuple[Message, ...]] | None = None
+        self._view: _View
+        self._ids: dict[str, int]
+        self._publish([])
         self.metadata = metadata
         self.extras = extras
         if messages:
@@ -134,10 +167,15 @@ class Conversation:
         """
         with self._lock:
             self._state.push(message)
-            # Invalidate before changing: a reader that sees the new length
-            # then finds no stale snapshot and waits for the lock.
-            self._snapshot = self._messages = None
-            self._items.append(message)  # type: ignore[arg-type]  # push checked it
+            items, n, messages, k = self._view
+            items.append(message)  # type: ignore[arg-type]  # push checked it
+            if type(message) in _MESSAGE_CLASSES or not isinstance(message, _NOT_MESSAGES):
+                messages.append(message)  # type: ignore[arg-type]
+                k += 1
+            ident = getattr(message, "id", None)
+            if ident is not None and ident not in self._ids:
+                self._ids[ident] = n
+            self._view = (items, n + 1, messages, k)
 
     def extend(self, messages: Iterable[BaseMessage | ControlRecord | UnknownRecord]) -> None:
         """Append several messages: all of them, or none if one breaks a rule."""
@@ -147,67 +185,190 @@ class Conversation:
             for message in batch:
                 state.push(message)
             self._state = state
-            self._snapshot = self._messages = None
-            self._items.extend(batch)  # type: ignore[arg-type]  # push checked each
+            items, n, said, k = self._view
+            ids = self._ids
+            for message in batch:
+                items.append(message)  # type: ignore[arg-type]  # push checked each
+                if not isinstance(message, _NOT_MESSAGES):
+                    said.append(message)  # type: ignore[arg-type]
+                    k += 1
+                ident = getattr(message, "id", None)
+                if ident is not None and ident not in ids:
+                    ids[ident] = n
+                n += 1
+            self._view = (items, n, said, k)
+
+    def replace(self, id: str, record: BaseMessage | ControlRecord) -> None:
+        """Put ``record`` in the place of the record whose id is ``id``.
+
+        The whole history is checked again under its policy, in O(n).
+
+        Raises
+        ------
+        KeyError
+            If no record has that id.
+        OrderingError
+            If the history would break a rule; it is then unchanged.
+        """
+        with self._lock:
+            items = self._current()
+            items[self._position(id)] = record  # type: ignore[assignment]  # checked below
+            self._recheck(items)
+
+    def remove(self, id: str) -> Entry | UnknownRecord:
+        """Take out the record whose id is ``id``, and return it.
+
+        The rest is checked again under the policy, in O(n): removing an
+        assistant message whose calls were answered breaks the rules, for
+        one.
+
+        Raises
+        ------
+        KeyError
+            If no record has that id.
+        OrderingError
+            If the history would break a rule; it is then unchanged.
+        """
+        with self._lock:
+            items = self._current()
+            record = items.pop(self._position(id))
+            self._recheck(items)
+            return record
+
+    def set_approval(self, call_id: str, approval: Approval | None) -> AssistantMessage:
+        """Set the approval of the tool call ``call_id`` in the history.
+
+        The assistant message that made the call (the last one, if several
+        did) is replaced by :meth:`AssistantMessage.with_approval`'s copy,
+        which is returned. Approvals do not change the order, so nothing
+        else is checked again.
+
+        Raises
+        ------
+        KeyError
+            If no assistant message in the history made that call.
+        ValidationError
+            If ``approval`` is not ``"pending"``, ``"approved"``,
+            ``"denied"`` or ``None``.
+        """
+        with self._lock:
+            items = self._current()
+            for position in range(len(items) - 1, -1, -1):
+                item = items[position]
+                if isinstance(item, AssistantMessage) and any(
+                    call.id == call_id for call in item.tool_calls
+                ):
+                    updated = item.with_approval(call_id, approval)
+                    items[position] = updated
+                    self._publish(items)
+                    return updated
+        raise KeyError(call_id)
 
     def clear(self) -> None:
         """Remove every message and record."""
         with self._lock:
             self._state = OrderState(self._state.policy)
-            self._snapshot = self._messages = None
-            self._items.clear()
-            self._snapshot = self._messages = ()
+            self._publish([])
+
+    def _current(self) -> list[Entry | UnknownRecord]:
+        """A new list of the records (the caller holds the lock)."""
+        items, n, _, _ = self._view
+        return items[:n]
+
+    def _position(self, id: str) -> int:
+        position = self._ids.get(id)
+        if position is None:
+            raise KeyError(id)
+        return position
+
+    def _recheck(self, items: list[Entry | UnknownRecord]) -> None:
+        """Check ``items`` from the start and, if they pass, make them the history."""
+        state = OrderState(self._state.policy)
+        for item in items:
+            state.push(item)
+        self._state = state
+        self._publish(items)
+
+    def _publish(self, items: list[Entry | UnknownRecord]) -> None:
+        """Make ``items`` (a list no view shares) the history, in O(n)."""
+        ids: dict[str, int] = {}
+        for position, item in enumerate(items):
+            ident = getattr(item, "id", None)
+            if ident is not None and ident not in ids:
+                ids[ident] = position
+        said: list[Message] = [i for i in items if not isinstance(i, _NOT_MESSAGES)]
+        self._ids = ids
+        self._view = (items, len(items), said, len(said))
 
     # -- reading --------------------------------------------------------------
 
     @property
     def records(self) -> tuple[Entry | UnknownRecord, ...]:
         """An immutable snapshot of everything: messages and control records."""
-        snapshot = self._snapshot
-        if snapshot is None:
-            with self._lock:
-                snapshot = self._snapshot
-                if snapshot is None:
-                    snapshot = self._snapshot = tuple(self._items)
+        view = self._view
+        cached = self._records_cache
+        if cached is not None and cached[0] is view:
+            return cached[1]
+        items, n, _, _ = view
+        snapshot = tuple(items[:n])
+        self._records_cache = (view, snapshot)
         return snapshot
 
     @property
     def messages(self) -> tuple[Message, ...]:
         """An immutable snapshot of the messages (control records left out)."""
-        messages = self._messages
-        if messages is None:
-            with self._lock:
-                messages = self._messages
-                if messages is None:
-                    items = self._items
-                    if any(isinstance(item, _NOT_MESSAGES) for item in items):
-                        items = [i for i in items if not isinstance(i, _NOT_MESSAGES)]
-                    messages = self._messages = tuple(items)  # type: ignore[arg-type]
-        return messages
+        view = self._view
+        cached = self._messages_cache
+        if cached is not None and cached[0] is view:
+            return cached[1]
+        _, _, said, k = view
+        snapshot = tuple(said[:k])
+        self._messages_cache = (view, snapshot)
+        return snapshot
 
     @property
     def last(self) -> Message | None:
         """The last message, or ``None`` when there is none."""
+        _, _, said, k = self._view
+        return said[k - 1] if k else None
+
+    def get(self, id: str) -> Entry | None:
+        """The first record whose id is ``id`` (``None`` if none has it), in O(1).
+
+        Examples
+        --------
+        >>> from chatcodec import user
+        >>> conv = Conversation([user("Hi", id="m1")], policy="provider")
+        >>> conv.get("m1") is conv[0], conv.get("m2")
+        (True, None)
+        """
         with self._lock:
-            for item in reversed(self._items):
-                if not isinstance(item, _NOT_MESSAGES):
-                    return item
-            return None
+            position = self._ids.get(id)
+            return None if position is None else self._view[0][position]  # type: ignore[return-value]
 
     def __len__(self) -> int:
-        # For a length and an index that agree while other threads add, read
-        # one snapshot: ``msgs = conv.messages``.
-        return len(self.messages)
+        # For a length and an index that agree while other threads change the
+        # history, read one snapshot: ``msgs = conv.messages``.
+        return self._view[3]
 
     def __iter__(self) -> Iterator[Message]:
-        return iter(self.messages)
+        _, _, said, k = self._view
+        return itertools.islice(said, k)
 
     @overload
     def __getitem__(self, index: int) -> Message: ...
     @overload
     def __getitem__(self, index: slice) -> tuple[Message, ...]: ...
     def __getitem__(self, index: int | slice) -> Message | tuple[Message, ...]:
-        return self.messages[index]
+        _, _, said, k = self._view
+        if isinstance(index, slice):
+            return tuple(said[:k][index])
+        i = operator.index(index)
+        if i < 0:
+            i += k
+        if not 0 <= i < k:
+            raise IndexError("conversation index out of range")
+        return said[i]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Conversation):
@@ -313,9 +474,8 @@ class Conversation:
         """A conversation from messages that ``state`` has already checked, in order."""
         conversation = cls(policy=state.policy, metadata=head.metadata, extras=head.extras)
         state.count = len(messages)  # indexes of what it holds, not of the input
-        conversation._items = messages
         conversation._state = state
-        conversation._snapshot = conversation._messages = None
+        conversation._publish(messages)
         return conversation
 
     @classmethod

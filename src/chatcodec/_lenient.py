@@ -377,7 +377,11 @@ def _head(envelope: dict[str, Any], problems: list[Problem]) -> Transcript:
         fields["v"] = version  # kept under extras
     policy = fields.pop("policy", "strict")
     if policy not in POLICIES:
-        _warn(problems, "$.policy", "policy must be 'strict' or 'lenient'; read as lenient")
+        _warn(
+            problems,
+            "$.policy",
+            "policy must be 'strict', 'provider' or 'lenient'; read as lenient",
+        )
         fields["policy"] = policy
         policy = "lenient"
     metadata = fields.pop("metadata", None)

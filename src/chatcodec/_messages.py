@@ -84,6 +84,11 @@ class _InstructionMessage(BaseMessage, frozen=True):
         if not self.content:
             raise ValidationError(_EMPTY, "$.content")
 
+    @property
+    def text(self) -> str:
+        """The instructions' text (every message has ``text``)."""
+        return self.content
+
 
 class SystemMessage(_InstructionMessage, frozen=True, tag="system"):
     """Instructions for the model from the application."""

@@ -10,6 +10,7 @@ text kept verbatim, never an exception out of a decoder.
 from __future__ import annotations
 
 import re
+import traceback
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -330,6 +331,18 @@ class ToolResultDetails(Record, frozen=True):
         When it finished.
     output : JSON value, optional
         Structured output (an object, array, string, number...).
+    stack_trace : str, optional
+        The traceback of a failed run, when there is one. Stored with the
+        message for the application; no encoder sends it to a model.
+
+    Examples
+    --------
+    >>> try:
+    ...     {}["city"]
+    ... except KeyError as exc:
+    ...     details = ToolResultDetails.from_exception(exc, recoverable=False)
+    >>> details.error_message, details.stack_trace.splitlines()[0]
+    ("KeyError: 'city'", 'Traceback (most recent call last):')
     """
 
     error_message: str | None = None
@@ -337,10 +350,26 @@ class ToolResultDetails(Record, frozen=True):
     duration: float | None = None
     timestamp: datetime | None = None
     output: Any = None
+    stack_trace: str | None = None
 
     def __post_init__(self) -> None:
         if self.duration is not None and not self.duration >= 0:
             raise ValidationError("must not be negative", "$.duration")
+
+    @classmethod
+    def from_exception(cls, exc: BaseException, **fields: Any) -> ToolResultDetails:
+        """The details of a run that raised ``exc``: what it said, and its traceback.
+
+        ``error_message`` is the last line of the traceback (the exception's
+        type and text), ``stack_trace`` the whole formatted traceback
+        (``traceback.format_exception``); ``fields`` sets the others. Both may
+        quote what the tool was given: they are stored, and never shown by a
+        ``repr`` or sent to a model.
+        """
+        said = str(exc)
+        message = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
+        trace = "".join(traceback.format_exception(exc))
+        return cls(error_message=message, stack_trace=trace, **fields)
 
 
 class ToolResult(Record, frozen=True):

@@ -4,13 +4,28 @@ Ordering is a small state machine, :class:`OrderState`: each message is checked
 against the state in O(1) plus the number of its tool calls, and only applied
 once it passes, so a history is never left half-changed.
 
-``strict`` (the rules a provider's API enforces on a request):
+``strict``, the default, is the conversation rules of chatcodec's
+specification. It asks more than any provider does (no provider requires a
+system message):
 
 1. the first message is a system (or developer) message, and no other is;
 2. user and assistant messages alternate; tool messages come in between;
 3. an assistant message with tool calls is followed by tool messages that
    answer its calls, each id once, all of them before the next user or
    assistant message.
+
+``provider`` is what the four provider families refuse (their preflight
+checks, ``providers/*/_check.py``): a history valid under it is accepted by
+each of them, as far as order goes.
+
+1. system and developer messages may come anywhere, or not at all;
+2. the first message after the instructions is not an assistant message
+   (Gemini's first turn must be a user turn);
+3. roles may repeat (providers join consecutive turns);
+4. rule 3 of ``strict``: tool messages answer the calls of the assistant
+   message just before them, each id once, all of them before any other
+   message; consecutive assistant messages count as one (every encoder
+   joins them into one turn), so their calls are answered after the last.
 
 ``lenient`` (real transcripts): no system message needed, any role may repeat,
 but a tool message must still answer a call some assistant message made.
@@ -45,8 +60,14 @@ from ._roles import Role
 
 __all__ = ["POLICIES", "OrderState", "Policy", "validate", "validate_untrusted"]
 
-Policy = Literal["strict", "lenient"]
-POLICIES: tuple[Policy, ...] = ("strict", "lenient")
+Policy = Literal["strict", "provider", "lenient"]
+POLICIES: tuple[Policy, ...] = ("strict", "provider", "lenient")
+"""The ordering policies, from the most to the least demanding."""
+
+NO_SYSTEM = (
+    "the first message must be a system message"
+    " (the 'provider' and 'lenient' policies allow a history without one)"
+)
 _MESSAGES = (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
 _SYSTEMS = (SystemMessage, DeveloperMessage)
 
@@ -70,17 +91,29 @@ _PASSED_OVER = (ControlRecord, UnknownRecord)
 class OrderState:
     """Where a sequence of messages stands, and what may come next."""
 
-    __slots__ = ("answerable", "answered", "count", "known", "last", "pending", "policy", "strict")
+    __slots__ = (
+        "answerable",
+        "answered",
+        "count",
+        "known",
+        "last",
+        "pending",
+        "policy",
+        "started",
+        "strict",
+    )
 
     def __init__(self, policy: Policy = "strict") -> None:
         if policy not in POLICIES:
-            raise ValidationError("policy must be 'strict' or 'lenient'", "$.policy")
+            raise ValidationError("policy must be 'strict', 'provider' or 'lenient'", "$.policy")
         self.policy: Policy = policy
         self.strict = policy == "strict"
         self.count = 0  # messages seen, applied or passed over: the next index
         self.last: Role | None = None  # the role of the last message applied
-        # strict: calls of the nearest assistant message still to be answered,
-        # every id of it that may be answered, and those answered already.
+        # provider: whether a user, assistant or tool message was applied.
+        self.started = False
+        # strict and provider: calls of the nearest assistant message still to
+        # be answered, every id of it that may be answered, and those answered.
         self.pending = _NO_IDS
         self.answerable = _NO_IDS
         self.answered = _NO_IDS
@@ -90,7 +123,7 @@ class OrderState:
     def copy(self) -> OrderState:
         """An independent copy, to try several messages without committing."""
         other = OrderState(self.policy)
-        other.count, other.last = self.count, self.last
+        other.count, other.last, other.started = self.count, self.last, self.started
         other.pending, other.answerable = set(self.pending), set(self.answerable)
         other.answered, other.known = set(self.answered), set(self.known)
         return other
@@ -112,9 +145,33 @@ class OrderState:
         message = cast(BaseMessage, message)
         if self.strict:
             self._check_strict(message, role)
+        elif self.policy == "provider":
+            self._check_provider(message, role)
         elif role is _TOOL and cast(ToolMessage, message).tool_call_id not in self.known:
             raise OrderingError("tool message must answer a tool call made earlier", self.count)
         self._apply(message, role)
+
+    def recover(self, message: BaseMessage | ControlRecord | UnknownRecord) -> None:
+        """Go on after ``message`` broke a rule, so that one fault is reported once.
+
+        The history is taken as repaired where the fault is: a missing system
+        message as there, a missing first user message as there, calls left
+        unanswered as answered. ``message`` is then applied if it passes, and
+        passed over if it still breaks a rule of its own.
+        """
+        role = role_of(message)
+        if role is None:  # not a message: nothing to repair
+            self.count += 1
+            return
+        if self.strict and self.last is None:
+            self.last = _SYSTEM
+        self.started = True
+        if role is not _TOOL:
+            self.pending = _NO_IDS
+        try:
+            self.push(message)
+        except OrderingError:
+            self.count += 1  # keep indexes aligned with the input
 
     def _check_strict(self, message: BaseMessage, role: Role) -> None:
         index, last = self.count, self.last
@@ -123,15 +180,9 @@ class OrderState:
                 raise OrderingError("a system message may only come first", index)
             return
         if last is None:
-            raise OrderingError("the first message must be a system message", index)
+            raise OrderingError(NO_SYSTEM, index)
         if role is _TOOL:
-            call_id = cast(ToolMessage, message).tool_call_id
-            if call_id in self.answered:
-                raise OrderingError("tool call is answered already", index)
-            if call_id not in self.answerable or (last is not _ASSISTANT and last is not _TOOL):
-                raise OrderingError(
-                    "tool message must answer a call of the preceding assistant message", index
-                )
+            self._check_tool(message, index)
             return
         if self.pending:
             raise OrderingError("every tool call must be answered before this message", index)
@@ -140,24 +191,56 @@ class OrderState:
         if role is _ASSISTANT and last is not _USER and last is not _TOOL:
             raise OrderingError("an assistant message must follow a user or tool message", index)
 
+    def _check_provider(self, message: BaseMessage, role: Role) -> None:
+        index = self.count
+        if role is _TOOL:
+            self._check_tool(message, index)
+            return
+        if self.pending and not (role is _ASSISTANT and self.last is _ASSISTANT):
+            raise OrderingError("every tool call must be answered before this message", index)
+        if role is _ASSISTANT and not self.started:
+            raise OrderingError(
+                "the first message after the instructions must not be an assistant message",
+                index,
+            )
+
+    def _check_tool(self, message: BaseMessage, index: int) -> None:
+        last = self.last
+        call_id = cast(ToolMessage, message).tool_call_id
+        if call_id in self.answered:
+            raise OrderingError("tool call is answered already", index)
+        if call_id not in self.answerable or (last is not _ASSISTANT and last is not _TOOL):
+            raise OrderingError(
+                "tool message must answer a call of the preceding assistant message", index
+            )
+
     def _apply(self, message: BaseMessage, role: Role) -> None:
         self.count += 1
-        self.last = role
+        previous, self.last = self.last, role
         if role is _ASSISTANT:
             said = cast(AssistantMessage, message)
             calls, invalid = said.tool_calls, said.invalid_tool_calls
+            # provider: consecutive assistant messages are one turn (every
+            # encoder joins them), whose calls are answered after the last.
+            joined = previous is _ASSISTANT and self.policy == "provider"
             if calls or invalid:
-                self.pending = {call.id for call in calls}
-                self.answerable = self.pending | {c.id for c in invalid if c.id}
-                self.answered = set()
-                self.known.update(self.answerable)
-            else:
+                ids = {call.id for call in calls}
+                answerable = ids | {c.id for c in invalid if c.id}
+                if joined:
+                    self.pending = self.pending | ids
+                    self.answerable = self.answerable | answerable
+                else:
+                    self.pending, self.answerable, self.answered = ids, answerable, set()
+                self.known.update(answerable)
+            elif not joined:
                 self.pending = self.answerable = self.answered = _NO_IDS
         elif role is _TOOL:
             call_id = cast(ToolMessage, message).tool_call_id
             if call_id in self.answerable:  # never true for the shared empty set
                 self.pending.discard(call_id)
                 self.answered.add(call_id)
+        if role is not _SYSTEM and role is not _DEVELOPER:
+            self.started = True
 
 
 def validate(
@@ -169,11 +252,18 @@ def validate(
     ----------
     messages : iterable of Message
         The sequence to check.
-    policy : {"strict", "lenient"}
-        Which rules apply (see :class:`Conversation`).
+    policy : {"strict", "provider", "lenient"}, default "strict"
+        Which rules apply. ``"strict"`` is the specification's conversation
+        rules: one system message, first; user and assistant alternate; tool
+        messages answer the calls just before them. ``"provider"`` is what
+        the provider APIs refuse (no system message needed, roles may
+        repeat; tool messages as in strict). ``"lenient"`` takes any order
+        in which each tool message answers a call made earlier.
     collect : bool, default False
         Report every problem instead of raising on the first. A message that
-        breaks a rule is then passed over and the check goes on after it.
+        breaks a rule is then passed over and the check goes on after it; a
+        history without a system message is reported once, at its first
+        message.
 
     Returns
     -------
@@ -184,6 +274,16 @@ def validate(
     ------
     OrderingError
         On the first problem, unless ``collect``.
+
+    Examples
+    --------
+    >>> from chatcodec import assistant, user
+    >>> history = [user("Hi"), assistant("Hello."), user("Bye")]
+    >>> [str(p) for p in validate(history, collect=True)]  # doctest: +NORMALIZE_WHITESPACE
+    ["error: the first message must be a system message (the 'provider' and
+     'lenient' policies allow a history without one) - at `$[0]`"]
+    >>> validate(history, policy="provider")
+    []
     """
     state = OrderState(policy)
     problems: list[Problem] = []
@@ -194,7 +294,7 @@ def validate(
             if not collect:
                 raise
             problems.append(Problem(f"$[{index}]", error.rule))
-            state.count += 1  # keep indexes aligned with the input
+            state.recover(message)
     return problems
 
 

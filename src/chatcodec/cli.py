@@ -7,9 +7,10 @@ This is the only module that reads files.  Commands:
     JSON and msgpack, write it as a request for each provider (and read it
     back), stream a tool call, check the trust boundary and print what
     happened.
-``check FILE [--lenient] [--policy strict|lenient]``
+``check FILE [--lenient] [--policy strict|provider|lenient]``
     Validate a JSONL transcript (one message per line; ``-`` for stdin) and
     report every problem by line, path and rule. Exit status 1 if any error.
+    The policy defaults to ``strict``, as :func:`chatcodec.validate` does.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ._jsonl import iter_jsonl
 from ._loss import Loss
 from ._messages import AssistantMessage, Message
 from ._problems import Problem
-from ._validate import Policy, validate, validate_untrusted
+from ._validate import POLICIES, Policy, validate, validate_untrusted
 
 __all__ = ["main"]
 
@@ -46,7 +47,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     check = commands.add_parser("check", help="validate a JSONL transcript")
     check.add_argument("path", help="JSONL file, one message per line; - for stdin")
     check.add_argument("--lenient", action="store_true", help="repair and skip, then report")
-    check.add_argument("--policy", choices=("strict", "lenient"), default="lenient")
+    check.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="strict",
+        help="ordering rules: strict (the default, as validate), provider or lenient",
+    )
     args = parser.parse_args(argv)
     if args.command == "check":
         return _check(args.path, lenient=args.lenient, policy=args.policy, out=out)

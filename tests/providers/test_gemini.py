@@ -720,7 +720,7 @@ class TestEncodeRequest:
             ]
         }
         request = gemini.decode_request(json.dumps(body))
-        assert request.messages[2].text == '"x"'  # type: ignore[union-attr]
+        assert request.messages[2].text == '"x"'
         same_json(encoded(request), body)
 
 
@@ -844,7 +844,7 @@ class TestCrossSource:
         losses: list[Loss] = []
         body = gemini.encode_request(Request((user("a"), lost, user("b"))), losses=losses)
         assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
-        assert [m.text for m in gemini.decode_request(body).messages] == ["a", "b"]  # type: ignore[union-attr]
+        assert [m.text for m in gemini.decode_request(body).messages] == ["a", "b"]
 
     def test_own_signature_is_kept(self) -> None:
         message = AssistantMessage((ReasoningPart("t", signature="s", provider="gemini"),))

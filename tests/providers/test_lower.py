@@ -274,13 +274,33 @@ class TestImages:
     """With vision an image goes as is; without, as the text read from it or not at all."""
 
     @pytest.mark.parametrize("name", PROVIDERS)
-    def test_with_vision_recognition_stays_in_storage(self, name: str) -> None:
+    @pytest.mark.parametrize("mode", [None, "vision", "auto"])
+    def test_with_vision_recognition_stays_in_storage(self, name: str, mode: Any) -> None:
         plain, plain_losses = encode(name, request(cc.user([image()])))
-        read = image(recognition="ocr", recognized_text="HELLO", vision_analysis="a sign")
+        read = image(recognition=mode, recognized_text="HELLO", vision_analysis="a sign")
         body, losses = encode(name, request(cc.user([read])))
         assert body == plain
         assert losses == plain_losses == []
         assert lower(request(cc.user([read])), Encoding(name)).messages[0].content == (read,)
+
+    @pytest.mark.parametrize("name", PROVIDERS)
+    @pytest.mark.parametrize("vision", [True, False])
+    def test_ocr_sends_the_recognized_text_even_with_vision(self, name: str, vision: bool) -> None:
+        read = image(recognition="ocr", recognized_text="HELLO", vision_analysis="a sign")
+        message = cc.user([cc.TextPart("What does it say?"), read])
+        body, losses = encode(name, request(message), vision=vision)
+        as_text = request(cc.user(["What does it say?", "HELLO"]))
+        expected, expected_losses = encode(name, as_text)
+        assert body == expected
+        assert losses == expected_losses  # Ollama joins the two texts, as for any two
+
+    @pytest.mark.parametrize("name", PROVIDERS)
+    def test_ocr_without_text_sends_the_image_to_vision(self, name: str) -> None:
+        plain, _ = encode(name, request(cc.user([image()])))
+        failed = image(recognition="ocr", recognition_error="unreadable")
+        body, losses = encode(name, request(cc.user([failed])))
+        assert body == plain
+        assert losses == []
 
     @pytest.mark.parametrize("name", PROVIDERS)
     @pytest.mark.parametrize(
@@ -677,6 +697,45 @@ class TestToRequest:
             r, losses = cc.to_request(source)
             assert r.messages == (cc.user("Hi"), cc.assistant("Hello."))
             assert losses == [cc.Loss("$.records[1]", CONTROL)]
+
+    def test_mcp_resources_as_system_information(self) -> None:
+        records: list[Any] = [
+            cc.system("Be brief."),
+            cc.user(["Use this:", RESOURCE]),
+            cc.assistant(tool_calls=[cc.tool_call("c1", "fetch", {})]),
+            cc.ToolMessage("c1", (RESOURCE,)),
+            cc.user([RESOURCE]),
+        ]
+        r, losses = to_request(records, mcp_resources="system", model="m", max_tokens=16)
+        assert losses == []
+        assert r.messages == (
+            cc.system("Be brief."),
+            cc.system(RESOURCE_TEXT),
+            cc.system(RESOURCE_TEXT),
+            cc.system(RESOURCE_TEXT),
+            cc.user([cc.TextPart("Use this:")]),
+            records[2],
+            cc.tool_result("c1", ""),
+        )
+        inline, _ = to_request(records, model="m", max_tokens=16)
+        assert inline.messages == tuple(records)
+        for name in PROVIDERS:
+            body, encode_losses = encode(name, r)
+            assert encode_losses == []
+            if name == "anthropic":
+                system = body["system"]
+                assert [block["text"] for block in system][1:] == [RESOURCE_TEXT] * 3
+            elif name == "gemini":
+                parts = body["systemInstruction"]["parts"]
+                assert [p["text"] for p in parts][1:] == [RESOURCE_TEXT] * 3
+            else:
+                wire = body["messages"]
+                assert [m["content"] for m in wire[1:4]] == [RESOURCE_TEXT] * 3
+                assert {m["role"] for m in wire[:4]} == {"system"}
+
+    def test_mcp_resources_only_two_places(self) -> None:
+        with pytest.raises(cc.ValidationError, match="mcp_resources"):
+            to_request([cc.user("Hi")], mcp_resources="footer")  # type: ignore[arg-type]
 
     def test_the_request_encodes(self) -> None:
         records: list[Any] = [cc.user("Hi"), cc.mode_change(None, "act"), cc.user([FILE])]

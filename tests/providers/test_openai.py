@@ -753,6 +753,53 @@ class TestSdkValidation:
         validate_request(codec.encode_request(request))
 
 
+class TestToolCallContent:
+    """An assistant message that only calls tools sends content as the caller chooses."""
+
+    CALLS = assistant(tool_calls=[tool_call("c1", "get_time", {})])
+
+    def body(self, request: Request, **options: Any) -> Any:
+        return json.loads(codec.encode_request(request, **options))["messages"][1]
+
+    def test_omitted_by_default_and_null_or_empty_on_request(self) -> None:
+        request = Request((user("Time?"), self.CALLS, tool_result("c1", "noon")), model="m")
+        assert "content" not in self.body(request)
+        assert list(self.body(request, tool_call_content="null").items())[:2] == [
+            ("role", "assistant"),
+            ("content", None),
+        ]
+        empty = self.body(request, tool_call_content="empty")
+        assert list(empty.items())[:2] == [("role", "assistant"), ("content", "")]
+        assert empty["tool_calls"][0]["id"] == "c1"
+        validate_request(codec.encode_request(request, tool_call_content="empty"))
+
+    def test_text_is_left_alone(self) -> None:
+        said = assistant("Let me check.", [tool_call("c1", "get_time", {})])
+        request = Request((user("Time?"), said), model="m")
+        assert self.body(request, tool_call_content="empty")["content"] == "Let me check."
+
+    def test_what_was_read_is_written_back(self) -> None:
+        call = (
+            b'"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]'
+        )
+        for content in (b"", b'"content":null,', b'"content":"",'):
+            body = (
+                b'{"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant",'
+                + content
+                + call
+                + b"}]}"
+            )
+            request = codec.decode_request(body)
+            assert json.loads(codec.encode_request(request)) == json.loads(body)
+            if content:  # the body's own content wins over the option
+                again = codec.encode_request(request, tool_call_content="empty")
+                assert json.loads(again) == json.loads(body)
+
+    def test_an_unknown_choice(self) -> None:
+        with pytest.raises(ValidationError, match="tool_call_content"):
+            codec.encode_request(Request((user("x"),)), tool_call_content="blank")  # type: ignore[arg-type]
+
+
 class TestCrossSource:
     """Requests from other providers (or by hand) encode, report losses, and decode again."""
 

@@ -10,8 +10,13 @@ reports it:
   under a line naming the path and range; a pending or failed one is left out;
 - an :class:`~chatcodec.McpResource` becomes the text part of its ``text``
   (the rest is storage, not a loss);
-- without vision, an image becomes the text read from it, or is left out;
-  with vision it goes as is (the recognition fields are storage);
+- an image whose ``recognition`` is ``"ocr"`` and that has its
+  ``recognized_text`` is sent as that text, to every target: OCR was the way
+  the application chose to have it read;
+- otherwise, without vision, an image becomes the text read from it, or is
+  left out; with vision it goes as is (the recognition fields are storage),
+  unless it names a local file that :func:`~chatcodec.resolve_image_files`
+  did not read: a local path is never sent, the image is left out;
 - a denied tool call that nothing answers gets a tool result saying so, after
   the answers its message already has; a call still awaiting approval is
   reported (and left for ``check_request`` to refuse);
@@ -30,15 +35,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 import msgspec
 
 from .._content import ImagePart, McpResource, TextPart
 from .._control import ControlRecord, UnknownPart
 from .._conversation import Conversation, Entry, Transcript
+from .._errors import ValidationError
 from .._exchange import Request
-from .._files import FileReference
+from .._files import FileReference, local_path
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
@@ -56,11 +62,15 @@ if TYPE_CHECKING:
 
 __all__ = ["DENIED_RESULT", "lower", "to_request"]
 
+ResourcePlace = Literal["inline", "system"]
+"""Where :func:`to_request` puts MCP resources."""
+
 DENIED_RESULT = "The user denied this tool call."
 """The tool result a denied call gets, by default."""
 
 UNRESOLVED = "a file reference that was not resolved"
 NO_STAND_IN = "an image without recognized text, for a target without vision"
+UNREAD_IMAGE = "an image by local path that was not read (see resolve_image_files)"
 AWAITING = "a tool call awaiting approval"
 UNKNOWN_PART = "a part of a kind this version does not know"
 EMPTY = "a message with nothing left to send"
@@ -93,7 +103,9 @@ def lower(
     vision : bool, default True
         Whether the target model takes images. Without vision, an image is
         sent as the text read from it (``recognized_text``, else
-        ``vision_analysis``) or left out.
+        ``vision_analysis``) or left out. An image read by OCR
+        (``recognition="ocr"`` with ``recognized_text``) is sent as its text
+        either way.
     denied_result : str
         The text of the tool result a denied call gets (an error result).
     keep : frozenset of type, optional
@@ -182,7 +194,7 @@ def _needs(messages: tuple[Any, ...], vision: bool, keep: frozenset[type]) -> bo
             if type(content) is tuple:
                 for part in content:
                     form = type(part)
-                    if form in lowered or (form is ImagePart and not vision):
+                    if form in lowered or (form is ImagePart and _lowered_image(part, vision)):
                         return True
         elif kind is AssistantMessage:
             for call in message.tool_calls:
@@ -214,7 +226,7 @@ def _parts(
             form is not FileReference
             and form is not McpResource
             and form is not UnknownPart
-            and (vision or form is not ImagePart)
+            and (form is not ImagePart or not _lowered_image(part, vision))
         ):
             new.append(part)
             index.append(j)
@@ -231,17 +243,32 @@ def _parts(
             new.append(TextPart(part.text, extras=part.extras))
             index.append(j)
         elif form is ImagePart:
-            text = part.text_stand_in or part.vision_analysis
+            if _ocr(part):
+                text = part.recognized_text
+            elif not vision:
+                text = part.text_stand_in or part.vision_analysis
+            else:
+                text = None
             if text:
                 new.append(TextPart(text))
                 index.append(j)
             else:
-                enc.lose(where, NO_STAND_IN)
+                enc.lose(where, UNREAD_IMAGE if vision else NO_STAND_IN)
         else:
             enc.lose(where, UNKNOWN_PART)
     if not changed:
         return content, None
     return tuple(new), (index if len(index) != len(content) else None)
+
+
+def _lowered_image(part: ImagePart, vision: bool) -> bool:
+    """Whether the image is not sent as it is: as text, or not at all."""
+    return not vision or _ocr(part) or local_path(part.url) is not None
+
+
+def _ocr(part: ImagePart) -> bool:
+    """Whether the image was read by OCR, and the text it gave is there to send."""
+    return part.recognition == "ocr" and bool(part.recognized_text)
 
 
 def _file_text(part: FileReference) -> str:
@@ -378,6 +405,8 @@ class _Paths(list[Loss]):
 
 def to_request(
     records: Transcript | Conversation | Iterable[Entry | UnknownRecord | BaseMessage],
+    *,
+    mcp_resources: ResourcePlace = "inline",
     **fields: Any,
 ) -> tuple[Request, list[Loss]]:
     """Build a request from the records of a transcript or conversation.
@@ -391,6 +420,14 @@ def to_request(
     ----------
     records : Transcript, Conversation or iterable of records
         Messages, control records and unknown records, in order.
+    mcp_resources : {"inline", "system"}, default "inline"
+        Where MCP resources go. ``"inline"``: where they are, each as the
+        text part of its :attr:`~chatcodec.McpResource.text` (or, for
+        Anthropic, a document). ``"system"``: out of their messages, each
+        as a system message of its text after the leading system messages,
+        so that the model sees them as information the system gave; a user
+        message left with nothing else is left out (its content moved), a
+        tool result keeps empty text.
     **fields
         The request's other fields (``model``, ``tools``, ``max_tokens``...).
 
@@ -401,6 +438,11 @@ def to_request(
     list of Loss
         One per record left out, at ``$.records[i]``.
 
+    Raises
+    ------
+    ValidationError
+        If ``mcp_resources`` is neither of its values.
+
     Examples
     --------
     >>> request, losses = to_request(
@@ -408,7 +450,16 @@ def to_request(
     ... )
     >>> len(request.messages), [str(loss) for loss in losses]
     (2, ['a control record is never sent to a model - at `$.records[1]`'])
+    >>> from chatcodec import McpResource, system
+    >>> schema = McpResource("db", "db://schema", "CREATE TABLE t (id int);")
+    >>> request, _ = to_request(
+    ...     [system("Answer in SQL."), user(["Count the rows.", schema])], mcp_resources="system"
+    ... )
+    >>> [str(m) for m in request.messages]
+    ['system: 14 chars', 'system: 55 chars', 'user: 1 parts (text)']
     """
+    if mcp_resources not in ("inline", "system"):
+        raise ValidationError("must be 'inline' or 'system'", "$.mcp_resources")
     items: Iterable[Any] = (
         records.records if isinstance(records, Transcript | Conversation) else records
     )
@@ -420,4 +471,29 @@ def to_request(
         else:
             reason = CONTROL if isinstance(record, ControlRecord) else UNKNOWN_RECORD
             losses.append(Loss(f"$.records[{i}]", reason))
+    if mcp_resources == "system":
+        messages = _resources_to_system(messages)
     return Request(tuple(messages), **fields), losses
+
+
+def _resources_to_system(messages: list[Message]) -> list[Message]:
+    """The MCP resources of user and tool messages as system messages, after the leading ones."""
+    head = 0
+    while head < len(messages) and isinstance(messages[head], _INSTRUCTIONS):
+        head += 1
+    found: list[Message] = []
+    out: list[Message] = []
+    for message in messages:
+        content = getattr(message, "content", None)
+        if not isinstance(message, UserMessage | ToolMessage) or not (
+            isinstance(content, tuple) and any(type(p) is McpResource for p in content)
+        ):
+            out.append(message)
+            continue
+        rest = tuple(p for p in content if type(p) is not McpResource)
+        found.extend(SystemMessage(p.text) for p in content if type(p) is McpResource)
+        if rest:
+            out.append(msgspec.structs.replace(message, content=rest))
+        elif isinstance(message, ToolMessage):
+            out.append(msgspec.structs.replace(message, content=""))
+    return out[:head] + found + out[head:]

@@ -18,6 +18,7 @@ from ..._content import (
     OpaquePart,
     TextPart,
 )
+from ..._errors import ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
 from ..._loss import Loss
 from ..._messages import (
@@ -38,6 +39,8 @@ from ._common import NAME, WIRE_FINISH, audio_format, data_url, normalize_finish
 __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
+ToolCallContent = Literal["omit", "null", "empty"]
+_NO_CONTENT: dict[str, Any] = {"null": None, "empty": ""}
 
 DEFAULT_SCHEMA_NAME = "response"
 """The name a JSON schema response format gets when it has none."""
@@ -53,6 +56,7 @@ def encode_request(
     developer_role: DeveloperRole = "developer",
     vision: bool = True,
     denied_result: str = DENIED_RESULT,
+    tool_call_content: ToolCallContent = "omit",
 ) -> bytes:
     """Write an OpenAI Chat Completions request body.
 
@@ -82,6 +86,12 @@ def encode_request(
         nothing answers. Other transcript kinds go as text (a resolved file
         reference, an MCP resource) or are left out and reported (a file
         reference not resolved, a part of an unknown kind).
+    tool_call_content : {"omit", "null", "empty"}, default "omit"
+        What an assistant message without text (one that only calls tools)
+        sends as ``content``: nothing, ``null``, or ``""`` for servers that
+        refuse the others. A message decoded from an OpenAI body that had
+        ``"content": null`` sends it back whatever this says; with the
+        default, a same-provider round trip writes what was read.
 
     Returns
     -------
@@ -102,7 +112,9 @@ def encode_request(
     out: dict[str, Any] = {}
     if request.model is not None:
         out["model"] = request.model
-    out["messages"] = _messages(request.messages, enc, developer_role)
+    if tool_call_content not in ("omit", "null", "empty"):
+        raise ValidationError("must be 'omit', 'null' or 'empty'", "$.tool_call_content")
+    out["messages"] = _messages(request.messages, enc, developer_role, tool_call_content)
     sent: list[Any] = []
     if request.tools:
         key, write = ("functions", _function) if own.get("~functions") else ("tools", _tool)
@@ -218,7 +230,10 @@ def _definition(tool: ToolDefinition, own: dict[str, Any]) -> dict[str, Any]:
 
 
 def _messages(
-    messages: tuple[Message, ...], enc: Encoding, developer_role: DeveloperRole
+    messages: tuple[Message, ...],
+    enc: Encoding,
+    developer_role: DeveloperRole,
+    no_content: ToolCallContent = "omit",
 ) -> list[Any]:
     """The wire messages, in the order OpenAI takes them.
 
@@ -235,7 +250,7 @@ def _messages(
     i = 0
     while i < len(messages):
         m = messages[i]
-        wire = _message(m, i, enc, developer_role)
+        wire = _message(m, i, enc, developer_role, no_content=no_content)
         i += 1
         if not isinstance(m, AssistantMessage) or not (m.tool_calls or m.invalid_tool_calls):
             if wire is not None:
@@ -243,7 +258,7 @@ def _messages(
             continue
         ids = _call_ids(m)
         while i < len(messages) and isinstance(nxt := messages[i], AssistantMessage):
-            more = _message(nxt, i, enc, developer_role)
+            more = _message(nxt, i, enc, developer_role, no_content=no_content)
             if more is not None:
                 wire = more if wire is None else _join(wire, more, f"$.messages[{i}]", enc)
             ids |= _call_ids(nxt)
@@ -311,6 +326,8 @@ def _message(
     enc: Encoding,
     developer_role: DeveloperRole,
     moved: list[Any] | None = None,
+    *,
+    no_content: ToolCallContent = "omit",
 ) -> dict[str, Any] | None:
     """One wire message; ``None`` when nothing of it can be sent (reported)."""
     path = f"$.messages[{index}]"
@@ -327,6 +344,10 @@ def _message(
         if m.content and not own and out.keys() <= {"role"}:
             enc.lose(path, "an assistant message none of whose parts openai can carry")
             return None
+        if no_content != "omit" and "content" not in out and "content" not in own:
+            # After the role, where OpenAI's own clients write it.
+            head = {"role": out.pop("role")} if "role" in out else {}
+            out = {**head, "content": _NO_CONTENT[no_content], **out}
     elif isinstance(m, ToolMessage):
         out = _tool_message(m, own, path, enc, moved)
     else:
