@@ -147,9 +147,11 @@ class TestById:
 
     def test_a_missing_id(self) -> None:
         conv = self.history()
-        with pytest.raises(KeyError):
+        with pytest.raises(cc.NotFoundError, match="no record has the id 'nope'") as caught:
             conv.replace("nope", U)
-        with pytest.raises(KeyError):
+        assert isinstance(caught.value, KeyError)
+        assert caught.value.id == "nope"
+        with pytest.raises(cc.NotFoundError):
             conv.remove("nope")
 
 
@@ -188,7 +190,7 @@ class TestApprovals:
     def test_unknown_call_and_bad_status(self) -> None:
         conv = cc.Conversation([S, U, cc.assistant(tool_calls=[CALL])])
         before = conv.records
-        with pytest.raises(KeyError):
+        with pytest.raises(cc.NotFoundError, match="no tool call has the id 'c9'"):
             conv.set_approval("c9", "approved")
         with pytest.raises(cc.ValidationError):
             conv.set_approval("c1", "bogus")  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ from typing import Any, overload
 
 from ._content import TextPart
 from ._control import ControlRecord, UnknownRecord
-from ._errors import ValidationError
+from ._errors import NotFoundError, ValidationError
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -205,7 +205,7 @@ class Conversation:
 
         Raises
         ------
-        KeyError
+        NotFoundError
             If no record has that id.
         OrderingError
             If the history would break a rule; it is then unchanged.
@@ -224,7 +224,7 @@ class Conversation:
 
         Raises
         ------
-        KeyError
+        NotFoundError
             If no record has that id.
         OrderingError
             If the history would break a rule; it is then unchanged.
@@ -245,7 +245,7 @@ class Conversation:
 
         Raises
         ------
-        KeyError
+        NotFoundError
             If no assistant message in the history made that call.
         ValidationError
             If ``approval`` is not ``"pending"``, ``"approved"``,
@@ -262,7 +262,7 @@ class Conversation:
                     items[position] = updated
                     self._publish(items)
                     return updated
-        raise KeyError(call_id)
+        raise NotFoundError(call_id, "tool call")
 
     def clear(self) -> None:
         """Remove every message and record."""
@@ -278,7 +278,7 @@ class Conversation:
     def _position(self, id: str) -> int:
         position = self._ids.get(id)
         if position is None:
-            raise KeyError(id)
+            raise NotFoundError(id)
         return position
 
     def _recheck(self, items: list[Entry | UnknownRecord]) -> None:

@@ -8,6 +8,7 @@
      │    ├── UntrustedInputError         untrusted input tried to cross the trust boundary
      │    └── ArgumentTypeError           a tool argument has the wrong type
      ├── MissingArgumentError (KeyError)  a tool call has no such argument
+ ├── NotFoundError (KeyError)         a history has no record or call with that id
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
      ├── StreamError (ValueError)         a stream broke or was used out of order; ``partial``
@@ -35,6 +36,7 @@ __all__ = [
     "EncodeError",
     "LossError",
     "MissingArgumentError",
+    "NotFoundError",
     "OrderingError",
     "ProviderError",
     "StreamError",
@@ -107,6 +109,26 @@ class MissingArgumentError(ChatCodecError, KeyError):
 
     def __str__(self) -> str:
         return f"no argument {self.key!r} - at `$.arguments`"
+
+
+class NotFoundError(ChatCodecError, KeyError):
+    """A history has no record, or no tool call, with the id that was asked for.
+
+    Attributes
+    ----------
+    id : str
+        The id that was asked for (the caller's own id, not content).
+    what : str
+        ``"record"`` or ``"tool call"``.
+    """
+
+    def __init__(self, id: str, what: str = "record") -> None:
+        self.id = id
+        self.what = what
+        super().__init__(id)
+
+    def __str__(self) -> str:
+        return f"no {self.what} has the id {self.id!r}"
 
 
 class DecodeError(ChatCodecError, ValueError):
