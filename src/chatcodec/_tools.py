@@ -618,7 +618,7 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         >>> tool.name, tool.description
         ('get_weather', 'Current weather in a city.')
         >>> tool.parameters["properties"]["city"]
-        {'type': 'string', 'description': "The city's name."}
+        {'description': "The city's name.", 'type': 'string'}
         """
         type_, doc = function_type(function)
         schema, _ = object_schema(type_)
