@@ -76,10 +76,21 @@ def _check_text(value: object, path: str) -> None:
         raise ValidationError(_EMPTY, path)
 
 
+# Names that passed the rule: an application calls few tools, many times, and
+# a set lookup costs a fifth of the regex. Bounded, so a stream of made-up
+# names cannot grow it without end.
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_LIMIT = 4096
+
+
 def check_name(name: str, path: str = "$.name") -> None:
     """Raise unless ``name`` is a valid tool name."""
+    if type(name) is str and name in _GOOD_NAMES:
+        return
     if type(name) is not str or _NAME.fullmatch(name) is None:
         raise ValidationError(NAME_RULE, path)
+    if len(_GOOD_NAMES) < _GOOD_NAMES_LIMIT:
+        _GOOD_NAMES.add(name)
 
 
 class ToolCall(Record, frozen=True):
@@ -288,7 +299,7 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
     text = arguments if isinstance(arguments, str) else arguments.decode("utf-8", "replace")
     reason = _argument_problem(data)
     if reason is None and id and name:
-        return ToolCall(id, name, json_decoder(Raw).decode(data))
+        return ToolCall(id, name, _RAW_DECODER.decode(data))
     if reason is None:
         reason = "tool call has no id" if not id else "tool call has no name"
     return InvalidToolCall(id=id or None, name=name or None, arguments=text, error=reason)
@@ -296,18 +307,17 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
 
 def _argument_problem(data: bytes) -> str | None:
     """Why ``data`` is not the text of a JSON object, or None. One scan in C."""
-    if not data.strip():
-        return "arguments are empty"
     if not data.isascii():
         try:
             data.decode()  # msgspec does not check UTF-8 inside a Raw value
         except UnicodeDecodeError:
             return "arguments are not valid UTF-8"
     try:
-        json_decoder(Raw).decode(data)
+        _RAW_DECODER.decode(data)
     except DECODE_FAILURES:
-        return "arguments are not valid JSON"
-    if _OBJECT.match(data) is None:
+        return "arguments are empty" if not data.strip() else "arguments are not valid JSON"
+    # Valid JSON: its first byte that is not whitespace says what it is.
+    if data[0] != 123 and _OBJECT.match(data) is None:
         return "arguments are valid JSON but not an object"
     return None
 
@@ -340,23 +350,36 @@ def tool_call(
     check_name(name)
     if arguments is None:
         return ToolCall(id, name, Raw(b"{}"))
-    if isinstance(arguments, Mapping):
-        return ToolCall(id, name, Raw(_encode_arguments(arguments)))
-    data = bytes(arguments) if isinstance(arguments, Raw) else arguments
-    data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    kind = type(arguments)
+    if kind is dict or (kind not in _TEXT_KINDS and isinstance(arguments, Mapping)):
+        return ToolCall(id, name, Raw(_encode_arguments(arguments)))  # type: ignore[arg-type]
+    if kind is Raw:
+        raw: Raw | None = arguments  # type: ignore[assignment]
+        data = bytes(arguments)  # type: ignore[arg-type]
+    else:
+        raw = None
+        text: Any = arguments
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     reason = _argument_problem(data)
     if reason is not None:
         raise ValidationError(reason, "$.arguments")
-    return ToolCall(id, name, Raw(data))
+    return ToolCall(id, name, raw if raw is not None else Raw(data))
+
+
+_TEXT_KINDS = (str, bytes, Raw)
+_RAW_DECODER = json_decoder(Raw)
 
 
 def _encode_arguments(arguments: Mapping[str, Any]) -> bytes:
-    if not _finite(arguments):
-        raise ValidationError("must not hold NaN or infinity", "$.arguments")
     try:
-        return msgspec.json.encode(dict(arguments))
+        data = msgspec.json.encode(arguments if type(arguments) is dict else dict(arguments))
     except (TypeError, ValueError, OverflowError, RecursionError, UnicodeError):
         raise ValidationError("must hold only JSON values", "$.arguments") from None
+    # msgspec writes NaN and infinity as null: only output with a null can
+    # hold one, so only then is the value walked.
+    if b"null" in data and not _finite(arguments):
+        raise ValidationError("must not hold NaN or infinity", "$.arguments")
+    return data
 
 
 def _finite(value: Any) -> bool:
