@@ -305,14 +305,26 @@ MESSAGE_TYPES: dict[Role, type[Message]] = {
 def system(
     content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
 ) -> SystemMessage:
-    """Build a system message."""
+    """Build a system message.
+
+    Raises
+    ------
+    ValidationError
+        If ``content`` is not a string or is empty, or ``id`` is not a string.
+    """
     return SystemMessage(content, id=id, metadata=metadata)
 
 
 def developer(
     content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
 ) -> DeveloperMessage:
-    """Build a developer message."""
+    """Build a developer message.
+
+    Raises
+    ------
+    ValidationError
+        If ``content`` is not a string or is empty, or ``id`` is not a string.
+    """
     return DeveloperMessage(content, id=id, metadata=metadata)
 
 
@@ -324,6 +336,12 @@ def user(
 ) -> UserMessage:
     """Build a user message from text or from parts (strings become text parts).
 
+    Raises
+    ------
+    ValidationError
+        If ``content`` is empty (no text, or no parts), or ``id`` is not a
+        string.
+
     Examples
     --------
     >>> from chatcodec import ImagePart
@@ -331,7 +349,11 @@ def user(
     'user: 2 parts (text, image)'
     """
     if not isinstance(content, str):
-        content = tuple(TextPart(part) if isinstance(part, str) else part for part in content)
+        try:
+            parts = iter(content)
+        except TypeError:
+            raise ValidationError(_TEXT_OR_PARTS, "$.content") from None
+        content = tuple(TextPart(part) if isinstance(part, str) else part for part in parts)
     return UserMessage(content, id=id, metadata=metadata)
 
 
@@ -343,7 +365,15 @@ def assistant(
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> AssistantMessage:
-    """Build an assistant message with text, tool calls, or both."""
+    """Build an assistant message with text, tool calls, or both.
+
+    Raises
+    ------
+    ValidationError
+        If there is neither content nor a tool call, ``content`` is not a
+        string or a tuple of parts, two calls share an id, or ``id`` is not a
+        string.
+    """
     return AssistantMessage(
         content,
         tuple(tool_calls),
@@ -361,5 +391,13 @@ def tool_result(
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> ToolMessage:
-    """Build the tool message answering ``tool_call_id``."""
+    """Build the tool message answering ``tool_call_id``.
+
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty: a tool may return nothing), ``is_error`` is
+        not a bool, or ``id`` is not a string.
+    """
     return ToolMessage(tool_call_id, result, is_error=is_error, id=id, metadata=metadata)

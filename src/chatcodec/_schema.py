@@ -22,6 +22,7 @@ __all__ = [
     "FrozenList",
     "close_objects",
     "freeze",
+    "freeze_schema",
     "map_subschemas",
     "object_schema",
     "open_objects",
@@ -76,13 +77,49 @@ class FrozenList(list[Any]):
         return (FrozenList, (list(self),))
 
 
+# Values that are already immutable: returned as they are, without a call.
+_KEPT = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
+
+
 def freeze(value: Any) -> Any:
     """A copy of the JSON value ``value`` in which no object or array can change."""
     if isinstance(value, dict):
-        return FrozenDict({key: freeze(item) for key, item in value.items()})
+        # One copy in C, then only the containers inside are replaced (their
+        # own frozen copies), past the refusing __setitem__.
+        frozen = FrozenDict(value)
+        for key, item in value.items():
+            if type(item) not in _KEPT:
+                dict.__setitem__(frozen, key, freeze(item))
+        return frozen
     if isinstance(value, list | tuple):
-        return FrozenList([freeze(item) for item in value])
+        if all(type(item) in _KEPT for item in value):
+            return FrozenList(value)
+        return FrozenList([item if type(item) in _KEPT else freeze(item) for item in value])
     return value
+
+
+# Frozen schemas by their JSON: an application sends the same few tools with
+# every request, so a decode finds its schema here instead of copying it
+# again. Sharing is safe because they are frozen; equal JSON is what is
+# sent. Cleared when full, so it stays small.
+_FROZEN_SCHEMAS: dict[bytes, FrozenDict] = {}
+_FROZEN_SCHEMAS_LIMIT = 256
+_encode = msgspec.json.Encoder().encode
+
+
+def freeze_schema(schema: dict[str, Any]) -> FrozenDict:
+    """:func:`freeze` for a tool's schema, shared with an equal one seen before."""
+    try:
+        key = _encode(schema)
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return freeze(schema)  # type: ignore[no-any-return]
+    frozen = _FROZEN_SCHEMAS.get(key)
+    if frozen is None:
+        frozen = freeze(schema)
+        if len(_FROZEN_SCHEMAS) >= _FROZEN_SCHEMAS_LIMIT:
+            _FROZEN_SCHEMAS.clear()
+        _FROZEN_SCHEMAS[key] = frozen
+    return frozen
 
 
 def thaw(value: Any) -> Any:

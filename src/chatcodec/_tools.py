@@ -30,7 +30,7 @@ from ._schema import (
     FrozenDict,
     any_open,
     close_objects,
-    freeze,
+    freeze_schema,
     object_schema,
     open_objects,
     strict_form,
@@ -520,7 +520,7 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
             rule = "must be false or absent when strict (a map type needs strict=False)"
             raise ValidationError(rule, open_paths[0])
         if type(params) is not FrozenDict:
-            msgspec.structs.force_setattr(self, "parameters", freeze(params))
+            msgspec.structs.force_setattr(self, "parameters", freeze_schema(params))
 
     def problems(self, family: str | None = None) -> list[Problem]:
         """Return what is allowed but likely to be refused by a provider.
