@@ -63,6 +63,13 @@ class TestRules:
 
 
 SECRET = 123456789
+# Typed Any: these tests pass what the annotations forbid.
+NUMBER: Any = SECRET
+NOTHING: Any = None
+
+
+def loose(value: object) -> Any:
+    return value
 
 
 class TestTypesAtConstruction:
@@ -71,44 +78,48 @@ class TestTypesAtConstruction:
     @pytest.mark.parametrize(
         ("build", "path", "rule"),
         [
-            (lambda: cc.UserMessage(SECRET), "$.content", "must be a string or a tuple of parts"),
-            (lambda: cc.UserMessage(["a"]), "$.content", "must be a string or a tuple of parts"),
-            (lambda: cc.user(SECRET), "$.content", "must be a string or a tuple of parts"),
-            (lambda: cc.SystemMessage(SECRET), "$.content", "must be a string"),
-            (lambda: cc.DeveloperMessage(None), "$.content", "must be a string"),
+            (lambda: cc.UserMessage(NUMBER), "$.content", "must be a string or a tuple of parts"),
             (
-                lambda: cc.AssistantMessage(content=SECRET),
+                lambda: cc.UserMessage(loose(["a"])),
+                "$.content",
+                "must be a string or a tuple of parts",
+            ),
+            (lambda: cc.user(NUMBER), "$.content", "must be a string or a tuple of parts"),
+            (lambda: cc.SystemMessage(NUMBER), "$.content", "must be a string"),
+            (lambda: cc.DeveloperMessage(NOTHING), "$.content", "must be a string"),
+            (
+                lambda: cc.AssistantMessage(content=NUMBER),
                 "$.content",
                 "must be a string or a tuple of parts",
             ),
             (
-                lambda: cc.AssistantMessage(None, [CALL]),
+                lambda: cc.AssistantMessage(None, loose([CALL])),
                 "$.tool_calls",
                 "must be a tuple of tool calls",
             ),
             (
-                lambda: cc.AssistantMessage("a", invalid_tool_calls=[]),
+                lambda: cc.AssistantMessage("a", invalid_tool_calls=loose([])),
                 "$.invalid_tool_calls",
                 "must be a tuple of tool calls",
             ),
             (
-                lambda: cc.ToolMessage("c1", None),
+                lambda: cc.ToolMessage("c1", NOTHING),
                 "$.content",
                 "must be a string or a tuple of parts",
             ),
             (
-                lambda: cc.tool_result("c1", None),
+                lambda: cc.tool_result("c1", NOTHING),
                 "$.content",
                 "must be a string or a tuple of parts",
             ),
-            (lambda: cc.ToolMessage(SECRET, "r"), "$.tool_call_id", "must be a string"),
+            (lambda: cc.ToolMessage(NUMBER, "r"), "$.tool_call_id", "must be a string"),
             (
-                lambda: cc.ToolMessage("c1", "r", is_error="yes"),
+                lambda: cc.ToolMessage("c1", "r", is_error=loose("yes")),
                 "$.is_error",
                 "must be true or false",
             ),
-            (lambda: cc.UserMessage("hi", id=SECRET), "$.id", "must be a string"),
-            (lambda: cc.system("s", id=SECRET), "$.id", "must be a string"),
+            (lambda: cc.UserMessage("hi", id=NUMBER), "$.id", "must be a string"),
+            (lambda: cc.system("s", id=NUMBER), "$.id", "must be a string"),
         ],
     )
     def test_refused(self, build: Any, path: str, rule: str) -> None:

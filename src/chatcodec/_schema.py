@@ -294,7 +294,7 @@ def _nullable(sub: dict[str, Any]) -> dict[str, Any]:
     elif isinstance(out.get("anyOf"), list):
         if {"type": "null"} not in out["anyOf"]:
             out["anyOf"] = [*out["anyOf"], {"type": "null"}]
-    else:
+    elif not isinstance(out.get("enum"), list):  # an enum takes null below
         keep = {key: out.pop(key) for key in ("description",) if key in out}
         out = {"anyOf": [out, {"type": "null"}], **keep}
     if isinstance(out.get("enum"), list) and None not in out["enum"]:
