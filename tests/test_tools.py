@@ -682,17 +682,11 @@ class TestFamilySchemaProblems:
     def test_gemini(self) -> None:
         tool = cc.ToolDefinition("f", "F.", self.PARAMS, strict=False)
         paths = [p.path for p in tool.problems("gemini")]
-        assert paths == [
-            "$.parameters.properties.code.pattern",
-            "$.parameters.properties.code.minLength",
-            "$.parameters.properties.n.const",
-        ]
+        assert paths == ["$.parameters.properties.n.const"]
         request = cc.Request((cc.user("x"),), model="gemini-2.5-flash", tools=(tool,))
         found = providers.get("gemini").check_request(request)
         assert [(p.path, p.severity) for p in found] == [
-            ("$.tools[0].parameters.properties.code.pattern", "warning"),
-            ("$.tools[0].parameters.properties.code.minLength", "warning"),
-            ("$.tools[0].parameters.properties.n.const", "warning"),
+            ("$.tools[0].parameters.properties.n.const", "warning")
         ]
 
     def test_openai_strict_only(self) -> None:

@@ -308,14 +308,16 @@ def _nullable(sub: dict[str, Any]) -> dict[str, Any]:
 
 # -- what a family's schema dialect lacks ---------------------------------------
 
-# Gemini's function declarations take a subset of JSON Schema
-# (``parametersJsonSchema``); other keywords are dropped or refused.
+# Gemini's function declarations take a subset of JSON Schema: what its
+# ``parametersJsonSchema`` documents, and the fields of its own ``Schema``
+# (``parameters``). Other keywords are dropped or refused.
 _GEMINI = frozenset(
     {
         "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description",
         "enum", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
         "anyOf", "oneOf", "properties", "additionalProperties", "required",
-        "propertyOrdering", "nullable",
+        "propertyOrdering", "nullable", "minLength", "maxLength", "pattern",
+        "minProperties", "maxProperties", "default", "example",
     }
 )  # fmt: skip
 # Keywords OpenAI's strict mode refuses.
