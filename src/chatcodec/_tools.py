@@ -427,6 +427,13 @@ class ToolResultDetails(Record, frozen=True):
 class ToolResult(Record, frozen=True):
     """The outcome of running a tool.
 
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty), or ``is_error`` is not a bool; the
+        constructors below raise the same.
+
     Examples
     --------
     >>> ToolResult.error("call_1", "city not found").is_error
