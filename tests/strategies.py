@@ -229,7 +229,7 @@ deltas = st.builds(
 tool_definitions = st.builds(
     cc.ToolDefinition,
     names,
-    st.none() | text,
+    st.none() | text.filter(bool),
     st.none()
     | st.dictionaries(text, st.just({"type": "string"}), max_size=3).map(
         lambda props: {"type": "object", "properties": props}

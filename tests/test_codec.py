@@ -426,6 +426,29 @@ class TestLenient:
             cc.decode_lenient(b"[{")
 
 
+class TestEncodeErrorsShowNoContent:
+    """An encode that fails names the problem, never the text around it."""
+
+    @pytest.mark.parametrize("format", ["json", "msgpack"])
+    def test_lone_surrogate(self, format: cc.Format) -> None:
+        with pytest.raises(cc.EncodeError) as info:
+            cc.encode(cc.user("my secret \ud800 text"), format=format)
+        text = str(info.value)
+        assert text == "a string holds an unpaired surrogate (not UTF-8)"
+        assert "secret" not in text
+        assert "\ud800" not in text
+        assert "position" not in text
+
+    def test_lone_surrogate_in_jsonl(self) -> None:
+        with pytest.raises(cc.EncodeError) as info:
+            cc.write_jsonl(io.BytesIO(), [cc.user("ok"), cc.user("my secret \udfff")])
+        assert str(info.value) == "item 1: a string holds an unpaired surrogate (not UTF-8)"
+
+    def test_other_failures_keep_their_kind(self) -> None:
+        with pytest.raises(cc.EncodeError, match="cannot encode objects of type object"):
+            cc.encode(cc.user("x", metadata={"k": object()}))
+
+
 class TestJsonl:
     """JSONL streams are read and written line by line."""
 

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
+import msgspec
 import pytest
 
 import chatcodec as cc
@@ -62,3 +64,38 @@ class TestParts:
         with pytest.raises(cc.ValidationError) as info:
             cc.decode(b'{"role":"user","content":[{"type":7,"url":"u"}]}')
         assert (info.value.rule, info.value.path) == ("Expected `str`", "$.content[0].type")
+
+
+NUMBER: Any = 123456789
+
+
+class TestTypesAtConstruction:
+    """A part refuses a text field of another type where it is built."""
+
+    @pytest.mark.parametrize(
+        ("build", "path"),
+        [
+            (lambda: cc.TextPart(NUMBER), "$.text"),
+            (lambda: cc.RefusalPart(NUMBER), "$.text"),
+            (lambda: cc.ReasoningPart(NUMBER), "$.text"),
+            (lambda: cc.ImagePart(url=NUMBER), "$.url"),
+            (lambda: cc.AudioPart(data="AA==", media_type=NUMBER), "$.media_type"),
+            (lambda: cc.FilePart(file_id=NUMBER), "$.file_id"),
+            (lambda: cc.OpaquePart(NUMBER, msgspec.Raw(b"{}")), "$.provider"),
+            (lambda: cc.McpResource(server="s", uri="u", content=NUMBER), "$.content"),
+            (lambda: cc.McpResource(server=NUMBER, uri="u", content="c"), "$.server"),
+        ],
+    )
+    def test_refused(self, build: Any, path: str) -> None:
+        with pytest.raises(cc.ValidationError) as info:
+            build()
+        assert (info.value.path, info.value.rule) == (path, "must be a string")
+        assert str(NUMBER) not in str(info.value)
+
+    def test_opaque_data_is_raw(self) -> None:
+        with pytest.raises(cc.ValidationError, match=r"must be msgspec\.Raw JSON"):
+            cc.OpaquePart("anthropic", NUMBER)
+
+    def test_parts_round_trip(self) -> None:
+        message = cc.user(["look", cc.ImagePart(data="AA==", media_type="image/png")])
+        assert cc.decode(cc.encode(message)) == message

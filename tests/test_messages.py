@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import inspect
 import sys
+from typing import Any
 
 import msgspec
 import pytest
@@ -58,6 +60,100 @@ class TestRules:
         assert info.value.path == "$.tool_call_id"
         with pytest.raises(cc.ValidationError, match="missing required field `content`"):
             cc.decode(b'{"role":"tool","tool_call_id":"c"}')
+
+
+SECRET = 123456789
+# Typed Any: these tests pass what the annotations forbid.
+NUMBER: Any = SECRET
+NOTHING: Any = None
+
+
+def loose(value: object) -> Any:
+    return value
+
+
+class TestTypesAtConstruction:
+    """A value of the wrong type is refused where it is built, not where it is encoded."""
+
+    @pytest.mark.parametrize(
+        ("build", "path", "rule"),
+        [
+            (lambda: cc.UserMessage(NUMBER), "$.content", "must be a string or a tuple of parts"),
+            (
+                lambda: cc.UserMessage(loose(["a"])),
+                "$.content",
+                "must be a string or a tuple of parts",
+            ),
+            (lambda: cc.user(NUMBER), "$.content", "must be a string or a tuple of parts"),
+            (lambda: cc.SystemMessage(NUMBER), "$.content", "must be a string"),
+            (lambda: cc.DeveloperMessage(NOTHING), "$.content", "must be a string"),
+            (
+                lambda: cc.AssistantMessage(content=NUMBER),
+                "$.content",
+                "must be a string or a tuple of parts",
+            ),
+            (
+                lambda: cc.AssistantMessage(None, loose([CALL])),
+                "$.tool_calls",
+                "must be a tuple of tool calls",
+            ),
+            (
+                lambda: cc.AssistantMessage("a", invalid_tool_calls=loose([])),
+                "$.invalid_tool_calls",
+                "must be a tuple of tool calls",
+            ),
+            (
+                lambda: cc.ToolMessage("c1", NOTHING),
+                "$.content",
+                "must be a string or a tuple of parts",
+            ),
+            (
+                lambda: cc.tool_result("c1", NOTHING),
+                "$.content",
+                "must be a string or a tuple of parts",
+            ),
+            (lambda: cc.ToolMessage(NUMBER, "r"), "$.tool_call_id", "must be a string"),
+            (
+                lambda: cc.ToolMessage("c1", "r", is_error=loose("yes")),
+                "$.is_error",
+                "must be true or false",
+            ),
+            (lambda: cc.UserMessage("hi", id=NUMBER), "$.id", "must be a string"),
+            (lambda: cc.system("s", id=NUMBER), "$.id", "must be a string"),
+        ],
+    )
+    def test_refused(self, build: Any, path: str, rule: str) -> None:
+        with pytest.raises(cc.ValidationError) as info:
+            build()
+        assert (info.value.path, info.value.rule) == (path, rule)
+        assert str(SECRET) not in str(info.value)
+
+    def test_str_subclasses_are_text(self) -> None:
+        class Markup(str):
+            pass
+
+        assert cc.UserMessage(Markup("hi")).content == "hi"
+        assert cc.SystemMessage(Markup("s")).content == "s"
+        with pytest.raises(cc.ValidationError, match="must not be empty"):
+            cc.UserMessage(Markup(""))
+
+    def test_decode_accepts_what_encode_writes(self) -> None:
+        messages = [
+            cc.tool_result("c1", ""),
+            cc.ToolMessage("c1", (cc.TextPart("t"),), is_error=True),
+            cc.user("hi", id="m1"),
+            cc.assistant("", [CALL], id="m2"),
+        ]
+        for message in messages:
+            assert cc.decode(cc.encode(message)) == message
+            assert cc.decode(cc.encode(message, format="msgpack"), format="msgpack") == message
+
+    @pytest.mark.parametrize(
+        "factory", [cc.system, cc.developer, cc.user, cc.assistant, cc.tool_result]
+    )
+    def test_factories_document_their_preconditions(self, factory: Any) -> None:
+        doc = inspect.getdoc(factory) or ""
+        assert "Raises\n------\nValidationError" in doc
 
 
 class TestFactories:

@@ -67,6 +67,14 @@ def _builtins_hook(obj: Any) -> Any:
     return _enc_hook(obj)
 
 
+def encode_error(exc: Exception) -> EncodeError:
+    """The :class:`EncodeError` for a failed encode, without the value's text."""
+    if isinstance(exc, UnicodeError):
+        # Python's message quotes the character and the text around it.
+        return EncodeError("a string holds an unpaired surrogate (not UTF-8)")
+    return EncodeError(f"{type(exc).__name__}: {exc}")
+
+
 JSON_ENCODER = msgspec.json.Encoder(enc_hook=_enc_hook)
 _MSGPACK_ENCODER = msgspec.msgpack.Encoder()
 _MSGPACK_DECODER = msgspec.msgpack.Decoder()
@@ -82,7 +90,8 @@ def encode(obj: Any, *, format: Format = "json") -> bytes:
     ------
     EncodeError
         If a value has no wire form (an object in ``metadata``, an integer past
-        64 bits in msgpack...).
+        64 bits in msgpack, a string with an unpaired surrogate...). The
+        message names the problem, never the text.
 
     Examples
     --------
@@ -98,7 +107,7 @@ def encode(obj: Any, *, format: Format = "json") -> bytes:
     except EncodeError:
         raise
     except _ENCODE_FAILURES as exc:
-        raise EncodeError(f"{type(exc).__name__}: {exc}") from None
+        raise encode_error(exc) from None
     raise ValueError(f"format must be 'json' or 'msgpack', not {format!r}")
 
 

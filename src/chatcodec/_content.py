@@ -33,8 +33,25 @@ Detail = Literal["auto", "low", "high"]
 Recognition = Literal["vision", "ocr", "auto"]
 
 
+_TEXT = "must be a string"
+
+
 def _one_source(*sources: str | None) -> bool:
     return sum(source is not None for source in sources) == 1
+
+
+def _check_text(value: object, path: str) -> None:
+    """Raise unless ``value`` is text (the exact type test failed; a subclass passes)."""
+    if not isinstance(value, str):
+        raise ValidationError(_TEXT, path)
+
+
+def _check_optional(part: object, *names: str) -> None:
+    """Raise unless each field named is a string or ``None``."""
+    for name in names:
+        value = getattr(part, name)
+        if value is not None and type(value) is not str:
+            _check_text(value, "$." + name)
 
 
 class TextPart(Record, frozen=True, tag_field="type", tag="text"):
@@ -48,6 +65,10 @@ class TextPart(Record, frozen=True, tag_field="type", tag="text"):
 
     text: str
 
+    def __post_init__(self) -> None:
+        if type(self.text) is not str:
+            _check_text(self.text, "$.text")
+
 
 class _MediaPart(Record, frozen=True, tag_field="type"):
     """Media by URL, or as base64 ``data`` with its ``media_type``."""
@@ -59,6 +80,7 @@ class _MediaPart(Record, frozen=True, tag_field="type"):
     def __post_init__(self) -> None:
         if not _one_source(self.url, self.data):
             raise ValidationError("exactly one of url and data must be set", "$.url")
+        _check_optional(self, "url", "data", "media_type")
         if self.data is not None and not self.media_type:
             raise ValidationError("must be set when data is set", "$.media_type")
 
@@ -125,6 +147,7 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
     def __post_init__(self) -> None:
         if not _one_source(self.url, self.data, self.file_id):
             raise ValidationError("exactly one of url, data and file_id must be set", "$.url")
+        _check_optional(self, "url", "data", "file_id", "media_type", "filename")
 
 
 class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
@@ -150,11 +173,19 @@ class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
     redacted: str | None = None
     provider: str | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.text) is not str:
+            _check_text(self.text, "$.text")
+
 
 class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
     """The model's refusal to answer, in its own words."""
 
     text: str
+
+    def __post_init__(self) -> None:
+        if type(self.text) is not str:
+            _check_text(self.text, "$.text")
 
 
 class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
@@ -177,8 +208,12 @@ class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
     data: Raw
 
     def __post_init__(self) -> None:
-        if not self.provider:
-            raise ValidationError("must not be empty", "$.provider")
+        if not self.provider or type(self.provider) is not str:
+            _check_text(self.provider, "$.provider")
+            if not self.provider:
+                raise ValidationError("must not be empty", "$.provider")
+        if type(self.data) is not Raw:
+            raise ValidationError("must be msgspec.Raw JSON", "$.data")
 
 
 class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
@@ -208,10 +243,16 @@ class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
     retrieved_at: datetime | None = None
 
     def __post_init__(self) -> None:
-        if not self.server:
-            raise ValidationError("must not be empty", "$.server")
-        if not self.uri:
-            raise ValidationError("must not be empty", "$.uri")
+        if not self.server or type(self.server) is not str:
+            _check_text(self.server, "$.server")
+            if not self.server:
+                raise ValidationError("must not be empty", "$.server")
+        if not self.uri or type(self.uri) is not str:
+            _check_text(self.uri, "$.uri")
+            if not self.uri:
+                raise ValidationError("must not be empty", "$.uri")
+        if type(self.content) is not str:
+            _check_text(self.content, "$.content")
 
     @property
     def text(self) -> str:

@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import msgspec
 
-from ._codec import JSON_ENCODER, decode
+from ._codec import JSON_ENCODER, decode, encode_error
 from ._conversation import Conversation
 from ._errors import ChatCodecError, EncodeError
 from ._lenient import decode_lenient, problem_of
@@ -109,7 +109,7 @@ def write_jsonl(stream: IO[bytes] | IO[str], items: Iterable[Any]) -> int:
         try:
             JSON_ENCODER.encode_into(item, buffer)
         except (TypeError, ValueError, OverflowError, RecursionError, msgspec.EncodeError) as exc:
-            raise EncodeError(f"item {count}: {exc}") from None
+            raise EncodeError(f"item {count}: {encode_error(exc)}") from None
         buffer.extend(b"\n")
         if text:
             write(buffer.decode())

@@ -36,6 +36,28 @@ __all__ = [
 ]
 
 _EMPTY = "must not be empty"
+_TEXT = "must be a string"
+_TEXT_OR_PARTS = "must be a string or a tuple of parts"
+_CALLS = "must be a tuple of tool calls"
+_BOOL = "must be true or false"
+
+
+def _check_text(value: object, path: str, kinds: type | tuple[type, ...], rule: str) -> None:
+    """The slow branch of a text rule: why ``value`` failed the exact type test.
+
+    The rules test ``type(x) is str`` (or ``tuple``) first, which costs one
+    comparison; a subclass of an allowed type lands here and passes if it is
+    not empty.
+    """
+    if not isinstance(value, kinds):
+        raise ValidationError(rule, path)
+    if not value:
+        raise ValidationError(_EMPTY, path)
+
+
+def _check_id(value: object) -> None:
+    if not isinstance(value, str):
+        raise ValidationError(_TEXT, "$.id")
 
 
 class BaseMessage(Record, frozen=True, tag_field="role", kw_only=True):
@@ -81,8 +103,11 @@ class _InstructionMessage(BaseMessage, frozen=True):
     content: str
 
     def __post_init__(self) -> None:
-        if not self.content:
-            raise ValidationError(_EMPTY, "$.content")
+        content = self.content
+        if not content or type(content) is not str:
+            _check_text(content, "$.content", str, _TEXT)
+        if self.id is not None and type(self.id) is not str:
+            _check_id(self.id)
 
     @property
     def text(self) -> str:
@@ -118,8 +143,11 @@ class UserMessage(BaseMessage, frozen=True, tag="user"):
     content: str | tuple[ContentPart, ...]
 
     def __post_init__(self) -> None:
-        if not self.content:
-            raise ValidationError(_EMPTY, "$.content")
+        content = self.content
+        if not content or (type(content) is not str and type(content) is not tuple):
+            _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
+        if self.id is not None and type(self.id) is not str:
+            _check_id(self.id)
 
     @property
     def text(self) -> str:
@@ -146,10 +174,24 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
     invalid_tool_calls: tuple[InvalidToolCall, ...] = ()
 
     def __post_init__(self) -> None:
+        content = self.content
         calls = self.tool_calls
         invalid = self.invalid_tool_calls
-        if self.content is None and not calls and not invalid:
-            raise ValidationError("must have content or tool calls", "$.content")
+        if content is None:
+            if not calls and not invalid:
+                raise ValidationError("must have content or tool calls", "$.content")
+        elif (
+            type(content) is not str
+            and type(content) is not tuple
+            and not isinstance(content, str | tuple)
+        ):
+            raise ValidationError(_TEXT_OR_PARTS, "$.content")
+        if type(calls) is not tuple and not isinstance(calls, tuple):
+            raise ValidationError(_CALLS, "$.tool_calls")
+        if type(invalid) is not tuple and not isinstance(invalid, tuple):
+            raise ValidationError(_CALLS, "$.invalid_tool_calls")
+        if self.id is not None and type(self.id) is not str:
+            _check_id(self.id)
         # Pairwise for the usual one to three calls: no list or set to build.
         n = len(calls)
         if invalid or n > 3:
@@ -226,8 +268,20 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
         return "error" if self.is_error else "success"
 
     def __post_init__(self) -> None:
-        if not self.tool_call_id:
-            raise ValidationError(_EMPTY, "$.tool_call_id")
+        call_id = self.tool_call_id
+        if not call_id or type(call_id) is not str:
+            _check_text(call_id, "$.tool_call_id", str, _TEXT)
+        content = self.content
+        if (
+            type(content) is not str
+            and type(content) is not tuple
+            and not isinstance(content, str | tuple)
+        ):
+            raise ValidationError(_TEXT_OR_PARTS, "$.content")
+        if self.is_error is not False and self.is_error is not True:
+            raise ValidationError(_BOOL, "$.is_error")
+        if self.id is not None and type(self.id) is not str:
+            _check_id(self.id)
 
     @property
     def text(self) -> str:
@@ -256,14 +310,26 @@ MESSAGE_TYPES: dict[Role, type[Message]] = {
 def system(
     content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
 ) -> SystemMessage:
-    """Build a system message."""
+    """Build a system message.
+
+    Raises
+    ------
+    ValidationError
+        If ``content`` is not a string or is empty, or ``id`` is not a string.
+    """
     return SystemMessage(content, id=id, metadata=metadata)
 
 
 def developer(
     content: str, *, id: str | None = None, metadata: dict[str, Any] | None = None
 ) -> DeveloperMessage:
-    """Build a developer message."""
+    """Build a developer message.
+
+    Raises
+    ------
+    ValidationError
+        If ``content`` is not a string or is empty, or ``id`` is not a string.
+    """
     return DeveloperMessage(content, id=id, metadata=metadata)
 
 
@@ -275,6 +341,12 @@ def user(
 ) -> UserMessage:
     """Build a user message from text or from parts (strings become text parts).
 
+    Raises
+    ------
+    ValidationError
+        If ``content`` is empty (no text, or no parts), or ``id`` is not a
+        string.
+
     Examples
     --------
     >>> from chatcodec import ImagePart
@@ -282,7 +354,11 @@ def user(
     'user: 2 parts (text, image)'
     """
     if not isinstance(content, str):
-        content = tuple(TextPart(part) if isinstance(part, str) else part for part in content)
+        try:
+            parts = iter(content)
+        except TypeError:
+            raise ValidationError(_TEXT_OR_PARTS, "$.content") from None
+        content = tuple(TextPart(part) if isinstance(part, str) else part for part in parts)
     return UserMessage(content, id=id, metadata=metadata)
 
 
@@ -294,7 +370,15 @@ def assistant(
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> AssistantMessage:
-    """Build an assistant message with text, tool calls, or both."""
+    """Build an assistant message with text, tool calls, or both.
+
+    Raises
+    ------
+    ValidationError
+        If there is neither content nor a tool call, ``content`` is not a
+        string or a tuple of parts, two calls share an id, or ``id`` is not a
+        string.
+    """
     return AssistantMessage(
         content,
         tuple(tool_calls),
@@ -312,5 +396,13 @@ def tool_result(
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> ToolMessage:
-    """Build the tool message answering ``tool_call_id``."""
+    """Build the tool message answering ``tool_call_id``.
+
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty: a tool may return nothing), ``is_error`` is
+        not a bool, or ``id`` is not a string.
+    """
     return ToolMessage(tool_call_id, result, is_error=is_error, id=id, metadata=metadata)

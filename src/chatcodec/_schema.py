@@ -11,13 +11,23 @@ data, never a keyword.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
 from ._errors import ValidationError
 
-__all__ = ["close_objects", "map_subschemas", "object_schema", "open_objects"]
+__all__ = [
+    "FrozenDict",
+    "FrozenList",
+    "close_objects",
+    "freeze",
+    "freeze_schema",
+    "map_subschemas",
+    "object_schema",
+    "open_objects",
+    "thaw",
+]
 
 _REF_PREFIX = "#/$defs/"
 # Keywords whose values are schemas, by how they hold them.
@@ -28,8 +38,104 @@ _SCHEMA_ONE = frozenset(
 )
 
 
+_FROZEN = "a tool's schema cannot be changed: build a new ToolDefinition"
+
+
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise TypeError(_FROZEN)
+
+
+class FrozenDict(dict[str, Any]):
+    """A JSON object that refuses changes, so a checked schema stays as checked.
+
+    A ``dict`` for every reader (msgspec encodes it as one, ``==`` compares
+    it with plain dicts), hashable, and changed only by building a new one.
+    """
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+        return (FrozenDict, (dict(self),))
+
+
+class FrozenList(list[Any]):
+    """A JSON array that refuses changes (see :class:`FrozenDict`)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self))
+
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
+        return (FrozenList, (list(self),))
+
+
+# Values that are already immutable: returned as they are, without a call.
+_KEPT = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
+
+
+def freeze(value: Any) -> Any:
+    """A copy of the JSON value ``value`` in which no object or array can change."""
+    if isinstance(value, dict):
+        # One copy in C, then only the containers inside are replaced (their
+        # own frozen copies), past the refusing __setitem__.
+        frozen = FrozenDict(value)
+        for key, item in value.items():
+            if type(item) not in _KEPT:
+                dict.__setitem__(frozen, key, freeze(item))
+        return frozen
+    if isinstance(value, list | tuple):
+        if all(type(item) in _KEPT for item in value):
+            return FrozenList(value)
+        return FrozenList([item if type(item) in _KEPT else freeze(item) for item in value])
+    return value
+
+
+# Frozen schemas by their JSON: an application sends the same few tools with
+# every request, so a decode finds its schema here instead of copying it
+# again. Sharing is safe because they are frozen; equal JSON is what is
+# sent. Cleared when full, so it stays small.
+_FROZEN_SCHEMAS: dict[bytes, FrozenDict] = {}
+_FROZEN_SCHEMAS_LIMIT = 256
+_encode = msgspec.json.Encoder().encode
+
+
+def freeze_schema(schema: dict[str, Any]) -> FrozenDict:
+    """:func:`freeze` for a tool's schema, shared with an equal one seen before."""
+    try:
+        key = _encode(schema)
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return freeze(schema)  # type: ignore[no-any-return]
+    frozen = _FROZEN_SCHEMAS.get(key)
+    if frozen is None:
+        frozen = freeze(schema)
+        if len(_FROZEN_SCHEMAS) >= _FROZEN_SCHEMAS_LIMIT:
+            _FROZEN_SCHEMAS.clear()
+        _FROZEN_SCHEMAS[key] = frozen
+    return frozen
+
+
+def thaw(value: Any) -> Any:
+    """A plain copy (``dict`` and ``list``) of a frozen JSON value."""
+    if isinstance(value, dict):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
+
+
 def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:
-    """Copy ``schema`` with ``fn`` applied to each schema directly inside it."""
+    """Copy ``schema`` with ``fn`` applied to each schema directly inside it.
+
+    Other values are copied as plain ``dict`` and ``list``.
+    """
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in _SCHEMA_MAPS and isinstance(value, dict):
@@ -39,7 +145,7 @@ def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str
         elif key in _SCHEMA_ONE and isinstance(value, dict):
             out[key] = fn(value)
         else:
-            out[key] = value
+            out[key] = thaw(value)
     return out
 
 
@@ -145,3 +251,124 @@ class _Inliner:
         if out.get("required") == []:
             del out["required"]
         return out
+
+
+# -- strict form ---------------------------------------------------------------
+
+
+def strict_form(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` as strict modes take it: every property required.
+
+    OpenAI's strict mode (the strictest) wants every property listed in
+    ``required`` and refuses ``default``; an optional property is emulated
+    by a type that also takes ``null``. So each property that was not
+    required takes ``null`` too, and its default moves into its
+    description.
+    """
+    out = map_subschemas(schema, _strict_sub)
+    props = out.get("properties")
+    if isinstance(props, dict) and props:
+        required = out.get("required") or []
+        for key, sub in props.items():
+            if key not in required and isinstance(sub, dict):
+                props[key] = _nullable(sub)
+        out["required"] = list(props)
+    return out
+
+
+def _strict_sub(sub: Any) -> Any:
+    return strict_form(sub) if isinstance(sub, dict) else sub
+
+
+def _nullable(sub: dict[str, Any]) -> dict[str, Any]:
+    """``sub`` taking ``null`` as well, its default named in its description."""
+    out = dict(sub)
+    default = out.pop("default", None)
+    kind = out.get("type")
+    if isinstance(kind, str):
+        if kind != "null":
+            out["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        if "null" not in kind:
+            out["type"] = [*kind, "null"]
+    elif isinstance(out.get("anyOf"), list):
+        if {"type": "null"} not in out["anyOf"]:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+    elif not isinstance(out.get("enum"), list):  # an enum takes null below
+        keep = {key: out.pop(key) for key in ("description",) if key in out}
+        out = {"anyOf": [out, {"type": "null"}], **keep}
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    if default is not None:
+        note = "Default: " + msgspec.json.encode(default).decode() + "."
+        text = out.get("description")
+        out["description"] = f"{text} ({note})" if text else note
+    return out
+
+
+# -- what a family's schema dialect lacks ---------------------------------------
+
+# Gemini's function declarations take a subset of JSON Schema: what its
+# ``parametersJsonSchema`` documents, and the fields of its own ``Schema``
+# (``parameters``). Other keywords are dropped or refused.
+_GEMINI = frozenset(
+    {
+        "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description",
+        "enum", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
+        "anyOf", "oneOf", "properties", "additionalProperties", "required",
+        "propertyOrdering", "nullable", "minLength", "maxLength", "pattern",
+        "minProperties", "maxProperties", "default", "example",
+    }
+)  # fmt: skip
+# Keywords OpenAI's strict mode refuses.
+_OPENAI_STRICT = frozenset(
+    {
+        "default", "minLength", "maxLength", "patternProperties", "unevaluatedProperties",
+        "propertyNames", "minProperties", "maxProperties", "unevaluatedItems", "contains",
+        "minContains", "maxContains", "uniqueItems", "allOf", "not", "if", "then", "else",
+        "dependentRequired", "dependentSchemas",
+    }
+)  # fmt: skip
+# Constraints Anthropic's strict mode does not enforce (its SDK moves them
+# into the description).
+_ANTHROPIC_STRICT = frozenset(
+    {
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+        "minLength", "maxLength", "maxItems",
+    }
+)  # fmt: skip
+
+
+def unsupported(schema: Any, family: str, strict: bool) -> list[tuple[str, str]]:
+    """``(path, rule)`` for each keyword of ``schema`` that ``family`` cannot express."""
+    if family == "gemini":
+        allowed: frozenset[str] | None = _GEMINI
+        refused: frozenset[str] = frozenset()
+        rule = "a keyword gemini's schema subset does not have"
+    elif family == "openai" and strict:
+        allowed, refused = None, _OPENAI_STRICT
+        rule = "a keyword openai's strict mode refuses"
+    elif family == "anthropic" and strict:
+        allowed, refused = None, _ANTHROPIC_STRICT
+        rule = "a constraint anthropic's strict mode does not enforce"
+    else:
+        return []
+    found: list[tuple[str, str]] = []
+
+    def visit(node: Any, at: str) -> None:
+        if not isinstance(node, dict):
+            return
+        for key, value in node.items():
+            if (allowed is not None and key not in allowed) or key in refused:
+                found.append((f"{at}.{key}", rule))
+            if key in _SCHEMA_MAPS and isinstance(value, dict):
+                for name, sub in value.items():
+                    visit(sub, f"{at}.{key}.{name}")
+            elif key in _SCHEMA_LISTS and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    visit(sub, f"{at}.{key}[{i}]")
+            elif key in _SCHEMA_ONE:
+                visit(value, f"{at}.{key}")
+
+    visit(schema, "$.parameters")
+    return found

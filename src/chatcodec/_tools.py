@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -27,7 +27,18 @@ from ._errors import (
 )
 from ._problems import Problem
 from ._record import Record, json_decoder
-from ._schema import any_open, close_objects, object_schema, open_objects
+from ._schema import (
+    FrozenDict,
+    any_open,
+    close_objects,
+    freeze_schema,
+    object_schema,
+    open_objects,
+    strict_form,
+    thaw,
+    unsupported,
+)
+from ._signature import function_type
 
 if TYPE_CHECKING:
     from ._messages import ToolMessage
@@ -46,6 +57,10 @@ __all__ = [
 T = TypeVar("T")
 Approval = Literal["pending", "approved", "denied"]
 _APPROVALS = (None, "pending", "approved", "denied")
+_APPROVAL_RULE = "must be pending, approved, denied or None"
+_EMPTY = "must not be empty"
+_TEXT = "must be a string"
+_BOOL = "must be true or false"
 
 NAME_RULE = "must match ^[A-Za-z0-9_]{1,64}$"
 _NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
@@ -54,10 +69,29 @@ _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 DESCRIPTION_LIMIT = 1024
 
 
+def _check_text(value: object, path: str) -> None:
+    """The slow branch of a text rule: a subclass of ``str`` passes if not empty."""
+    if not isinstance(value, str):
+        raise ValidationError(_TEXT, path)
+    if not value:
+        raise ValidationError(_EMPTY, path)
+
+
+# Names that passed the rule: an application calls few tools, many times, and
+# a set lookup costs a fifth of the regex. Bounded, so a stream of made-up
+# names cannot grow it without end.
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_LIMIT = 4096
+
+
 def check_name(name: str, path: str = "$.name") -> None:
     """Raise unless ``name`` is a valid tool name."""
+    if type(name) is str and name in _GOOD_NAMES:
+        return
     if type(name) is not str or _NAME.fullmatch(name) is None:
         raise ValidationError(NAME_RULE, path)
+    if len(_GOOD_NAMES) < _GOOD_NAMES_LIMIT:
+        _GOOD_NAMES.add(name)
 
 
 class ToolCall(Record, frozen=True):
@@ -94,10 +128,12 @@ class ToolCall(Record, frozen=True):
     approval: Approval | None = None
 
     def __post_init__(self) -> None:
-        if not self.id:
-            raise ValidationError("must not be empty", "$.id")
-        if not self.name:
-            raise ValidationError("must not be empty", "$.name")
+        if not self.id or type(self.id) is not str:
+            _check_text(self.id, "$.id")
+        if not self.name or type(self.name) is not str:
+            _check_text(self.name, "$.name")
+        if self.approval is not None and self.approval not in _APPROVALS:
+            raise ValidationError(_APPROVAL_RULE, "$.approval")
         # One copy of the bytes serves both checks; it costs less than any way
         # of looking into a Raw in place (a regex on it costs twice as much).
         arguments = self.arguments
@@ -117,7 +153,7 @@ class ToolCall(Record, frozen=True):
     def with_approval(self, approval: Approval | None) -> ToolCall:
         """A copy with the approval status changed (calls are immutable)."""
         if approval not in _APPROVALS:
-            raise ValidationError("must be pending, approved, denied or None", "$.approval")
+            raise ValidationError(_APPROVAL_RULE, "$.approval")
         return msgspec.structs.replace(self, approval=approval)
 
     def arguments_dict(self) -> dict[str, Any]:
@@ -183,12 +219,35 @@ class ToolCall(Record, frozen=True):
         ``type`` may be a Struct, dataclass, TypedDict or any type msgspec
         decodes.
 
+        A ``null`` where ``type`` does not take one is read as an absent
+        argument (the field gets its default): that is how a strict tool
+        (see :meth:`ToolDefinition.from_type`) leaves an optional argument
+        out.
+
         Raises
         ------
         ArgumentTypeError
             If the arguments do not fit ``type``; the path names the argument.
         """
-        return _decode_arguments(self.arguments, type)
+        try:
+            return _decode_arguments(self.arguments, type)
+        except ArgumentTypeError as exc:
+            if b"null" not in bytes(self.arguments):
+                raise
+            error = exc
+        try:
+            return msgspec.convert(_without_nulls(self.arguments_dict()), type)
+        except msgspec.ValidationError:
+            raise error from None
+
+
+def _without_nulls(value: Any) -> Any:
+    """``value`` with every object member whose value is ``null`` left out."""
+    if isinstance(value, dict):
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_nulls(item) for item in value]
+    return value
 
 
 def _decode_arguments(raw: Raw, type_: Any, path: str = "$.arguments") -> Any:
@@ -219,6 +278,16 @@ class InvalidToolCall(Record, frozen=True):
     arguments: str = ""
     error: str = ""
 
+    def __post_init__(self) -> None:
+        if self.id is not None and type(self.id) is not str:
+            _check_text(self.id, "$.id")
+        if self.name is not None and type(self.name) is not str:
+            _check_text(self.name, "$.name")
+        if type(self.arguments) is not str and not isinstance(self.arguments, str):
+            raise ValidationError(_TEXT, "$.arguments")
+        if type(self.error) is not str and not isinstance(self.error, str):
+            raise ValidationError(_TEXT, "$.error")
+
 
 def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | InvalidToolCall:
     """Turn argument text from a model into a tool call, or keep it as invalid.
@@ -231,7 +300,7 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
     text = arguments if isinstance(arguments, str) else arguments.decode("utf-8", "replace")
     reason = _argument_problem(data)
     if reason is None and id and name:
-        return ToolCall(id, name, json_decoder(Raw).decode(data))
+        return ToolCall(id, name, _RAW_DECODER.decode(data))
     if reason is None:
         reason = "tool call has no id" if not id else "tool call has no name"
     return InvalidToolCall(id=id or None, name=name or None, arguments=text, error=reason)
@@ -239,18 +308,17 @@ def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | In
 
 def _argument_problem(data: bytes) -> str | None:
     """Why ``data`` is not the text of a JSON object, or None. One scan in C."""
-    if not data.strip():
-        return "arguments are empty"
     if not data.isascii():
         try:
             data.decode()  # msgspec does not check UTF-8 inside a Raw value
         except UnicodeDecodeError:
             return "arguments are not valid UTF-8"
     try:
-        json_decoder(Raw).decode(data)
+        _RAW_DECODER.decode(data)
     except DECODE_FAILURES:
-        return "arguments are not valid JSON"
-    if _OBJECT.match(data) is None:
+        return "arguments are empty" if not data.strip() else "arguments are not valid JSON"
+    # Valid JSON: its first byte that is not whitespace says what it is.
+    if data[0] != 123 and _OBJECT.match(data) is None:
         return "arguments are valid JSON but not an object"
     return None
 
@@ -283,23 +351,36 @@ def tool_call(
     check_name(name)
     if arguments is None:
         return ToolCall(id, name, Raw(b"{}"))
-    if isinstance(arguments, Mapping):
-        return ToolCall(id, name, Raw(_encode_arguments(arguments)))
-    data = bytes(arguments) if isinstance(arguments, Raw) else arguments
-    data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    kind = type(arguments)
+    if kind is dict or (kind not in _TEXT_KINDS and isinstance(arguments, Mapping)):
+        return ToolCall(id, name, Raw(_encode_arguments(arguments)))  # type: ignore[arg-type]
+    if kind is Raw:
+        raw: Raw | None = arguments  # type: ignore[assignment]
+        data = bytes(arguments)  # type: ignore[arg-type]
+    else:
+        raw = None
+        text: Any = arguments
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     reason = _argument_problem(data)
     if reason is not None:
         raise ValidationError(reason, "$.arguments")
-    return ToolCall(id, name, Raw(data))
+    return ToolCall(id, name, raw if raw is not None else Raw(data))
+
+
+_TEXT_KINDS = (str, bytes, Raw)
+_RAW_DECODER = json_decoder(Raw)
 
 
 def _encode_arguments(arguments: Mapping[str, Any]) -> bytes:
-    if not _finite(arguments):
-        raise ValidationError("must not hold NaN or infinity", "$.arguments")
     try:
-        return msgspec.json.encode(dict(arguments))
+        data = msgspec.json.encode(arguments if type(arguments) is dict else dict(arguments))
     except (TypeError, ValueError, OverflowError, RecursionError, UnicodeError):
         raise ValidationError("must hold only JSON values", "$.arguments") from None
+    # msgspec writes NaN and infinity as null: only output with a null can
+    # hold one, so only then is the value walked.
+    if b"null" in data and not _finite(arguments):
+        raise ValidationError("must not hold NaN or infinity", "$.arguments")
+    return data
 
 
 def _finite(value: Any) -> bool:
@@ -375,6 +456,13 @@ class ToolResultDetails(Record, frozen=True):
 class ToolResult(Record, frozen=True):
     """The outcome of running a tool.
 
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty), or ``is_error`` is not a bool; the
+        constructors below raise the same.
+
     Examples
     --------
     >>> ToolResult.error("call_1", "city not found").is_error
@@ -386,8 +474,12 @@ class ToolResult(Record, frozen=True):
     is_error: bool = False
 
     def __post_init__(self) -> None:
-        if not self.tool_call_id:
-            raise ValidationError("must not be empty", "$.tool_call_id")
+        if not self.tool_call_id or type(self.tool_call_id) is not str:
+            _check_text(self.tool_call_id, "$.tool_call_id")
+        if type(self.result) is not str and not isinstance(self.result, str):
+            raise ValidationError(_TEXT, "$.result")
+        if self.is_error is not False and self.is_error is not True:
+            raise ValidationError(_BOOL, "$.is_error")
 
     @classmethod
     def success(cls, tool_call_id: str, result: str) -> ToolResult:
@@ -413,13 +505,18 @@ class ToolResult(Record, frozen=True):
 class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
     """A tool the model may call.
 
+    A definition is immutable, like every record: ``parameters`` is a copy of
+    the schema given, checked once and frozen (a ``dict`` that refuses
+    changes, with lists that refuse them too), so what was checked is what
+    is sent, and the definition is hashable.
+
     Parameters
     ----------
     name : str
         Matches ``^[A-Za-z0-9_]{1,64}$``.
     description : str, optional
-        What the tool does. Longer than 1024 characters is allowed and
-        reported by :meth:`problems`.
+        What the tool does; not empty when given. Longer than 1024
+        characters is allowed and reported by :meth:`problems`.
     parameters : dict, optional
         JSON Schema of the arguments, ``{"type": "object", ...}``; ``None``
         means the tool takes no arguments.
@@ -428,6 +525,13 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         (see :meth:`emitted_parameters`). A schema that allows additional
         properties anywhere (a map type, say) is refused: pass
         ``strict=False`` for it.
+
+    Raises
+    ------
+    ValidationError
+        If the name breaks its rule, the description is empty or not a
+        string, or the parameters are not an object schema (or are open
+        somewhere while ``strict``).
     """
 
     name: str
@@ -437,18 +541,33 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
 
     def __post_init__(self) -> None:
         check_name(self.name)
+        description = self.description
+        if description is not None and (not description or type(description) is not str):
+            _check_text(description, "$.description")
+        if self.strict is not True and self.strict is not False:
+            raise ValidationError(_BOOL, "$.strict")
         params = self.parameters
         if params is None:
             return
-        if type(params) is not dict or params.get("type") != "object":
+        if not isinstance(params, dict) or params.get("type") != "object":
             raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
         if self.strict and any_open(params):
             open_paths = open_objects(params, "$.parameters")
             rule = "must be false or absent when strict (a map type needs strict=False)"
             raise ValidationError(rule, open_paths[0])
+        if type(params) is not FrozenDict:
+            msgspec.structs.force_setattr(self, "parameters", freeze_schema(params))
 
-    def problems(self) -> list[Problem]:
-        """Return what is allowed but likely to be refused by a provider."""
+    def problems(self, family: str | None = None) -> list[Problem]:
+        """Return what is allowed but likely to be refused by a provider.
+
+        Parameters
+        ----------
+        family : str, optional
+            A provider family (``"openai"``, ``"anthropic"``, ``"gemini"``,
+            ``"ollama"``): also report the schema keywords that family
+            refuses or ignores, at their paths, as warnings.
+        """
         found: list[Problem] = []
         if self.description is not None and len(self.description) > DESCRIPTION_LIMIT:
             found.append(
@@ -458,16 +577,21 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
                     severity="warning",
                 )
             )
+        if family is not None and self.parameters is not None:
+            found.extend(
+                Problem(path, rule, severity="warning")
+                for path, rule in unsupported(self.parameters, family, self.strict)
+            )
         return found
 
     def emitted_parameters(self) -> dict[str, Any]:
-        """The parameter schema as it is sent to a provider.
+        """The parameter schema as it is sent to a provider (a new plain dict).
 
         With ``strict``, every object schema gets ``additionalProperties:
         false``; without parameters, an empty object schema.
         """
         params = self.parameters or {"type": "object", "properties": {}}
-        return close_objects(params) if self.strict else params
+        return close_objects(params) if self.strict else thaw(params)  # type: ignore[no-any-return]
 
     @classmethod
     def from_type(
@@ -480,9 +604,14 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
     ) -> ToolDefinition:
         """Generate a definition from a Struct, dataclass or TypedDict.
 
-        Required fields are those without a default; ``$ref`` s are inlined.
-        The name defaults to the type's name and the description to its
-        docstring.
+        ``$ref`` s are inlined. The name defaults to the type's name and the
+        description to its docstring. Without ``strict``, the required
+        fields are those without a default. With ``strict`` (the default),
+        the schema is the one strict modes accept (OpenAI's is the
+        strictest): every property is required, and a field with a default
+        takes ``null`` as well, meaning "use the default" (the default is
+        named in its description, since strict schemas refuse ``default``).
+        :meth:`ToolCall.arguments_as` reads such a ``null`` as absent.
 
         Examples
         --------
@@ -493,13 +622,69 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         ...     unit: str = "C"
         >>> tool = ToolDefinition.from_type(GetWeather, name="get_weather")
         >>> tool.parameters["required"], tool.description
-        (['city'], 'Current weather in a city.')
+        (['city', 'unit'], 'Current weather in a city.')
+        >>> tool.parameters["properties"]["unit"]
+        {'type': ['string', 'null'], 'description': 'Default: "C".'}
+        >>> ToolDefinition.from_type(GetWeather, strict=False).parameters["required"]
+        ['city']
         """
         schema, doc = object_schema(type_)
         return cls(
             name if name is not None else type_.__name__,
             description if description is not None else doc,
-            schema,
+            strict_form(schema) if strict else schema,
+            strict=strict,
+        )
+
+    @classmethod
+    def from_function(
+        cls,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        strict: bool = True,
+    ) -> ToolDefinition:
+        """Generate a definition from a plain function's signature and docstring.
+
+        The name defaults to the function's name. The docstring's summary
+        (the text before its parameter section) is the description, and
+        each parameter's text in a numpydoc ``Parameters`` section or a
+        Google-style ``Args:`` section becomes that property's
+        ``description``. Parameters are typed by their annotations (any
+        type msgspec knows; unannotated ones take any JSON value), and
+        those without a default are required (see :meth:`from_type` for
+        ``strict``). ``self``, ``cls``, ``*args`` and ``**kwargs`` are left
+        out.
+
+        Raises
+        ------
+        ValidationError
+            If an annotation has no JSON Schema, or a parameter is
+            positional-only.
+
+        Examples
+        --------
+        >>> def get_weather(city: str, unit: str = "C") -> str:
+        ...     '''Current weather in a city.
+        ...
+        ...     Args:
+        ...         city: The city's name.
+        ...         unit: "C" or "F".
+        ...     '''
+        ...     return "sunny"
+        >>> tool = ToolDefinition.from_function(get_weather, strict=False)
+        >>> tool.name, tool.description
+        ('get_weather', 'Current weather in a city.')
+        >>> tool.parameters["properties"]["city"]
+        {'description': "The city's name.", 'type': 'string'}
+        """
+        type_, doc = function_type(function)
+        schema, _ = object_schema(type_)
+        return cls(
+            name if name is not None else function.__name__,
+            description if description is not None else doc,
+            strict_form(schema) if strict else schema,
             strict=strict,
         )
 

@@ -245,7 +245,9 @@ class TestRequestSemantics:
         (plain,) = mistral.tools
         assert isinstance(plain, ToolDefinition)
         assert plain.strict is False
-        assert plain.extras == {"openai": {"~type": None}}
+        # "" is canonically absent; the wire's "" is kept for the way back.
+        assert plain.description is None
+        assert plain.extras == {"openai": {"~type": None, "~function": {"description": ""}}}
 
     def test_response_format(self) -> None:
         request = curated_request(

@@ -97,9 +97,13 @@ def _unanswered(pending: list[tuple[str, str]], answered: set[str], found: list[
 
 def _tools(request: Request, found: list[Problem]) -> None:
     names: list[str] = []
-    for tool in request.tools:
+    for i, tool in enumerate(request.tools):
         if type(tool) is ToolDefinition:
             names.append(tool.name)
+            found.extend(
+                Problem(f"$.tools[{i}]{problem.path[1:]}", problem.rule, problem.severity)
+                for problem in tool.problems(NAME)
+            )
         elif type(tool) is ProviderTool and tool.provider == NAME:
             try:
                 data = msgspec.json.decode(tool.data)

@@ -468,8 +468,10 @@ def _tool(tool: Any, path: str) -> Tool:
             and (strict is None or type(strict) is bool)
         ):
             rest = _rest(tool, _TOOL_KEYS)
-            if "description" in tool and description is None:
-                rest = {**(rest or {}), "description": None}
+            if ("description" in tool and description is None) or description == "":
+                # "" is canonically absent; both are kept for the way back.
+                rest = {**(rest or {}), "description": description}
+                description = None
             if rest is not None and rest.get("strict") is True:
                 del rest["strict"]
             try:

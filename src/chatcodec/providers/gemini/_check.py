@@ -127,7 +127,7 @@ def _tools(request: Request, found: list[Problem]) -> None:
         names.add(tool.name)
         found.extend(
             Problem(f"$.tools[{i}]{problem.path[1:]}", problem.rule, severity=problem.severity)
-            for problem in tool.problems()
+            for problem in tool.problems(NAME)
         )
     choice = request.tool_choice
     if choice is None:

@@ -46,8 +46,9 @@ class FieldDecoder:
         hints: dict[str, Any] = {"~tool": "new"} if new else {}
         keep: dict[str, Any] = dict(rest) if rest else {}
         description = found.get("description", _ABSENT)
-        if description is None:
-            keep["description"] = None
+        if description is None or description == "":
+            keep["description"] = description  # "" is canonically absent
+            description = None
         elif description is _ABSENT:
             description = None
         schema = found.get("parametersJsonSchema", _ABSENT)

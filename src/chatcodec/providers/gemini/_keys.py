@@ -192,25 +192,29 @@ class _Mixed(Exception):
 
 
 def _walk(schema: Any, convert: Any) -> Any:
-    """A copy of ``schema`` with ``convert`` applied to each ``type``."""
-    if type(schema) is not dict:
+    """A copy of ``schema`` with ``convert`` applied to each ``type``.
+
+    ``isinstance``, not ``type() is``: a definition's schema is frozen (dict
+    and list subclasses).
+    """
+    if not isinstance(schema, dict):
         return schema
     out = dict(schema)
     if "type" in out:
         out["type"] = convert(out["type"])
     for key in _SCHEMA_MAPS:
         value = out.get(key)
-        if type(value) is dict:
+        if isinstance(value, dict):
             out[key] = {name: _walk(item, convert) for name, item in value.items()}
     for key in _SCHEMA_LISTS:
         value = out.get(key)
-        if type(value) is list:
+        if isinstance(value, list):
             out[key] = [_walk(item, convert) for item in value]
     for key in _SCHEMA_ONE:
         value = out.get(key)
-        if type(value) is dict:
+        if isinstance(value, dict):
             out[key] = _walk(value, convert)
-        elif key == "items" and type(value) is list:
+        elif key == "items" and isinstance(value, list):
             out[key] = [_walk(item, convert) for item in value]
     return out
 

@@ -66,24 +66,27 @@ def _check_extras(request: Request, own: dict[str, Any], found: list[Problem]) -
 
 
 def _check_schema(schema: dict[str, Any], path: str, found: list[Problem]) -> None:
-    """The parts of a tool's schema Ollama reads into typed fields."""
+    """The parts of a tool's schema Ollama reads into typed fields.
+
+    A definition's schema is frozen (dict and list subclasses): ``isinstance``.
+    """
     required = schema.get("required")
     if required is not None and not (
-        type(required) is list and all(type(item) is str for item in required)
+        isinstance(required, list) and all(type(item) is str for item in required)
     ):
         found.append(Problem(path + ".required", "required must be an array of strings"))
     properties = schema.get("properties")
     if properties is None:
         return
-    if type(properties) is not dict:
+    if not isinstance(properties, dict):
         found.append(Problem(path + ".properties", "properties must be an object"))
         return
     for key, prop in properties.items():
-        if type(prop) is not dict:
+        if not isinstance(prop, dict):
             continue
         kind = prop.get("type")
         if kind is not None and not (
-            type(kind) is str or (type(kind) is list and all(type(t) is str for t in kind))
+            type(kind) is str or (isinstance(kind, list) and all(type(t) is str for t in kind))
         ):
             rule = "a property's type must be a string or an array of strings"
             found.append(Problem(f"{path}.properties.{key}.type", rule))

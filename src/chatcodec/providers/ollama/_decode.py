@@ -424,6 +424,9 @@ def _tool_definition(item: Any, path: str) -> Tool:
         or ("parameters" in fn and parameters is None)
     ):
         return ProviderTool(NAME, Raw(encode_body(t)))
+    if description == "":  # canonically absent; kept for the way back
+        own["function"] = {**own.get("function", {}), "description": ""}
+        description = None
     try:
         return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
     except ValidationError:

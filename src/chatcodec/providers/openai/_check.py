@@ -115,7 +115,7 @@ def _tools(request: Request) -> Iterator[Problem]:
         if tool.name in seen:
             yield Problem(f"$.tools[{i}].name", "tool names must be unique", "warning")
         seen.add(tool.name)
-        for problem in tool.problems():
+        for problem in tool.problems(NAME):
             yield Problem(f"$.tools[{i}]" + problem.path[1:], problem.rule, problem.severity)
         if tool.strict:
             params = tool.emitted_parameters()

@@ -321,6 +321,9 @@ def _definition(function: dict[str, Any], own: dict[str, Any]) -> ToolDefinition
     for key in ("description", "parameters"):
         if key in function and function[key] is None:
             inner[key] = None
+    if description == "":  # canonically absent; kept for the way back
+        inner["description"] = ""
+        description = None
     if strict is not True and "strict" in function:
         inner["strict"] = strict
     if strict is True and (parameters is None or not is_closed(parameters)):

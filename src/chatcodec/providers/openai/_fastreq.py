@@ -317,6 +317,7 @@ def _tools(items: list[_ToolSpec]) -> tuple[ToolDefinition, ...]:
             t.type == "function"
             and f.strict is UNSET
             and type(f.description) is str
+            and f.description
             and type(parameters) is dict
         ):
             # The usual tool: nothing to keep in extras (what _tool builds for it).
@@ -339,6 +340,9 @@ def _tool(t: _ToolSpec) -> ToolDefinition:
         description = None
     elif description is None:
         inner["description"] = None
+    elif description == "":  # canonically absent; kept for the way back
+        inner["description"] = ""
+        description = None
     if parameters is UNSET:
         parameters = None
     elif parameters is None:
