@@ -39,10 +39,11 @@ from msgspec import Raw
 from ._errors import StreamError
 from ._framing import DEFAULT_LIMITS, over_limit
 from ._preview import PartialJSON
-from ._record import json_decoder
+from ._record import Record, json_decoder
 from ._tools import InvalidToolCall, ToolCall, ToolCallDelta
 
 __all__ = [
+    "Event",
     "StreamedToolCalls",
     "ToolCallAccumulator",
     "ToolCallArgumentsDelta",
@@ -51,7 +52,16 @@ __all__ = [
 ]
 
 
-class ToolCallStarted(msgspec.Struct, frozen=True):
+class Event(msgspec.Struct, frozen=True):
+    """Base of the stream events: small frozen values whose repr shows sizes, not text."""
+
+    # The canonical records' repr and rich repr: each field by type and size,
+    # the fields still at their default left out.
+    __repr__ = Record.__repr__
+    __rich_repr__ = Record.__rich_repr__
+
+
+class ToolCallStarted(Event, frozen=True):
     """A new tool call began; ``slot`` numbers calls in order of appearance.
 
     ``choice`` is the answer it belongs to, when a response has several.
@@ -63,7 +73,7 @@ class ToolCallStarted(msgspec.Struct, frozen=True):
     choice: int = 0
 
 
-class ToolCallArgumentsDelta(msgspec.Struct, frozen=True):
+class ToolCallArgumentsDelta(Event, frozen=True):
     """More argument text for the call in ``slot``."""
 
     slot: int
@@ -129,8 +139,8 @@ class ToolCallAccumulator:
     >>> acc = ToolCallAccumulator()
     >>> events = acc.feed(ToolCallDelta(0, "call_1", "get_weather", '{"ci'))
     >>> events  # doctest: +NORMALIZE_WHITESPACE
-    [ToolCallStarted(slot=0, id='call_1', name='get_weather', choice=0),
-     ToolCallArgumentsDelta(slot=0, delta='{"ci', choice=0)]
+    [ToolCallStarted(slot=0, id=<6 chars>, name=<11 chars>),
+     ToolCallArgumentsDelta(slot=0, delta=<4 chars>)]
     >>> _ = acc.feed(ToolCallDelta(0, arguments_delta='ty": "Paris"}'))
     >>> calls, invalid = acc.finish()
     >>> calls[0].arguments_dict()
@@ -147,8 +157,12 @@ class ToolCallAccumulator:
     ) -> None:
         self._preview = preview
         self._choice = choice
-        self._max_arguments = DEFAULT_LIMITS.max_arguments if max_arguments is None else max_arguments
-        self._max_calls = DEFAULT_LIMITS.max_tool_calls if max_tool_calls is None else max_tool_calls
+        self._max_arguments = (
+            DEFAULT_LIMITS.max_arguments if max_arguments is None else max_arguments
+        )
+        self._max_calls = (
+            DEFAULT_LIMITS.max_tool_calls if max_tool_calls is None else max_tool_calls
+        )
         self._calls: list[_Call] = []
         self._by_index: dict[int, _Call] = {}
         self._by_id: dict[str, _Call] = {}

@@ -53,7 +53,7 @@ def sse(*payloads: dict[str, Any], crlf: bool = False, stop: bool = True) -> byt
 
 
 def run_cut(raw: bytes) -> tuple[list[Any], Response]:
-    """A stream cut off: ``finish()`` raises, ``finish(allow_incomplete=True)`` gives the partial."""
+    """A stream cut off: ``finish()`` raises; ``allow_incomplete=True`` gives the partial."""
     decoder = anthropic.stream()
     events = decoder.feed(raw) + decoder.flush()
     with pytest.raises(StreamError, match="ended before message_stop") as caught:

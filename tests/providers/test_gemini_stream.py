@@ -240,10 +240,13 @@ class TestText:
 
     def test_signature_in_empty_last_part_joins_the_text(self) -> None:
         raw = sse(
-            chunk({"text": "Hi"}), chunk({"text": "", "thoughtSignature": "c2ln"}, finishReason="STOP")
+            chunk({"text": "Hi"}),
+            chunk({"text": "", "thoughtSignature": "c2ln"}, finishReason="STOP"),
         )
         _, response = run(raw)
-        same_as_body(response, chunk({"text": "Hi", "thoughtSignature": "c2ln"}, finishReason="STOP"))
+        same_as_body(
+            response, chunk({"text": "Hi", "thoughtSignature": "c2ln"}, finishReason="STOP")
+        )
 
     def test_a_second_signature_starts_a_new_part(self) -> None:
         raw = sse(
@@ -312,7 +315,9 @@ class TestCalls:
 
     def test_call_with_wire_id(self) -> None:
         raw = sse(
-            chunk({"functionCall": {"id": "c1", "name": "f", "args": {"a": 1}}}, finishReason="STOP")
+            chunk(
+                {"functionCall": {"id": "c1", "name": "f", "args": {"a": 1}}}, finishReason="STOP"
+            )
         )
         events, response = run(raw)
         assert events[0] == ToolCallStarted(0, "c1", "f")
@@ -536,7 +541,9 @@ class TestUsageAndEnvelope:
         part = OpaquePart("gemini", msgspec.Raw(msgspec.json.encode(odd)))
         assert PartReceived(part) in events
         body = {
-            **chunk({"text": "a"}, odd, {"text": "b"}, groundingMetadata={"q": 1}, finishReason="STOP"),
+            **chunk(
+                {"text": "a"}, odd, {"text": "b"}, groundingMetadata={"q": 1}, finishReason="STOP"
+            ),
             "newTopKey": 1,
         }
         same_as_body(response, body)

@@ -242,7 +242,7 @@ def stream(
     >>> decoder.feed(b'{"model":"qwen3","message":{"role":"assistant","content":"Hel')
     []
     >>> decoder.feed(b'lo"},"done":false}\n{"model":"qwen3","message":{"role":"assistant",')
-    [TextDelta(text='Hello', choice=0)]
+    [TextDelta(text=<5 chars>)]
     >>> events = decoder.feed(
     ...     b'"content":""},"done":true,"done_reason":"stop",'
     ...     b'"prompt_eval_count":9,"eval_count":2}\n'
