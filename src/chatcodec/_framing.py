@@ -180,7 +180,7 @@ class Deframer:
         Raises
         ------
         StreamError
-            When the stream stopped inside a JSON array or one of its elements.
+            When the stream stopped inside an element of a JSON array.
         """
         return [tuple.__new__(Frame, pair) for pair in self.finish_pairs()]
 
@@ -517,9 +517,12 @@ class _JSONArray:
         return frames
 
     def finish(self) -> list[Pair]:
-        if not self._done:
+        # Between elements, a missing "]" is the end of the input, like an SSE
+        # stream without its last blank line: the decoder judges whether the
+        # answer was complete. Inside an element, the element was cut off.
+        if self._depth >= 2:
             self.release()
-            raise StreamError("the stream ended inside the JSON array")
+            raise StreamError("the stream ended inside an element of the JSON array")
         return []
 
     def release(self) -> None:
