@@ -36,6 +36,14 @@ def feed_all(decoder: Any, raw: bytes) -> list[Any]:
     return list(decoder.feed(raw)) + list(decoder.flush())
 
 
+def to_the_end(decoder: Any, pieces: list[bytes], *, allow_incomplete: bool = False) -> Any:
+    """Feed every piece, then finish."""
+    for piece in pieces:
+        decoder.feed(piece)
+    decoder.flush()
+    return decoder.finish(allow_incomplete=allow_incomplete)
+
+
 # -- the recorded streams, cut at every event boundary ---------------------------------
 
 
@@ -130,8 +138,7 @@ class TestCutOff:
                 decoder.finish()
                 continue
             with pytest.raises(StreamError, match="ended before") as caught:
-                feed_all(decoder, raw[:cut])
-                decoder.finish()
+                to_the_end(decoder, [raw[:cut]])
             if head:  # a payload came: the response so far, on request
                 assert caught.value.partial is not None
                 assert decoder.finish(allow_incomplete=True) == caught.value.partial
@@ -157,7 +164,8 @@ class TestTruncatedCalls:
         with pytest.raises(StreamError, match="ended before message_stop") as caught:
             decoder.finish()
         partial = caught.value.partial
-        assert partial is not None and partial.message is not None
+        assert partial is not None
+        assert partial.message is not None
         assert partial.message.tool_calls == ()
         assert partial.message.invalid_tool_calls == (truncated,)
         assert decoder.finish(allow_incomplete=True) == partial
@@ -170,7 +178,8 @@ class TestTruncatedCalls:
         decoder = stream("anthropic")
         feed_all(decoder, raw + more)
         message = decoder.finish().message
-        assert message is not None and message.tool_calls == ()
+        assert message is not None
+        assert message.tool_calls == ()
         assert message.invalid_tool_calls[0].error == "arguments are truncated"
 
     def test_openai_call_with_no_arguments_yet(self) -> None:
@@ -184,7 +193,8 @@ class TestTruncatedCalls:
         truncated = InvalidToolCall("call_1", "delete_files", "", "arguments are truncated")
         assert events[-1] == ToolCallCompleted(0, truncated)
         message = decoder.finish(allow_incomplete=True).message
-        assert message is not None and message.invalid_tool_calls == (truncated,)
+        assert message is not None
+        assert message.invalid_tool_calls == (truncated,)
 
     def test_gemini_streamed_call_never_closed(self) -> None:
         raw = (
@@ -222,18 +232,14 @@ class TestNotTheFraming:
     def test_raises(self, family: str, raw: bytes) -> None:
         decoder = stream(family)
         with pytest.raises(StreamError):
-            feed_all(decoder, raw)
-            decoder.finish(allow_incomplete=True)
+            to_the_end(decoder, [raw], allow_incomplete=True)
 
     @pytest.mark.parametrize("family", FAMILIES)
     @pytest.mark.parametrize("raw", NOT_FRAMING)
     def test_raises_byte_by_byte(self, family: str, raw: bytes) -> None:
         decoder = stream(family)
         with pytest.raises(StreamError):
-            for i in range(len(raw)):
-                decoder.feed(raw[i : i + 1])
-            decoder.flush()
-            decoder.finish(allow_incomplete=True)
+            to_the_end(decoder, [raw[i : i + 1] for i in range(len(raw))], allow_incomplete=True)
 
 
 class TestErrorEvents:
@@ -283,7 +289,8 @@ class TestErrorEvents:
             decoder.feed(raw)
         error = caught.value
         assert (error.provider, error.type, error.code, error.limit) == (family, kind, code, None)
-        assert "message" not in str(error) and " x" not in str(error)
+        assert "message" not in str(error)
+        assert " x" not in str(error)
         with pytest.raises(StreamError) as again:
             decoder.finish()
         assert again.value is error
@@ -308,7 +315,7 @@ class TestIssueInputs:
         ],
     )
     def test_deep_nesting(self, family: str, raw: bytes) -> None:
-        with pytest.raises(StreamError, match="nested too deeply|not JSON|must be"):
+        with pytest.raises(StreamError, match=r"nested too deeply|not JSON|must be"):
             stream(family).feed(raw)
 
     def test_superscript_index_is_no_index(self) -> None:
@@ -345,8 +352,7 @@ class TestLimits:
     def test_max_event(self, family: str) -> None:
         decoder = stream(family, max_line=100, max_event=1000)
         with pytest.raises(StreamError, match="max_event=1000") as caught:
-            for _ in range(20):
-                decoder.feed(b": " + b"x" * 90 + b"\n")
+            decoder.feed(b"".join(b": " + b"x" * 90 + b"\n" for _ in range(20)))
         assert caught.value.limit == "max_event"
 
     def test_max_arguments(self) -> None:
