@@ -275,6 +275,17 @@ class TestLimits:
         else:
             assert deframer.finish_pairs() == []
 
+    @pytest.mark.parametrize("first", [b"data: 1\n\n", b"data: 1\n\ndata: 2", b"data: 1\n\n: c\n"])
+    def test_a_line_too_long_after_an_event(self, first: bytes) -> None:
+        deframer = Deframer("sse", Limits(max_line=20))
+        assert deframer.feed(first) == [Frame(None, b"1")]
+        line = len(first) - first.rfind(b"\n") - 1  # the line in progress
+        while line + 3 <= 20:
+            assert deframer.feed(b"xxx") == []
+            line += 3
+        with pytest.raises(cc.StreamError, match="max_line=20"):
+            deframer.feed(b"xxx")
+
     @pytest.mark.parametrize("framing", ["sse", "ndjson", "json-array"])
     def test_a_line_too_long_in_one_read(self, framing: Framing) -> None:
         data = BIG[framing]

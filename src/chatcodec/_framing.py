@@ -226,22 +226,33 @@ class _SSE:
     """Server-sent events, per the WHATWG rules, plus the unterminated last event.
 
     Line endings are made LF as chunks arrive (CRLF, then lone CRs), so one
-    rule serves all three. A chunk holding no blank line is kept in a list; a
-    chunk that ends an event joins the list, and the buffer is cut at blank
-    lines into whole events; the usual event, a single ``data:`` line, then
-    costs one comparison. Before the first ``data:`` line, a line that is no
+    rule serves all three. Each chunk is cut at blank lines into whole events;
+    a chunk holding none is kept in a list, and the pieces of an event are
+    joined once, when its blank line comes. The usual event, a single
+    ``data:`` line, then costs one comparison. Before the first ``data:`` line, a line that is no
     SSE field, comment or blank line means the body is not SSE at all (an HTML
     error page, plain text): a :class:`StreamError`; after it, WHATWG's rule
     holds and such a line is skipped.
     """
 
-    __slots__ = ("_cr", "_framed", "_limits", "_line", "_nl", "_parts", "_size", "_started")
+    __slots__ = (
+        "_cr",
+        "_framed",
+        "_limits",
+        "_line",
+        "_max_event",
+        "_max_line",
+        "_parts",
+        "_size",
+        "_started",
+    )
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self._max_line = limits.max_line
+        self._max_event = limits.max_event
         self._parts: list[bytes] = []  # the event in progress, in pieces
         self._size = 0  # their bytes
-        self._line = 0  # bytes of the line in progress
-        self._nl = False  # the pieces end with a line end
+        self._line = 0  # bytes of the line in progress (-1: not measured yet)
         self._cr = False  # the last chunk ended with a CR (made an LF)
         self._started = False
         self._framed = False  # a data line has come
@@ -256,39 +267,46 @@ class _SSE:
             self._parts.clear()
             self._started = True
             data = held[3:] if held.startswith(_BOM) else held
-        if self._cr and data[:1] == b"\n":
-            data = data[1:]  # the LF of a CRLF split between two chunks
-        self._cr = data[-1:] == b"\r"
+        if self._cr:
+            self._cr = False
+            if data[:1] == b"\n":
+                data = data[1:]  # the LF of a CRLF split between two chunks
         if b"\r" in data:
+            self._cr = data[-1:] == b"\r"
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if not data:
-            return []
+        events = data.split(b"\n\n")
         parts = self._parts
-        if b"\n\n" not in data and not (self._nl and data[:1] == b"\n"):
+        held = self._size
+        if len(events) == 1 and not (data[:1] == b"\n" and parts and parts[-1][-1:] == b"\n"):
             # No event ends in this chunk: keep it, and check what is held.
-            parts.append(data)
-            self._size += len(data)
-            end = data.rfind(b"\n")
-            self._line = self._line + len(data) if end < 0 else len(data) - end - 1
-            self._nl = data[-1:] == b"\n"
-            if self._size > self._limits.max_event or self._line > self._limits.max_line:
-                raise self._over()
+            if data:
+                end = data.rfind(b"\n")
+                if end >= 0:
+                    self._line = len(data) - end - 1
+                else:
+                    self._line = (self._line if self._line >= 0 else self._last_line()) + len(data)
+                parts.append(data)
+                self._size = held + len(data)
+                if self._size > self._max_event or self._line > self._max_line:
+                    raise self._over()
             return []
         if parts:
-            parts.append(data)
-            buf = b"".join(parts)
+            # The event in progress ends here: its pieces are joined once.
+            if len(events) == 1:  # the blank line straddles the two chunks
+                parts.append(data)
+                events = b"".join(parts).split(b"\n\n")
+            elif len(parts) == 1:
+                events[0] = parts[0] + events[0]
+            else:
+                parts.append(events[0])
+                events[0] = b"".join(parts)
             parts.clear()
-        else:
-            buf = data
-        events = buf.split(b"\n\n")
         rest = events.pop()
         self._size = len(rest)
-        end = rest.rfind(b"\n")
-        self._line = len(rest) - end - 1
-        self._nl = rest[-1:] == b"\n"
+        self._line = -1  # measured when next needed
         if rest:
             parts.append(rest)
-        if len(buf) > self._limits.max_line:
+        if held + len(data) > self._max_line:
             self._check(events, rest)
         frames: list[Pair] = []
         for event in events:
@@ -318,7 +336,16 @@ class _SSE:
     def release(self) -> None:
         self._parts.clear()
         self._size = self._line = 0
-        self._nl = False
+
+    def _last_line(self) -> int:
+        """Bytes of the line in progress at the end of what is held."""
+        length = 0
+        for part in reversed(self._parts):
+            end = part.rfind(b"\n")
+            if end >= 0:
+                return length + len(part) - end - 1
+            length += len(part)
+        return length
 
     def _check(self, events: list[bytes], rest: bytes) -> None:
         """Every event and line against the limits (for a read longer than a line may be)."""
@@ -331,7 +358,7 @@ class _SSE:
 
     def _over(self, name: str | None = None) -> StreamError:
         if name is None:
-            name = "max_event" if self._size > self._limits.max_event else "max_line"
+            name = "max_event" if self._size > self._max_event else "max_line"
         self.release()
         return over_limit(name, getattr(self._limits, name))
 
@@ -369,35 +396,37 @@ _FIELDS = frozenset((b"id", b"retry"))
 class _NDJSON:
     """One JSON value per line; blank lines are skipped."""
 
-    __slots__ = ("_limits", "_parts", "_size")
+    __slots__ = ("_max_line", "_parts", "_size")
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self._max_line = limits.max_line
         self._parts: list[bytes] = []  # the line in progress, in pieces
         self._size = 0
-        self._limits = limits
 
     def feed(self, data: bytes) -> list[Pair]:
+        lines = data.split(b"\n")
         parts = self._parts
-        if b"\n" not in data:
-            parts.append(data)
-            self._size += len(data)
-            if self._size > self._limits.max_line:
-                raise self._over()
+        held = self._size
+        if len(lines) == 1:
+            if data:
+                parts.append(data)
+                self._size = held + len(data)
+                if self._size > self._max_line:
+                    raise self._over()
             return []
-        if parts:
-            parts.append(data)
-            buf = b"".join(parts)
+        if parts:  # the line in progress ends here: its pieces are joined once
+            if len(parts) == 1:
+                lines[0] = parts[0] + lines[0]
+            else:
+                parts.append(lines[0])
+                lines[0] = b"".join(parts)
             parts.clear()
-        else:
-            buf = data
-        *lines, rest = buf.split(b"\n")
+        rest = lines.pop()
         self._size = len(rest)
         if rest:
             parts.append(rest)
-        if (
-            len(buf) > self._limits.max_line
-            and max(map(len, (*lines, rest))) > self._limits.max_line
-        ):
+        longest = self._max_line
+        if held + len(data) > longest and max(map(len, (*lines, rest))) > longest:
             raise self._over()
         return [(None, text) for line in lines if (text := line.strip(_SPACE))]
 
@@ -412,7 +441,7 @@ class _NDJSON:
 
     def _over(self) -> StreamError:
         self.release()
-        return over_limit("max_line", self._limits.max_line)
+        return over_limit("max_line", self._max_line)
 
 
 # What can change the nesting: brackets, and quotes and backslashes, which

@@ -208,7 +208,10 @@ class AnthropicStreamDecoder(StreamDecoder):
                         if state.fragments is None:
                             state.fragments = []
                         if text:
-                            self._more(state, text)
+                            state.fragments.append(text)
+                            state.size += len(text)
+                            if state.size > self._limits.max_arguments:
+                                raise over_limit("max_arguments", self._limits.max_arguments)
                             if state.slot is not None:
                                 more = ToolCallDelta(state.index, arguments_delta=text)
                                 events.extend(self._acc.feed(more))

@@ -112,6 +112,7 @@ class OpenAIStreamDecoder(StreamDecoder):
         # choice, more text or more arguments for a call already there.
         # Anything else goes to _frame (which _plain folds, or the full path).
         by_key = self._by_key
+        limit = self._limits.max_arguments
         for event, data in frames:
             if event is not None or self._misses >= 4:
                 self._frame(event, data, events)
@@ -154,8 +155,8 @@ class OpenAIStreamDecoder(StreamDecoder):
                                     if more:
                                         target.fragments.append(more)
                                         target.size += len(more)
-                                        if target.size > answer.max_arguments:
-                                            raise over_limit("max_arguments", answer.max_arguments)
+                                        if target.size > limit:
+                                            raise over_limit("max_arguments", limit)
                                         delta = ToolCallArgumentsDelta(slot, more, answer.key)
                                         events.append(delta)
                         else:
