@@ -563,8 +563,9 @@ class TestOddInput:
     def test_digits_int_refuses_are_no_index(self, index: str) -> None:
         # isdigit() is true for each, and int() refuses or reads them otherwise.
         acc = cc.ToolCallAccumulator()
-        acc.feed(D(index, "c1", "f", '{"a":'))
-        acc.feed(D(index, arguments_delta="1}"))
+        wire: Any = index  # as a stream sends it: a string, where an int belongs
+        acc.feed(D(wire, "c1", "f", '{"a":'))
+        acc.feed(D(wire, arguments_delta="1}"))
         calls, invalid = acc.finish()
         assert [(c.id, bytes(c.arguments)) for c in calls] == [("c1", b'{"a":1}')]
         assert invalid == ()

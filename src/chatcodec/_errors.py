@@ -10,7 +10,8 @@
      ├── MissingArgumentError (KeyError)  a tool call has no such argument
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
-     ├── StreamError (ValueError)         a stream broke or was used out of order; ``partial``
+     ├── StreamError (ValueError)         a stream broke, was cut off or went past a limit;
+ │                                    ``partial``, ``provider``, ``type``, ``code``, ``limit``
      ├── LossError (ValueError)           a strict conversion would lose data; ``losses``
      └── ProviderError (RuntimeError)     a provider answered with an error body
 

@@ -260,13 +260,15 @@ class _SSE:
 
     def feed(self, data: bytes) -> list[Pair]:
         if not self._started and data:
-            held = b"".join(self._parts) + data
-            if len(held) < 3 and _BOM.startswith(held):
-                self._parts[:] = [held]
+            head = b"".join(self._parts) + data
+            if len(head) < 3 and _BOM.startswith(head):
+                self._parts[:] = [head]
+                self._size = len(head)
                 return []
             self._parts.clear()
+            self._size = 0
             self._started = True
-            data = held[3:] if held.startswith(_BOM) else held
+            data = head[3:] if head.startswith(_BOM) else head
         if self._cr:
             self._cr = False
             if data[:1] == b"\n":

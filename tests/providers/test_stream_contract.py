@@ -29,7 +29,7 @@ FAMILIES = ("openai", "anthropic", "gemini", "ollama")
 
 
 def stream(family: str, **limits: int) -> Any:
-    return providers.get(family).stream(**limits)
+    return providers.get(family).stream(None, **limits)
 
 
 def feed_all(decoder: Any, raw: bytes) -> list[Any]:
@@ -204,7 +204,9 @@ class TestTruncatedCalls:
         decoder = stream("gemini")
         events = feed_all(decoder, raw)
         assert type(events[-1]) is ToolCallCompleted
-        assert events[-1].call.error == "arguments are truncated"
+        call = events[-1].call
+        assert isinstance(call, InvalidToolCall)
+        assert call.error == "arguments are truncated"
         with pytest.raises(StreamError, match="finishReason"):
             decoder.finish()
 
