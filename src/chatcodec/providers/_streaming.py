@@ -62,8 +62,10 @@ class StreamDecoder(abc.ABC):
         Raises
         ------
         StreamError
-            When the stream reports an error or is malformed (``partial``
-            holds the response so far), or after :meth:`finish`.
+            When the stream reports an error (``provider``, ``type`` and
+            ``code`` say which) or is malformed, or is not the family's
+            framing (``partial`` holds the response so far); past a limit
+            (``limit`` names it); or after :meth:`finish`.
         """
         if self._done:
             raise StreamError("the stream was fed after finish()")
@@ -85,7 +87,18 @@ class StreamDecoder(abc.ABC):
         return events
 
     def flush(self) -> list[StreamEvent]:
-        """End the input; return the events its last bytes complete."""
+        """End the input; return the events its last bytes complete.
+
+        Calls the stream ended in are completed here (as invalid calls whose
+        arguments are truncated, where they were cut off).
+
+        Raises
+        ------
+        StreamError
+            As :meth:`feed`; also when no payload came at all (an empty body,
+            only blank lines or comments) or the input stopped inside its
+            framing (a JSON-array element).
+        """
         if self._done:
             return []
         if self._error is not None:
