@@ -299,6 +299,29 @@ class TestErrorEvents:
         copy = __import__("pickle").loads(__import__("pickle").dumps(error))
         assert (copy.provider, copy.type, copy.code, str(copy)) == (family, kind, code, str(error))
 
+    @pytest.mark.parametrize(
+        ("name", "kind", "code"),
+        [
+            (
+                "groq__pydantic-ai__models__test_groq__test_tool_use_failed_error_streaming__00",
+                "invalid_request_error",
+                "tool_use_failed",
+            ),
+            (
+                "other__pydantic-ai__models__test_openrouter__test_openrouter_stream_error__00",
+                None,
+                400,
+            ),
+        ],
+    )
+    def test_recorded(self, name: str, kind: str | None, code: Any) -> None:
+        raw = json.loads((STREAMS / f"{name}.json").read_bytes())["raw"].encode()
+        with pytest.raises(StreamError) as caught:
+            to_the_end(stream("openai"), [raw])
+        error = caught.value
+        assert (error.provider, error.type, error.code) == ("openai", kind, code)
+        assert error.partial is not None
+
 
 class TestIssueInputs:
     """Inputs that raised other exceptions: now a StreamError, or a value."""
