@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -439,6 +440,45 @@ class TestLimits:
         with pytest.raises(StreamError, match="max_tool_calls=5") as caught:
             decoder.feed(call(5))
         assert caught.value.limit == "max_tool_calls"
+
+    @pytest.mark.parametrize("family", ["openai", "anthropic"])
+    def test_memory_is_freed(self, family: str) -> None:
+        piece = "x" * 100_000
+        if family == "openai":
+            start = (
+                b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c",'
+                b'"function":{"name":"f","arguments":"{\\"a\\":\\""}}]}}]}\n\n'
+            )
+            more = (
+                b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+                b'"function":{"arguments":"' + piece.encode() + b'"}}]}}]}\n\n'
+            )
+        else:
+            start = (
+                b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+                b'"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}\n\n'
+            )
+            more = (
+                b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+                b'"delta":{"type":"input_json_delta","partial_json":"' + piece.encode() + b'"}}\n\n'
+            )
+        decoder = stream(family, max_arguments=3_000_000)
+        tracemalloc.start()
+        try:
+            decoder.feed(start)
+            for _ in range(29):
+                decoder.feed(more)
+            held = tracemalloc.get_traced_memory()[0]
+            with pytest.raises(StreamError, match="max_arguments") as caught:
+                decoder.feed(more * 2)
+            after = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        assert caught.value.partial is None
+        assert held > 2_900_000  # the arguments were held
+        # and are no longer: what is left is the last read, which the error's
+        # traceback (the frame of that feed) still holds.
+        assert after < held - 2_000_000
 
     @pytest.mark.parametrize("family", FAMILIES)
     def test_defaults_take_the_recorded_streams(self, family: str) -> None:

@@ -154,9 +154,10 @@ class StreamDecoder(abc.ABC):
 
     def _fail(self, exc: Exception) -> StreamError:
         if isinstance(exc, StreamError) and exc.limit is not None:
-            # Past a limit: drop what the reader holds; the response so far may be
-            # what went past it, so there is no partial.
+            # Past a limit: drop what the reader and the decoder hold; the response
+            # so far may be what went past it, so there is no partial.
             self._deframer.release()
+            self._release()
             error = exc
         elif isinstance(exc, StreamError):
             error = exc
@@ -170,6 +171,9 @@ class StreamDecoder(abc.ABC):
             else:
                 message = "a payload is not JSON"
             error = StreamError(message, partial=self._partial())
+        # Kept to be raised again: without the frames it was raised in, which
+        # hold what the decoder was working on (past a limit, what went past it).
+        error.__traceback__ = None
         self._error = error
         return error
 
@@ -197,6 +201,9 @@ class StreamDecoder(abc.ABC):
     @abc.abstractmethod
     def _response(self) -> Response:
         """The response so far, as the non-streaming decoder would give it."""
+
+    def _release(self) -> None:  # noqa: B027 - a hook: nothing to drop unless a decoder holds it
+        """Drop the response so far (past a limit: the stream is over)."""
 
     #: What ends a whole stream of the family, for the message of a cut-off one.
     _LAST = "its last event"

@@ -417,6 +417,10 @@ class AnthropicStreamDecoder(StreamDecoder):
     def _complete(self) -> bool:
         return self._stopped
 
+    def _release(self) -> None:
+        self._message, self._blocks, self._usage_raw = {}, {}, None
+        self._acc = ToolCallAccumulator()
+
     def _body(self, streamed: bool = False) -> dict[str, Any]:
         """The message so far; a cut-off input is left as ``partial_json``."""
         body = dict(self._message)

@@ -598,6 +598,9 @@ class GeminiStreamDecoder(StreamDecoder):
             )
             events.append(ToolCallCompleted(streamed.slot, item, state.key))
 
+    def _release(self) -> None:
+        self._top, self._candidates, self._by_key = {}, [], {}
+
     def _complete(self) -> bool:
         feedback = self._top.get("promptFeedback", self._top.get("prompt_feedback"))
         if type(feedback) is dict and feedback.get("blockReason", feedback.get("block_reason")):

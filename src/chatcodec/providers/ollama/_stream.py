@@ -271,6 +271,11 @@ class OllamaStreamDecoder(StreamDecoder):
     def _complete(self) -> bool:
         return self._top.get("done") is True
 
+    def _release(self) -> None:
+        self._top, self._message, self._cached = {}, None, None
+        self._content, self._thinking, self._calls = [], [], []
+        self._tools = ToolCallAccumulator()
+
     def _response(self) -> Response:
         if self._cached is None:
             # The body holds only values msgspec decoded, so its JSON decodes back to

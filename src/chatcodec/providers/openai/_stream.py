@@ -518,6 +518,9 @@ class OpenAIStreamDecoder(StreamDecoder):
             code=code,
         )
 
+    def _release(self) -> None:
+        self._top, self._answers, self._by_key = {}, [], {}
+
     def _complete(self) -> bool:
         if self._ended:
             return True
