@@ -659,10 +659,6 @@ def stream(
     the body Gemini would have sent unstreamed. Usage is cumulative in
     Gemini's chunks: each ``UsageReported`` is the total.
 
-    The stream is complete once every candidate has a ``finishReason``;
-    ``finish()`` of a stream cut off before raises ``StreamError`` (see
-    :meth:`~chatcodec.providers._streaming.StreamDecoder.finish`).
-
     Parameters
     ----------
     framing : {"sse", "json-array"}, optional
@@ -675,12 +671,12 @@ def stream(
     Raises
     ------
     StreamError
-        From ``feed``/``finish``: a chunk holds an ``error`` object (the
-        message names its status and code, and so do ``.provider``,
-        ``.type`` and ``.code``), bytes that are neither SSE nor a JSON
-        array, a payload is not JSON, a limit passed (``.limit``), a stream
-        cut off, or the stream was fed after ``finish()``; ``partial`` holds
-        the response so far.
+        From ``feed``/``finish``: a chunk holds an ``error`` object (its
+        status and code in the message, ``.type`` and ``.code``), bytes that
+        are neither SSE nor a JSON array, a payload is not JSON, a limit
+        passed (``.limit``), a stream cut off before a ``finishReason`` for
+        every candidate, or feeding after ``finish()``; ``partial`` holds the
+        response so far.
 
     Examples
     --------
