@@ -243,6 +243,7 @@ class _SSE:
         "_max_event",
         "_max_line",
         "_parts",
+        "_rest",
         "_size",
         "_started",
     )
@@ -250,7 +251,10 @@ class _SSE:
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self._max_line = limits.max_line
         self._max_event = limits.max_event
-        self._parts: list[bytes] = []  # the event in progress, in pieces
+        # The event in progress: the rest of the last chunk that ended an event,
+        # or, once a chunk ends none, its pieces.
+        self._rest = b""
+        self._parts: list[bytes] = []
         self._size = 0  # their bytes
         self._line = 0  # bytes of the line in progress (-1: not measured yet)
         self._cr = False  # the last chunk ended with a CR (made an LF)
@@ -278,10 +282,16 @@ class _SSE:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         events = data.split(b"\n\n")
         parts = self._parts
+        rest = self._rest
         held = self._size
-        if len(events) == 1 and not (data[:1] == b"\n" and parts and parts[-1][-1:] == b"\n"):
+        if len(events) == 1 and not (
+            data[:1] == b"\n" and (parts[-1] if parts else rest)[-1:] == b"\n"
+        ):
             # No event ends in this chunk: keep it, and check what is held.
             if data:
+                if rest:
+                    parts.append(rest)
+                    self._rest = b""
                 end = data.rfind(b"\n")
                 if end >= 0:
                     self._line = len(data) - end - 1
@@ -292,22 +302,23 @@ class _SSE:
                 if self._size > self._max_event or self._line > self._max_line:
                     raise self._over()
             return []
+        # The event in progress ends here: its pieces are joined once.
         if parts:
-            # The event in progress ends here: its pieces are joined once.
             if len(events) == 1:  # the blank line straddles the two chunks
                 parts.append(data)
                 events = b"".join(parts).split(b"\n\n")
-            elif len(parts) == 1:
-                events[0] = parts[0] + events[0]
             else:
                 parts.append(events[0])
                 events[0] = b"".join(parts)
             parts.clear()
-        rest = events.pop()
+        elif rest:
+            if len(events) == 1:  # the blank line straddles the two chunks
+                events = (rest + data).split(b"\n\n")
+            else:
+                events[0] = rest + events[0]
+        self._rest = rest = events.pop()
         self._size = len(rest)
         self._line = -1  # measured when next needed
-        if rest:
-            parts.append(rest)
         if held + len(data) > self._max_line:
             self._check(events, rest)
         frames: list[Pair] = []
@@ -328,7 +339,7 @@ class _SSE:
 
     def finish(self) -> list[Pair]:
         frames: list[Pair] = []
-        rest = b"".join(self._parts)
+        rest = b"".join(self._parts) if self._parts else self._rest
         self.release()
         for event in rest.split(b"\n\n"):
             if event:
@@ -337,6 +348,7 @@ class _SSE:
 
     def release(self) -> None:
         self._parts.clear()
+        self._rest = b""
         self._size = self._line = 0
 
     def _last_line(self) -> int:
