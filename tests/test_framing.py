@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec._framing import Deframer, Frame, Framing, detect_framing
+from chatcodec._framing import DEFAULT_LIMITS, Deframer, Frame, Framing, Limits, detect_framing
 from corpus_root import CORPUS, HAVE_CORPUS
 
 CURATED = Path(__file__).parent / "data" / "streams"
@@ -114,11 +114,13 @@ class TestSSE:
         assert bytewise(data) == whole(data)
         assert json.loads(whole(data)[0].data) == {"t": "é€😀"}
 
-    def test_lone_cr_at_a_chunk_end_waits(self) -> None:
+    def test_cr_at_a_chunk_end_ends_the_line_at_once(self) -> None:
         deframer = Deframer("sse")
         assert deframer.feed(b"data: 1\r") == []
-        assert deframer.feed(b"\r") == []  # maybe the CR of a CRLF
-        assert deframer.feed(b"d") == [Frame(None, b"1")]
+        # A second CR ends the event whether or not an LF follows it.
+        assert deframer.feed(b"\r") == [Frame(None, b"1")]
+        assert deframer.feed(b"\ndata: 2\r") == []  # the LF completes the CRLF: no blank line
+        assert deframer.feed(b"\n\r\n") == [Frame(None, b"2")]
 
     def test_bad_event_name(self) -> None:
         with pytest.raises(cc.StreamError, match="UTF-8"):
@@ -164,6 +166,10 @@ class TestJSONArray:
         assert deframer.feed(b'[{"a":1}') == [Frame(None, b'{"a":1}')]
         assert deframer.feed(b",{") == []
 
+    def test_cut_between_elements_is_the_end_of_input(self) -> None:
+        # Whether the answer was complete is the decoder's to judge, as for SSE.
+        assert whole(b'[{"a":1}') == whole(b'[{"a":1},') == [Frame(None, b'{"a":1}')]
+
     def test_empty_array(self) -> None:
         assert whole(b"[]") == []
         assert whole(b" [ \n ] ") == []
@@ -171,7 +177,6 @@ class TestJSONArray:
     @pytest.mark.parametrize(
         "data",
         [
-            b'[{"a":1}',  # cut off
             b'[{"a":1},{"b":',  # cut off inside an element
             b"[1, 2]",  # not objects
             b'["a"]',
@@ -194,6 +199,124 @@ class TestJSONArray:
     @given(st.lists(st.integers(0, 12), max_size=40))
     def test_any_split(self, sizes: list[int]) -> None:
         assert in_pieces(self.DATA, sizes) == whole(self.DATA)
+
+
+class TestNotTheFraming:
+    """Bytes that are not SSE before its first data line are an error, not an empty stream."""
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b"<html>502 Bad Gateway</html>",
+            b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n\r\n</html>\r\n",
+            b"Internal Server Error",
+            b"upstream connect error\n\ndata: {}\n\n",
+        ],
+    )
+    def test_raises(self, data: bytes) -> None:
+        with pytest.raises(cc.StreamError, match="not server-sent events"):
+            whole(data)
+        with pytest.raises(cc.StreamError, match="not server-sent events"):
+            bytewise(data)
+
+    def test_after_a_data_line_unknown_lines_are_skipped(self) -> None:
+        assert whole(b"data: 1\n\nnoise\n\ndata: 2\n\n") == [Frame(None, b"1"), Frame(None, b"2")]
+
+
+def frames_of(deframer: Deframer, pieces: list[bytes]) -> list[Frame]:
+    out: list[Frame] = []
+    for piece in pieces:
+        out += deframer.feed(piece)
+    return out + deframer.finish()
+
+
+def cut(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+BIG = {
+    "sse": b'data: {"a":"' + b"x" * 5000 + b'"}\r\n\r\nevent: e\r\ndata: {}\r\n\r\n',
+    "ndjson": b'{"a":"' + b"x" * 5000 + b'"}\n{"b":1}\n',
+    "json-array": b'[{"a":"' + b'\\"]}' * 1000 + b'"},{"b":1}]',
+}
+
+
+class TestBigFrames:
+    """A frame far longer than the pieces it comes in: the same frames at every piece size."""
+
+    @pytest.mark.parametrize("framing", list(BIG))
+    @pytest.mark.parametrize("size", [1, 2, 3, 7, 64, 1000, 4096])
+    def test_same_frames_at_every_piece_size(self, framing: Framing, size: int) -> None:
+        data = BIG[framing]
+        assert frames_of(Deframer(framing), cut(data, size)) == whole(data, framing)
+
+    def test_array_escape_split_from_its_byte(self) -> None:
+        data = b'[{"a":"\\"}"}]'
+        assert in_pieces(data, [8]) == whole(data) == [Frame(None, b'{"a":"\\"}"}')]
+
+
+class TestLimits:
+    """Past a limit the reader raises a StreamError naming it, and drops what it held."""
+
+    @pytest.mark.parametrize(
+        ("framing", "head"),
+        [("sse", b"data: "), ("ndjson", b'{"a":"'), ("json-array", b'[{"a":"')],
+    )
+    def test_a_line_too_long(self, framing: Framing, head: bytes) -> None:
+        deframer = Deframer(framing, Limits(max_line=100))
+        deframer.feed(head + b"x" * 50)
+        with pytest.raises(cc.StreamError, match="max_line=100") as caught:
+            deframer.feed(b"x" * 60)
+        assert caught.value.limit == "max_line"
+        # What was held is dropped: nothing of the long line is left to finish.
+        if framing == "json-array":
+            with pytest.raises(cc.StreamError, match="ended inside"):
+                deframer.finish_pairs()
+        else:
+            assert deframer.finish_pairs() == []
+
+    @pytest.mark.parametrize("first", [b"data: 1\n\n", b"data: 1\n\ndata: 2", b"data: 1\n\n: c\n"])
+    def test_a_line_too_long_after_an_event(self, first: bytes) -> None:
+        deframer = Deframer("sse", Limits(max_line=20))
+        assert deframer.feed(first) == [Frame(None, b"1")]
+        line = len(first) - first.rfind(b"\n") - 1  # the line in progress
+        while line + 3 <= 20:
+            assert deframer.feed(b"xxx") == []
+            line += 3
+        with pytest.raises(cc.StreamError, match="max_line=20"):
+            deframer.feed(b"xxx")
+
+    @pytest.mark.parametrize("framing", ["sse", "ndjson", "json-array"])
+    def test_a_line_too_long_in_one_read(self, framing: Framing) -> None:
+        data = BIG[framing]
+        with pytest.raises(cc.StreamError, match="max_line") as caught:
+            Deframer(framing, Limits(max_line=1000)).feed(data)
+        assert caught.value.limit == "max_line"
+
+    def test_an_event_too_long(self) -> None:
+        deframer = Deframer("sse", Limits(max_line=100, max_event=150))
+        deframer.feed(b"data: " + b"x" * 90 + b"\n")
+        with pytest.raises(cc.StreamError, match="max_event=150") as caught:
+            deframer.feed(b"data: " + b"x" * 90 + b"\n")
+        assert caught.value.limit == "max_event"
+        with pytest.raises(cc.StreamError, match="max_event"):
+            Deframer("sse", Limits(max_line=100, max_event=150)).feed(
+                (b"data: " + b"x" * 90 + b"\n") * 2 + b"\n"
+            )
+
+    def test_undetected_head_too_long(self) -> None:
+        deframer = Deframer(limits=Limits(max_line=10))
+        with pytest.raises(cc.StreamError, match="max_line"):
+            deframer.feed(b" " * 11)
+
+    def test_within_the_limits(self) -> None:
+        data = BIG["sse"]
+        assert whole(data) == frames_of(Deframer("sse", Limits(max_line=5014)), cut(data, 3))
+        with pytest.raises(cc.StreamError, match="max_line"):
+            frames_of(Deframer("sse", Limits(max_line=5013)), cut(data, 3))
+
+    def test_defaults(self) -> None:
+        assert Limits(32 << 20, 64 << 20, 16 << 20, 10_000) == DEFAULT_LIMITS
 
 
 class TestPairs:

@@ -177,3 +177,107 @@ def test_other_errors_hide_content(action: Callable[[], Any]) -> None:
         action()
     for text in error_texts(info.value):
         assert_hidden(text)
+
+
+def planted_streams() -> list[tuple[str, bytes]]:
+    """A stream of each family with the secret as text, reasoning, tool name and arguments."""
+    args = json.dumps(json.dumps({SECRET: SECRET}))
+    openai = (
+        'data: {"choices":[{"index":0,"delta":{"content":"S","reasoning_content":"S",'
+        '"refusal":"S","tool_calls":[{"index":0,"id":"S","function":{"name":"S",'
+        '"arguments":A}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    )
+    anthropic = "".join(
+        f"event: x\ndata: {line}\n\n"
+        for line in (
+            '{"type":"message_start","message":{"id":"m","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}',
+            '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"S"}}',
+            '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"S"}}',
+            '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"S"}}',
+            '{"type":"content_block_start","index":2,"content_block":'
+            '{"type":"tool_use","id":"S","name":"S","input":{}}}',
+            '{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":A}}',
+            '{"type":"content_block_start","index":3,"content_block":{"type":"redacted_thinking","data":"S"}}',
+            '{"type":"message_delta","delta":{"stop_reason":"S"}}',
+            '{"type":"message_stop"}',
+        )
+    )
+    gemini = (
+        'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"S","thought":true},'
+        '{"text":"S"},{"functionCall":{"name":"S","args":{"S":"S"}}},{"S":"S"}]},'
+        '"finishReason":"S"}]}\n\n'
+    )
+    ollama = (
+        '{"model":"m","message":{"role":"assistant","content":"S","thinking":"S",'
+        '"tool_calls":[{"function":{"name":"S","arguments":{"S":"S"}}}]},"done":false}\n'
+        '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"S"}\n'
+    )
+    return [
+        (family, raw.replace('"S"', json.dumps(SECRET)).replace("A", args).encode())
+        for family, raw in (
+            ("openai", openai),
+            ("anthropic", anthropic),
+            ("gemini", gemini),
+            ("ollama", ollama),
+        )
+    ]
+
+
+@pytest.mark.parametrize(("family", "raw"), planted_streams(), ids=lambda v: str(v)[:9])
+def test_stream_events_hide_content(family: str, raw: bytes) -> None:
+    from chatcodec import providers
+
+    decoder = providers.get(family).stream()
+    events = [event for i in range(0, len(raw), 7) for event in decoder.feed(raw[i : i + 7])]
+    events += decoder.flush()
+    response = decoder.finish()
+    kinds = {type(event).__name__ for event in events}
+    assert {"TextDelta", "ToolCallStarted", "ToolCallCompleted"} <= kinds
+    assert SECRET in msgspec.json.encode(events).decode()  # the events do hold it
+    for event in events:
+        assert_hidden(repr(event))
+        assert_hidden(str(event))
+    assert_hidden(repr(response))
+
+
+def test_every_stream_event_hides_content() -> None:
+    from chatcodec._events import (
+        Finished,
+        PartReceived,
+        ReasoningDelta,
+        RefusalDelta,
+        TextDelta,
+        ToolCallCompleted,
+        UsageReported,
+    )
+
+    call = cc.ToolCall(SECRET, SECRET, ARGS)
+    events = [
+        TextDelta(SECRET),
+        ReasoningDelta(SECRET, signature=SECRET),
+        RefusalDelta(SECRET),
+        PartReceived(cc.TextPart(SECRET)),
+        cc.ToolCallStarted(0, SECRET, SECRET),
+        cc.ToolCallArgumentsDelta(0, SECRET),
+        ToolCallCompleted(0, call),
+        ToolCallCompleted(0, cc.InvalidToolCall(SECRET, SECRET, SECRET, SECRET)),
+        UsageReported(cc.Usage(extras=SECRET_MAP)),
+        Finished(None, SECRET),
+    ]
+    for event in events:
+        assert SECRET in msgspec.json.encode(event).decode()
+        assert_hidden(repr(event))
+        assert_hidden(str(event))
+
+
+def test_stream_errors_hide_content() -> None:
+    from chatcodec import providers
+
+    for family, raw in planted_streams():
+        cut = raw[: raw.rindex(SECRET.encode()) + len(SECRET)]  # cut inside the last secret
+        decoder = providers.get(family).stream()
+        events = decoder.feed(cut)
+        with pytest.raises(cc.StreamError) as info:
+            events += decoder.feed(b"\n\n{" + SECRET.encode() + b"\n\n") + decoder.flush()
+        for text in error_texts(info.value):
+            assert_hidden(text)

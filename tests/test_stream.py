@@ -508,3 +508,64 @@ class TestPreviewAgainstJiter:
             prefix += text
             assert acc.preview(0) == jiter_preview(prefix), prefix
         assert acc.preview(0) == value
+
+
+class TestLimits:
+    """The accumulator keeps its limits; past one, a StreamError naming it; calls dropped."""
+
+    def test_max_arguments(self) -> None:
+        acc = cc.ToolCallAccumulator(max_arguments=10)
+        acc.feed(D(0, "c", "f", '{"a":'))
+        acc.feed(D(0, arguments_delta="12345"))  # exactly the limit
+        with pytest.raises(cc.StreamError, match="max_arguments=10") as caught:
+            acc.feed(D(0, arguments_delta="6"))
+        assert caught.value.limit == "max_arguments"
+        with pytest.raises(cc.StreamError):
+            acc.feed(D(0, arguments_delta="}"))
+        assert acc.finish() == cc.StreamedToolCalls((), ())
+
+    def test_max_arguments_through_a_new_call(self) -> None:
+        acc = cc.ToolCallAccumulator(max_arguments=3)
+        with pytest.raises(cc.StreamError, match="max_arguments"):
+            acc.feed(D(None, "c", "f", "{}{}"))
+
+    def test_max_tool_calls(self) -> None:
+        acc = cc.ToolCallAccumulator(max_tool_calls=3)
+        for i in range(3):
+            acc.feed(D(i, f"c{i}", "f", "{}"))
+        acc.feed(D(2, arguments_delta=" "))  # more for a call already there: no new call
+        with pytest.raises(cc.StreamError, match="max_tool_calls=3") as caught:
+            acc.feed(D(3, "c3", "f", "{}"))
+        assert caught.value.limit == "max_tool_calls"
+
+    def test_defaults(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c", "f", '{"a": "' + "x" * 100_000 + '"}'))
+        for i in range(1, 1000):
+            acc.feed(D(i, f"c{i}", "f", "{}"))
+        calls, invalid = acc.finish()
+        assert (len(calls), invalid) == (1000, ())
+
+
+class TestOddInput:
+    """Inputs that raised other exceptions: now values."""
+
+    def test_lone_surrogate_name_without_id(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(None, None, "\ud800", "{}"))
+        calls, invalid = acc.finish()
+        assert invalid == ()
+        assert calls[0].name == "\ud800"
+        assert calls[0].id.startswith("call_")
+        assert calls[0].id == _finish([D(None, None, "\ud800", "{}")]).tool_calls[0].id
+
+    @pytest.mark.parametrize("index", ["\u00b2", "\u0661", "1\u00b2", "\uff11"])
+    def test_digits_int_refuses_are_no_index(self, index: str) -> None:
+        # isdigit() is true for each, and int() refuses or reads them otherwise.
+        acc = cc.ToolCallAccumulator()
+        wire: Any = index  # as a stream sends it: a string, where an int belongs
+        acc.feed(D(wire, "c1", "f", '{"a":'))
+        acc.feed(D(wire, arguments_delta="1}"))
+        calls, invalid = acc.finish()
+        assert [(c.id, bytes(c.arguments)) for c in calls] == [("c1", b'{"a":1}')]
+        assert invalid == ()

@@ -11,7 +11,8 @@
  ├── NotFoundError (KeyError)         a history has no record or call with that id
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
-     ├── StreamError (ValueError)         a stream broke or was used out of order; ``partial``
+     ├── StreamError (ValueError)         a stream broke, was cut off or went past a limit;
+ │                                    ``partial``, ``provider``, ``type``, ``code``, ``limit``
      ├── LossError (ValueError)           a strict conversion would lose data; ``losses``
      └── ProviderError (RuntimeError)     a provider answered with an error body
 
@@ -147,14 +148,37 @@ class StreamError(ChatCodecError, ValueError):
     partial : Response or None
         What the stream had delivered before it broke, when a stream decoder
         raised the error.
+    provider : str or None
+        The provider that sent an error event inside the stream
+        (``"anthropic"``...), else None.
+    type : str or None
+        That error's type, as the provider named it (``"overloaded_error"``).
+    code : str, int or None
+        That error's code, or the HTTP status the provider put in it.
+    limit : str or None
+        The limit the stream went past (``"max_line"``...), else None.
     """
 
-    def __init__(self, message: str, *, partial: Any = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        partial: Any = None,
+        provider: str | None = None,
+        type: str | None = None,
+        code: str | int | None = None,
+        limit: str | None = None,
+    ) -> None:
         self.partial = partial
+        self.provider = provider
+        self.type = type
+        self.code = code
+        self.limit = limit
         super().__init__(message)
 
     def __reduce__(self) -> Any:
-        return (_stream_error, (str(self), self.partial))
+        fields = {"provider": self.provider, "type": self.type, "code": self.code}
+        return (_stream_error, (str(self), self.partial, fields | {"limit": self.limit}))
 
 
 class ProviderError(ChatCodecError, RuntimeError):
@@ -205,8 +229,8 @@ class ProviderError(ChatCodecError, RuntimeError):
         return (_provider_error, (self.provider, fields))
 
 
-def _stream_error(message: str, partial: Any) -> StreamError:
-    return StreamError(message, partial=partial)
+def _stream_error(message: str, partial: Any, fields: Any = None) -> StreamError:
+    return StreamError(message, partial=partial, **(fields or {}))
 
 
 def _provider_error(provider: str, fields: dict[str, Any]) -> ProviderError:

@@ -4,14 +4,14 @@ Small frozen values, one per thing that happened, in order. Tool-call
 events come from the :class:`ToolCallAccumulator`; the rest from the provider
 stream decoders (``chatcodec.providers.get(name).stream()``). ``choice`` is the
 answer an event belongs to, when a response has several (OpenAI ``n``).
+Like the messages, an event's repr shows each field's type and size, never its
+text: ``TextDelta(text=<5 chars>)``.
 """
 
 from __future__ import annotations
 
-import msgspec
-
 from ._content import AssistantPart
-from ._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ._stream import Event, ToolCallArgumentsDelta, ToolCallStarted
 from ._tools import InvalidToolCall, ToolCall
 from ._usage import FinishReason, Usage
 
@@ -27,14 +27,14 @@ __all__ = [
 ]
 
 
-class TextDelta(msgspec.Struct, frozen=True):
+class TextDelta(Event, frozen=True):
     """More answer text."""
 
     text: str
     choice: int = 0
 
 
-class ReasoningDelta(msgspec.Struct, frozen=True):
+class ReasoningDelta(Event, frozen=True):
     """More reasoning (thinking) text, or its signature once complete."""
 
     text: str
@@ -42,21 +42,21 @@ class ReasoningDelta(msgspec.Struct, frozen=True):
     signature: str | None = None
 
 
-class RefusalDelta(msgspec.Struct, frozen=True):
+class RefusalDelta(Event, frozen=True):
     """More of the model's refusal."""
 
     text: str
     choice: int = 0
 
 
-class PartReceived(msgspec.Struct, frozen=True):
+class PartReceived(Event, frozen=True):
     """A whole part arrived (a server-tool block, redacted reasoning...)."""
 
     part: AssistantPart
     choice: int = 0
 
 
-class ToolCallCompleted(msgspec.Struct, frozen=True):
+class ToolCallCompleted(Event, frozen=True):
     """A tool call's arguments are complete: a call, or an invalid call."""
 
     slot: int
@@ -64,13 +64,13 @@ class ToolCallCompleted(msgspec.Struct, frozen=True):
     choice: int = 0
 
 
-class UsageReported(msgspec.Struct, frozen=True):
+class UsageReported(Event, frozen=True):
     """Token usage so far, for the whole response (not an increment)."""
 
     usage: Usage
 
 
-class Finished(msgspec.Struct, frozen=True):
+class Finished(Event, frozen=True):
     """An answer ended, and why (normalized, and as the provider said it)."""
 
     finish_reason: FinishReason | None

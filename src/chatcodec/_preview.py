@@ -17,6 +17,12 @@ by character.  A value that is complete never changes again; a preview copies
 only the containers still open (shallow copies, from the innermost out) and
 puts the string still arriving in the innermost one.
 
+A string still arriving is kept whole, and grows in place while no earlier
+preview holds it: a preview costs the new text plus, when an earlier preview
+is still alive, one copy of that string (the preview hands out a new ``str``
+of it each time; a caller that drops each preview before the next pays
+nothing more than the new text).
+
 The parser never decides whether the whole text is valid JSON: once the text
 can no longer be JSON it stops where it was, and previews keep showing the
 value of the longest prefix that could be.
@@ -101,7 +107,12 @@ class PartialJSON:
                 and "\\" not in text
                 and text.isprintable()
             ):
-                self.string += text
+                # Taken out of the parser first: held only by this local, the
+                # string grows in place (when no earlier preview still holds it).
+                string = self.string
+                self.string = ""
+                string += text
+                self.string = string
             else:
                 self.feed(text)
         stack = self.stack
@@ -143,6 +154,7 @@ class PartialJSON:
         stack = self.stack
         keys = self.keys
         string = self.string
+        self.string = ""  # held by the local alone, the string grows in place
         pos = 0
         end = len(text)
         value: Any

@@ -22,6 +22,10 @@ to parse halfway is not closed early.  At the end each call is complete (a JSON
 object), or an :class:`InvalidToolCall` that keeps its text and says why:
 truncated (the text stopped mid-JSON), not valid JSON, valid JSON that is not
 an object, or empty.
+
+What a stream may make is bounded: ``max_tool_calls`` calls, each with at most
+``max_arguments`` characters of arguments. Past a limit, :meth:`feed` raises
+a :class:`~chatcodec.StreamError` naming it (``.limit``) and drops every call.
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ import msgspec
 from msgspec import Raw
 
 from ._errors import StreamError
+from ._framing import DEFAULT_LIMITS, over_limit
 from ._preview import PartialJSON
-from ._record import json_decoder
+from ._record import Record, json_decoder
 from ._tools import InvalidToolCall, ToolCall, ToolCallDelta
 
 __all__ = [
+    "Event",
     "StreamedToolCalls",
     "ToolCallAccumulator",
     "ToolCallArgumentsDelta",
@@ -46,7 +52,16 @@ __all__ = [
 ]
 
 
-class ToolCallStarted(msgspec.Struct, frozen=True):
+class Event(msgspec.Struct, frozen=True):
+    """Base of the stream events: small frozen values whose repr shows sizes, not text."""
+
+    # The canonical records' repr and rich repr: each field by type and size,
+    # the fields still at their default left out.
+    __repr__ = Record.__repr__
+    __rich_repr__ = Record.__rich_repr__
+
+
+class ToolCallStarted(Event, frozen=True):
     """A new tool call began; ``slot`` numbers calls in order of appearance.
 
     ``choice`` is the answer it belongs to, when a response has several.
@@ -58,7 +73,7 @@ class ToolCallStarted(msgspec.Struct, frozen=True):
     choice: int = 0
 
 
-class ToolCallArgumentsDelta(msgspec.Struct, frozen=True):
+class ToolCallArgumentsDelta(Event, frozen=True):
     """More argument text for the call in ``slot``."""
 
     slot: int
@@ -77,7 +92,7 @@ class StreamedToolCalls(NamedTuple):
 
 
 class _Call:
-    __slots__ = ("fragments", "id", "index", "name", "parser", "slot")
+    __slots__ = ("fragments", "id", "index", "name", "parser", "size", "slot")
 
     def __init__(
         self, slot: int, index: int | None, id: str | None, name: str | None, preview: bool
@@ -87,6 +102,7 @@ class _Call:
         self.id = id
         self.name = name
         self.fragments: list[str] = []
+        self.size = 0  # characters of arguments so far
         self.parser = PartialJSON() if preview else None
 
 
@@ -94,7 +110,8 @@ def _index(value: object) -> int | None:
     """An index as an int; ``"0"`` is 0; anything else is no index."""
     if type(value) is int:
         return value
-    if isinstance(value, str) and value.isdigit():
+    # Only ASCII digits: "\u00b2" and other digits int() refuses are no index.
+    if isinstance(value, str) and value.isascii() and value.isdigit():
         return int(value)
     return None
 
@@ -112,23 +129,40 @@ class ToolCallAccumulator:
         the same either way: the text is parsed when a preview asks for it.
     choice : int, default 0
         The answer (choice, candidate) the calls belong to, put on each event.
+    max_arguments : int, optional
+        The most characters of arguments one call may have (default 16 MiB).
+    max_tool_calls : int, optional
+        The most calls (default 10,000).
 
     Examples
     --------
     >>> acc = ToolCallAccumulator()
     >>> events = acc.feed(ToolCallDelta(0, "call_1", "get_weather", '{"ci'))
     >>> events  # doctest: +NORMALIZE_WHITESPACE
-    [ToolCallStarted(slot=0, id='call_1', name='get_weather', choice=0),
-     ToolCallArgumentsDelta(slot=0, delta='{"ci', choice=0)]
+    [ToolCallStarted(slot=0, id=<6 chars>, name=<11 chars>),
+     ToolCallArgumentsDelta(slot=0, delta=<4 chars>)]
     >>> _ = acc.feed(ToolCallDelta(0, arguments_delta='ty": "Paris"}'))
     >>> calls, invalid = acc.finish()
     >>> calls[0].arguments_dict()
     {'city': 'Paris'}
     """
 
-    def __init__(self, *, preview: bool = False, choice: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        preview: bool = False,
+        choice: int = 0,
+        max_arguments: int | None = None,
+        max_tool_calls: int | None = None,
+    ) -> None:
         self._preview = preview
         self._choice = choice
+        self._max_arguments = (
+            DEFAULT_LIMITS.max_arguments if max_arguments is None else max_arguments
+        )
+        self._max_calls = (
+            DEFAULT_LIMITS.max_tool_calls if max_tool_calls is None else max_tool_calls
+        )
         self._calls: list[_Call] = []
         self._by_index: dict[int, _Call] = {}
         self._by_id: dict[str, _Call] = {}
@@ -140,7 +174,7 @@ class ToolCallAccumulator:
         Raises
         ------
         StreamError
-            If called after :meth:`finish`.
+            If called after :meth:`finish`, or past a limit (``.limit`` names it).
         """
         if self._finished:
             raise StreamError("fed after finish()")
@@ -148,17 +182,32 @@ class ToolCallAccumulator:
         if delta.id is None and delta.name is None and type(delta.index) is int:
             known = self._by_index.get(delta.index)
             if known is not None:
-                if not delta.arguments_delta:
+                text = delta.arguments_delta
+                if not text:
                     return []
-                known.fragments.append(delta.arguments_delta)
-                return [ToolCallArgumentsDelta(known.slot, delta.arguments_delta, self._choice)]
+                known.fragments.append(text)
+                known.size += len(text)
+                if known.size > self._max_arguments:
+                    raise self._over("max_arguments")
+                return [ToolCallArgumentsDelta(known.slot, text, self._choice)]
         events: list[ToolCallEvent] = []
         call = self._target(delta, events)
         text = delta.arguments_delta
         if text:
             call.fragments.append(text)
+            call.size += len(text)
+            if call.size > self._max_arguments:
+                raise self._over("max_arguments")
             events.append(ToolCallArgumentsDelta(call.slot, text, self._choice))
         return events
+
+    def _over(self, name: str) -> StreamError:
+        """Past a limit: drop every call; the accumulator takes no more."""
+        self._calls = []
+        self._by_index = {}
+        self._by_id = {}
+        self._finished = True
+        return over_limit(name, self._max_arguments if name == "max_arguments" else self._max_calls)
 
     def preview(self, slot: int) -> Any:
         """The arguments of the call in ``slot`` so far, parsed as well as can be.
@@ -215,6 +264,8 @@ class ToolCallAccumulator:
         else:
             call = latest
         if call is None:
+            if len(self._calls) >= self._max_calls:
+                raise self._over("max_tool_calls")
             call = _Call(len(self._calls), index, call_id, name, self._preview)
             self._calls.append(call)
             events.append(ToolCallStarted(call.slot, call_id, name, self._choice))
@@ -280,5 +331,7 @@ def _problem(text: str) -> str | None:
 
 
 def _derived_id(slot: int, name: str, text: str) -> str:
-    digest = hashlib.blake2b(f"{slot}\0{name}\0{text}".encode(), digest_size=8).hexdigest()
+    # surrogatepass: a name may hold a lone surrogate (a "\ud800" escape on the wire).
+    key = f"{slot}\0{name}\0{text}".encode("utf-8", "surrogatepass")
+    digest = hashlib.blake2b(key, digest_size=8).hexdigest()
     return f"call_{digest}"

@@ -109,11 +109,15 @@ def curated_streams(prefix: str) -> list[Any]:
 
 
 def run_stream(
-    stream: Callable[[], Any], raw: bytes, sizes: list[int] | None = None
+    stream: Callable[[], Any],
+    raw: bytes,
+    sizes: list[int] | None = None,
+    *,
+    allow_incomplete: bool = False,
 ) -> tuple[list[Any], Any]:
     """Feed ``raw`` to a new decoder in pieces of ``sizes`` (whole if None).
 
-    Returns the events and the response.
+    Returns the events and the response (``allow_incomplete`` as ``finish`` takes it).
     """
     decoder = stream()
     events: list[Any] = []
@@ -126,7 +130,7 @@ def run_stream(
             at += size
         events += decoder.feed(raw[at:])
     events += decoder.flush()
-    return events, decoder.finish()
+    return events, decoder.finish(allow_incomplete=allow_incomplete)
 
 
 def random_sizes(length: int, seed: int) -> list[int]:

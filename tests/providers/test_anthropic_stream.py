@@ -38,13 +38,29 @@ def run(raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], Response
     return events, response
 
 
-def sse(*payloads: dict[str, Any], crlf: bool = False) -> bytes:
-    """An Anthropic SSE stream: each payload under an event named by its type."""
+def sse(*payloads: dict[str, Any], crlf: bool = False, stop: bool = True) -> bytes:
+    """An Anthropic SSE stream: each payload under an event named by its type.
+
+    With ``stop``, a ``message_stop`` event ends it, as every whole stream ends.
+    """
     end = "\r\n" if crlf else "\n"
+    if stop:
+        payloads = (*payloads, {"type": "message_stop"})
     return "".join(
         f"event: {p['type']}{end}data: {json.dumps(p, ensure_ascii=False)}{end}{end}"
         for p in payloads
     ).encode()
+
+
+def run_cut(raw: bytes) -> tuple[list[Any], Response]:
+    """A stream cut off: ``finish()`` raises; ``allow_incomplete=True`` gives the partial."""
+    decoder = anthropic.stream()
+    events = decoder.feed(raw) + decoder.flush()
+    with pytest.raises(StreamError, match="ended before message_stop") as caught:
+        decoder.finish()
+    response = decoder.finish(allow_incomplete=True)
+    assert caught.value.partial == response
+    return events, response
 
 
 def arguments_text(call: ToolCall | InvalidToolCall) -> str:
@@ -596,8 +612,9 @@ class TestRules:
             START,
             block_start(0, {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}),
             delta(0, type="input_json_delta", partial_json='{"path": "a.t'),
+            stop=False,
         )
-        events, response = check_stream(raw)
+        events, response = run_cut(raw)
         bad = InvalidToolCall(
             id="toolu_1", name="f", arguments='{"path": "a.t', error="arguments are truncated"
         )
@@ -646,8 +663,13 @@ class TestRules:
 
     def test_server_tool_input_cut_off(self) -> None:
         use = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
-        raw = sse(START, block_start(0, use), delta(0, type="input_json_delta", partial_json='{"q'))
-        events, response = run(raw)
+        raw = sse(
+            START,
+            block_start(0, use),
+            delta(0, type="input_json_delta", partial_json='{"q'),
+            stop=False,
+        )
+        events, response = run_cut(raw)
         part = events[-1].part
         assert json.loads(bytes(part.data)) == {**use, "partial_json": '{"q'}
         assert response.message is not None
@@ -770,11 +792,13 @@ class TestRules:
             block_start(0, {"type": "text", "text": ""}),
             delta(0, type="text_delta", text="Par"),
             error,
+            stop=False,
         )
         decoder = anthropic.stream()
         with pytest.raises(StreamError, match="overloaded_error") as caught:
             decoder.feed(raw)
         assert "Overloaded" not in str(caught.value)
+        assert (caught.value.provider, caught.value.type) == ("anthropic", "overloaded_error")
         partial = caught.value.partial
         assert partial is not None
         assert partial.message is not None
@@ -786,7 +810,7 @@ class TestRules:
 
     def test_error_event_byte_by_byte(self) -> None:
         error = {"type": "error", "error": {"type": "api_error", "message": "Internal"}}
-        raw = sse(START, *text_block(0, "Hi"), error)
+        raw = sse(START, *text_block(0, "Hi"), error, stop=False)
         decoder = anthropic.stream()
         cut = raw.index(b"event: error")
         for i in range(cut):

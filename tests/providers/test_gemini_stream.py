@@ -32,9 +32,11 @@ def curated_streams() -> list[Any]:
     return corpus_streams("gemini__")
 
 
-def run(raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], Response]:
+def run(
+    raw: bytes, sizes: list[int] | None = None, *, allow_incomplete: bool = False
+) -> tuple[list[Any], Response]:
     """Feed ``raw`` in pieces of ``sizes`` (whole if None); the events and the response."""
-    events, response = run_stream(gemini.stream, raw, sizes)
+    events, response = run_stream(gemini.stream, raw, sizes, allow_incomplete=allow_incomplete)
     return events, response
 
 
@@ -53,10 +55,10 @@ def same_as_body(response: Response, body: dict[str, Any]) -> None:
     assert response == gemini.decode_response(json.dumps(body).encode())
 
 
-def check_stream(raw: bytes) -> None:
-    events, response = run(raw)
+def check_stream(raw: bytes, *, allow_incomplete: bool = False) -> None:
+    events, response = run(raw, allow_incomplete=allow_incomplete)
     for sizes in ([1] * len(raw), random_sizes(len(raw), 7), random_sizes(len(raw), 11)):
-        assert run(raw, sizes) == (events, response)
+        assert run(raw, sizes, allow_incomplete=allow_incomplete) == (events, response)
     for choice in response.choices:
         number = choice.index or 0
         message = choice.message
@@ -237,18 +239,25 @@ class TestText:
         assert part == ReasoningPart("Let me think.", signature="c2ln", provider="gemini")
 
     def test_signature_in_empty_last_part_joins_the_text(self) -> None:
-        raw = sse(chunk({"text": "Hi"}), chunk({"text": "", "thoughtSignature": "c2ln"}))
+        raw = sse(
+            chunk({"text": "Hi"}),
+            chunk({"text": "", "thoughtSignature": "c2ln"}, finishReason="STOP"),
+        )
         _, response = run(raw)
-        same_as_body(response, chunk({"text": "Hi", "thoughtSignature": "c2ln"}))
+        same_as_body(
+            response, chunk({"text": "Hi", "thoughtSignature": "c2ln"}, finishReason="STOP")
+        )
 
     def test_a_second_signature_starts_a_new_part(self) -> None:
         raw = sse(
             chunk({"text": "a", "thoughtSignature": "one"}),
-            chunk({"text": "b", "thoughtSignature": "two"}),
+            chunk({"text": "b", "thoughtSignature": "two"}, finishReason="STOP"),
         )
         _, response = run(raw)
         body = chunk(
-            {"text": "a", "thoughtSignature": "one"}, {"text": "b", "thoughtSignature": "two"}
+            {"text": "a", "thoughtSignature": "one"},
+            {"text": "b", "thoughtSignature": "two"},
+            finishReason="STOP",
         )
         same_as_body(response, body)
 
@@ -263,10 +272,11 @@ class TestText:
         )
 
     def test_text_with_other_keys_is_not_merged(self) -> None:
-        raw = sse(chunk({"text": "a"}), chunk({"text": "b", "mediaResolution": {"level": 1}}))
+        odd = {"text": "b", "mediaResolution": {"level": 1}}
+        raw = sse(chunk({"text": "a"}), chunk(odd, finishReason="STOP"))
         events, response = run(raw)
         assert [e.text for e in events if type(e) is TextDelta] == ["a", "b"]
-        same_as_body(response, chunk({"text": "a"}, {"text": "b", "mediaResolution": {"level": 1}}))
+        same_as_body(response, chunk({"text": "a"}, odd, finishReason="STOP"))
 
     def test_crlf_and_a_character_split_across_feeds(self) -> None:
         raw = sse(chunk({"text": "café "}), chunk({"text": "日本"}, finishReason="STOP"), crlf=True)
@@ -304,7 +314,11 @@ class TestCalls:
         assert events[-1] == Finished(FinishReason.TOOL_CALLS, "STOP")
 
     def test_call_with_wire_id(self) -> None:
-        raw = sse(chunk({"functionCall": {"id": "c1", "name": "f", "args": {"a": 1}}}))
+        raw = sse(
+            chunk(
+                {"functionCall": {"id": "c1", "name": "f", "args": {"a": 1}}}, finishReason="STOP"
+            )
+        )
         events, response = run(raw)
         assert events[0] == ToolCallStarted(0, "c1", "f")
         assert response.message.tool_calls[0].id == "c1"  # type: ignore[union-attr]
@@ -421,7 +435,9 @@ class TestCalls:
                 {"jsonPath": "$.path", "stringValue": "notes/to", "willContinue": True}
             ], "willContinue": True}}),
         )  # fmt: skip
-        events, response = run(raw)
+        with pytest.raises(StreamError, match="ended before a finishReason"):
+            run(raw)
+        events, response = run(raw, allow_incomplete=True)
         message = response.message
         assert message is not None
         assert message.tool_calls == ()
@@ -432,7 +448,7 @@ class TestCalls:
         assert invalid.error == "arguments are truncated"
         assert events[-1] == ToolCallCompleted(0, invalid)
         assert response.finish_reason is None
-        check_stream(raw)
+        check_stream(raw, allow_incomplete=True)
 
     def test_malformed_function_call(self) -> None:
         raw = sse(
@@ -519,21 +535,25 @@ class TestUsageAndEnvelope:
         odd = {"newKind": {"x": 1}}
         raw = sse(
             {**chunk({"text": "a"}), "newTopKey": 1},
-            chunk(odd, {"text": "b"}, groundingMetadata={"q": 1}),
+            chunk(odd, {"text": "b"}, groundingMetadata={"q": 1}, finishReason="STOP"),
         )
         events, response = run(raw)
         part = OpaquePart("gemini", msgspec.Raw(msgspec.json.encode(odd)))
         assert PartReceived(part) in events
         body = {
-            **chunk({"text": "a"}, odd, {"text": "b"}, groundingMetadata={"q": 1}),
+            **chunk(
+                {"text": "a"}, odd, {"text": "b"}, groundingMetadata={"q": 1}, finishReason="STOP"
+            ),
             "newTopKey": 1,
         }
         same_as_body(response, body)
         assert response.message.content[1] == part  # type: ignore[index, union-attr]
 
     def test_empty_stream(self) -> None:
-        _, response = run(b"")
-        assert response.choices == ()
+        for raw in (b"", b"\r\n", b": keep-alive\n\n"):
+            with pytest.raises(StreamError, match="before its first event") as caught:
+                run(raw)
+            assert caught.value.partial is None
 
     def test_json_array_framing_with_crlf(self) -> None:
         chunks = [chunk({"text": "x"}), chunk({"text": "y"}, finishReason=1)]
@@ -618,6 +638,7 @@ class TestFastPath:
             chunk({"text": "", "thoughtSignature": "c2ln"}),
             {**chunk({"text": "!"}), "usage_metadata": more},  # snake_case usage
             chunk({"text": " x"}),  # back on the fast path
+            chunk({"text": "!"}, finishReason="STOP"),
         )
         fast, slow, taken = self.both(raw)
         assert fast == slow
@@ -703,7 +724,7 @@ class TestErrors:
 
     def test_feed_after_finish(self) -> None:
         decoder = gemini.stream()
-        decoder.feed(sse(chunk({"text": "a"})))
+        decoder.feed(sse(chunk({"text": "a"}, finishReason="STOP")))
         decoder.finish()
         with pytest.raises(StreamError, match="after finish"):
             decoder.feed(b"data: {}\n\n")

@@ -613,7 +613,12 @@ class TestStreamMechanics:
             "function": {"name": "f", "arguments": '{"city": "Par'},
         }
         raw = sse(chunk(choice(role="assistant", tool_calls=[start])), done=False)
-        events, response = run(raw)
+        decoder = openai.stream()
+        events = decoder.feed(raw) + decoder.flush()
+        with pytest.raises(StreamError, match="ended before") as info:
+            decoder.finish()
+        response = decoder.finish(allow_incomplete=True)
+        assert info.value.partial == response
         message = response.message
         assert message is not None
         (call,) = message.invalid_tool_calls

@@ -6,8 +6,8 @@ and ``msgpack``:
 - ``decode_request(body) -> Request`` and ``encode_request(request) -> bytes``
 - ``decode_response(body) -> Response`` and ``encode_response(response) -> bytes``
 - ``check_request(request) -> list[Problem]``: what the provider would refuse
-- ``stream(framing=None)``: a sans-IO decoder for a streamed response,
-  ``feed(bytes) -> events`` and ``finish() -> Response``
+- ``stream(framing=None, *, max_line=..., ...)``: a sans-IO decoder for a
+  streamed response, ``feed(bytes) -> events`` and ``finish() -> Response``
 
 Same-provider round trips are lossless: what has no canonical field stays in
 ``extras`` under the provider's name. The encoders take ``losses=`` (a list)
@@ -75,8 +75,16 @@ class Codec(Protocol):
     def check_request(self, request: Request) -> list[Problem]:
         """What the provider would refuse with a 400, as problems."""
 
-    def stream(self, framing: Framing | None = None) -> StreamDecoder:
-        """A decoder for a streamed response: bytes in, events out."""
+    def stream(
+        self,
+        framing: Framing | None = None,
+        *,
+        max_line: int | None = None,
+        max_event: int | None = None,
+        max_arguments: int | None = None,
+        max_tool_calls: int | None = None,
+    ) -> StreamDecoder:
+        """A decoder for a streamed response: bytes in, events out, within the limits."""
 
 
 class StreamDecoder(Protocol):
@@ -88,8 +96,12 @@ class StreamDecoder(Protocol):
     def flush(self) -> list[StreamEvent]:
         """End the input; return the events its last bytes complete."""
 
-    def finish(self) -> Response:
-        """End the stream; return the whole response."""
+    def finish(self, *, allow_incomplete: bool = False) -> Response:
+        """End the stream; return the whole response (raises if it was cut off)."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the stream's last event came."""
 
 
 def get(name: str) -> Codec:

@@ -22,13 +22,16 @@ one decode alike:
 - ``message_delta`` sets the stop reason, stop sequence and the message's
   other keys, and its ``usage`` replaces the counts it names: Anthropic's
   counts there are totals so far, never increments;
-- ``ping``, ``message_stop`` and unknown events change nothing; ``error``
-  ends the stream with a :class:`~chatcodec.StreamError`.
+- ``message_stop`` ends the stream: without it the stream was cut off;
+- ``ping`` and unknown events change nothing; ``error`` ends the stream with
+  a :class:`~chatcodec.StreamError` carrying the error's type.
 
 A block is complete at its ``content_block_stop``, or when ``message_delta``
-gives a stop reason, or when the stream ends; a ``tool_use`` block then gives
-``ToolCallCompleted`` and a block kept whole (redacted thinking, server tools,
-unknown types) gives ``PartReceived``.
+gives a stop reason; a ``tool_use`` block then gives ``ToolCallCompleted`` and
+a block kept whole (redacted thinking, server tools, unknown types) gives
+``PartReceived``. A ``tool_use`` block the stream ended in (cut off) is an
+:class:`~chatcodec.InvalidToolCall` saying its arguments are truncated,
+whatever its fragments hold so far.
 
 Speed: the usual event, a ``text_delta``, ``thinking_delta`` or
 ``input_json_delta`` for an open block, is decoded in C into a typed Struct and
@@ -53,7 +56,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Framing
+from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits, over_limit
 from ..._stream import ToolCallAccumulator, _join, _problem
 from ..._tools import ToolCallDelta
 from ..._usage import FinishReason, Usage
@@ -64,6 +67,7 @@ from ._decode import FINISH, Streamed, _reasoning, _tool_use, _usage, response_f
 __all__ = ["AnthropicStreamDecoder", "stream"]
 
 _decode_json = msgspec.json.Decoder().decode
+_TRUNCATED = "arguments are truncated"
 _MESSAGE_EVENT_KEYS = frozenset(("type", "delta", "usage"))
 
 
@@ -104,7 +108,7 @@ def _index(payload: dict[str, Any]) -> int:
 class _Block:
     """One content block as it arrives."""
 
-    __slots__ = ("block", "field", "fragments", "index", "open", "pieces", "slot")
+    __slots__ = ("block", "cut", "field", "fragments", "index", "open", "pieces", "size", "slot")
 
     def __init__(self, index: int, block: dict[str, Any], open: bool = True) -> None:
         self.index = index
@@ -113,7 +117,9 @@ class _Block:
         self.pieces: list[str] = []
         self.fragments: list[str] | None = None  # input_json_delta text, once any came
         self.slot: int | None = None  # the tool-call slot of a tool_use block
+        self.size = 0  # characters of fragments so far
         self.open = open
+        self.cut = False  # the stream ended while the block was open
 
     def built(self, streamed: bool = False) -> dict[str, Any]:
         """The block as the non-streaming message would hold it.
@@ -129,7 +135,10 @@ class _Block:
                 pieces[:] = [_join(pieces)]
             block[field] = pieces[0] if pieces else ""
         fragments = self.fragments
-        if fragments is not None:
+        if self.slot is not None and streamed and (self.open or self.cut):
+            # Never stopped: whatever came so far, the input was cut off.
+            block["input"] = Streamed(_join(fragments) if fragments else "", _TRUNCATED)
+        elif fragments is not None:
             if len(fragments) > 1:
                 fragments[:] = [_join(fragments)]
             text = fragments[0] if fragments else ""
@@ -150,13 +159,18 @@ class AnthropicStreamDecoder(StreamDecoder):
     Made by :func:`stream`; see there.
     """
 
-    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_usage", "_usage_raw")
+    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_stopped", "_usage", "_usage_raw")
 
-    def __init__(self, framing: Framing | None = None) -> None:
-        super().__init__(framing)
+    _LAST = "message_stop"
+
+    def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(framing, limits)
         self._message: dict[str, Any] = {}
         self._blocks: dict[int, _Block] = {}
-        self._acc = ToolCallAccumulator()
+        self._acc = ToolCallAccumulator(
+            max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
+        self._stopped = False  # message_stop came
         self._calls = 0
         self._usage_raw: dict[str, Any] | None = None
         self._usage: Usage | None = None
@@ -195,6 +209,9 @@ class AnthropicStreamDecoder(StreamDecoder):
                             state.fragments = []
                         if text:
                             state.fragments.append(text)
+                            state.size += len(text)
+                            if state.size > self._limits.max_arguments:
+                                raise over_limit("max_arguments", self._limits.max_arguments)
                             if state.slot is not None:
                                 more = ToolCallDelta(state.index, arguments_delta=text)
                                 events.extend(self._acc.feed(more))
@@ -214,12 +231,27 @@ class AnthropicStreamDecoder(StreamDecoder):
             self._message_start(payload, events)
         elif kind == "message_delta":
             self._message_delta(payload, events)
+        elif kind == "message_stop":
+            self._stopped = True
         elif kind == "error" or event == "error":
             error = payload.get("error")
             name = error.get("type") if type(error) is dict else None
-            label = name if type(name) is str else "error"
-            raise StreamError(f"anthropic stream error: {label}", partial=self._partial())
-        # ping, message_stop and unknown events change nothing
+            name = name if type(name) is str and name else None
+            raise StreamError(
+                f"anthropic stream error: {name or 'error'}",
+                partial=self._partial(),
+                provider="anthropic",
+                type=name,
+            )
+        # ping and unknown events change nothing
+
+    def _more(self, state: _Block, text: str) -> None:
+        """One more fragment of a block's input, within the limit."""
+        assert state.fragments is not None
+        state.fragments.append(text)
+        state.size += len(text)
+        if state.size > self._limits.max_arguments:
+            raise over_limit("max_arguments", self._limits.max_arguments)
 
     def _message_start(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         message = dict(expect_dict(payload.get("message"), "$.message"))
@@ -275,7 +307,7 @@ class AnthropicStreamDecoder(StreamDecoder):
             if state.fragments is None:
                 state.fragments = []
             if text:
-                state.fragments.append(text)
+                self._more(state, text)
                 if state.slot is not None:
                     events.extend(self._acc.feed(ToolCallDelta(state.index, arguments_delta=text)))
         elif kind == "thinking_delta" and state.field == "thinking":
@@ -365,7 +397,7 @@ class AnthropicStreamDecoder(StreamDecoder):
         path = f"$.content[{sum(1 for index in self._blocks if index < state.index)}]"
         if state.slot is not None:
             start = state.block.get("input")
-            if not state.fragments and type(start) is dict:
+            if not state.fragments and type(start) is dict and not state.cut:
                 # No fragment: the input is the start block's ({}), sent as one delta.
                 text = encode_body(start).decode()
                 state.fragments = [text]
@@ -376,8 +408,18 @@ class AnthropicStreamDecoder(StreamDecoder):
             events.append(PartReceived(_reasoning(state.built(), path)))
 
     def _end(self, events: list[StreamEvent]) -> None:
+        # A block still open was cut off by the end of the input.
         for state in sorted(self._blocks.values(), key=lambda b: b.index):
-            self._close(state, events)
+            if state.open:
+                state.cut = True
+                self._close(state, events)
+
+    def _complete(self) -> bool:
+        return self._stopped
+
+    def _release(self) -> None:
+        self._message, self._blocks, self._usage_raw = {}, {}, None
+        self._acc = ToolCallAccumulator()
 
     def _body(self, streamed: bool = False) -> dict[str, Any]:
         """The message so far; a cut-off input is left as ``partial_json``."""
@@ -392,7 +434,14 @@ class AnthropicStreamDecoder(StreamDecoder):
         return response_from(self._body(streamed=True))
 
 
-def stream(framing: Framing | None = None) -> AnthropicStreamDecoder:
+def stream(
+    framing: Framing | None = None,
+    *,
+    max_line: int | None = None,
+    max_event: int | None = None,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> AnthropicStreamDecoder:
     r"""A decoder for a streamed Messages API response (``"stream": true``).
 
     Feed it the bytes as they arrive, split anywhere; ``finish()`` returns the
@@ -400,17 +449,29 @@ def stream(framing: Framing | None = None) -> AnthropicStreamDecoder:
     Anthropic would have sent unstreamed (tool-call arguments keep the bytes
     of their fragments). Each ``UsageReported`` is the total so far.
 
+    The stream is complete at ``message_stop``; ``finish()`` of a stream
+    cut off before raises ``StreamError`` (see
+    :meth:`~chatcodec.providers._streaming.StreamDecoder.finish`), and a
+    ``tool_use`` block the stream ended in is an invalid call whose
+    arguments are truncated.
+
     Parameters
     ----------
     framing : {"sse"}, optional
         The framing, if known (Anthropic streams are SSE).
+    max_line, max_event, max_arguments, max_tool_calls : int, optional
+        Limits: the longest line and event of the stream in bytes (default
+        32 and 64 MiB), the most characters of one block's input (16 MiB)
+        and the most tool calls (10,000).
 
     Raises
     ------
     StreamError
         From ``feed``/``finish``: an ``error`` event (the message names its
-        type), a payload that is not JSON, or feeding after ``finish()``;
-        ``partial`` holds the response so far.
+        type, and so do ``.provider`` and ``.type``), bytes that are not SSE,
+        a payload that is not JSON, a limit passed (``.limit``), a stream cut
+        off, or feeding after ``finish()``; ``partial`` holds the response so
+        far.
 
     Examples
     --------
@@ -435,4 +496,6 @@ def stream(framing: Framing | None = None) -> AnthropicStreamDecoder:
     >>> response.message.text, response.finish_reason, response.usage.completion_tokens
     ('Hi!', <FinishReason.STOP: 'stop'>, 3)
     """
-    return AnthropicStreamDecoder(framing)
+    return AnthropicStreamDecoder(
+        framing, limits(max_line, max_event, max_arguments, max_tool_calls)
+    )

@@ -153,5 +153,5 @@ class _Streamed:
         self.state = "open"  # "closed" when the stream says so, "cut" if it never did
 
     def cut(self) -> tuple[str, str]:
-        text = "".join(self.fragments)
-        return text, "arguments are truncated" if text.strip() else "arguments are empty"
+        # Cut off before any value came is still cut off: no call an agent could run.
+        return "".join(self.fragments), "arguments are truncated"

@@ -22,6 +22,11 @@ alike. Folding, per candidate (by its ``index``, else its place):
   ``modelVersion``, grounding metadata...) takes the value of the last chunk
   that sent it: Gemini's usage is cumulative, so the last one is the total.
 
+The stream is complete once every candidate has a ``finishReason`` (or the
+prompt was blocked: ``promptFeedback.blockReason``); before that it was cut
+off, and a streamed call still open then is an invalid call whose arguments
+are truncated.
+
 Calls without an id get the id the codec derives for the merged body (from
 the candidate, the part's place, the name and the arguments), so the calls in
 ``ToolCallCompleted`` events and in the final response match.
@@ -53,7 +58,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Framing
+from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from ..._usage import Usage
@@ -110,13 +115,15 @@ class _Candidate:
         "tail_signed",
     )  # fmt: skip
 
-    def __init__(self, key: int, k: int) -> None:
+    def __init__(self, key: int, k: int, limits: Limits = DEFAULT_LIMITS) -> None:
         self.key = key  # its index: the events' ``choice``
         self.k = k  # its place in the merged body
         self.fields: dict[str, Any] = {}
         self.content: dict[str, Any] | None = None
         self.parts: list[Any] = []
-        self.acc = ToolCallAccumulator(choice=key)
+        self.acc = ToolCallAccumulator(
+            choice=key, max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
         self.calls = 0
         self.streamed: list[_Streamed] = []
         self.open: _Streamed | None = None
@@ -154,8 +161,10 @@ class GeminiStreamDecoder(StreamDecoder):
 
     __slots__ = ("_by_key", "_candidates", "_decoder", "_misses", "_top", "_usage", "_usage_raw")
 
-    def __init__(self, framing: Framing | None = None) -> None:
-        super().__init__(framing)
+    _LAST = "a finishReason for every candidate"
+
+    def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(framing, limits)
         self._top: dict[str, Any] = {}
         self._candidates: list[_Candidate] = []
         self._by_key: dict[int, _Candidate] = {}
@@ -287,9 +296,16 @@ class GeminiStreamDecoder(StreamDecoder):
         error = chunk.get("error")
         if type(error) is dict and "candidates" not in chunk:
             status, code = error.get("status"), error.get("code")
-            kind = status if type(status) is str else "error"
-            number = f" (code {code})" if type(code) is int or type(code) is str else ""
-            raise StreamError(f"gemini stream error: {kind}{number}", partial=self._partial())
+            status = status if type(status) is str and status else None
+            code = code if type(code) is int or type(code) is str else None
+            number = f" (code {code})" if code is not None else ""
+            raise StreamError(
+                f"gemini stream error: {status or 'error'}{number}",
+                partial=self._partial(),
+                provider="gemini",
+                type=status,
+                code=code,
+            )
         usage = None
         for key, value in chunk.items():
             if key == "candidates":
@@ -313,7 +329,7 @@ class GeminiStreamDecoder(StreamDecoder):
         key = number if type(number) is int else place
         state = self._by_key.get(key)
         if state is None:
-            state = self._by_key[key] = _Candidate(key, len(self._candidates))
+            state = self._by_key[key] = _Candidate(key, len(self._candidates), self._limits)
             self._candidates.append(state)
         reason = _MISSING
         for name, item in candidate.items():
@@ -582,6 +598,19 @@ class GeminiStreamDecoder(StreamDecoder):
             )
             events.append(ToolCallCompleted(streamed.slot, item, state.key))
 
+    def _release(self) -> None:
+        self._top, self._candidates, self._by_key = {}, [], {}
+
+    def _complete(self) -> bool:
+        feedback = self._top.get("promptFeedback", self._top.get("prompt_feedback"))
+        if type(feedback) is dict and feedback.get("blockReason", feedback.get("block_reason")):
+            return True
+        candidates = self._candidates
+        return bool(candidates) and all(
+            "finishReason" in state.fields or "finish_reason" in state.fields
+            for state in candidates
+        )
+
     def _cut(self) -> dict[tuple[int, int], tuple[str, str]]:
         return {
             (state.k, streamed.position): streamed.cut()
@@ -614,7 +643,14 @@ class GeminiStreamDecoder(StreamDecoder):
         return decode_response(_encode(body))
 
 
-def stream(framing: Framing | None = None) -> GeminiStreamDecoder:
+def stream(
+    framing: Framing | None = None,
+    *,
+    max_line: int | None = None,
+    max_event: int | None = None,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> GeminiStreamDecoder:
     r"""A decoder for a Gemini ``streamGenerateContent`` response.
 
     Feed it the bytes as they arrive (SSE with ``alt=sse``, else a JSON
@@ -627,13 +663,20 @@ def stream(framing: Framing | None = None) -> GeminiStreamDecoder:
     ----------
     framing : {"sse", "json-array"}, optional
         The framing, if known.
+    max_line, max_event, max_arguments, max_tool_calls : int, optional
+        Limits: the longest line (or array element) and event of the stream
+        in bytes (default 32 and 64 MiB), the most characters of one call's
+        arguments (16 MiB) and the most tool calls of one candidate (10,000).
 
     Raises
     ------
     StreamError
-        From ``feed``/``finish``: a chunk holds an ``error`` object (the
-        message names its status and code), a payload is not JSON, or the
-        stream was fed after ``finish()``; ``partial`` holds the response so far.
+        From ``feed``/``finish``: a chunk holds an ``error`` object (its
+        status and code in the message, ``.type`` and ``.code``), bytes that
+        are neither SSE nor a JSON array, a payload is not JSON, a limit
+        passed (``.limit``), a stream cut off before a ``finishReason`` for
+        every candidate, or feeding after ``finish()``; ``partial`` holds the
+        response so far.
 
     Examples
     --------
@@ -651,4 +694,4 @@ def stream(framing: Framing | None = None) -> GeminiStreamDecoder:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hello', <FinishReason.STOP: 'stop'>, 5)
     """
-    return GeminiStreamDecoder(framing)
+    return GeminiStreamDecoder(framing, limits(max_line, max_event, max_arguments, max_tool_calls))

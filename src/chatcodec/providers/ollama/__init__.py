@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from ..._exchange import Request, Response
-from ..._framing import Framing
+from ..._framing import Framing, limits
 from ..._loss import Loss
 from ..._problems import Problem
 from .._lower import DENIED_RESULT
@@ -201,7 +201,14 @@ def check_request(request: Request) -> list[Problem]:
     return _check.check_request(request)
 
 
-def stream(framing: Framing | None = None) -> OllamaStreamDecoder:
+def stream(
+    framing: Framing | None = None,
+    *,
+    max_line: int | None = None,
+    max_event: int | None = None,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> OllamaStreamDecoder:
     r"""A decoder for an Ollama ``/api/chat`` stream (NDJSON, one chunk per line).
 
     Feed it bytes as they arrive, split anywhere; :meth:`~OllamaStreamDecoder.finish`
@@ -209,12 +216,19 @@ def stream(framing: Framing | None = None) -> OllamaStreamDecoder:
     without streaming. Tool calls arrive whole; their derived ids depend on
     the answer's last ``created_at``, so each is announced as it arrives and
     completed (with its id) when the answer is done. A line ``{"error": ...}``
-    raises :class:`~chatcodec.StreamError` holding the response so far.
+    raises :class:`~chatcodec.StreamError` holding the response so far
+    (``.provider`` is ``"ollama"``). The stream is complete at its line with
+    ``"done": true``; ``finish()`` of a stream cut off before raises
+    ``StreamError`` (``finish(allow_incomplete=True)`` returns the partial).
 
     Parameters
     ----------
     framing : {"sse", "ndjson", "json-array"}, optional
         Detected from the first bytes when omitted (Ollama sends NDJSON).
+    max_line, max_event, max_arguments, max_tool_calls : int, optional
+        Limits: the longest line and event of the stream in bytes (default
+        32 and 64 MiB), the most characters of one call's arguments (16 MiB)
+        and the most tool calls (10,000).
 
     Returns
     -------
@@ -228,7 +242,7 @@ def stream(framing: Framing | None = None) -> OllamaStreamDecoder:
     >>> decoder.feed(b'{"model":"qwen3","message":{"role":"assistant","content":"Hel')
     []
     >>> decoder.feed(b'lo"},"done":false}\n{"model":"qwen3","message":{"role":"assistant",')
-    [TextDelta(text='Hello', choice=0)]
+    [TextDelta(text=<5 chars>)]
     >>> events = decoder.feed(
     ...     b'"content":""},"done":true,"done_reason":"stop",'
     ...     b'"prompt_eval_count":9,"eval_count":2}\n'
@@ -239,4 +253,4 @@ def stream(framing: Framing | None = None) -> OllamaStreamDecoder:
     >>> response.message.text, response.usage.total
     ('Hello', 11)
     """
-    return OllamaStreamDecoder(framing)
+    return OllamaStreamDecoder(framing, limits(max_line, max_event, max_arguments, max_tool_calls))

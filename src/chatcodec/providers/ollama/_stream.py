@@ -4,7 +4,8 @@ Each line is a chat response chunk, ``{"model", "created_at", "message":
 {"role", "content", "thinking"?, "tool_calls"?}, "done": false}``: content
 and thinking arrive as deltas, tool calls whole (one or more per chunk, no
 ids). The last line has ``"done": true``, ``done_reason`` and the counts and
-durations. A line ``{"error": "..."}`` ends the stream with an error.
+durations: without it the stream was cut off. A line ``{"error": "..."}``
+ends the stream with an error.
 
 Strategy: keep what Ollama would have sent without streaming, as builtins.
 The top-level fields and the message fields are the union of the lines'
@@ -40,7 +41,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Framing
+from ..._framing import DEFAULT_LIMITS, Framing, Limits
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._streaming import StreamDecoder
@@ -95,8 +96,10 @@ class OllamaStreamDecoder(StreamDecoder):
         "_top",
     )
 
-    def __init__(self, framing: Framing | None = None) -> None:
-        super().__init__(framing)
+    _LAST = 'its last line ("done": true)'
+
+    def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(framing, limits)
         self._lines = 0
         self._top: dict[str, Any] = {}
         self._message: dict[str, Any] | None = None
@@ -106,7 +109,9 @@ class OllamaStreamDecoder(StreamDecoder):
         self._has_content = False
         self._has_thinking = False
         self._has_calls = False
-        self._tools = ToolCallAccumulator()
+        self._tools = ToolCallAccumulator(
+            max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
         self._completed = 0  # tool calls reported complete so far
         self._cached: Response | None = None  # the body so far, decoded
         self._misses = 0  # typed decodes failed in a row
@@ -159,7 +164,17 @@ class OllamaStreamDecoder(StreamDecoder):
         if type(data) is not dict:
             data = json_body(payload)  # raises, naming what is wrong
         if "error" in data:
-            raise StreamError(_error_text(data), partial=self._partial())
+            error = data["error"]
+            kind = code = None
+            if type(error) is dict:
+                kind, code = error.get("type"), error.get("code")
+            raise StreamError(
+                _error_text(data),
+                partial=self._partial(),
+                provider="ollama",
+                type=kind if type(kind) is str else None,
+                code=code if type(code) is int or type(code) is str else None,
+            )
         m = data.get("message")
         # The usual chunk, one piece of text, taken inline; anything else is
         # checked whole before any of it is taken, so that a bad line leaves
@@ -252,6 +267,14 @@ class OllamaStreamDecoder(StreamDecoder):
     def _end(self, events: list[StreamEvent]) -> None:
         if self._lines and self._completed < len(self._calls):
             self._complete_calls(self._response(), events)
+
+    def _complete(self) -> bool:
+        return self._top.get("done") is True
+
+    def _release(self) -> None:
+        self._top, self._message, self._cached = {}, None, None
+        self._content, self._thinking, self._calls = [], [], []
+        self._tools = ToolCallAccumulator()
 
     def _response(self) -> Response:
         if self._cached is None:

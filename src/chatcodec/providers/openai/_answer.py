@@ -22,6 +22,7 @@ from ..._events import (
     TextDelta,
     ToolCallCompleted,
 )
+from ..._framing import DEFAULT_LIMITS, Limits, over_limit
 from ..._stream import (
     ToolCallAccumulator,
     ToolCallArgumentsDelta,
@@ -46,12 +47,13 @@ _THINKING = frozenset(("type", "thinking"))
 class _Call:
     """One tool call's merged fields, by the accumulator's slot."""
 
-    __slots__ = ("fields", "fragments", "function", "id", "name")
+    __slots__ = ("fields", "fragments", "function", "id", "name", "size")
 
     def __init__(self) -> None:
         self.fields: dict[str, Any] = {}  # the call object's keys, "function" a place
         self.function: dict[str, Any] = {}  # the function object's other keys
         self.fragments: list[str] = []
+        self.size = 0  # characters of arguments so far
         self.id: str | None = None
         self.name: str | None = None
 
@@ -68,8 +70,10 @@ class _Call:
 
 
 def _cut(call: InvalidToolCall) -> InvalidToolCall:
-    """A call whose text stopped mid-JSON, said so."""
-    if call.error == "arguments are not valid JSON" and _problem(call.arguments) == _TRUNCATED:
+    """A call whose text stopped mid-JSON, or before any, said so."""
+    if call.error == "arguments are empty" or (
+        call.error == "arguments are not valid JSON" and _problem(call.arguments) == _TRUNCATED
+    ):
         return msgspec.structs.replace(call, error=_TRUNCATED)
     return call
 
@@ -89,6 +93,7 @@ class _Answer:
         "k",
         "key",
         "logprobs",
+        "max_arguments",
         "message",
         "parts",
         "reasoning_from",
@@ -96,7 +101,7 @@ class _Answer:
         "text",
     )  # fmt: skip
 
-    def __init__(self, key: int, k: int) -> None:
+    def __init__(self, key: int, k: int, limits: Limits = DEFAULT_LIMITS) -> None:
         self.key = key  # its index: the events' ``choice``
         self.k = k  # its place in the merged body
         self.fields: dict[str, Any] = {}  # the choice's other keys
@@ -109,7 +114,10 @@ class _Answer:
         self.calls: list[_Call] = []
         self.by_index: dict[int, int] = {}
         self.by_id: dict[str, int] = {}
-        self.acc = ToolCallAccumulator(choice=key)
+        self.acc = ToolCallAccumulator(
+            choice=key, max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
+        self.max_arguments = limits.max_arguments
         self.completed = 0  # calls already reported complete
         self.logprobs: Any = _MISSING
         self.finish: Any = _MISSING
@@ -141,7 +149,11 @@ class _Answer:
             text = call.function.arguments
             if text:
                 slot = self.by_index[call.index]
-                self.calls[slot].fragments.append(text)
+                target = self.calls[slot]
+                target.fragments.append(text)
+                target.size += len(text)
+                if target.size > self.max_arguments:
+                    raise over_limit("max_arguments", self.max_arguments)
                 events.append(ToolCallArgumentsDelta(slot, text, self.key))
 
     def cut(self) -> bool:
@@ -271,6 +283,7 @@ class _Answer:
             elif type(event) is ToolCallArgumentsDelta:
                 slot = event.slot
                 self.calls[slot].fragments.append(event.delta)
+                self.calls[slot].size += len(event.delta)
         if slot < 0:  # no event: a piece for a call already there
             if number is not None:
                 slot = self.by_index[number]

@@ -61,7 +61,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
-from ..._framing import Framing, Pair
+from ..._framing import DEFAULT_LIMITS, Framing, Limits, Pair, limits, over_limit
 from ..._stream import (
     ToolCallArgumentsDelta,
 )
@@ -91,10 +91,13 @@ __all__ = ["OpenAIStreamDecoder", "stream"]
 class OpenAIStreamDecoder(StreamDecoder):
     """Decode an OpenAI Chat Completions stream; made by :func:`stream`, see there."""
 
-    __slots__ = ("_answers", "_by_key", "_misses", "_missing", "_top", "_usage")
+    __slots__ = ("_answers", "_by_key", "_ended", "_misses", "_missing", "_top", "_usage")
 
-    def __init__(self, framing: Framing | None = None) -> None:
-        super().__init__(framing)
+    _LAST = "[DONE] or a finish reason for every choice"
+
+    def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(framing, limits)
+        self._ended = False  # [DONE] came
         self._top: dict[str, Any] = {}
         self._answers: list[_Answer] = []
         self._by_key: dict[int, _Answer] = {}
@@ -109,6 +112,7 @@ class OpenAIStreamDecoder(StreamDecoder):
         # choice, more text or more arguments for a call already there.
         # Anything else goes to _frame (which _plain folds, or the full path).
         by_key = self._by_key
+        limit = self._limits.max_arguments
         for event, data in frames:
             if event is not None or self._misses >= 4:
                 self._frame(event, data, events)
@@ -150,6 +154,9 @@ class OpenAIStreamDecoder(StreamDecoder):
                                     more = call.function.arguments
                                     if more:
                                         target.fragments.append(more)
+                                        target.size += len(more)
+                                        if target.size > limit:
+                                            raise over_limit("max_arguments", limit)
                                         delta = ToolCallArgumentsDelta(slot, more, answer.key)
                                         events.append(delta)
                         else:
@@ -190,6 +197,8 @@ class OpenAIStreamDecoder(StreamDecoder):
             if data.strip() != b"[DONE]":
                 self._misses += 1
                 self._general(data, events)
+            else:
+                self._ended = True
             return
         self._misses = 0
         self._typed(chunk, events)
@@ -284,6 +293,7 @@ class OpenAIStreamDecoder(StreamDecoder):
                         text = f.arguments
                         if text:
                             answer.calls[slot].fragments.append(text)
+                            answer.calls[slot].size += len(text)
                             events.extend(
                                 answer.acc.feed(ToolCallDelta(call.index, None, None, text))
                             )
@@ -316,7 +326,7 @@ class OpenAIStreamDecoder(StreamDecoder):
             self._top[key] = value
 
     def _answer(self, key: int) -> _Answer:
-        answer = self._by_key[key] = _Answer(key, len(self._answers))
+        answer = self._by_key[key] = _Answer(key, len(self._answers), self._limits)
         self._answers.append(answer)
         return answer
 
@@ -497,9 +507,25 @@ class OpenAIStreamDecoder(StreamDecoder):
         kind = code = None
         if type(error) is dict:
             kind, code = error.get("type"), error.get("code")
-        name = kind if type(kind) is str and kind else "error"
-        number = f" (code {code})" if type(code) is int or type(code) is str else ""
-        return StreamError(f"openai stream error: {name}{number}", partial=self._partial())
+        kind = kind if type(kind) is str and kind else None
+        code = code if type(code) is int or type(code) is str else None
+        number = f" (code {code})" if code is not None else ""
+        return StreamError(
+            f"openai stream error: {kind or 'error'}{number}",
+            partial=self._partial(),
+            provider="openai",
+            type=kind,
+            code=code,
+        )
+
+    def _release(self) -> None:
+        self._top, self._answers, self._by_key = {}, [], {}
+
+    def _complete(self) -> bool:
+        if self._ended:
+            return True
+        answers = self._answers
+        return bool(answers) and all(type(a.finish) is str and a.finish for a in answers)
 
     def _end(self, events: list[StreamEvent]) -> None:
         # Calls of a choice that never finished end with the input (cut off: invalid).
@@ -541,7 +567,14 @@ _DELTA_KNOWN = frozenset(
 )
 
 
-def stream(framing: Framing | None = None) -> OpenAIStreamDecoder:
+def stream(
+    framing: Framing | None = None,
+    *,
+    max_line: int | None = None,
+    max_event: int | None = None,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> OpenAIStreamDecoder:
     r"""A decoder for an OpenAI Chat Completions stream (``"stream": true``).
 
     Feed it the bytes as they arrive (SSE, split anywhere); ``finish()``
@@ -552,18 +585,29 @@ def stream(framing: Framing | None = None) -> OpenAIStreamDecoder:
     DeepSeek, OpenRouter, vLLM...) decode too: their extra fields are kept
     where the merged body has a place for them.
 
+    The stream is complete at ``[DONE]``, or once every choice has a finish
+    reason (dialects that send no ``[DONE]``); ``finish()`` of a stream cut
+    off before raises ``StreamError`` (see
+    :meth:`~chatcodec.providers._streaming.StreamDecoder.finish`).
+
     Parameters
     ----------
     framing : {"sse"}, optional
         The framing, if known.
+    max_line, max_event, max_arguments, max_tool_calls : int, optional
+        Limits: the longest line and event of the stream in bytes (default
+        32 and 64 MiB), the most characters of one call's arguments (16 MiB)
+        and the most tool calls of one choice (10,000).
 
     Raises
     ------
     StreamError
-        From ``feed``/``finish``: an ``event: error``, a chunk holding an
-        ``error`` object (the message names its type and code), a payload
-        that is not JSON, or feeding after ``finish()``; ``partial`` holds the
-        response so far.
+        From ``feed``/``finish``: an ``event: error`` or a chunk holding an
+        ``error`` object (the message names its type and code, and so do
+        ``.provider``, ``.type`` and ``.code``), bytes that are not SSE, a
+        payload that is not JSON, a limit passed (``.limit``), a stream cut
+        off, or feeding after ``finish()``; ``partial`` holds the response
+        so far.
 
     Examples
     --------
@@ -585,4 +629,4 @@ def stream(framing: Framing | None = None) -> OpenAIStreamDecoder:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hello', <FinishReason.STOP: 'stop'>, 5)
     """
-    return OpenAIStreamDecoder(framing)
+    return OpenAIStreamDecoder(framing, limits(max_line, max_event, max_arguments, max_tool_calls))
