@@ -85,6 +85,7 @@ from ._tools import (
     tool_call,
 )
 from ._usage import FinishReason, Usage
+from .bulk import BulkResult, LineProblem, convert_lines
 from ._validate import Policy, validate, validate_untrusted
 from .providers._lower import to_request
 
@@ -96,6 +97,7 @@ __all__ = [
     "AssistantPart",
     "AudioPart",
     "BaseMessage",
+    "BulkResult",
     "ChatCodecError",
     "Choice",
     "ContentPart",
@@ -113,6 +115,7 @@ __all__ = [
     "ImagePart",
     "InvalidToolCall",
     "JsonlReader",
+    "LineProblem",
     "Loss",
     "LossError",
     "LossReport",
@@ -158,6 +161,7 @@ __all__ = [
     "assistant",
     "branch_switch",
     "convert",
+    "convert_lines",
     "decode",
     "decode_lenient",
     "developer",

@@ -146,7 +146,8 @@ def _parser() -> argparse.ArgumentParser:
         "stats",
         help="count what a file of records holds",
         description="Records, messages per role, tool calls, tokens, sizes, families and kinds.",
-        epilog="examples:\n  chatcodec stats requests.jsonl\n  chatcodec stats --json batch.jsonl.gz",
+        epilog="examples:\n  chatcodec stats requests.jsonl\n"
+        "  chatcodec stats --json batch.jsonl.gz",
         formatter_class=raw,
     )
     stats.add_argument("input", metavar="IN", help="input file, or - for stdin")

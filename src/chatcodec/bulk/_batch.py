@@ -1,16 +1,14 @@
 """Provider batch files: each provider's envelope around a request or a result.
 
-============  =================================================  ==========================================
-family        request line                                       result line
-============  =================================================  ==========================================
-openai        ``{"custom_id", "method", "url", "body"}``         ``{"id", "custom_id", "response":
-                                                                 {"status_code", "body"}, "error"}``
-anthropic     ``{"custom_id", "params"}``                        ``{"custom_id", "result": {"type":
-                                                                 "succeeded|errored|canceled|expired"}}``
-gemini        ``{"key", "request"}``                             ``{"key", "response"}`` or ``"error"``
-bedrock       ``{"recordId", "modelInput"}``                     ``{"recordId", "modelOutput"}`` or ``"error"``
-chatcodec     ``{"id", "request"}``                              ``{"id", "status", "response"}`` or ``"error"``
-============  =================================================  ==========================================
+- openai: ``{"custom_id", "method", "url", "body"}``; results
+  ``{"id", "custom_id", "response": {"status_code", "body"}, "error"}``
+- anthropic: ``{"custom_id", "params"}``; results ``{"custom_id", "result":
+  {"type": "succeeded|errored|canceled|expired", ...}}``
+- gemini: ``{"key", "request"}``; results ``{"key", "response"}`` or ``"error"``
+- bedrock: ``{"recordId", "modelInput"}``; results ``{"recordId", "modelOutput"}``
+  or ``"error"``
+- chatcodec: ``{"id", "request"}``; results ``{"id", "status", "response"}`` or
+  ``"error"``
 
 :func:`read` turns a line into an :class:`Entry` (the id, the body's bytes,
 and for a result its status and error); :func:`write` puts an entry, its
@@ -120,7 +118,8 @@ def _gemini(keys: dict[str, msgspec.Raw]) -> Entry:
     error = _small(keys.get("error", keys.get("status")))
     if not isinstance(error, dict):
         raise ValidationError("a Gemini batch line has request, response or error", "$")
-    fields = {"type": error.get("status"), "code": error.get("code"), "message": error.get("message")}
+    fields = {"type": error.get("status"), "code": error.get("code")}
+    fields["message"] = error.get("message")
     return Entry(ident, "result", status="errored", error=_error_fields(fields))
 
 
@@ -141,7 +140,7 @@ def _canonical(keys: dict[str, msgspec.Raw]) -> Entry:
     ident = _id(_small(keys.get("id")), "$.id")
     if "request" in keys:
         return Entry(ident, "request", _raw(keys["request"]))
-    status = _small(keys.get("status")) or "succeeded"
+    status: Status = _small(keys.get("status")) or "succeeded"
     if status not in ("succeeded", "errored", "canceled", "expired"):
         raise ValidationError("must be succeeded, errored, canceled or expired", "$.status")
     if status == "succeeded":
@@ -162,7 +161,8 @@ _READERS = {
 
 
 def _not_held(family: str, status: str, losses: list[Loss]) -> None:
-    losses.append(Loss("$.status", f"{family} batch results have no {status} kind: written as an error"))
+    reason = f"{family} batch results have no {status} kind: written as an error"
+    losses.append(Loss("$.status", reason))
 
 
 def write(family: str, entry: Entry, body: bytes | None, losses: list[Loss]) -> bytes:
@@ -177,7 +177,8 @@ def write(family: str, entry: Entry, body: bytes | None, losses: list[Loss]) -> 
         if entry.part == "request":
             out = {"custom_id": entry.id, "method": "POST", "url": OPENAI_URL, "body": raw}
         elif raw is not None:
-            out = {"custom_id": entry.id, "response": {"status_code": 200, "body": raw}, "error": None}
+            response = {"status_code": 200, "body": raw}
+            out = {"custom_id": entry.id, "response": response, "error": None}
         else:
             out = {"custom_id": entry.id, "response": None, "error": _error_fields(error)}
     elif family == "anthropic":
@@ -199,8 +200,11 @@ def write(family: str, entry: Entry, body: bytes | None, losses: list[Loss]) -> 
         elif raw is not None:
             out = {"key": entry.id, "response": raw}
         else:
-            fields = {"code": error.get("code"), "message": error.get("message"),
-                      "status": error.get("type")}
+            fields = {
+                "code": error.get("code"),
+                "message": error.get("message"),
+                "status": error.get("type"),
+            }
             out = {"key": entry.id, "error": {k: v for k, v in fields.items() if v is not None}}
     elif family == "bedrock":
         if entry.part == "request":
@@ -209,7 +213,8 @@ def write(family: str, entry: Entry, body: bytes | None, losses: list[Loss]) -> 
             out = {"recordId": entry.id, "modelOutput": raw}
         else:
             fields = {"errorCode": error.get("code"), "errorMessage": error.get("message")}
-            out = {"recordId": entry.id, "error": {k: v for k, v in fields.items() if v is not None}}
+            kept = {k: v for k, v in fields.items() if v is not None}
+            out = {"recordId": entry.id, "error": kept}
     elif family == "chatcodec":
         if entry.part == "request":
             out = {"id": entry.id, "request": raw}

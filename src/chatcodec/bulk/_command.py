@@ -8,14 +8,14 @@ kind that cannot be told), 130 when interrupted.
 from __future__ import annotations
 
 import argparse
-from contextlib import closing
 import itertools
 import os
 import signal
 import sys
 import time
 from collections.abc import Iterator
-from typing import IO, Any
+from contextlib import closing
+from typing import IO, Any, cast
 
 import msgspec
 
@@ -28,7 +28,7 @@ from ._inspect import stats_lines, validate_lines
 from ._io import Input, Output, UsageError
 from ._pool import chunks, run
 from ._report import Progress, summary_rows, write_summary
-from ._result import BulkResult, LineProblem
+from ._result import BulkResult, Kind, LineProblem
 
 __all__ = ["convert_command", "stats_command", "validate_command"]
 
@@ -107,7 +107,7 @@ def convert_command(args: argparse.Namespace) -> int:
             kind, why = detect(first)
         except ChatCodecError as error:
             return _fail(f"{args.input}: {_rule(error)}")
-    kind = kind or "request"
+    kind = cast(Kind, kind or "request")
     try:
         plan = Plan.make(
             source,
@@ -137,7 +137,8 @@ def convert_command(args: argparse.Namespace) -> int:
 
     try:
         options = msgspec.structs.asdict(plan)
-        with closing(run(parts(), options, args.jobs or os.cpu_count() or 1)) as results:
+        results = run(parts(), options, args.jobs or os.cpu_count() or 1)
+        with closing(results):
             for result in results:
                 out.write(result.records)
                 errors.write(result.problems)
@@ -177,11 +178,14 @@ def convert_command(args: argparse.Namespace) -> int:
         "seconds": round(seconds, 3),
         "bytes_read": source_in.bytes_read,
     }
-    _summaries(args, summary, total, f"{plan.source} -> {plan.target} ({kind}): {args.input}")
+    summaries(args, summary, total, f"{plan.source} -> {plan.target} ({kind}): {args.input}")
     return FAILED if total.failed else OK
 
 
-def _summaries(args: argparse.Namespace, summary: dict[str, Any], total: BulkResult, title: str) -> None:
+def summaries(
+    args: argparse.Namespace, summary: dict[str, Any], total: BulkResult, title: str
+) -> None:
+    """Write --summary-json and print the summary table."""
     if args.summary_json:
         with open(args.summary_json, "wb") as f:
             f.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")

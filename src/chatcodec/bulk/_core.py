@@ -48,9 +48,7 @@ class Plan(msgspec.Struct, frozen=True):
     include_content: bool = False
 
     @classmethod
-    def make(
-        cls, source: str, target: str, kind: Kind, **options: Any
-    ) -> Plan:
+    def make(cls, source: str, target: str, kind: Kind, **options: Any) -> Plan:
         """Check the names and the kind against each other."""
         source, target = normalize(source), normalize(target)
         if kind not in KINDS:
@@ -225,13 +223,17 @@ def convert_lines(
 def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) -> bool:
     losses: list[Loss] = []
     found: list[Any] = []
-    content = data.decode("utf-8", "replace").rstrip("\r\n") if converter.plan.include_content else None
+    content = None
+    if converter.plan.include_content:
+        content = data.decode("utf-8", "replace").rstrip("\r\n")
     try:
         out = converter.line(data, losses, found)
     except ChatCodecError as error:
         problem = problem_of(error, "$")
         result.failed += 1
-        result.problems.append(LineProblem(number, problem.path, problem.rule, "error", "convert", content))
+        result.problems.append(
+            LineProblem(number, problem.path, problem.rule, "error", "convert", content)
+        )
         return False
     except (ValueError, TypeError, KeyError, RecursionError, msgspec.MsgspecError) as error:
         # A record shaped in a way no rule foresaw; the message may quote it.

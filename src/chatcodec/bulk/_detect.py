@@ -28,7 +28,8 @@ _RULE = (
 def _keys(record: bytes) -> dict[str, msgspec.Raw] | None:
     if record.lstrip()[:1] == b"[":
         return None
-    return decode_json(record, dict[str, msgspec.Raw])
+    keys: dict[str, msgspec.Raw] = decode_json(record, dict[str, msgspec.Raw])
+    return keys
 
 
 def detect(record: bytes) -> tuple[Kind, str]:

@@ -41,13 +41,13 @@ class Family(Protocol):
 
     name: str
 
-    def read_request(self, body: bytes, losses: list[Loss]) -> Request: ...  # noqa: D102
+    def read_request(self, body: bytes, losses: list[Loss]) -> Request: ...
 
-    def write_request(self, request: Request, losses: list[Loss]) -> bytes: ...  # noqa: D102
+    def write_request(self, request: Request, losses: list[Loss]) -> bytes: ...
 
-    def read_response(self, body: bytes) -> Response: ...  # noqa: D102
+    def read_response(self, body: bytes) -> Response: ...
 
-    def write_response(self, response: Response, losses: list[Loss]) -> bytes: ...  # noqa: D102
+    def write_response(self, response: Response, losses: list[Loss]) -> bytes: ...
 
 
 def normalize(name: str) -> str:

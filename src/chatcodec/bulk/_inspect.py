@@ -51,8 +51,9 @@ def _lines(lines: Iterable[bytes | str]) -> Iterable[tuple[int, bytes]]:
 def validate_lines(
     lines: Iterable[bytes | str], *, source: str | None = None, kind: Kind | None = None
 ) -> tuple[BulkResult, str]:
-    """Check every record; return the problems (``converted`` counts the sound lines)
-    and the family the records were read as.
+    """Check every record; return the problems and the family they were read as.
+
+    ``converted`` counts the sound lines, ``failed`` those with errors.
 
     The kind is told from the first record when not given, and so is the
     family (a guess from the top-level keys, named in the answer).

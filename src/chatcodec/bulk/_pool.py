@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -46,7 +46,7 @@ def _work(options: dict[str, Any], first: int, lines: list[bytes]) -> BulkResult
 
 def run(
     parts: Iterable[tuple[int, list[bytes]]], options: dict[str, Any], jobs: int
-) -> Iterator[BulkResult]:
+) -> Generator[BulkResult, None, None]:
     """The result of each chunk, in input order, converted in ``jobs`` processes.
 
     ``options`` are :func:`convert_lines`'s keyword arguments (``kind`` set,

@@ -185,8 +185,15 @@ def write(request: Request, losses: list[Loss]) -> bytes:
     if functions:
         record["tools"] = json.dumps(
             [
-                {k: v for k, v in (("name", t.name), ("description", t.description),
-                                   ("parameters", t.parameters)) if v is not None}
+                {
+                    k: v
+                    for k, v in (
+                        ("name", t.name),
+                        ("description", t.description),
+                        ("parameters", t.parameters),
+                    )
+                    if v is not None
+                }
                 for t in functions
             ],
             ensure_ascii=False,
@@ -219,7 +226,8 @@ def _text(content: object, path: str, losses: list[Loss]) -> str:
     if isinstance(content, str):
         return content
     texts: list[str] = []
-    for j, part in enumerate(content):  # type: ignore[attr-defined]
+    parts: tuple[object, ...] = content  # type: ignore[assignment]  # a tuple of parts
+    for j, part in enumerate(parts):
         if isinstance(part, TextPart):
             texts.append(part.text)
         else:
