@@ -85,8 +85,8 @@ from ._tools import (
     tool_call,
 )
 from ._usage import FinishReason, Usage
-from .bulk import BulkResult, LineProblem, convert_lines
 from ._validate import Policy, validate, validate_untrusted
+from .bulk import BulkResult, LineProblem, convert_lines
 from .providers._lower import to_request
 
 __version__ = "0.1.0"

@@ -44,6 +44,7 @@ from ._problems import Problem
 from ._validate import Policy, validate, validate_untrusted
 from .bulk import KINDS
 from .bulk._command import convert_command, stats_command, validate_command
+from .bulk._pool import CHUNK_LINES
 
 __all__ = ["main"]
 
@@ -122,6 +123,13 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--strict", action="store_true", help="stop at the first failed record")
     convert.add_argument(
         "--jobs", type=int, metavar="N", help="processes (default: the number of CPUs)"
+    )
+    convert.add_argument(
+        "--chunk-lines",
+        type=int,
+        default=CHUNK_LINES,
+        metavar="N",
+        help=f"lines per unit of work (default {CHUNK_LINES:,}; chunks also stop at 4 MB)",
     )
     convert.add_argument("--quiet", action="store_true", help="no progress; a plain summary")
     convert.add_argument("--summary-json", metavar="FILE", help="write the summary as JSON")

@@ -89,6 +89,8 @@ def convert_command(args: argparse.Namespace) -> int:
     """``chatcodec convert``: see ``chatcodec convert --help``."""
     if args.jobs is not None and args.jobs < 1:
         return _fail("--jobs must be at least 1")
+    if args.chunk_lines < 1:
+        return _fail("--chunk-lines must be at least 1")
     if args.engine == "dask":
         from ._dask_command import dask_command
 
@@ -131,7 +133,7 @@ def convert_command(args: argparse.Namespace) -> int:
 
     def parts() -> Iterator[tuple[int, list[bytes]]]:
         nonlocal fed
-        for part in chunks(records):
+        for part in chunks(records, lines=args.chunk_lines):
             fed += len(part[1])
             yield part
 

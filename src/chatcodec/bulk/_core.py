@@ -184,6 +184,7 @@ def convert_lines(
     >>> result.records, result.kind, result.converted, result.blank
     ([b'{"max_tokens":256,"messages":[{"role":"user","content":"Hi"}]}'], 'request', 1, 1)
     """
+    source, target = normalize(source), normalize(target)  # checked before any line
     result = BulkResult()
     converter: _Converter | None = None
     options = {

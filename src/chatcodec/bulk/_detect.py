@@ -20,7 +20,7 @@ BATCH_FAMILY = {"custom_id": "", "key": "gemini", "recordId": "bedrock"}
 _RULE = (
     "cannot tell the kind from the first record: it has {found}; a request has "
     "messages or contents, a response choices, candidates or content, a canonical "
-    "transcript v and records, a batch line custom_id, key or recordId, a ShareGPT "
+    "transcript v and records, a batch line custom_id, key, recordId or id and request, a ShareGPT "
     "record conversations (or pass --kind)"
 )
 
@@ -45,6 +45,8 @@ def detect(record: bytes) -> tuple[Kind, str]:
             return "batch", f"it has {key}"
     if "key" in keys and ({"request", "response", "error"} & keys.keys()):
         return "batch", "it has key"
+    if "id" in keys and ("request" in keys or "status" in keys):
+        return "batch", "it has id and request or status"
     if "conversations" in keys:
         return "sharegpt", "it has conversations"
     if "v" in keys and ("records" in keys or "messages" in keys):
@@ -76,6 +78,8 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
             return "bedrock", "it has recordId"
         if "key" in keys:
             return "gemini", "it has key"
+        if "id" in keys and "custom_id" not in keys:
+            return "chatcodec", "it has id and request or status"
         if "params" in keys or "result" in keys:
             return "anthropic", "it has custom_id and params or result"
         return "openai", "it has custom_id and body or response"

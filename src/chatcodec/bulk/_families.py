@@ -151,7 +151,7 @@ class _ShareGpt:
     name = "sharegpt"
 
     def read_request(self, body: bytes, losses: list[Loss]) -> Request:
-        return _sharegpt.read(body)
+        return _sharegpt.read(body, losses)
 
     def write_request(self, request: Request, losses: list[Loss]) -> bytes:
         return _sharegpt.write(request, losses)

@@ -72,7 +72,7 @@ def validate_lines(
             requests, _responses = read_record(data, result.kind, name)  # type: ignore[arg-type]
         except ChatCodecError as error:
             problem = problem_of(error, "$")
-            result.problems.append(LineProblem(number, problem.path, problem.rule))
+            result.problems.append(LineProblem(number, problem.path, problem.rule, "error", "read"))
             result.failed += 1
             continue
         found: list[LineProblem] = []

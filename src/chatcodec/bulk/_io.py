@@ -59,7 +59,10 @@ class _Counting(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self.raw.read(len(buffer))
+        # read1: what is there, without waiting to fill the buffer (a pipe
+        # may hold one line for a long time).
+        read = getattr(self.raw, "read1", self.raw.read)
+        data = read(len(buffer))
         n = len(data)
         buffer[:n] = data
         self.count += n

@@ -41,8 +41,8 @@ class LineProblem(msgspec.Struct, frozen=True, omit_defaults=True):
     line: int
     path: str
     rule: str
-    severity: Literal["error", "warning"] = "error"
-    stage: Stage = "read"
+    severity: Literal["error", "warning"]
+    stage: Stage
     content: str | None = None
 
     def __str__(self) -> str:

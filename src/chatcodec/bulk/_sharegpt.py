@@ -47,10 +47,12 @@ _ROLES = {
     "function": "tool",
 }
 NO_IDS = "sharegpt has no tool-call ids"
+EMPTY = "a turn with no text is left out"
+NO_CALL = "a tool result with no function_call turn before it is left out"
 TEXT_BESIDE_CALLS = "sharegpt cannot hold text beside tool calls in one turn: the text is left out"
 
 
-def read(body: bytes) -> Request:
+def read(body: bytes, losses: list[Loss]) -> Request:
     """A ShareGPT record as a canonical request (tool-call ids derived from positions)."""
     values = decode_json(body, dict[str, Any])
     turns = values.get("conversations")
@@ -73,7 +75,9 @@ def read(body: bytes) -> Request:
             )
         if not isinstance(value, str):
             raise ValidationError("must be a string", f"{path}.value")
-        if role == "function_call":
+        if not value and role in ("system", "user", "assistant"):
+            losses.append(Loss(f"{path}.value", EMPTY))
+        elif role == "function_call":
             calls = _calls(value, i, f"{path}.value")
             pending = [call.id for call in calls]
             messages.append(AssistantMessage(tool_calls=tuple(calls)))
@@ -161,19 +165,34 @@ def write(request: Request, losses: list[Loss]) -> bytes:
     if request.response_format is not None:
         losses.append(Loss("$.response_format", "sharegpt has no place for response_format"))
     results: list[str] = []
+    answering = False  # whether the turn before is a function_call
     for i, message in enumerate(request.messages):
         path = f"$.messages[{i}]"
-        if not isinstance(message, ToolMessage) and results:
+        if isinstance(message, ToolMessage):
+            if answering:
+                results.append(_text(message.content, path, losses))
+            else:
+                losses.append(Loss(path, NO_CALL))
+            continue
+        if results:
             turns.append(_observation(results))
             results = []
+        answering = False
+        text = ""
         if isinstance(message, SystemMessage | DeveloperMessage):
-            turns.append({"from": "system", "value": _text(message.content, path, losses)})
+            text = _text(message.content, path, losses)
+            turn = {"from": "system", "value": text}
         elif isinstance(message, UserMessage):
-            turns.append({"from": "human", "value": _text(message.content, path, losses)})
-        elif isinstance(message, AssistantMessage):
-            turns.extend(_assistant(message, path, losses))
-        elif isinstance(message, ToolMessage):
-            results.append(_text(message.content, path, losses))
+            text = _text(message.content, path, losses)
+            turn = {"from": "human", "value": text}
+        else:
+            turn = _assistant(message, path, losses)
+            text = turn["value"]
+            answering = turn["from"] == "function_call"
+        if text:
+            turns.append(turn)
+        else:
+            losses.append(Loss(path, EMPTY))
     if results:
         turns.append(_observation(results))
     if not turns:
@@ -206,18 +225,18 @@ def _observation(results: list[str]) -> dict[str, str]:
     return {"from": "observation", "value": value}
 
 
-def _assistant(message: AssistantMessage, path: str, losses: list[Loss]) -> list[dict[str, str]]:
+def _assistant(message: AssistantMessage, path: str, losses: list[Loss]) -> dict[str, str]:
     calls = message.tool_calls
     if message.invalid_tool_calls:
         losses.append(Loss(f"{path}.invalid_tool_calls", "sharegpt has no invalid tool calls"))
     if not calls:
-        return [{"from": "gpt", "value": _text(message.content, path, losses)}]
+        return {"from": "gpt", "value": _text(message.content, path, losses)}
     if message.content:
         losses.append(Loss(f"{path}.content", TEXT_BESIDE_CALLS))
     losses.append(Loss(f"{path}.tool_calls", NO_IDS))
     items = [{"name": c.name, "arguments": json.loads(bytes(c.arguments))} for c in calls]
     value = json.dumps(items[0] if len(items) == 1 else items, ensure_ascii=False)
-    return [{"from": "function_call", "value": value}]
+    return {"from": "function_call", "value": value}
 
 
 def _text(content: object, path: str, losses: list[Loss]) -> str:
