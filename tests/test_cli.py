@@ -474,8 +474,8 @@ class TestValidateAndStats:
     def test_validate_reports_lines(self, tmp_path: Path) -> None:
         source = tmp_path / "in.jsonl"
         order = (
-            b'{"messages":[{"role":"assistant","content":"x"},'
-            b'{"role":"assistant","content":"y"}]}\n'
+            b'{"messages":[{"role":"user","content":"x"},'
+            b'{"role":"tool","tool_call_id":"call_9","content":"y"}]}\n'
         )
         source.write_bytes(FINETUNE.read_bytes().splitlines(keepends=True)[0] + order + BAD)
         done = chatcodec("validate", str(source))
@@ -486,6 +486,8 @@ class TestValidateAndStats:
         assert "at line 3," in text
         assert "secret" not in text
         assert "read as openai" in done.stderr.decode()
+        strict = chatcodec("validate", "--policy", "strict", str(source)).stdout.decode()
+        assert "at line 1, `$.messages[0]` (order)" in strict  # no system message first
 
     def test_stats(self) -> None:
         done = chatcodec("stats", "--json", str(BATCH))

@@ -149,6 +149,12 @@ def _parser() -> argparse.ArgumentParser:
     check_in.add_argument("--from", dest="source", metavar="F", help="family (default: guessed)")
     check_in.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
     check_in.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    check_in.add_argument(
+        "--policy",
+        choices=("strict", "lenient"),
+        default="lenient",
+        help="ordering rules: lenient (tool results answer calls; the default) or strict",
+    )
     check_in.add_argument("--quiet", action="store_true", help="a plain summary")
     stats = commands.add_parser(
         "stats",

@@ -191,12 +191,10 @@ def summaries(
     if args.summary_json:
         with open(args.summary_json, "wb") as f:
             f.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")
-    rows = summary_rows(total)
     seconds = summary.get("seconds", 0)
-    if seconds:
-        rate = summary["bytes_read"] / 1e6 / max(seconds, 1e-9)
-        rows.append(("time", f"{seconds:.2f} s, {rate:.1f} MB/s"))
-    write_summary(title, rows, fancy=not args.quiet)
+    rate = summary["bytes_read"] / 1e6 / max(seconds, 1e-9)
+    caption = f"{seconds:.2f} s, {rate:.1f} MB/s"
+    write_summary(title, summary_rows(total), fancy=not args.quiet, caption=caption)
     if total.failed and not args.errors:
         print("first failures (pass --errors FILE for all):", file=sys.stderr)
         _first_errors(total)
@@ -206,7 +204,9 @@ def validate_command(args: argparse.Namespace) -> int:
     """``chatcodec validate``: see ``chatcodec validate --help``."""
     try:
         source_in = Input(args.input)
-        result, name = validate_lines(source_in.records(), source=args.source, kind=args.kind)
+        result, name = validate_lines(
+            source_in.records(), source=args.source, kind=args.kind, policy=args.policy
+        )
     except ChatCodecError as error:
         return _fail(f"{args.input}: {_rule(error)}")
     finally:

@@ -17,7 +17,7 @@ from .._exchange import Request, Response
 from .._lenient import problem_of
 from .._loss import Loss
 from .._messages import AssistantMessage
-from .._validate import validate
+from .._validate import Policy, validate
 from ..providers import get
 from . import _batch
 from ._detect import detect, guess_family
@@ -49,14 +49,20 @@ def _lines(lines: Iterable[bytes | str]) -> Iterable[tuple[int, bytes]]:
 
 
 def validate_lines(
-    lines: Iterable[bytes | str], *, source: str | None = None, kind: Kind | None = None
+    lines: Iterable[bytes | str],
+    *,
+    source: str | None = None,
+    kind: Kind | None = None,
+    policy: Policy = "lenient",
 ) -> tuple[BulkResult, str]:
     """Check every record; return the problems and the family they were read as.
 
     ``converted`` counts the sound lines, ``failed`` those with errors.
 
     The kind is told from the first record when not given, and so is the
-    family (a guess from the top-level keys, named in the answer).
+    family (a guess from the top-level keys, named in the answer). The
+    ordering rules are those of ``policy`` (see :func:`chatcodec.validate`);
+    what a provider itself refuses is its preflight's to say.
     """
     result = BulkResult()
     name = normalize(source) if source is not None else ""
@@ -77,7 +83,7 @@ def validate_lines(
             continue
         found: list[LineProblem] = []
         for request in requests:
-            for p in validate(request.messages, policy="strict", collect=True):
+            for p in validate(request.messages, policy=policy, collect=True):
                 path = "$.messages" + p.path[1:]
                 found.append(LineProblem(number, path, p.rule, p.severity, "order"))
             if name in PROVIDERS:

@@ -105,7 +105,12 @@ def summary_rows(result: BulkResult) -> list[tuple[str, str]]:
 
 
 def write_summary(
-    title: str, rows: list[tuple[str, str]], *, fancy: bool, stream: IO[str] | None = None
+    title: str,
+    rows: list[tuple[str, str]],
+    *,
+    fancy: bool,
+    stream: IO[str] | None = None,
+    caption: str | None = None,
 ) -> None:
     """Print the summary: a rich table on a terminal, plain lines otherwise."""
     stream = stream or sys.stderr
@@ -114,8 +119,16 @@ def write_summary(
         print(title, file=stream)
         for label, value in rows:
             print(f"  {value:>10}  {label}", file=stream)
+        if caption:
+            print(f"  {caption}", file=stream)
         return
-    table = rich.table.Table(title=title, show_header=False, title_justify="left")
+    table = rich.table.Table(
+        title=title,
+        caption=caption,
+        show_header=False,
+        title_justify="left",
+        caption_justify="left",
+    )
     table.add_column(style="bold")
     table.add_column(justify="right")
     for label, value in rows:
