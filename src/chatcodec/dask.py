@@ -23,17 +23,30 @@ Point a client at a cluster, then convert files the workers can read::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import dask.bag as db
 import msgspec
-from dask.base import compute
 
 from .bulk._core import Plan, convert_lines
 from .bulk._detect import detect
 from .bulk._result import BulkResult, Kind
 
+if TYPE_CHECKING:
+    import dask.bag as db
+
 __all__ = ["convert_bag", "convert_files"]
+
+
+def _dask() -> tuple[Any, Any]:
+    """dask.bag and dask.compute, imported when first needed: this module imports without them."""
+    try:
+        import dask.bag
+        from dask.base import compute
+    except ImportError:
+        raise ImportError(
+            "chatcodec.dask needs dask[bag] and distributed: pip install 'chatcodec[dask]'"
+        ) from None
+    return dask.bag, compute
 
 
 def _convert(
@@ -99,7 +112,7 @@ def convert_bag(
     starts = list(first_lines) if first_lines is not None else [1] * bag.npartitions
     if len(starts) != bag.npartitions:
         raise ValueError("first_lines must give one line number per partition")
-    bags: Any = db  # dask's functions carry no annotations
+    bags, _ = _dask()
     lines: Any = bag
     firsts = bags.from_sequence(starts, npartitions=bag.npartitions)
     results = lines.map_partitions(_convert, firsts, options)
@@ -139,7 +152,7 @@ def convert_files(
         numbers in the whole input (a cheap extra read of the input).
     Other parameters are those of :func:`chatcodec.convert_lines`.
     """
-    bags: Any = db  # dask's functions carry no annotations
+    bags, compute = _dask()
     bag = bags.read_text(paths, blocksize=blocksize)
     if kind is None:
         head = [line for line in bag.take(64, npartitions=-1, compute=True) if line.strip()]
@@ -159,7 +172,7 @@ def convert_files(
         first_lines=first_lines,
     )
     writes = cast(Any, lines).to_textfiles(output, last_endline=True, compute=False)
-    _, parts = cast(Any, compute)(writes, results)
+    _, parts = compute(writes, results)
     total = BulkResult(kind=kind)
     for part in parts:
         total.add(part)
