@@ -137,3 +137,70 @@ class TestDask:
             "local.jsonl",
             "out.jsonl",
         ]
+
+    def test_command_starts_a_local_cluster(self, tmp_path: Path) -> None:
+        out, local = tmp_path / "out.jsonl", tmp_path / "local.jsonl"
+        common = ["convert", "--from", "openai", "--to", "anthropic", str(BATCH)]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                *common,
+                str(out),
+                "--engine",
+                "dask",
+                "--jobs",
+                "2",
+                "--max-tokens",
+                "64",
+                "--quiet",
+            ],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert b"(batch, dask)" in done.stderr
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                *common,
+                str(local),
+                "--quiet",
+                "--jobs",
+                "1",
+                "--max-tokens",
+                "64",
+            ],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert out.read_bytes() == local.read_bytes()
+
+    def test_command_needs_files(self) -> None:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "gemini",
+                "-",
+                "-",
+                "--engine",
+                "dask",
+            ],
+            capture_output=True,
+            input=b"",
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 2
+        assert b"reads and writes files" in done.stderr

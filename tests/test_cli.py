@@ -397,24 +397,12 @@ class TestConvertCommand:
         assert b"interrupted" in err
         assert list(tmp_path.iterdir()) == []
 
-    def test_progress_and_table_on_a_terminal(self, tmp_path: Path) -> None:
-        pytest.importorskip("rich")
+    @staticmethod
+    def on_a_terminal(*argv: str) -> tuple[int, str]:
+        """Run with stderr a terminal; return the status and what the terminal showed."""
         main_fd, child_fd = pty.openpty()
         done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "chatcodec",
-                "convert",
-                "--from",
-                "openai",
-                "--to",
-                "gemini",
-                str(BATCH),
-                str(tmp_path / "o.jsonl"),
-                "--jobs",
-                "1",
-            ],
+            [sys.executable, "-m", "chatcodec", *argv],
             stderr=child_fd,
             stdout=subprocess.PIPE,
             timeout=300,
@@ -432,11 +420,21 @@ class TestConvertCommand:
                 break
             shown += data
         os.close(main_fd)
-        assert done.returncode == 0
-        text = shown.decode(errors="replace")
+        return done.returncode, shown.decode(errors="replace")
+
+    def test_progress_and_table_on_a_terminal(self, tmp_path: Path) -> None:
+        pytest.importorskip("rich")
+        argv = ["convert", "--from", "openai", "--to", "gemini", str(BATCH), "--jobs", "1"]
+        status, text = self.on_a_terminal(*argv, str(tmp_path / "o.jsonl"))
+        assert status == 0
         assert "300 records" in text  # the progress line
         assert "converted with losses" in text
-        assert "━" in text
+        assert "━" in text  # rich's bar and table
+        status, text = self.on_a_terminal(*argv, str(tmp_path / "q.jsonl"), "--quiet")
+        assert status == 0
+        assert "300 records" not in text
+        assert "━" not in text
+        assert "300  lines" in text  # the plain summary
 
     def test_help_shows_examples(self) -> None:
         for command in ("convert", "validate", "stats"):
