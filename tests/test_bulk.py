@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 import chatcodec as cc
+from chatcodec.bulk import _core
 from chatcodec.bulk._detect import detect
 
 DATA = Path(__file__).parent / "data"
@@ -193,6 +194,29 @@ class TestConvertLines:
             [b"{bad"], source="openai", target="gemini", kind="request", first_line=41
         )
         assert result.problems[0].line == 41
+
+    def test_preflight_findings_of_the_report_are_kept(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        real = cc.convert
+
+        class Report:
+            def __init__(self, losses: tuple[cc.Loss, ...]) -> None:
+                self.losses = losses
+                self.problems = [cc.Problem("$.max_tokens", "must be set", "error")]
+
+        def with_findings(body: Any, **options: Any) -> tuple[bytes, Report]:
+            out, report = real(body, **options)
+            return out, Report(report.losses)
+
+        monkeypatch.setattr(_core, "convert", with_findings)
+        body = b'{"messages":[{"role":"user","content":"Hi"}]}'
+        result = cc.convert_lines([body], source="openai", target="anthropic")
+        assert result.preflight == 1
+        assert result.converted == 1
+        assert [(p.path, p.stage, p.severity) for p in result.problems] == [
+            ("$.max_tokens", "preflight", "error")
+        ]
 
 
 class TestKinds:

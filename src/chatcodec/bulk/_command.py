@@ -204,14 +204,16 @@ def validate_command(args: argparse.Namespace) -> int:
     """``chatcodec validate``: see ``chatcodec validate --help``."""
     try:
         source_in = Input(args.input)
+    except ChatCodecError as error:
+        return _fail(_rule(error))
+    try:
         result, name = validate_lines(
             source_in.records(), source=args.source, kind=args.kind, policy=args.policy
         )
     except ChatCodecError as error:
         return _fail(f"{args.input}: {_rule(error)}")
     finally:
-        if "source_in" in locals():
-            source_in.close()
+        source_in.close()
     for problem in result.problems:
         print(f"{args.input}: {problem} ({problem.stage})")
     rows = [
@@ -229,12 +231,14 @@ def stats_command(args: argparse.Namespace) -> int:
     """``chatcodec stats``: see ``chatcodec stats --help``."""
     try:
         source_in = Input(args.input)
+    except ChatCodecError as error:
+        return _fail(_rule(error))
+    try:
         stats = stats_lines(source_in.records())
     except ChatCodecError as error:
         return _fail(f"{args.input}: {_rule(error)}")
     finally:
-        if "source_in" in locals():
-            source_in.close()
+        source_in.close()
     if args.json:
         print(msgspec.json.encode(stats).decode())
         return OK

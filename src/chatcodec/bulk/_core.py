@@ -19,6 +19,7 @@ from .._convert import convert
 from .._errors import ChatCodecError, ValidationError
 from .._lenient import problem_of
 from .._loss import Loss
+from .._problems import Severity
 from . import _batch
 from ._detect import detect
 from ._families import (
@@ -118,7 +119,8 @@ class _Converter:
             max_tokens=plan.max_tokens,
         )
         losses.extend(report.losses)
-        found.extend(getattr(report, "problems", ()))  # the preflight's findings, when given
+        # The target's preflight findings, where the report carries them.
+        found.extend(getattr(report, "problems", None) or getattr(report, "preflight", None) or ())
         if plan.target == "bedrock" and part == "request":
             if b'"model"' in out:
                 losses.append(Loss("$.model", BEDROCK_NO_MODEL))
@@ -252,9 +254,11 @@ def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) ->
         result.converted += 1
     refused = False
     for problem in found:
-        refused = refused or problem.severity == "error"
-        result.problems.append(
-            LineProblem(number, problem.path, problem.rule, problem.severity, "preflight")
-        )
+        severity: Severity = "error"
+        if getattr(problem, "severity", "error") != "error":
+            severity = "warning"
+        refused = refused or severity == "error"
+        path, rule = getattr(problem, "path", "$"), getattr(problem, "rule", str(problem))
+        result.problems.append(LineProblem(number, path, rule, severity, "preflight"))
     result.preflight += refused
     return True
