@@ -90,7 +90,8 @@ class Input:
             except OSError as exc:
                 raise UsageError(f"cannot read {path}: {exc.strerror}") from None
         self._counter = _Counting(raw)
-        stream: IO[bytes] = io.BufferedReader(self._counter, 1 << 20)
+        self._buffered = io.BufferedReader(self._counter, 1 << 20)
+        stream: IO[bytes] = self._buffered
         if compression == "gz":
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         elif compression == "zst":
@@ -125,6 +126,7 @@ class Input:
     def close(self) -> None:
         """Close the file (stdin is left open)."""
         self._stream.close()
+        self._buffered.close()
 
 
 def _complete(line: bytes) -> bool:
@@ -154,7 +156,9 @@ class Output:
             raise UsageError(f"cannot write {path}: {exc.strerror}") from None
         self.stream = self._raw
         if compression == "gz":
-            self.stream = gzip.GzipFile(fileobj=self._raw, mode="wb")  # type: ignore[assignment]
+            # The name in the gzip header is the file's, not the temporary one's.
+            name = target.name[: -len(".gz")]
+            self.stream = gzip.GzipFile(name, "wb", fileobj=self._raw)  # type: ignore[assignment]
         elif compression == "zst":
             self.stream = _zstd().ZstdCompressor().stream_writer(self._raw, closefd=False)
 
