@@ -44,10 +44,22 @@ def _work(options: dict[str, Any], first: int, lines: list[bytes]) -> BulkResult
     return convert_lines(lines, first_line=first, **options)
 
 
+def _work_joined(options: dict[str, Any], first: int, lines: list[bytes]) -> BulkResult:
+    # In a worker: the records go back as one block of lines, which pickles
+    # in one copy instead of one object per record.
+    result = _work(options, first, lines)
+    if result.records:
+        result.records = [b"\n".join(result.records)]
+    return result
+
+
 def run(
     parts: Iterable[tuple[int, list[bytes]]], options: dict[str, Any], jobs: int
 ) -> Generator[BulkResult, None, None]:
     """The result of each chunk, in input order, converted in ``jobs`` processes.
+
+    From worker processes, ``records`` holds one block of lines joined by
+    newlines (what a file gets); converted here, one record per item.
 
     ``options`` are :func:`convert_lines`'s keyword arguments (``kind`` set,
     so that every chunk reads the records the same way). With ``jobs`` 1
@@ -64,7 +76,7 @@ def run(
         pending: deque[Future[BulkResult]] = deque()
         try:
             for first, lines in parts:
-                pending.append(pool.submit(_work, options, first, lines))
+                pending.append(pool.submit(_work_joined, options, first, lines))
                 if len(pending) >= 2 * jobs:
                     yield pending.popleft().result()
             while pending:
