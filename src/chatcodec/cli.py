@@ -30,7 +30,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import __version__
 from ._codec import decode, encode
@@ -95,13 +95,9 @@ error, 130 interrupted (no output left behind)
 """
 
 
-def _parser() -> argparse.ArgumentParser:
+def _bulk_commands(commands: Any) -> None:
+    """The convert, validate and stats subcommands."""
     raw = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
-        prog="chatcodec", description=__doc__.split("\n")[0], epilog=_EXAMPLES, formatter_class=raw
-    )
-    parser.add_argument("--version", action="version", version=f"chatcodec {__version__}")
-    commands = parser.add_subparsers(dest="command")
     convert = commands.add_parser(
         "convert",
         help="convert a file of records from one family to another",
@@ -137,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--scheduler", metavar="ADDR", help="Dask scheduler (default: a local cluster)"
     )
-    check_in = commands.add_parser(
+    validating = commands.add_parser(
         "validate",
         help="check every record of a file",
         description="Decode every record, run the ordering rules and the family's preflight.",
@@ -146,16 +142,16 @@ def _parser() -> argparse.ArgumentParser:
         "exit status: 0 every record sound, 1 some have errors, 2 usage error",
         formatter_class=raw,
     )
-    check_in.add_argument("--from", dest="source", metavar="F", help="family (default: guessed)")
-    check_in.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
-    check_in.add_argument("input", metavar="IN", help="input file, or - for stdin")
-    check_in.add_argument(
+    validating.add_argument("--from", dest="source", metavar="F", help="family (default: guessed)")
+    validating.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
+    validating.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    validating.add_argument(
         "--policy",
         choices=("strict", "lenient"),
         default="lenient",
         help="ordering rules: lenient (tool results answer calls; the default) or strict",
     )
-    check_in.add_argument("--quiet", action="store_true", help="a plain summary")
+    validating.add_argument("--quiet", action="store_true", help="a plain summary")
     stats = commands.add_parser(
         "stats",
         help="count what a file of records holds",
@@ -166,24 +162,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("input", metavar="IN", help="input file, or - for stdin")
     stats.add_argument("--json", action="store_true", help="print the counts as JSON")
-    commands.add_parser("demo", help="run the bundled sample through chatcodec (default)")
-    check = commands.add_parser("check", help="validate a JSONL transcript")
-    check.add_argument("path", help="JSONL file, one message per line; - for stdin")
-    check.add_argument("--lenient", action="store_true", help="repair and skip, then report")
-    check.add_argument("--policy", choices=("strict", "lenient"), default="lenient")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
     out = out or sys.stdout
-    args = _parser().parse_args(argv)
-    if args.command == "convert":
-        return convert_command(args)
-    if args.command == "validate":
-        return validate_command(args)
-    if args.command == "stats":
-        return stats_command(args)
+    parser = argparse.ArgumentParser(
+        prog="chatcodec",
+        description=__doc__.split("\n")[0],
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"chatcodec {__version__}")
+    commands = parser.add_subparsers(dest="command")
+    _bulk_commands(commands)
+    commands.add_parser("demo", help="run the bundled sample through chatcodec (default)")
+    check = commands.add_parser("check", help="validate a JSONL transcript")
+    check.add_argument("path", help="JSONL file, one message per line; - for stdin")
+    check.add_argument("--lenient", action="store_true", help="repair and skip, then report")
+    check.add_argument("--policy", choices=("strict", "lenient"), default="lenient")
+    args = parser.parse_args(argv)
+    bulk = {"convert": convert_command, "validate": validate_command, "stats": stats_command}
+    if args.command in bulk:
+        return bulk[args.command](args)
     if args.command == "check":
         return _check(args.path, lenient=args.lenient, policy=args.policy, out=out)
     return _demo(out)
