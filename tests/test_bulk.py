@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec.bulk import _core
@@ -265,6 +267,39 @@ class TestKinds:
         assert "there is no bedrock codec yet" in result.problems[0].rule
 
 
+class TestCanonical:
+    """chatcodec's own JSON: transcripts in, canonical requests and responses both ways."""
+
+    def test_transcripts_to_a_provider(self) -> None:
+        conv = cc.Conversation(
+            [cc.system("Be brief."), cc.mode_change("plan", "act"), cc.user("Hi")]
+        )
+        lines = [cc.encode(conv), cc.encode(list(conv.messages))]
+        result = cc.convert_lines(lines, source="chatcodec", target="anthropic", max_tokens=64)
+        assert result.kind == "transcript"
+        assert (result.converted, result.lossy) == (1, 1)
+        assert result.losses == {"a control record is never sent to a model": 1}
+        bodies = [json.loads(r) for r in result.records]
+        assert (
+            bodies[0]
+            == bodies[1]
+            == {
+                "max_tokens": 64,
+                "system": "Be brief.",
+                "messages": [{"role": "user", "content": "Hi"}],
+            }
+        )
+
+    def test_requests_there_and_back(self) -> None:
+        source = lines("openai-finetune.jsonl")
+        there = cc.convert_lines(source, source="openai", target="chatcodec")
+        assert there.failed == 0
+        assert all(isinstance(cc.decode(r, type=cc.Request), cc.Request) for r in there.records)
+        back = cc.convert_lines(there.records, source="chatcodec", target="openai", kind="request")
+        direct = cc.convert_lines(source, source="openai", target="openai")
+        assert back.records == direct.records
+
+
 class TestBatch:
     """Batch files convert between every pair of providers with every id kept."""
 
@@ -445,3 +480,39 @@ class TestShareGpt:
         result = cc.convert_lines([line], source="sharegpt", target="openai")
         assert result.failed == 1
         assert result.problems[0].path == "$.conversations[0].from"
+
+
+SAMPLE = lines("openai-finetune.jsonl")[:40]
+ODD = [b"", b"   ", b"{oops", b'{"messages":[{"role":"wizard","content":"x"}]}', b"[1,2"]
+
+
+class TestAnySplit:
+    """Chunks at any split give what one call gives; every line is accounted for."""
+
+    @settings(max_examples=40, deadline=None)
+    @given(
+        st.lists(st.sampled_from(SAMPLE + ODD), min_size=1, max_size=30),
+        st.lists(st.integers(1, 30), max_size=6),
+    )
+    def test_chunks_add_up(self, picked: list[bytes], cuts: list[int]) -> None:
+        whole = cc.convert_lines(picked, source="openai", target="anthropic", kind="request")
+        accounted(whole)
+        total = cc.BulkResult(kind="request")
+        start = 0
+        for cut in [*sorted(set(cuts)), len(picked)]:
+            if cut <= start or cut > len(picked):
+                continue
+            part = cc.convert_lines(
+                picked[start:cut],
+                source="openai",
+                target="anthropic",
+                kind="request",
+                first_line=start + 1,
+            )
+            total.add(part, keep_records=True)
+            start = cut
+        assert total.records == whole.records
+        assert total.problems == whole.problems
+        assert total.counts() == whole.counts()
+        good = [line for line in picked if line in SAMPLE]
+        assert len(whole.records) == len(good)
