@@ -54,7 +54,7 @@ def _raw(value: msgspec.Raw | None) -> bytes | None:
 
 
 def _small(value: msgspec.Raw | None) -> Any:
-    return None if value is None else msgspec.json.decode(value)
+    return None if value is None else decode_json(value, Any)
 
 
 def read(family: str, line: bytes) -> Entry:

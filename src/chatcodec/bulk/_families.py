@@ -107,7 +107,7 @@ class _Bedrock(_Provider):
 
 def unwrap(body: bytes) -> bytes:
     """A Claude-on-Bedrock body as the Anthropic API takes it (``anthropic_version`` out)."""
-    values = msgspec.json.decode(body)
+    values = decode_json(body, Any)
     if not isinstance(values, dict) or "messages" not in values:
         raise ValidationError(NO_BEDROCK_CODEC, "$")
     values.pop("anthropic_version", None)

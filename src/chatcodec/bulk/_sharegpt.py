@@ -105,7 +105,10 @@ def _calls(value: str, turn: int, path: str) -> list[ToolCall]:
             raise ValidationError("a call must be an object with a name", path)
         arguments = item.get("arguments", {})
         if isinstance(arguments, str):
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except ValueError:
+                arguments = None
         if not isinstance(arguments, dict):
             raise ValidationError("a call's arguments must be a JSON object", path)
         raw = msgspec.Raw(msgspec.json.encode(arguments))
