@@ -382,6 +382,17 @@ class TestBatch:
             assert failed["bad-3"]["status"] == "expired"
             assert failed["bad-1"]["error"]["type"] == "invalid_request_error"
 
+    def test_bedrock_records_name_no_model(self) -> None:
+        said = b'{"role":"user","content":"Say \\"model\\"."}'
+        named = b'{"custom_id":"a","body":{"model":"gpt-4o","messages":[' + said + b"]}}"
+        unnamed = b'{"custom_id":"b","body":{"messages":[' + said + b"]}}"
+        result = cc.convert_lines(
+            [named, unnamed], source="openai", target="bedrock", max_tokens=64
+        )
+        assert result.losses == {"a Bedrock batch record carries no model: the job names it": 1}
+        assert [p.line for p in result.problems] == [1]
+        assert all("model" not in json.loads(r)["modelInput"] for r in result.records)
+
     def test_canceled_goes_to_openai_as_an_error_with_a_loss(self) -> None:
         line = b'{"custom_id":"x","result":{"type":"canceled"}}'
         result = cc.convert_lines([line], source="anthropic", target="openai")

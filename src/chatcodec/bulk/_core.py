@@ -122,9 +122,9 @@ class _Converter:
         # The target's preflight findings, where the report carries them.
         found.extend(getattr(report, "problems", None) or getattr(report, "preflight", None) or ())
         if plan.target == "bedrock" and part == "request":
-            if b'"model"' in out:
+            out, had_model = wrap(out)
+            if had_model:
                 losses.append(Loss("$.model", BEDROCK_NO_MODEL))
-            out = wrap(out)
         return out
 
 

@@ -102,7 +102,7 @@ class _Bedrock(_Provider):
         if request.model is not None:
             losses.append(Loss("$.model", BEDROCK_NO_MODEL))
             request = msgspec.structs.replace(request, model=None)
-        return wrap(self.codec.encode_request(request, losses=losses))
+        return wrap(self.codec.encode_request(request, losses=losses))[0]
 
 
 def unwrap(body: bytes) -> bytes:
@@ -114,11 +114,11 @@ def unwrap(body: bytes) -> bytes:
     return msgspec.json.encode(values)
 
 
-def wrap(body: bytes) -> bytes:
-    """An Anthropic request body as Claude on Bedrock takes it."""
+def wrap(body: bytes) -> tuple[bytes, bool]:
+    """An Anthropic request body as Claude on Bedrock takes it, and whether it named a model."""
     values = msgspec.json.decode(body)
-    values.pop("model", None)
-    return msgspec.json.encode({"anthropic_version": BEDROCK_VERSION, **values})
+    model = values.pop("model", None)
+    return msgspec.json.encode({"anthropic_version": BEDROCK_VERSION, **values}), model is not None
 
 
 class _Canonical:
