@@ -7,6 +7,7 @@ back, in input order, as soon as every chunk before it is done.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
@@ -65,10 +66,13 @@ def run(
     so that every chunk reads the records the same way). With ``jobs`` 1
     the chunks are converted here, in this process.
     """
-    if jobs <= 1:
-        for first, lines in parts:
+    parts = iter(parts)
+    head = list(itertools.islice(parts, 2))
+    if jobs <= 1 or len(head) < 2:  # one chunk: starting processes would cost more
+        for first, lines in itertools.chain(head, parts):
             yield _work(options, first, lines)
         return
+    parts = itertools.chain(head, parts)
     # spawn, not fork: the caller may run a progress thread, and fork copies
     # a process with threads in an unknown state.
     context = multiprocessing.get_context("spawn")
