@@ -393,6 +393,18 @@ class TestBatch:
         assert [p.line for p in result.problems] == [1]
         assert all("model" not in json.loads(r)["modelInput"] for r in result.records)
 
+    def test_an_id_anthropic_refuses_is_reported(self) -> None:
+        body = b'"body":{"messages":[{"role":"user","content":"Hi"}]}}'
+        good = b'{"custom_id":"request-1",' + body
+        bad = b'{"custom_id":"request.2",' + body
+        result = cc.convert_lines([good, bad], source="openai", target="anthropic", max_tokens=9)
+        assert result.converted == 2
+        assert result.preflight == 1
+        assert [(p.line, p.path, p.stage) for p in result.problems] == [
+            (2, "$.custom_id", "preflight")
+        ]
+        assert json.loads(result.records[1])["custom_id"] == "request.2"  # kept as it was
+
     def test_canceled_goes_to_openai_as_an_error_with_a_loss(self) -> None:
         line = b'{"custom_id":"x","result":{"type":"canceled"}}'
         result = cc.convert_lines([line], source="anthropic", target="openai")

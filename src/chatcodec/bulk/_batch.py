@@ -17,6 +17,7 @@ body converted, into the target's envelope. Ids pass through unchanged.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import msgspec
@@ -24,6 +25,7 @@ import msgspec
 from .._codec import decode_json
 from .._errors import ValidationError
 from .._loss import Loss
+from .._problems import Problem
 
 __all__ = ["Entry", "read", "write"]
 
@@ -165,8 +167,24 @@ def _not_held(family: str, status: str, losses: list[Loss]) -> None:
     losses.append(Loss("$.status", reason))
 
 
-def write(family: str, entry: Entry, body: bytes | None, losses: list[Loss]) -> bytes:
-    """One batch line in ``family``'s envelope, ``body`` being the converted body."""
+_ANTHROPIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ANTHROPIC_ID_RULE = "must match ^[a-zA-Z0-9_-]{1,64}$: Anthropic refuses other custom ids"
+
+
+def write(
+    family: str,
+    entry: Entry,
+    body: bytes | None,
+    losses: list[Loss],
+    found: list[Problem] | None = None,
+) -> bytes:
+    """One batch line in ``family``'s envelope, ``body`` being the converted body.
+
+    An id the target's batch API refuses goes to ``found``, as its preflight would.
+    """
+    refused = entry.id is not None and _ANTHROPIC_ID.fullmatch(entry.id) is None
+    if family == "anthropic" and refused and found is not None:
+        found.append(Problem("$.custom_id", ANTHROPIC_ID_RULE))
     raw = msgspec.Raw(body) if body is not None else None
     error = dict(entry.error or {})
     if entry.status in ("canceled", "expired") and family != "anthropic" and family != "chatcodec":

@@ -97,7 +97,7 @@ class _Converter:
             if body is not None:
                 part = "request" if entry.part == "request" else "response"
                 body = self.body(body, part, losses, found)
-            return _batch.write(self.plan.target, entry, body, losses)
+            return _batch.write(self.plan.target, entry, body, losses, found)
         return self.body(data, "request" if kind != "response" else "response", losses, found)
 
     def body(self, data: bytes, part: str, losses: list[Loss], found: list[Any]) -> bytes:
