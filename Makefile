@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test run bench bench-record lint typecheck fmt clean
+.PHONY: test run demo bench bench-record lint typecheck fmt clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,32 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 
+# The main job, on 300 real requests shipped in tests/data/bulk (see its README):
+# an OpenAI batch input file and a fine-tuning file, converted to Anthropic and
+# Gemini, then validated. Output goes to build/run/. A record a provider would
+# refuse is reported by validate, and make goes on (the leading -).
+BULK := tests/data/bulk
+OUT  := build/run
+CC   := $(PY) -m chatcodec
+
 run: $(STAMP)  ## the main job on data shipped in the repository
-	$(PY) -m chatcodec
+	@mkdir -p $(OUT)
+	$(CC) stats $(BULK)/openai-batch-input.jsonl
+	$(CC) convert --from openai --to anthropic $(BULK)/openai-batch-input.jsonl \
+		$(OUT)/anthropic-batch.jsonl --max-tokens 1024 --errors $(OUT)/anthropic-batch.problems.jsonl
+	$(CC) convert --from openai --to gemini $(BULK)/openai-batch-input.jsonl \
+		$(OUT)/gemini-batch.jsonl --errors $(OUT)/gemini-batch.problems.jsonl
+	$(CC) convert --from openai --to anthropic $(BULK)/openai-finetune.jsonl \
+		$(OUT)/anthropic-finetune.jsonl.gz --model claude-sonnet-4-5 --max-tokens 1024
+	$(CC) convert --from openai --to gemini $(BULK)/openai-finetune.jsonl \
+		$(OUT)/gemini-finetune.jsonl.gz
+	-$(CC) validate --from anthropic $(OUT)/anthropic-batch.jsonl
+	-$(CC) validate --from gemini $(OUT)/gemini-batch.jsonl
+	-$(CC) validate --from anthropic $(OUT)/anthropic-finetune.jsonl.gz
+	-$(CC) validate --from gemini $(OUT)/gemini-finetune.jsonl.gz
+
+demo: $(STAMP)  ## the bundled sample transcript through every step of the codec
+	$(CC) demo
 
 bench: $(STAMP)  ## the pyperf suite into perf/results/ (QUICK=1: every scenario in minutes)
 	QUICK=$(QUICK) $(PY) perf/run.py
@@ -36,4 +60,4 @@ fmt: $(STAMP)
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build

@@ -33,7 +33,7 @@ def benchmarks(where: Path) -> dict[str, Any]:
     files = sorted(where.glob("*.json")) if where.is_dir() else [where]
     out: dict[str, Any] = {}
     for path in files:
-        if path.name in ("memory.json", "environment.json"):
+        if path.name in ("memory.json", "environment.json", "bulk.json"):
             continue
         for bench in pyperf.BenchmarkSuite.load(str(path)).get_benchmarks():
             out[bench.get_name()] = bench

@@ -37,6 +37,9 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 SUMMARY_README = PERF.parent / "README.md"
 SUMMARY_START, SUMMARY_END = "<!-- perf-summary:start -->", "<!-- perf-summary:end -->"
 BASELINE = "chatcodec"
+# Result files that are not pyperf suites: counted sizes, the run's environment, and
+# bench_bulk.py's throughput table (a run by hand, not part of make bench).
+NOT_PYPERF = frozenset({"memory.json", "environment.json", "bulk.json"})
 PACKAGES = (
     *("msgspec", "pydantic", "orjson", "pyperf"),
     *("openai", "anthropic", "google-genai", "ollama"),
@@ -102,7 +105,7 @@ def load(results: Path) -> tuple[Cases, dict[str, Any] | None]:
         if path.name == "memory.json":
             memory = json.loads(path.read_text())
             continue
-        if path.name == "environment.json":
+        if path.name in NOT_PYPERF:
             continue
         for bench in pyperf.BenchmarkSuite.load(str(path)).get_benchmarks():
             case, _, implementation = bench.get_name().rpartition("/")

@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import gzip
 import io
+import json
+import os
+import pty
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,3 +104,414 @@ class TestCheck:
         with pytest.raises(SystemExit):
             main(["--version"])
         assert capsys.readouterr().out.strip() == f"chatcodec {cc.__version__}"
+
+
+# The bulk commands, through the real entry point on temporary files.
+
+BULK = Path(__file__).parent / "data" / "bulk"
+BATCH = BULK / "openai-batch-input.jsonl"
+FINETUNE = BULK / "openai-finetune.jsonl"
+BAD = b'{"messages":[{"role":"wizard","content":"a secret sentence"}]}\n'
+
+
+def chatcodec(
+    *argv: str, input: bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "chatcodec", *argv],
+        input=input,
+        capture_output=True,
+        cwd=cwd,
+        timeout=300,
+        check=False,
+    )
+
+
+def jsonl(data: bytes) -> list[dict[str, object]]:
+    return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+
+class TestConvertCommand:
+    """chatcodec convert: files or pipes, compression, errors, exit status."""
+
+    def test_batch_file_to_anthropic(self, tmp_path: Path) -> None:
+        out = tmp_path / "claude.jsonl"
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            str(BATCH),
+            str(out),
+            "--max-tokens",
+            "512",
+            "--jobs",
+            "1",
+        )
+        assert done.returncode == 0, done.stderr
+        records = jsonl(out.read_bytes())
+        source = jsonl(BATCH.read_bytes())
+        assert [r["custom_id"] for r in records] == [r["custom_id"] for r in source]
+        assert all(r["params"]["max_tokens"] for r in records)  # type: ignore[index]
+        summary = done.stderr.decode()
+        assert "openai -> anthropic (batch)" in summary
+        assert "300  lines" in summary
+        assert "0  failed" in summary
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["claude.jsonl"]
+
+    def test_stdin_to_stdout(self) -> None:
+        body = FINETUNE.read_bytes().splitlines()[0] + b"\n"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", "-", "-", "--quiet", input=body
+        )
+        assert done.returncode == 0
+        assert list(jsonl(done.stdout)[0]) == ["contents"]
+
+    def test_model_kind_and_summary_json(self, tmp_path: Path) -> None:
+        summary = tmp_path / "summary.json"
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            "--kind",
+            "request",
+            str(FINETUNE),
+            str(tmp_path / "o.jsonl"),
+            "--model",
+            "claude-x",
+            "--max-tokens",
+            "99",
+            "--summary-json",
+            str(summary),
+            "--quiet",
+        )
+        assert done.returncode == 0
+        records = jsonl((tmp_path / "o.jsonl").read_bytes())
+        assert {(r["model"], r["max_tokens"]) for r in records} == {("claude-x", 99)}
+        counts = json.loads(summary.read_bytes())
+        assert counts["lines"] == 300 == counts["converted"] + counts["lossy"]
+        assert counts["kind"] == "request"
+        assert counts["kind_detected_from"] == "given"
+        assert sum(counts["losses"].values()) > 0
+
+    def test_compression(self, tmp_path: Path) -> None:
+        zstandard = pytest.importorskip("zstandard")
+        packed = tmp_path / "in.jsonl.gz"
+        packed.write_bytes(gzip.compress(BATCH.read_bytes()))
+        plain, zst = tmp_path / "plain.jsonl", tmp_path / "out.jsonl.zst"
+        for source, target in ((BATCH, plain), (packed, zst)):
+            done = chatcodec(
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "gemini",
+                str(source),
+                str(target),
+                "--quiet",
+                "--jobs",
+                "1",
+            )
+            assert done.returncode == 0, done.stderr
+        with zst.open("rb") as f:
+            unpacked = zstandard.ZstdDecompressor().stream_reader(f).read()
+        assert unpacked == plain.read_bytes()
+        again = tmp_path / "again.jsonl.gz"
+        done = chatcodec(
+            "convert", "--from", "gemini", "--to", "openai", str(zst), str(again), "--quiet"
+        )
+        assert done.returncode == 0
+        assert len(gzip.decompress(again.read_bytes()).splitlines()) == 300
+
+    def test_json_array_input(self, tmp_path: Path) -> None:
+        records = jsonl(FINETUNE.read_bytes())[:5]
+        array = tmp_path / "in.json"
+        array.write_text(json.dumps(records, indent=2))
+        done = chatcodec("convert", "--from", "openai", "--to", "gemini", str(array), "-")
+        assert done.returncode == 0
+        assert len(jsonl(done.stdout)) == 5
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", "-", "-", input=array.read_bytes()
+        )
+        assert len(jsonl(done.stdout)) == 5
+
+    def test_lenient_errors_file_without_content(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        lines = [x for x in FINETUNE.read_bytes().splitlines(keepends=True) if b"tool_calls" in x]
+        lines = lines[:4]
+        source.write_bytes(b"".join([lines[0], BAD, lines[1], b"\n", b"{oops\n", *lines[2:]]))
+        out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "sharegpt",
+            str(source),
+            str(out),
+            "--errors",
+            str(errors),
+        )
+        assert done.returncode == 1
+        assert len(jsonl(out.read_bytes())) == 4
+        problems = jsonl(errors.read_bytes())
+        failed = [p for p in problems if p["severity"] == "error"]
+        assert [(p["line"], p["stage"]) for p in failed] == [(2, "convert"), (5, "convert")]
+        assert all({"line", "path", "rule", "severity"} <= p.keys() for p in problems)
+        assert any(p["stage"] == "loss" for p in problems)
+        assert b"secret" not in errors.read_bytes()
+        assert b"secret" not in done.stderr
+        assert "2  failed" in done.stderr.decode()
+        assert "1  blank" in done.stderr.decode()
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "sharegpt",
+            str(source),
+            str(out),
+            "--errors",
+            str(errors),
+            "--include-content",
+        )
+        contents = [p.get("content") for p in jsonl(errors.read_bytes()) if p["line"] == 2]
+        assert contents == [BAD.decode().strip()]
+
+    def test_strict_stops_and_writes_nothing(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        lines = FINETUNE.read_bytes().splitlines(keepends=True)
+        source.write_bytes(b"".join([*lines[:10], BAD, *lines[10:]]))
+        out, summary = tmp_path / "out.jsonl", tmp_path / "s.json"
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "gemini",
+            str(source),
+            str(out),
+            "--strict",
+            "--summary-json",
+            str(summary),
+            "--chunk-lines",
+            "7",
+            "--jobs",
+            "2",
+        )
+        assert done.returncode == 1
+        assert not out.exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "s.json"]
+        counts = json.loads(summary.read_bytes())
+        assert counts["failed"] == 1
+        assert counts["lines"] == 301
+        assert counts["converted"] + counts["lossy"] + counts["unread"] == 300
+
+    def test_jobs_keep_input_order(self, tmp_path: Path) -> None:
+        one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+        for out, jobs in ((one, "1"), (two, "2")):
+            done = chatcodec(
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "anthropic",
+                str(BATCH),
+                str(out),
+                "--jobs",
+                jobs,
+                "--chunk-lines",
+                "13",
+                "--quiet",
+                "--max-tokens",
+                "64",
+            )
+            assert done.returncode == 0, done.stderr
+        assert two.read_bytes() == one.read_bytes()
+
+    @pytest.mark.parametrize(
+        ("argv", "says"),
+        [
+            (["--from", "cohere", "--to", "openai"], "no family named 'cohere'"),
+            (["--from", "openai", "--to", "gemini", "--jobs", "0"], "--jobs must be at least 1"),
+            (["--from", "bedrock", "--to", "openai"], "there is no bedrock codec yet"),
+            (["--from", "openai", "--to", "gemini", "--kind", "transcript"], "--from chatcodec"),
+        ],
+    )
+    def test_usage_errors(self, tmp_path: Path, argv: list[str], says: str) -> None:
+        done = chatcodec("convert", *argv, str(FINETUNE), str(tmp_path / "o.jsonl"))
+        assert done.returncode == 2
+        assert says in done.stderr.decode()
+        assert not (tmp_path / "o.jsonl").exists()
+
+    def test_missing_input_and_unknown_kind(self, tmp_path: Path) -> None:
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(tmp_path / "none.jsonl"), "-"
+        )
+        assert done.returncode == 2
+        assert b"cannot read" in done.stderr
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "gemini",
+            "-",
+            "-",
+            input=b'{"prompt":"secret","n":1}\n',
+        )
+        assert done.returncode == 2
+        assert b"cannot tell the kind" in done.stderr
+        assert b"keys n, prompt" in done.stderr
+        assert b"secret" not in done.stderr
+        done = chatcodec("convert", "--from", "openai")
+        assert done.returncode == 2
+
+    @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+    def test_interrupted_run_leaves_no_output(self, tmp_path: Path, signum: int) -> None:
+        out = tmp_path / "out.jsonl"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "gemini",
+                "-",
+                str(out),
+                "--jobs",
+                "1",
+                "--chunk-lines",
+                "1",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            assert process.stdin is not None
+            process.stdin.write(FINETUNE.read_bytes()[:20000])
+            process.stdin.flush()
+            waited = 0
+            while not list(tmp_path.glob(".out.jsonl.*.part")) and waited < 3000:
+                time.sleep(0.01)  # until the run has begun writing
+                waited += 1
+            assert list(tmp_path.glob(".out.jsonl.*.part"))
+            process.send_signal(signum)
+            _, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+            process.communicate()
+        assert process.returncode == 130, err
+        assert b"interrupted" in err
+        assert list(tmp_path.iterdir()) == []
+
+    @staticmethod
+    def on_a_terminal(*argv: str) -> tuple[int, str]:
+        """Run with stderr a terminal; return the status and what the terminal showed."""
+        main_fd, child_fd = pty.openpty()
+        done = subprocess.run(
+            [sys.executable, "-m", "chatcodec", *argv],
+            stderr=child_fd,
+            stdout=subprocess.PIPE,
+            timeout=300,
+            check=False,
+            env={**os.environ, "COLUMNS": "120"},
+        )
+        os.close(child_fd)
+        shown = b""
+        while True:
+            try:
+                data = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            shown += data
+        os.close(main_fd)
+        return done.returncode, shown.decode(errors="replace")
+
+    def test_progress_and_table_on_a_terminal(self, tmp_path: Path) -> None:
+        pytest.importorskip("rich")
+        argv = ["convert", "--from", "openai", "--to", "gemini", str(BATCH), "--jobs", "1"]
+        status, text = self.on_a_terminal(*argv, str(tmp_path / "o.jsonl"))
+        assert status == 0
+        assert "300 records" in text  # the progress line
+        assert "converted with losses" in text
+        assert "━" in text  # rich's bar and table
+        status, text = self.on_a_terminal(*argv, str(tmp_path / "q.jsonl"), "--quiet")
+        assert status == 0
+        assert "300 records" not in text
+        assert "━" not in text
+        assert "300  lines" in text  # the plain summary
+
+    def test_help_shows_examples(self) -> None:
+        for command in ("convert", "validate", "stats"):
+            done = chatcodec(command, "--help")
+            assert done.returncode == 0
+            assert f"chatcodec {command} " in done.stdout.decode()
+        assert b"exit status" in chatcodec("--help").stdout
+
+
+class TestValidateAndStats:
+    """validate reports by line, path and rule; stats counts what a file holds."""
+
+    def test_validate_converted_output(self, tmp_path: Path) -> None:
+        out = tmp_path / "claude.jsonl"
+        chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            str(BATCH),
+            str(out),
+            "--max-tokens",
+            "64",
+            "--model",
+            "claude-x",
+            "--quiet",
+        )
+        done = chatcodec("validate", "--from", "anthropic", str(out))
+        text = done.stdout.decode()
+        assert "batch records read as anthropic" in done.stderr.decode()
+        assert done.returncode in (0, 1)
+        assert all(line.startswith(f"{out}: ") for line in text.splitlines())
+
+    def test_validate_reports_lines(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        order = (
+            b'{"messages":[{"role":"user","content":"x"},'
+            b'{"role":"tool","tool_call_id":"call_9","content":"y"}]}\n'
+        )
+        source.write_bytes(FINETUNE.read_bytes().splitlines(keepends=True)[0] + order + BAD)
+        done = chatcodec("validate", str(source))
+        assert done.returncode == 1
+        text = done.stdout.decode()
+        assert "at line 2, `$.messages[" in text
+        assert "(order)" in text
+        assert "at line 3," in text
+        assert "secret" not in text
+        assert "read as openai" in done.stderr.decode()
+        strict = chatcodec("validate", "--policy", "strict", str(source)).stdout.decode()
+        assert "at line 1, `$.messages[0]` (order)" in strict  # no system message first
+
+    def test_stats(self) -> None:
+        done = chatcodec("stats", "--json", str(BATCH))
+        stats = json.loads(done.stdout)
+        assert stats["records"] == 300
+        assert stats["kinds"] == {"batch": 300}
+        assert stats["families"] == {"openai": 300}
+        assert stats["roles"]["user"] > 0
+        assert stats["tool_calls"] > 0
+        assert stats["tokens_estimate"] > 0
+        assert stats["bytes"] == BATCH.stat().st_size
+        table = chatcodec("stats", str(FINETUNE)).stdout.decode()
+        assert "records" in table
+        assert "roles: user" in table

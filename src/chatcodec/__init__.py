@@ -87,6 +87,7 @@ from ._tools import (
 )
 from ._usage import FinishReason, Usage
 from ._validate import Policy, validate, validate_untrusted
+from .bulk import BulkResult, LineProblem, convert_lines
 from .providers._lower import to_request
 
 __version__ = "0.1.0"
@@ -97,6 +98,7 @@ __all__ = [
     "AssistantPart",
     "AudioPart",
     "BaseMessage",
+    "BulkResult",
     "ChatCodecError",
     "Choice",
     "ContentPart",
@@ -114,6 +116,7 @@ __all__ = [
     "ImagePart",
     "InvalidToolCall",
     "JsonlReader",
+    "LineProblem",
     "Loss",
     "LossError",
     "LossReport",
@@ -160,6 +163,7 @@ __all__ = [
     "assistant",
     "branch_switch",
     "convert",
+    "convert_lines",
     "decode",
     "decode_lenient",
     "developer",

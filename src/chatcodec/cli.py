@@ -1,7 +1,16 @@
-"""Command line: ``python -m chatcodec`` (or ``chatcodec``).
+"""Command line: ``chatcodec`` (or ``python -m chatcodec``).
 
-This is the only module that reads files.  Commands:
+This is the only module that parses the command line; the bulk commands'
+file handling lives in :mod:`chatcodec.bulk`. Commands:
 
+``convert --from F --to T IN OUT``
+    Convert a file of records (requests, responses, canonical transcripts,
+    provider batch files, ShareGPT) from one family to another.
+``validate [--from F] IN``
+    Decode every record, run the ordering rules and the family's preflight,
+    and report every problem by line, JSON path and rule.
+``stats IN``
+    Count records, messages per role, tool calls, tokens, sizes, kinds.
 ``demo`` (the default)
     Read the bundled sample transcript, validate it, round-trip it through
     JSON and msgpack, write it as a request for each provider (and read it
@@ -11,6 +20,9 @@ This is the only module that reads files.  Commands:
     Validate a JSONL transcript (one message per line; ``-`` for stdin) and
     report every problem by line, path and rule. Exit status 1 if any error.
     The policy defaults to ``strict``, as :func:`chatcodec.validate` does.
+
+Exit status: 0 success, 1 some records failed (or had errors), 2 usage error
+(bad option, unreadable file, kind that cannot be told), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import __version__
 from ._codec import decode, encode
@@ -31,18 +43,140 @@ from ._loss import Loss
 from ._messages import AssistantMessage, Message
 from ._problems import Problem
 from ._validate import POLICIES, Policy, validate, validate_untrusted
+from .bulk import KINDS
+from .bulk._command import convert_command, stats_command, validate_command
+from .bulk._pool import CHUNK_LINES
 
 __all__ = ["main"]
 
 SAMPLE = "weather.jsonl"
 
 
+_EXAMPLES = """\
+examples:
+  chatcodec convert --from openai --to anthropic requests.jsonl out.jsonl --max-tokens 1024
+  chatcodec convert --from openai --to gemini batch_input.jsonl.gz gemini_batch.jsonl.zst
+  chatcodec convert --from anthropic --to chatcodec results.jsonl responses.jsonl
+  cat chats.json | chatcodec convert --from sharegpt --to openai - - --quiet
+  chatcodec validate --from anthropic out.jsonl
+  chatcodec stats requests.jsonl
+
+exit status: 0 success, 1 some records failed, 2 usage error, 130 interrupted
+"""
+
+_CONVERT_EXAMPLES = """\
+kinds (told from the first record when --kind is left out):
+  request     a request body (fine-tuning chat files are OpenAI requests)
+  response    a response body
+  transcript  chatcodec's canonical JSON ({"v": 2, "records": [...]}), --from chatcodec
+  batch       a provider batch file: OpenAI Batch input/output, Anthropic Message
+              Batches requests/results, Gemini {"key", "request"|"response"},
+              Bedrock {"recordId", "modelInput"|"modelOutput"} (Claude bodies only)
+  sharegpt    {"conversations": [{"from", "value"}]}, --from sharegpt
+
+families: openai (and groq, mistral, deepseek, openrouter, azure, vllm), ollama,
+  anthropic, gemini, chatcodec (canonical JSON), sharegpt, bedrock (batch only)
+
+IN and OUT are files or - (stdin, stdout); .gz and .zst (with the zstd extra)
+by extension. Input is JSONL or one JSON array; output is JSONL, written to a
+temporary file beside OUT and renamed when complete. A record that fails goes
+to --errors FILE (line, JSON path, rule; content only with --include-content)
+and the run goes on; --strict stops at the first and writes no output.
+
+examples:
+  chatcodec convert --from openai --to anthropic batch.jsonl claude_batch.jsonl --max-tokens 1024
+  chatcodec convert --from openai --to gemini train.jsonl.gz gemini.jsonl --errors bad.jsonl
+  chatcodec convert --from anthropic --to chatcodec results.jsonl canonical.jsonl
+  chatcodec convert --from openai --to sharegpt train.jsonl sharegpt.jsonl --jobs 4
+  chatcodec convert --from openai --to anthropic big.jsonl out.jsonl --engine dask \\
+      --scheduler tcp://scheduler:8786
+
+exit status: 0 every record converted (losses allowed), 1 some failed, 2 usage
+error, 130 interrupted (no output left behind)
+"""
+
+
+def _bulk_commands(commands: Any) -> None:
+    """The convert, validate and stats subcommands."""
+    raw = argparse.RawDescriptionHelpFormatter
+    convert = commands.add_parser(
+        "convert",
+        help="convert a file of records from one family to another",
+        description="Convert a file of records, one per line, from one family to another.",
+        epilog=_CONVERT_EXAMPLES,
+        formatter_class=raw,
+    )
+    convert.add_argument("--from", dest="source", required=True, metavar="F", help="source family")
+    convert.add_argument("--to", dest="target", required=True, metavar="T", help="target family")
+    convert.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
+    convert.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    convert.add_argument("output", metavar="OUT", help="output file, or - for stdout")
+    convert.add_argument("--model", help="model for requests that carry none")
+    convert.add_argument("--max-tokens", type=int, metavar="N", help="max_tokens where none is set")
+    convert.add_argument("--errors", metavar="FILE", help="write every problem here, as JSONL")
+    convert.add_argument(
+        "--include-content", action="store_true", help="put the failing line in --errors"
+    )
+    convert.add_argument("--strict", action="store_true", help="stop at the first failed record")
+    convert.add_argument(
+        "--jobs", type=int, metavar="N", help="processes (default: the number of CPUs)"
+    )
+    convert.add_argument(
+        "--chunk-lines",
+        type=int,
+        default=CHUNK_LINES,
+        metavar="N",
+        help=f"lines per unit of work (default {CHUNK_LINES:,}; chunks also stop at 4 MB)",
+    )
+    convert.add_argument("--quiet", action="store_true", help="no progress; a plain summary")
+    convert.add_argument("--summary-json", metavar="FILE", help="write the summary as JSON")
+    convert.add_argument("--engine", choices=("local", "dask"), default="local")
+    convert.add_argument(
+        "--scheduler", metavar="ADDR", help="Dask scheduler (default: a local cluster)"
+    )
+    validating = commands.add_parser(
+        "validate",
+        help="check every record of a file",
+        description="Decode every record, run the ordering rules and the family's preflight.",
+        epilog="examples:\n  chatcodec validate out.jsonl\n"
+        "  chatcodec validate --from gemini gemini_batch.jsonl.gz\n\n"
+        "exit status: 0 every record sound, 1 some have errors, 2 usage error",
+        formatter_class=raw,
+    )
+    validating.add_argument("--from", dest="source", metavar="F", help="family (default: guessed)")
+    validating.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
+    validating.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    validating.add_argument(
+        "--policy",
+        choices=("strict", "lenient"),
+        default="lenient",
+        help="ordering rules: lenient (tool results answer calls; the default) or strict",
+    )
+    validating.add_argument("--quiet", action="store_true", help="a plain summary")
+    stats = commands.add_parser(
+        "stats",
+        help="count what a file of records holds",
+        description="Records, messages per role, tool calls, tokens, sizes, families and kinds.",
+        epilog="examples:\n  chatcodec stats requests.jsonl\n"
+        "  chatcodec stats --json batch.jsonl.gz",
+        formatter_class=raw,
+    )
+    stats.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    stats.add_argument("--json", action="store_true", help="print the counts as JSON")
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
     out = out or sys.stdout
-    parser = argparse.ArgumentParser(prog="chatcodec", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="chatcodec",
+        description=__doc__.split("\n")[0],
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"chatcodec {__version__}")
     commands = parser.add_subparsers(dest="command")
+    _bulk_commands(commands)
     commands.add_parser("demo", help="run the bundled sample through chatcodec (default)")
     check = commands.add_parser("check", help="validate a JSONL transcript")
     check.add_argument("path", help="JSONL file, one message per line; - for stdin")
@@ -54,6 +188,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         help="ordering rules: strict (the default, as validate), provider or lenient",
     )
     args = parser.parse_args(argv)
+    bulk = {"convert": convert_command, "validate": validate_command, "stats": stats_command}
+    if args.command in bulk:
+        return bulk[args.command](args)
     if args.command == "check":
         return _check(args.path, lenient=args.lenient, policy=args.policy, out=out)
     return _demo(out)

@@ -1,0 +1,177 @@
+"""Bulk conversion: MB/s and peak RSS converting a large JSONL from OpenAI to Anthropic.
+
+The input repeats the 300 real fine-tuning requests of ``tests/data/bulk`` until
+it holds ``--mb`` megabytes (200 by default). Measured, one pass each, in one run:
+
+- the floor: ``orjson.loads`` then ``orjson.dumps`` of each line, no conversion;
+- ``convert_lines`` over the same lines in this process (the pure function alone);
+- ``chatcodec convert --jobs 1`` and ``--jobs 2``, the whole command with its file
+  reading and writing, peak RSS summed over the command and its workers.
+
+Before timing anything it checks that the two command runs give the same bytes
+and that every line was converted. Results go to ``perf/results/bulk.json`` and
+the table between the ``bulk`` markers of ``perf/README.md``.
+
+Usage: python perf/bench_bulk.py [--mb 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+
+import chatcodec as cc
+
+PERF = Path(__file__).resolve().parent
+SOURCE = PERF.parent / "tests" / "data" / "bulk" / "openai-finetune.jsonl"
+RESULTS = PERF / "results" / "bulk.json"
+README = PERF / "README.md"
+START, END = "<!-- bulk:start -->", "<!-- bulk:end -->"
+
+
+def build(path: Path, megabytes: int) -> int:
+    data = SOURCE.read_bytes()
+    written = 0
+    with path.open("wb") as f:
+        while written < megabytes * 1_000_000:
+            f.write(data)
+            written += len(data)
+    return written
+
+
+def floor(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as f:
+        for line in f:
+            orjson.dumps(orjson.loads(line))
+    return time.perf_counter() - start
+
+
+def pure(path: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    converted = 0
+    with path.open("rb") as f:
+        chunk: list[bytes] = []
+        for line in f:
+            chunk.append(line)
+            if len(chunk) == 5000:
+                result = cc.convert_lines(
+                    chunk, source="openai", target="anthropic", kind="request", max_tokens=1024
+                )
+                converted += result.converted + result.lossy
+                chunk = []
+        result = cc.convert_lines(
+            chunk, source="openai", target="anthropic", kind="request", max_tokens=1024
+        )
+        converted += result.converted + result.lossy
+    return time.perf_counter() - start, converted
+
+
+def command(path: Path, out: Path, jobs: int) -> tuple[float, int]:
+    """Seconds and peak RSS (bytes, the command and its workers together)."""
+    argv = [
+        sys.executable,
+        "-m",
+        "chatcodec",
+        "convert",
+        "--from",
+        "openai",
+        "--to",
+        "anthropic",
+        str(path),
+        str(out),
+        "--jobs",
+        str(jobs),
+        "--quiet",
+        "--max-tokens",
+        "1024",
+    ]
+    start = time.perf_counter()
+    process = psutil.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    while process.poll() is None:
+        try:
+            tree = [process, *process.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    seconds = time.perf_counter() - start
+    if process.returncode != 0:
+        raise SystemExit(f"chatcodec convert --jobs {jobs} exited {process.returncode}")
+    return seconds, peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "in.jsonl"
+        size = build(source, args.mb)
+        lines = sum(1 for _ in source.open("rb"))
+        one, two = Path(tmp) / "one.jsonl", Path(tmp) / "two.jsonl"
+        one_s, one_rss = command(source, one, 1)
+        two_s, two_rss = command(source, two, 2)
+        if one.read_bytes() != two.read_bytes():
+            raise SystemExit("--jobs 1 and --jobs 2 gave different output")
+        if sum(1 for _ in one.open("rb")) != lines:
+            raise SystemExit("not every line was converted")
+        pure_s, converted = pure(source)
+        if converted != lines:
+            raise SystemExit("convert_lines did not convert every line")
+        floor_s = floor(source)
+    mb = size / 1e6
+    rows: list[dict[str, Any]] = [
+        {"case": "floor: orjson.loads + orjson.dumps per line", "seconds": floor_s},
+        {"case": "convert_lines, this process", "seconds": pure_s},
+        {"case": "chatcodec convert --jobs 1", "seconds": one_s, "peak_rss": one_rss},
+        {"case": "chatcodec convert --jobs 2", "seconds": two_s, "peak_rss": two_rss},
+    ]
+    for row in rows:
+        row["mb_per_s"] = mb / row["seconds"]
+        row["of_floor"] = floor_s / row["seconds"]
+    report = {
+        "input_mb": mb,
+        "lines": lines,
+        "cpus": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "rows": rows,
+        "speedup_1_to_2": one_s / two_s,
+    }
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    table = [
+        f"OpenAI -> Anthropic, {mb:.0f} MB, {lines:,} lines of real fine-tuning requests; "
+        f"{os.cpu_count()} CPUs, Python {report['python']}. Produced by `perf/bench_bulk.py`.",
+        "",
+        "| case | MB/s | of the floor | peak RSS |",
+        "|---|---|---|---|",
+    ]
+    for row in rows:
+        rss = f"{row['peak_rss'] / 1e6:.0f} MB" if "peak_rss" in row else "-"
+        table.append(
+            f"| {row['case']} | {row['mb_per_s']:.1f} | {row['of_floor'] * 100:.0f} % | {rss} |"
+        )
+    table.append("")
+    table.append(f"From 1 to 2 processes: {report['speedup_1_to_2']:.2f}x.")
+    text = README.read_text()
+    if START in text:
+        head, rest = text.split(START, 1)
+        tail = rest.split(END, 1)[1]
+        README.write_text(f"{head}{START}\n" + "\n".join(table) + f"\n{END}{tail}")
+    print("\n".join(table))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""``chatcodec convert --engine dask``: the Dask driver behind the command line.
+
+The partitions are written by the workers into a directory beside OUT, then
+joined in order into OUT (through the same temporary file and rename as
+every run), so the command gives one file whichever engine ran it. With
+``--scheduler`` the workers of that cluster do the work and must be able to
+read IN and write beside OUT; without it a ``distributed.LocalCluster`` of
+``--jobs`` worker processes, bound to 127.0.0.1, runs for the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any, cast
+
+from .._errors import ChatCodecError
+from .._lenient import problem_of
+from ._io import Output, UsageError
+
+__all__ = ["dask_command"]
+
+
+def _fail(message: str) -> int:
+    print(f"chatcodec: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _client(args: argparse.Namespace) -> tuple[Any, Any]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError(
+            "--engine dask needs dask and distributed: pip install 'chatcodec[dask]'"
+        ) from None
+    client: Any = Client  # distributed's constructors carry no annotations
+    if args.scheduler:
+        return client(args.scheduler), None
+    cluster = cast(Any, LocalCluster)(
+        n_workers=args.jobs or os.cpu_count() or 1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    return client(cluster), cluster
+
+
+def dask_command(args: argparse.Namespace) -> int:
+    """Run ``convert`` on a Dask cluster; the same summary and exit status."""
+    from ._command import summaries
+
+    if args.input == "-" or args.output == "-":
+        return _fail("--engine dask reads and writes files, not - (stdin or stdout)")
+    if not Path(args.input).exists():
+        return _fail(f"cannot read {args.input}: No such file or directory")
+    if args.strict:
+        return _fail("--strict is not available with --engine dask (partitions run at once)")
+    target = Path(args.output)
+    parts = target.with_name(f".{target.name}.{os.getpid()}.parts")
+    start = time.monotonic()
+    client = cluster = None
+    out: Output | None = None
+    try:
+        from ..dask import convert_files
+
+        client, cluster = _client(args)
+        parts.mkdir()
+        total = convert_files(
+            args.input,
+            str(parts / "*.jsonl"),
+            source=args.source,
+            target=args.target,
+            kind=args.kind,
+            model=args.model,
+            max_tokens=args.max_tokens,
+            include_content=args.include_content,
+            blocksize="16MiB",
+        )
+        out = Output(args.output)
+        for path in sorted(parts.glob("*.jsonl"), key=lambda p: int(p.stem)):
+            with path.open("rb") as f:
+                shutil.copyfileobj(f, out.stream, 1 << 20)
+        out.commit()
+        if args.errors:
+            from ._command import _Errors
+
+            errors = _Errors(args.errors)
+            errors.write(total.problems)
+            errors.close()
+    except KeyboardInterrupt:
+        if out is not None:
+            out.abort()
+        print("chatcodec: interrupted; no output written", file=sys.stderr)
+        return 130
+    except ChatCodecError as error:
+        if out is not None:
+            out.abort()
+        rule = str(error) if isinstance(error, UsageError) else problem_of(error, "$").rule
+        return _fail(rule)
+    finally:
+        shutil.rmtree(parts, ignore_errors=True)
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    seconds = time.monotonic() - start
+    summary = total.counts() | {
+        "source": args.source,
+        "target": args.target,
+        "engine": "dask",
+        "seconds": round(seconds, 3),
+        "bytes_read": Path(args.input).stat().st_size,
+    }
+    title = f"{args.source} -> {args.target} ({total.kind}, dask): {args.input}"
+    summaries(args, summary, total, title)
+    return 1 if total.failed else 0

@@ -1,0 +1,191 @@
+"""Files for the bulk command: reading records, writing output that appears whole.
+
+Input is a path or ``-`` (stdin), plain, ``.gz`` or ``.zst`` (zstd needs the
+``zstd`` extra). Records are JSONL, or one JSON array: a ``.json`` file, or
+input whose first line opens an array it does not close. Output goes to a
+temporary file beside the target, renamed over it only once everything is
+written: an interrupted run leaves no file that looks complete.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from .._codec import decode_json
+from .._errors import ChatCodecError
+
+__all__ = ["Input", "Output", "UsageError"]
+
+
+class UsageError(ChatCodecError, ValueError):
+    """A file cannot be opened or an option cannot be met (exit status 2)."""
+
+
+def _suffix(path: str) -> tuple[str, str]:
+    """The compression (``""``, ``"gz"``, ``"zst"``) and the suffix under it."""
+    name = path.lower()
+    for compression in ("gz", "zst"):
+        if name.endswith("." + compression):
+            return compression, Path(name[: -len(compression) - 1]).suffix
+    return "", Path(name).suffix
+
+
+def _zstd() -> Any:
+    try:
+        import zstandard
+    except ImportError:
+        raise UsageError(
+            "reading or writing .zst needs the zstandard package: pip install 'chatcodec[zstd]'"
+        ) from None
+    return zstandard
+
+
+class _Counting(io.RawIOBase):
+    """A raw file that counts the bytes read through it (for progress)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        # read1: what is there, without waiting to fill the buffer (a pipe
+        # may hold one line for a long time).
+        read = getattr(self.raw, "read1", self.raw.read)
+        data = read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.count += n
+        return n
+
+    def close(self) -> None:
+        if self.raw is not sys.stdin.buffer:
+            self.raw.close()
+        super().close()
+
+
+class Input:
+    """The records of an input file, with how many bytes of it were read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        compression, suffix = _suffix(path)
+        if path == "-":
+            raw: IO[bytes] = sys.stdin.buffer
+            self.size: int | None = None
+        else:
+            try:
+                raw = open(path, "rb")  # noqa: SIM115  # closed by close()
+                self.size = os.fstat(raw.fileno()).st_size
+            except OSError as exc:
+                raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        self._counter = _Counting(raw)
+        self._buffered = io.BufferedReader(self._counter, 1 << 20)
+        stream: IO[bytes] = self._buffered
+        if compression == "gz":
+            stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+        elif compression == "zst":
+            stream = io.BufferedReader(_zstd().ZstdDecompressor().stream_reader(stream), 1 << 20)
+        self._stream = stream
+        self._array = suffix == ".json"
+
+    @property
+    def bytes_read(self) -> int:
+        """Bytes of the file (compressed, if it is) read so far."""
+        return self._counter.count
+
+    def records(self) -> Iterator[bytes]:
+        """Each record's bytes, in order: lines, or the elements of one JSON array."""
+        try:
+            first = self._stream.readline()
+            while first and not first.strip():
+                yield first
+                first = self._stream.readline()
+            if not first:
+                return
+            if self._array or (first.lstrip()[:1] == b"[" and not _complete(first)):
+                data = first + self._stream.read()
+                for item in decode_json(data, list[msgspec.Raw]):
+                    yield bytes(item)
+                return
+            yield first
+            yield from self._stream
+        except (OSError, EOFError) as exc:
+            raise UsageError(f"cannot read {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the file (stdin is left open)."""
+        self._stream.close()
+        self._buffered.close()
+
+
+def _complete(line: bytes) -> bool:
+    try:
+        msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
+class Output:
+    """JSONL written to a temporary file beside ``path``, renamed over it by :meth:`commit`."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.temp: Path | None = None
+        compression, _ = _suffix(path)
+        if path == "-":
+            self._raw: IO[bytes] = sys.stdout.buffer
+            self.stream: IO[bytes] = self._raw
+            return
+        target = Path(path)
+        self.temp = target.with_name(f".{target.name}.{os.getpid()}.part")
+        try:
+            self._raw = open(self.temp, "wb")  # noqa: SIM115  # closed by commit() or abort()
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        self.stream = self._raw
+        if compression == "gz":
+            # The name in the gzip header is the file's, not the temporary one's.
+            name = target.name[: -len(".gz")]
+            self.stream = gzip.GzipFile(name, "wb", fileobj=self._raw)  # type: ignore[assignment]
+        elif compression == "zst":
+            self.stream = _zstd().ZstdCompressor().stream_writer(self._raw, closefd=False)
+
+    def write(self, records: list[bytes]) -> None:
+        """Write records, one per line."""
+        if records:
+            self.stream.write(b"\n".join(records) + b"\n")
+
+    def commit(self) -> None:
+        """Finish the file and put it in place."""
+        if self.temp is None:
+            self.stream.flush()
+            return
+        if self.stream is not self._raw:
+            self.stream.close()
+        self._raw.close()
+        os.replace(self.temp, self.path)
+        self.temp = None
+
+    def abort(self) -> None:
+        """Remove what was written (stdout is only flushed)."""
+        if self.temp is None:
+            return
+        try:
+            if self.stream is not self._raw:
+                self.stream.close()
+            self._raw.close()
+        finally:
+            self.temp.unlink(missing_ok=True)
+            self.temp = None

@@ -1,0 +1,541 @@
+"""convert_lines: the pure function under every bulk engine, on real payloads."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec.bulk import _core
+from chatcodec.bulk._detect import detect
+
+DATA = Path(__file__).parent / "data"
+BULK = DATA / "bulk"
+PROVIDERS = DATA / "providers"
+ENVELOPES = ("openai", "anthropic", "gemini", "bedrock", "chatcodec")
+ID_KEY = {
+    "openai": "custom_id",
+    "anthropic": "custom_id",
+    "gemini": "key",
+    "bedrock": "recordId",
+    "chatcodec": "id",
+}
+OPTIONS: dict[str, Any] = {"model": "some-model", "max_tokens": 256}
+
+
+def lines(name: str) -> list[bytes]:
+    return (BULK / name).read_bytes().splitlines()
+
+
+def ids(records: list[bytes], family: str) -> list[str]:
+    return [json.loads(r)[ID_KEY[family]] for r in records]
+
+
+def accounted(result: cc.BulkResult) -> None:
+    parts = result.blank + result.converted + result.lossy + result.failed + result.unread
+    assert result.lines == parts
+    assert len(result.records) == result.converted + result.lossy
+
+
+def batch_in(family: str) -> list[bytes]:
+    """The 300 shipped OpenAI batch requests, in ``family``'s batch envelope."""
+    source = lines("openai-batch-input.jsonl")
+    if family == "openai":
+        return source
+    result = cc.convert_lines(source, source="openai", target=family, kind="batch", **OPTIONS)
+    assert result.failed == 0
+    return result.records
+
+
+def responses(codec: str) -> list[bytes]:
+    return [p.read_bytes() for p in sorted((PROVIDERS / codec / "response").glob("*.json"))]
+
+
+def results_file(family: str) -> list[bytes]:
+    """Real responses wrapped as each provider documents its batch results, and failures."""
+    codec = "anthropic" if family == "bedrock" else family
+    out: list[bytes] = []
+    for i, body in enumerate(responses(codec)):
+        raw = msgspec.Raw(body)
+        wrapped: Any = {
+            "openai": {
+                "id": f"batch_req_{i}",
+                "custom_id": f"r-{i}",
+                "response": {"status_code": 200, "request_id": f"req_{i}", "body": raw},
+                "error": None,
+            },
+            "anthropic": {"custom_id": f"r-{i}", "result": {"type": "succeeded", "message": raw}},
+            "gemini": {"key": f"r-{i}", "response": raw},
+            "bedrock": {"recordId": f"r-{i}", "modelInput": {}, "modelOutput": raw},
+        }[family]
+        out.append(msgspec.json.encode(wrapped))
+    failures: dict[str, list[Any]] = {
+        "openai": [
+            {
+                "id": "b1",
+                "custom_id": "bad-1",
+                "response": None,
+                "error": {"code": "batch_expired", "message": "private text"},
+            },
+            {
+                "id": "b2",
+                "custom_id": "bad-2",
+                "response": {
+                    "status_code": 400,
+                    "body": {"error": {"type": "invalid_request_error", "message": "private text"}},
+                },
+            },
+        ],
+        "anthropic": [
+            {
+                "custom_id": "bad-1",
+                "result": {
+                    "type": "errored",
+                    "error": {
+                        "type": "error",
+                        "error": {"type": "invalid_request_error", "message": "private text"},
+                    },
+                },
+            },
+            {"custom_id": "bad-2", "result": {"type": "canceled"}},
+            {"custom_id": "bad-3", "result": {"type": "expired"}},
+        ],
+        "gemini": [
+            {
+                "key": "bad-1",
+                "error": {"code": 400, "message": "private text", "status": "INVALID_ARGUMENT"},
+            },
+        ],
+        "bedrock": [
+            {
+                "recordId": "bad-1",
+                "modelInput": {},
+                "error": {"errorCode": 400, "errorMessage": "private text"},
+            },
+        ],
+    }
+    return out + [msgspec.json.encode(f) for f in failures[family]]
+
+
+class TestConvertLines:
+    """Records in, records and problems out, every line accounted for."""
+
+    def test_fine_tuning_file_to_every_family(self) -> None:
+        source = lines("openai-finetune.jsonl")
+        for target in ("anthropic", "gemini", "ollama", "openai", "chatcodec", "sharegpt"):
+            result = cc.convert_lines(source, source="openai", target=target, **OPTIONS)
+            accounted(result)
+            assert result.kind == "request"
+            assert result.lines == 300
+            assert result.failed == 0, (target, result.problems[:3])
+
+    def test_blank_lines_and_text_lines(self) -> None:
+        body = '{"messages":[{"role":"user","content":"Hi"}]}\n'
+        result = cc.convert_lines(
+            ["", body, "  \n", body.encode()], source="openai", target="gemini"
+        )
+        accounted(result)
+        assert (result.lines, result.blank, result.converted) == (4, 2, 2)
+        assert json.loads(result.records[0]) == {
+            "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]
+        }
+
+    def test_a_bad_line_is_reported_and_the_run_goes_on(self) -> None:
+        good = lines("openai-finetune.jsonl")[:3]
+        bad = b'{"messages":[{"role":"wizard","content":"secret words"}]}'
+        result = cc.convert_lines(
+            [good[0], bad, b"{not json", *good[1:]],
+            source="openai",
+            target="anthropic",
+            max_tokens=64,
+        )
+        accounted(result)
+        assert result.failed == 2
+        assert len(result.records) == 3
+        failures = [p for p in result.problems if p.severity == "error"]
+        assert [p.line for p in failures] == [2, 3]
+        assert all(p.stage == "convert" and p.rule for p in failures)
+        assert "secret" not in msgspec.json.encode(result.problems).decode()
+        assert all(p.content is None for p in result.problems)
+
+    def test_include_content(self) -> None:
+        bad = '{"messages":[{"role":"wizard","content":"secret words"}]}'
+        result = cc.convert_lines([bad], source="openai", target="anthropic", include_content=True)
+        assert result.problems[0].content == bad
+
+    def test_strict_stops_at_the_first_failure(self) -> None:
+        good = lines("openai-finetune.jsonl")[:4]
+        result = cc.convert_lines(
+            [good[0], b"[1", good[1], good[2]],
+            source="openai",
+            target="gemini",
+            kind="request",
+            strict=True,
+        )
+        accounted(result)
+        assert (result.converted + result.lossy, result.failed, result.unread) == (1, 1, 2)
+
+    def test_losses_are_counted_by_reason(self) -> None:
+        result = cc.convert_lines(
+            lines("openai-finetune.jsonl"), source="openai", target="sharegpt"
+        )
+        assert result.lossy > 0
+        losses = [p for p in result.problems if p.stage == "loss"]
+        assert sum(result.losses.values()) == len(losses)
+        assert result.losses["sharegpt has no tool-call ids"] > 0
+
+    def test_line_numbers_continue_from_first_line(self) -> None:
+        result = cc.convert_lines(
+            [b"{bad"], source="openai", target="gemini", kind="request", first_line=41
+        )
+        assert result.problems[0].line == 41
+
+    def test_preflight_findings_of_the_report_are_kept(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        real = cc.convert
+
+        class Report:
+            def __init__(self, losses: tuple[cc.Loss, ...]) -> None:
+                self.losses = losses
+                self.problems = [cc.Problem("$.max_tokens", "must be set", "error")]
+
+        def with_findings(body: Any, **options: Any) -> tuple[bytes, Report]:
+            out, report = real(body, **options)
+            return out, Report(report.losses)
+
+        monkeypatch.setattr(_core, "convert", with_findings)
+        body = b'{"messages":[{"role":"user","content":"Hi"}]}'
+        result = cc.convert_lines([body], source="openai", target="anthropic")
+        assert result.preflight == 1
+        assert result.converted == 1
+        assert [(p.path, p.stage, p.severity) for p in result.problems] == [
+            ("$.max_tokens", "preflight", "error")
+        ]
+
+
+class TestKinds:
+    """The kind is told from the first record's keys, and explained when it cannot be."""
+
+    @pytest.mark.parametrize(
+        ("record", "kind"),
+        [
+            (b'{"messages":[]}', "request"),
+            (b'{"contents":[]}', "request"),
+            (b'{"choices":[]}', "response"),
+            (b'{"candidates":[]}', "response"),
+            (b'{"type":"message","role":"assistant","content":[]}', "response"),
+            (b'{"model":"m","message":{},"done":true}', "response"),
+            (b'{"v":2,"records":[]}', "transcript"),
+            (b'[{"role":"user","content":"x"}]', "transcript"),
+            (b'{"custom_id":"a","params":{}}', "batch"),
+            (b'{"key":"a","request":{}}', "batch"),
+            (b'{"recordId":"a","modelInput":{}}', "batch"),
+            (b'{"conversations":[]}', "sharegpt"),
+        ],
+    )
+    def test_detect(self, record: bytes, kind: str) -> None:
+        assert detect(record)[0] == kind
+
+    def test_unknown_shape_names_keys_never_values(self) -> None:
+        with pytest.raises(cc.ValidationError) as caught:
+            cc.convert_lines([b'{"prompt":"my secret","n":1}'], source="openai", target="gemini")
+        text = str(caught.value)
+        assert "line 1" in text
+        assert "prompt, n" in text.replace("keys n, prompt", "prompt, n")
+        assert "secret" not in text
+
+    def test_kind_and_family_must_fit(self) -> None:
+        with pytest.raises(cc.ValidationError, match="--from chatcodec"):
+            cc.convert_lines([b'{"v":2,"records":[]}'], source="openai", target="gemini")
+        with pytest.raises(cc.ValidationError, match="no family named"):
+            cc.convert_lines([], source="cohere", target="gemini")
+
+    def test_bedrock_says_there_is_no_codec(self) -> None:
+        with pytest.raises(cc.ValidationError, match="there is no bedrock codec yet"):
+            cc.convert_lines([b'{"messages":[]}'], source="bedrock", target="openai")
+        bad = b'{"recordId":"a","modelInput":{"inputText":"hi"}}'
+        result = cc.convert_lines([bad], source="bedrock", target="openai", kind="batch")
+        assert result.failed == 1
+        assert "there is no bedrock codec yet" in result.problems[0].rule
+
+
+class TestCanonical:
+    """chatcodec's own JSON: transcripts in, canonical requests and responses both ways."""
+
+    def test_transcripts_to_a_provider(self) -> None:
+        conv = cc.Conversation(
+            [cc.system("Be brief."), cc.mode_change("plan", "act"), cc.user("Hi")]
+        )
+        lines = [cc.encode(conv), cc.encode(list(conv.messages))]
+        result = cc.convert_lines(lines, source="chatcodec", target="anthropic", max_tokens=64)
+        assert result.kind == "transcript"
+        assert (result.converted, result.lossy) == (1, 1)
+        assert result.losses == {"a control record is never sent to a model": 1}
+        bodies = [json.loads(r) for r in result.records]
+        assert (
+            bodies[0]
+            == bodies[1]
+            == {
+                "max_tokens": 64,
+                "system": "Be brief.",
+                "messages": [{"role": "user", "content": "Hi"}],
+            }
+        )
+
+    def test_requests_there_and_back(self) -> None:
+        source = lines("openai-finetune.jsonl")
+        there = cc.convert_lines(source, source="openai", target="chatcodec")
+        assert there.failed == 0
+        assert all(isinstance(cc.decode(r, type=cc.Request), cc.Request) for r in there.records)
+        back = cc.convert_lines(there.records, source="chatcodec", target="openai", kind="request")
+        direct = cc.convert_lines(source, source="openai", target="openai")
+        assert back.records == direct.records
+
+
+class TestBatch:
+    """Batch files convert between every pair of providers with every id kept."""
+
+    @pytest.mark.parametrize(("source", "target"), list(itertools.permutations(ENVELOPES, 2)))
+    def test_requests(self, source: str, target: str) -> None:
+        records = batch_in(source)
+        result = cc.convert_lines(records, source=source, target=target, **OPTIONS)
+        accounted(result)
+        assert result.kind == "batch"
+        assert result.failed == 0, result.problems[:3]
+        assert ids(result.records, target) == ids(records, source)
+        back = cc.convert_lines(result.records, source=target, target=source, **OPTIONS)
+        assert back.failed == 0
+        assert ids(back.records, source) == ids(records, source)
+
+    def test_documented_envelopes(self) -> None:
+        body = b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'
+        line = (
+            b'{"custom_id":"request-1","method":"POST","url":"/v1/chat/completions","body":'
+            + body
+            + b"}"
+        )
+        want = {
+            "anthropic": {
+                "custom_id": "request-1",
+                "params": {
+                    "model": "gpt-4o",
+                    "max_tokens": 256,
+                    "messages": [{"role": "user", "content": "Hi"}],
+                },
+            },
+            "gemini": {
+                "key": "request-1",
+                "request": {
+                    "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+                    "generationConfig": {"maxOutputTokens": 256},
+                },
+            },
+            "bedrock": {
+                "recordId": "request-1",
+                "modelInput": {
+                    "anthropic_version": "bedrock-2023-05-31",
+                    "max_tokens": 256,
+                    "messages": [{"role": "user", "content": "Hi"}],
+                },
+            },
+        }
+        for target, expected in want.items():
+            result = cc.convert_lines([line], source="openai", target=target, max_tokens=256)
+            assert json.loads(result.records[0]) == expected, target
+
+    @pytest.mark.parametrize(
+        ("source", "target"),
+        list(itertools.product(("openai", "anthropic", "gemini", "bedrock"), ENVELOPES)),
+    )
+    def test_results(self, source: str, target: str) -> None:
+        records = results_file(source)
+        result = cc.convert_lines(records, source=source, target=target, kind="batch")
+        accounted(result)
+        assert result.failed == 0, result.problems[:3]
+        assert ids(result.records, target) == ids(records, source)
+        assert "private text" not in msgspec.json.encode(result.problems).decode()
+
+    @pytest.mark.parametrize("source", ["openai", "anthropic", "gemini", "bedrock"])
+    def test_results_read_back_as_canonical_responses(self, source: str) -> None:
+        records = results_file(source)
+        result = cc.convert_lines(records, source=source, target="chatcodec", kind="batch")
+        joined = [json.loads(r) for r in result.records]
+        succeeded = [r for r in joined if r["status"] == "succeeded"]
+        assert len(succeeded) == len(responses("anthropic" if source == "bedrock" else source))
+        for record in succeeded:
+            response = cc.decode(msgspec.json.encode(record["response"]), type=cc.Response)
+            assert isinstance(response, cc.Response)
+            assert record["id"].startswith("r-")
+        failed = {r["id"]: r for r in joined if r["status"] != "succeeded"}
+        assert failed
+        assert all(k.startswith("bad-") for k in failed)
+        if source == "anthropic":
+            assert failed["bad-2"]["status"] == "canceled"
+            assert failed["bad-3"]["status"] == "expired"
+            assert failed["bad-1"]["error"]["type"] == "invalid_request_error"
+
+    def test_bedrock_records_name_no_model(self) -> None:
+        said = b'{"role":"user","content":"Say \\"model\\"."}'
+        named = b'{"custom_id":"a","body":{"model":"gpt-4o","messages":[' + said + b"]}}"
+        unnamed = b'{"custom_id":"b","body":{"messages":[' + said + b"]}}"
+        result = cc.convert_lines(
+            [named, unnamed], source="openai", target="bedrock", max_tokens=64
+        )
+        assert result.losses == {"a Bedrock batch record carries no model: the job names it": 1}
+        assert [p.line for p in result.problems] == [1]
+        assert all("model" not in json.loads(r)["modelInput"] for r in result.records)
+
+    def test_an_id_anthropic_refuses_is_reported(self) -> None:
+        body = b'"body":{"messages":[{"role":"user","content":"Hi"}]}}'
+        good = b'{"custom_id":"request-1",' + body
+        bad = b'{"custom_id":"request.2",' + body
+        result = cc.convert_lines([good, bad], source="openai", target="anthropic", max_tokens=9)
+        assert result.converted == 2
+        assert result.preflight == 1
+        assert [(p.line, p.path, p.stage) for p in result.problems] == [
+            (2, "$.custom_id", "preflight")
+        ]
+        assert json.loads(result.records[1])["custom_id"] == "request.2"  # kept as it was
+
+    def test_canceled_goes_to_openai_as_an_error_with_a_loss(self) -> None:
+        line = b'{"custom_id":"x","result":{"type":"canceled"}}'
+        result = cc.convert_lines([line], source="anthropic", target="openai")
+        assert json.loads(result.records[0]) == {"custom_id": "x", "error": {"code": "canceled"}}
+        assert result.losses == {
+            "openai batch results have no canceled kind: written as an error": 1
+        }
+
+
+class TestShareGpt:
+    """ShareGPT both ways, as axolotl and LLaMA-Factory read it."""
+
+    LLAMA_FACTORY: ClassVar[dict[str, Any]] = {
+        "conversations": [
+            {"from": "human", "value": "What is the weather in Paris and Oslo?"},
+            {
+                "from": "function_call",
+                "value": json.dumps(
+                    [
+                        {"name": "get_weather", "arguments": {"city": "Paris"}},
+                        {"name": "get_weather", "arguments": {"city": "Oslo"}},
+                    ]
+                ),
+            },
+            {"from": "observation", "value": json.dumps(["18C", "4C"])},
+            {"from": "gpt", "value": "Paris 18C, Oslo 4C."},
+        ],
+        "system": "You are terse.",
+        "tools": json.dumps(
+            [
+                {
+                    "name": "get_weather",
+                    "description": "Weather",
+                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+                }
+            ]
+        ),
+    }
+
+    def test_llama_factory_record_to_openai(self) -> None:
+        line = json.dumps(self.LLAMA_FACTORY)
+        result = cc.convert_lines([line], source="sharegpt", target="openai")
+        assert result.kind == "sharegpt"
+        assert result.converted == 1
+        body = json.loads(result.records[0])
+        roles = [m["role"] for m in body["messages"]]
+        assert roles == ["system", "user", "assistant", "tool", "tool", "assistant"]
+        calls = body["messages"][2]["tool_calls"]
+        assert [json.loads(c["function"]["arguments"]) for c in calls] == [
+            {"city": "Paris"},
+            {"city": "Oslo"},
+        ]
+        assert [m["tool_call_id"] for m in body["messages"][3:5]] == [c["id"] for c in calls]
+        assert body["tools"][0]["function"]["name"] == "get_weather"
+
+    def test_round_trip_through_openai(self) -> None:
+        line = json.dumps(self.LLAMA_FACTORY)
+        there = cc.convert_lines([line], source="sharegpt", target="openai")
+        back = cc.convert_lines(there.records, source="openai", target="sharegpt")
+        record = json.loads(back.records[0])
+        assert record["conversations"][0] == {"from": "system", "value": "You are terse."}
+        assert record["conversations"][1:] == self.LLAMA_FACTORY["conversations"]
+        assert json.loads(record["tools"]) == json.loads(self.LLAMA_FACTORY["tools"])
+
+    def test_axolotl_record(self) -> None:
+        line = json.dumps(
+            {
+                "conversations": [
+                    {"from": "system", "value": "Be kind."},
+                    {"from": "human", "value": "Hi"},
+                    {"from": "gpt", "value": "Hello!"},
+                ]
+            }
+        )
+        result = cc.convert_lines([line], source="sharegpt", target="anthropic", max_tokens=64)
+        body = json.loads(result.records[0])
+        assert body["system"] == "Be kind."
+        assert [m["role"] for m in body["messages"]] == ["user", "assistant"]
+
+    def test_real_requests_keep_their_text(self) -> None:
+        source = lines("openai-finetune.jsonl")
+        there = cc.convert_lines(source, source="openai", target="sharegpt")
+        back = cc.convert_lines(there.records, source="sharegpt", target="openai")
+        assert there.failed == back.failed == 0
+        for before, after in zip(source, back.records, strict=True):
+            users = [
+                m
+                for m in json.loads(before)["messages"]
+                if m["role"] == "user" and isinstance(m["content"], str)
+            ]
+            again = [m for m in json.loads(after)["messages"] if m["role"] == "user"]
+            assert [m["content"] for m in users] == [m["content"] for m in again][: len(users)]
+
+    def test_bad_turn(self) -> None:
+        line = b'{"conversations":[{"from":"wizard","value":"secret"}]}'
+        result = cc.convert_lines([line], source="sharegpt", target="openai")
+        assert result.failed == 1
+        assert result.problems[0].path == "$.conversations[0].from"
+
+
+SAMPLE = lines("openai-finetune.jsonl")[:40]
+ODD = [b"", b"   ", b"{oops", b'{"messages":[{"role":"wizard","content":"x"}]}', b"[1,2"]
+
+
+class TestAnySplit:
+    """Chunks at any split give what one call gives; every line is accounted for."""
+
+    @settings(max_examples=40, deadline=None)
+    @given(
+        st.lists(st.sampled_from(SAMPLE + ODD), min_size=1, max_size=30),
+        st.lists(st.integers(1, 30), max_size=6),
+    )
+    def test_chunks_add_up(self, picked: list[bytes], cuts: list[int]) -> None:
+        whole = cc.convert_lines(picked, source="openai", target="anthropic", kind="request")
+        accounted(whole)
+        total = cc.BulkResult(kind="request")
+        start = 0
+        for cut in [*sorted(set(cuts)), len(picked)]:
+            if cut <= start or cut > len(picked):
+                continue
+            part = cc.convert_lines(
+                picked[start:cut],
+                source="openai",
+                target="anthropic",
+                kind="request",
+                first_line=start + 1,
+            )
+            total.add(part, keep_records=True)
+            start = cut
+        assert total.records == whole.records
+        assert total.problems == whole.problems
+        assert total.counts() == whole.counts()
+        good = [line for line in picked if line in SAMPLE]
+        assert len(whole.records) == len(good)

@@ -1,0 +1,206 @@
+"""chatcodec.dask and --engine dask on a real distributed.LocalCluster."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+import chatcodec as cc
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("dask.bag")
+
+from chatcodec.dask import convert_bag, convert_files  # noqa: E402
+
+BATCH = Path(__file__).parent / "data" / "bulk" / "openai-batch-input.jsonl"
+BAD = (
+    b'{"custom_id":"bad","method":"POST","url":"/v1/chat/completions",'
+    b'"body":{"messages":[{"role":"wizard","content":"secret"}]}}'
+)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def big(tmp_path: Path) -> Path:
+    """A few thousand real batch lines: the shipped 300, ten times with new ids, one bad."""
+    lines = BATCH.read_bytes().splitlines()
+    out: list[bytes] = []
+    for round_ in range(10):
+        for line in lines:
+            record = json.loads(line)
+            record["custom_id"] = f"{record['custom_id']}-{round_}"
+            out.append(json.dumps(record).encode())
+    out.insert(1234, BAD)
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"\n".join(out) + b"\n")
+    return path
+
+
+class TestDask:
+    """The same records and accounting as convert_lines, on two worker processes."""
+
+    def test_convert_files(self, cluster: Any, big: Path, tmp_path: Path) -> None:
+        lines = big.read_bytes().splitlines()
+        expected = cc.convert_lines(lines, source="openai", target="anthropic", max_tokens=64)
+        out = tmp_path / "out"
+        with distributed.Client(cluster):
+            result = convert_files(
+                str(big),
+                str(out / "*.jsonl"),
+                source="openai",
+                target="anthropic",
+                max_tokens=64,
+                blocksize=200_000,
+            )
+        parts = sorted(out.glob("*.jsonl"), key=lambda p: int(p.stem))
+        assert len(parts) > 2
+        written = b"".join(p.read_bytes() for p in parts).splitlines()
+        assert written == expected.records
+        assert result.counts() == expected.counts()
+        assert result.lines == 3001
+        assert [(p.line, p.rule) for p in result.problems if p.severity == "error"] == [
+            (1235, next(p.rule for p in expected.problems if p.severity == "error"))
+        ]
+
+    def test_convert_bag(self, cluster: Any) -> None:
+        import dask.bag
+
+        db: Any = dask.bag  # dask's functions carry no annotations
+        lines = [line.decode() for line in BATCH.read_bytes().splitlines()]
+        with distributed.Client(cluster):
+            bag = db.from_sequence(lines, npartitions=4)
+            out, results = convert_bag(bag, source="openai", target="gemini", kind="batch")
+            records = cast(Any, out).compute()
+            counts = cast(Any, results).compute()
+        assert len(records) == 300
+        assert [json.loads(r)["key"] for r in records] == [
+            json.loads(x)["custom_id"] for x in lines
+        ]
+        assert sum(r.lines for r in counts) == 300
+
+    def test_command_on_the_cluster(self, cluster: Any, big: Path, tmp_path: Path) -> None:
+        out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+        local = tmp_path / "local.jsonl"
+        common = ["convert", "--from", "openai", "--to", "gemini", str(big)]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                *common,
+                str(out),
+                "--engine",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--errors",
+                str(errors),
+            ],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr  # the one bad line
+        subprocess.run(
+            [sys.executable, "-m", "chatcodec", *common, str(local), "--quiet", "--jobs", "1"],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert out.read_bytes() == local.read_bytes()
+        failed = [json.loads(x) for x in errors.read_bytes().splitlines()]
+        assert [p["line"] for p in failed if p["severity"] == "error"] == [1235]
+        assert b"secret" not in errors.read_bytes()
+        assert sorted(p.name for p in tmp_path.iterdir()) == [
+            "big.jsonl",
+            "errors.jsonl",
+            "local.jsonl",
+            "out.jsonl",
+        ]
+
+    def test_command_starts_a_local_cluster(self, tmp_path: Path) -> None:
+        out, local = tmp_path / "out.jsonl", tmp_path / "local.jsonl"
+        common = ["convert", "--from", "openai", "--to", "anthropic", str(BATCH)]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                *common,
+                str(out),
+                "--engine",
+                "dask",
+                "--jobs",
+                "2",
+                "--max-tokens",
+                "64",
+                "--quiet",
+            ],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert b"(batch, dask)" in done.stderr
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                *common,
+                str(local),
+                "--quiet",
+                "--jobs",
+                "1",
+                "--max-tokens",
+                "64",
+            ],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        assert out.read_bytes() == local.read_bytes()
+
+    def test_command_needs_files(self) -> None:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "gemini",
+                "-",
+                "-",
+                "--engine",
+                "dask",
+            ],
+            capture_output=True,
+            input=b"",
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 2
+        assert b"reads and writes files" in done.stderr
