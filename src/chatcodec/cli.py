@@ -148,9 +148,10 @@ def _bulk_commands(commands: Any) -> None:
     validating.add_argument("input", metavar="IN", help="input file, or - for stdin")
     validating.add_argument(
         "--policy",
-        choices=("strict", "lenient"),
-        default="lenient",
-        help="ordering rules: lenient (tool results answer calls; the default) or strict",
+        choices=POLICIES,
+        default="provider",
+        help="ordering rules: provider (what providers refuse; the default), strict (the "
+        "specification's conversation rules) or lenient (tool results answer calls)",
     )
     validating.add_argument("--quiet", action="store_true", help="a plain summary")
     stats = commands.add_parser(
