@@ -6,13 +6,19 @@ it holds ``--mb`` megabytes (200 by default). Measured, one pass each, in one ru
 - the floor: ``orjson.loads`` then ``orjson.dumps`` of each line, no conversion;
 - ``convert_lines`` over the same lines in this process (the pure function alone);
 - ``chatcodec convert --jobs 1`` and ``--jobs 2``, the whole command with its file
-  reading and writing, peak RSS summed over the command and its workers.
+  reading and writing, peak RSS summed over the command and its workers;
+- the peers as a plain per-line loop in this process: martian-linguafranca's Rust
+  core (``convert_request_json_str``, text in and out) and llm-babel
+  (``registry.translate``), from ``convert_scenarios.py``. Each peer's answer is
+  first compared with chatcodec's on the 300 distinct requests (the conversation
+  each holds, read back with chatcodec's Anthropic decoder); the table says on how
+  many it agreed. A line a peer raises on is counted, not fatal.
 
 Before timing anything it checks that the two command runs give the same bytes
 and that every line was converted. Results go to ``perf/results/bulk.json`` and
-the table between the ``bulk`` markers of ``perf/README.md``.
+with ``--record``, the table between the ``bulk`` markers of ``perf/README.md``.
 
-Usage: python perf/bench_bulk.py [--mb 200]
+Usage: python perf/bench_bulk.py [--mb 200] [--record]
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import orjson
 import psutil
 
 import chatcodec as cc
+from convert_scenarios import babel_converter, conversation, linguafranca_converter
 
 PERF = Path(__file__).resolve().parent
 SOURCE = PERF.parent / "tests" / "data" / "bulk" / "openai-finetune.jsonl"
@@ -77,6 +84,45 @@ def pure(path: Path) -> tuple[float, int]:
     return time.perf_counter() - start, converted
 
 
+_linguafranca = linguafranca_converter("anthropic_messages")
+
+
+def _linguafranca_with_model(line: bytes) -> bytes | str:
+    # Fine-tuning records have no model, and linguafranca refuses a request without
+    # one; llm-babel is given one the same way (``model=`` in convert_scenarios).
+    return _linguafranca(b'{"model":"m",' + line.lstrip()[1:])
+
+
+PEERS = {
+    "martian-linguafranca (Rust core), per line": _linguafranca_with_model,
+    "llm-babel, per line": babel_converter("anthropic-messages"),
+}
+
+
+def agreement(convert: Any) -> int:
+    """On how many of the distinct requests a peer holds chatcodec's conversation."""
+    same = 0
+    for line in SOURCE.read_bytes().splitlines():
+        ours = cc.convert(line, source="openai", target="anthropic", max_tokens=1024)[0]
+        try:
+            same += conversation("anthropic", convert(line)) == conversation("anthropic", ours)
+        except Exception:  # a peer's failure is counted as disagreement
+            continue
+    return same
+
+
+def peer(path: Path, convert: Any) -> tuple[float, int]:
+    failed = 0
+    start = time.perf_counter()
+    with path.open("rb") as f:
+        for line in f:
+            try:
+                convert(line)
+            except Exception:  # counted: the loop goes on, as a user's would
+                failed += 1
+    return time.perf_counter() - start, failed
+
+
 def command(path: Path, out: Path, jobs: int) -> tuple[float, int]:
     """Seconds and peak RSS (bytes, the command and its workers together)."""
     argv = [
@@ -115,6 +161,7 @@ def command(path: Path, out: Path, jobs: int) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=200)
+    parser.add_argument("--record", action="store_true", help="write the table into README.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "in.jsonl"
@@ -131,12 +178,19 @@ def main() -> None:
         if converted != lines:
             raise SystemExit("convert_lines did not convert every line")
         floor_s = floor(source)
+        peers = {
+            name: (*peer(source, convert), agreement(convert)) for name, convert in PEERS.items()
+        }
     mb = size / 1e6
     rows: list[dict[str, Any]] = [
         {"case": "floor: orjson.loads + orjson.dumps per line", "seconds": floor_s},
         {"case": "convert_lines, this process", "seconds": pure_s},
         {"case": "chatcodec convert --jobs 1", "seconds": one_s, "peak_rss": one_rss},
         {"case": "chatcodec convert --jobs 2", "seconds": two_s, "peak_rss": two_rss},
+        *(
+            {"case": name, "seconds": seconds, "failed_lines": failed, "agrees_on": agrees}
+            for name, (seconds, failed, agrees) in peers.items()
+        ),
     ]
     for row in rows:
         row["mb_per_s"] = mb / row["seconds"]
@@ -155,18 +209,24 @@ def main() -> None:
         f"OpenAI -> Anthropic, {mb:.0f} MB, {lines:,} lines of real fine-tuning requests; "
         f"{os.cpu_count()} CPUs, Python {report['python']}. Produced by `perf/bench_bulk.py`.",
         "",
-        "| case | MB/s | of the floor | peak RSS |",
-        "|---|---|---|---|",
+        "| case | MB/s | of the floor | peak RSS | notes |",
+        "|---|---|---|---|---|",
     ]
+    distinct = len(SOURCE.read_bytes().splitlines())
     for row in rows:
         rss = f"{row['peak_rss'] / 1e6:.0f} MB" if "peak_rss" in row else "-"
+        notes = ""
+        if "agrees_on" in row:
+            notes = f"chatcodec's conversation on {row['agrees_on']} of {distinct} requests"
+            notes += f"; raised on {row['failed_lines']:,} lines" if row["failed_lines"] else ""
         table.append(
-            f"| {row['case']} | {row['mb_per_s']:.1f} | {row['of_floor'] * 100:.0f} % | {rss} |"
+            f"| {row['case']} | {row['mb_per_s']:.1f} | {row['of_floor'] * 100:.0f} % "
+            f"| {rss} | {notes} |"
         )
     table.append("")
     table.append(f"From 1 to 2 processes: {report['speedup_1_to_2']:.2f}x.")
     text = README.read_text()
-    if START in text:
+    if args.record and START in text:
         head, rest = text.split(START, 1)
         tail = rest.split(END, 1)[1]
         README.write_text(f"{head}{START}\n" + "\n".join(table) + f"\n{END}{tail}")
