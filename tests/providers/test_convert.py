@@ -371,3 +371,34 @@ class TestFitToOllama:
         body, losses = _encode("ollama", cc.Request((cc.user(content),)))
         assert body["messages"][0]["content"] == "a\nb"
         assert [path for path, _ in losses] == ["$.messages[0].content[2]"]
+
+
+class TestEmptyAnswers:
+    """An assistant message with nothing in it never becomes a turn a target refuses."""
+
+    BODIES = (
+        b'{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant"},'
+        b'{"role":"user","content":"r"}]}',
+        b'{"model":"m","messages":[{"role":"user","content":"q"},'
+        b'{"role":"assistant","content":[]},{"role":"user","content":"r"}]}',
+    )
+
+    @pytest.mark.parametrize("body", BODIES)
+    @pytest.mark.parametrize("target", ["anthropic", "gemini"])
+    def test_left_out_and_reported(self, body: bytes, target: str) -> None:
+        out, report = cc.convert(body, source="openai", target=target, max_tokens=9)
+        assert report.paths == ["$.messages[1]"]
+        assert "empty assistant message" in report.losses[0].reason
+        assert not [p for p in report.problems if p.severity == "error"]
+        turns = json.loads(out).get("contents") or json.loads(out)["messages"]
+        assert all(turn.get("parts", turn.get("content")) for turn in turns)
+
+    @pytest.mark.parametrize("content", [(), ""])
+    def test_canonical_empty_content_is_one_rule(self, content: str | tuple[()]) -> None:
+        message = cc.AssistantMessage(content)
+        assert cc.decode(cc.encode(message)) == message
+        _, losses = _encode("gemini", cc.Request((cc.user("q"), message, cc.user("r"))))
+        # Empty text is a part Gemini takes; no parts at all is a turn it refuses.
+        assert [path for path, _ in losses] == ([] if content == "" else ["$.messages[1]"])
+        with pytest.raises(cc.ValidationError, match="content or tool calls"):
+            cc.decode(b'{"role":"assistant"}')

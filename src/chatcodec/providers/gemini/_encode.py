@@ -205,8 +205,7 @@ class _Encoder(_PartEncoder):
                                     }
                                 }
                             )
-                    if parts is not None:
-                        # Never empty when there is content: nothing to report.
+                    if parts:
                         results = None
                         contents.append({"role": "model", "parts": parts})
                         continue
@@ -214,9 +213,14 @@ class _Encoder(_PartEncoder):
             if isinstance(message, AssistantMessage):
                 turn = self.assistant(message, path)
                 results = None
-                if not turn["parts"] and message.content:
-                    # Every part was lost (and reported): Gemini refuses an empty turn.
-                    enc.lose(path, "a model turn none of whose parts gemini can carry")
+                if not turn["parts"]:
+                    # Gemini refuses a model turn without parts: never send one.
+                    if message.content:  # every part was lost (and reported)
+                        enc.lose(path, "a model turn none of whose parts gemini can carry")
+                    else:
+                        enc.lose(
+                            path, "an empty assistant message: gemini refuses a turn without parts"
+                        )
                     continue
                 contents.append(turn)
             elif isinstance(message, ToolMessage):
