@@ -39,6 +39,7 @@ from chatcodec import (
     UserMessage,
     ValidationError,
     assistant,
+    convert,
     developer,
     providers,
     system,
@@ -751,6 +752,23 @@ class TestSdkValidation:
     def test_streaming_request(self) -> None:
         request = Request((user("Hi"),), model="gpt-4o", stream=True)
         validate_request(codec.encode_request(request))
+
+    @pytest.mark.parametrize(
+        ("source", "path"),
+        [
+            pytest.param(family, p.values[0], id=f"{family}:{p.id}")
+            for family in ("anthropic", "gemini", "ollama")
+            for p in curated(family, "response") + corpus(family, "response")
+        ],
+    )
+    def test_converted_response(self, source: str, path: Path) -> None:
+        out, _ = convert(path.read_bytes(), source=source, target="openai", kind="response")
+        ChatCompletion.model_validate_json(out)
+
+    def test_hand_built_response(self) -> None:
+        response = Response((Choice(None, None),), usage=Usage(3, 0))
+        body = ChatCompletion.model_validate_json(codec.encode_response(response))
+        assert (body.object, body.choices[0].finish_reason) == ("chat.completion", "stop")
 
 
 class TestCrossSource:

@@ -25,7 +25,9 @@ the wire spelled something that has no canonical field of its own:
   spelling of the limit, the stop sequences and the forced choice was used;
 - tool ``"~asis"``: a strict tool's schema is sent as it came, not closed;
 - usage ``"~absent"``: counts the body did not give; response
-  ``"~choices"``, choice ``"~index"`` / ``"~message"``: keys that were absent;
+  ``"~choices"`` / ``"~object"``, choice ``"~index"`` / ``"~message"``: keys
+  that were absent (a response with neither ``object`` nor ``"~object"`` is
+  another provider's, and gets the keys OpenAI requires);
   choice ``"~finish"``: a finish reason OpenAI does not define, sent as is.
 """
 

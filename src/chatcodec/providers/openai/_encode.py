@@ -449,6 +449,12 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write an OpenAI Chat Completions response body.
 
+    A response OpenAI did not send (another provider's, or one built by
+    hand) gets every key OpenAI's ``ChatCompletion`` requires: ``"object":
+    "chat.completion"``, ``created`` (0: no creation time is known), ``id``
+    and ``model`` (``""`` when unknown), and a choice's message and finish
+    reason (``"stop"`` when the source gave none).
+
     Parameters
     ----------
     response : Response
@@ -469,25 +475,36 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     ...     (Choice(assistant("Hi!"), FinishReason.STOP),), id="r1", usage=Usage(5, 2)
     ... )
     >>> openai.encode_response(response)
-    b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
+    b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"created":0,"model":"","object":"chat.completion","usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
     """
     enc = Encoding(NAME, losses)
     own = enc.own(response.extras, "$")
+    # A response OpenAI did not send (another provider's, or built by hand)
+    # gets the keys the SDK's ChatCompletion requires; OpenAI's own keeps its.
+    foreign = "object" not in own and "~object" not in own
     out: dict[str, Any] = {}
     if response.id is not None:
         out["id"] = response.id
+    elif foreign:
+        out["id"] = ""
     if response.choices or "~choices" not in own:
         out["choices"] = [
-            _choice(c, i, f"$.choices[{i}]", enc) for i, c in enumerate(response.choices)
+            _choice(c, i, f"$.choices[{i}]", enc, foreign) for i, c in enumerate(response.choices)
         ]
+    if foreign:
+        out["created"] = 0  # no creation time is known
     if response.model is not None:
         out["model"] = response.model
+    elif foreign:
+        out["model"] = ""
+    if foreign:
+        out["object"] = "chat.completion"
     if response.usage is not None:
         out["usage"] = _usage(response.usage, enc)
     return encode_body(fill(out, own))
 
 
-def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
+def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> dict[str, Any]:
     own = enc.own(choice.extras, path)
     out: dict[str, Any] = {}
     if choice.index is not None:
@@ -500,6 +517,8 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
         out["message"] = fill(
             assistant_wire(m, m_own, f"{path}.message", enc, response=True), m_own
         )
+    elif foreign:
+        out["message"] = {"role": "assistant", "content": None}  # nothing was said
     raw = choice.raw_finish_reason
     reason = choice.finish_reason
     if (
@@ -514,6 +533,8 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
             enc.lose(f"{path}.finish_reason", f"openai has no finish reason {reason.value!r}")
             wire = "stop"
         out["finish_reason"] = wire
+    elif foreign:
+        out["finish_reason"] = "stop"  # required; the source said the answer ended, not why
     return fill(out, own)
 
 

@@ -130,6 +130,8 @@ def fast_response(body: bytes | str) -> Response | None:
         own: dict[str, Any] = {}
         if r.object is not UNSET:
             own["object"] = r.object
+        else:
+            own["~object"] = None  # absent: not written back
         if r.created is not UNSET:
             own["created"] = r.created
         if r.system_fingerprint is not UNSET:

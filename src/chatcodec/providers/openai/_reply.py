@@ -364,6 +364,8 @@ def general_response(body: bytes | str) -> Response:
     if "error" in obj and "choices" not in obj and obj["error"] is not None:
         raise _provider_error(obj)
     own: dict[str, Any] = rest(obj, _RESPONSE) or {}
+    if "object" not in obj:
+        own["~object"] = None  # absent: not written back
     choices: tuple[Choice, ...] = ()
     raw = obj.get("choices", ABSENT)
     if raw is ABSENT:
