@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from corpus import API, CORPUS, corpus, curated, rejected, same_json
+from corpus import API, CORPUS, DATA, corpus, curated, rejected, same_json
 
 import chatcodec as cc
 from chatcodec import providers
@@ -279,6 +279,23 @@ class TestFitToOpenAI:
             "$.tool_choice",
             "$.parallel_tool_calls",
         ]
+
+    def test_a_document_by_url_is_reported_not_sent_as_mistrals(self) -> None:
+        path = DATA / "anthropic" / "request"
+        path /= "pydantic-ai__models__test_anthropic__test_document_url_input__00.json"
+        out, report = cc.convert(path.read_bytes(), source="anthropic", target="openai")
+        assert "document_url" not in out.decode()
+        assert [(loss.path, loss.reason) for loss in report] == [
+            ("$.messages[0].content[1]", "a file by URL: openai takes a file as data or a file id")
+        ]
+        # Mistral's own document_url goes back as it came.
+        mistral = DATA.parent / "corpus" / (
+            "mistral__pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_multimodal_tool_return_matrix_direct-url-document-mistral__01.json"
+        )
+        out, report = cc.convert(mistral.read_bytes(), source="mistral", target="mistral")
+        assert '"document_url":"https://pdfobject.com/pdf/sample.pdf"' in out.decode()
+        assert not report.losses
 
     def test_a_nameless_schema_gets_a_name(self) -> None:
         rf = cc.ResponseFormat("json_schema", schema={"type": "object"})

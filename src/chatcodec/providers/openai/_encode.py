@@ -421,6 +421,10 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
     if not isinstance(part, FilePart):
         enc.lose(path, f"a {type(part).__struct_config__.tag} part openai cannot carry")
         return None
+    if part.url is not None and own.get("~type") != "document_url":
+        # Only Mistral's document_url takes a file by URL; OpenAI refuses it.
+        enc.lose(path, "a file by URL: openai takes a file as data or a file id")
+        return None
     return _file(part, own, inner_own)
 
 
@@ -435,8 +439,7 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
         spec: dict[str, Any] = {"file_data": data}
     elif part.file_id is not None:
         spec = {"file_id": part.file_id}
-    else:
-        # Only Mistral's document_url takes a document by URL.
+    else:  # by URL, as Mistral's document_url sent it
         return fill({"type": "document_url", "document_url": part.url}, own)
     if part.filename is not None:
         spec["filename"] = part.filename
