@@ -289,9 +289,13 @@ class TestFitToOpenAI:
             ("$.messages[0].content[1]", "a file by URL: openai takes a file as data or a file id")
         ]
         # Mistral's own document_url goes back as it came.
-        mistral = DATA.parent / "corpus" / (
-            "mistral__pydantic-ai__models__test_multimodal_tool_returns__"
-            "test_multimodal_tool_return_matrix_direct-url-document-mistral__01.json"
+        mistral = (
+            DATA.parent
+            / "corpus"
+            / (
+                "mistral__pydantic-ai__models__test_multimodal_tool_returns__"
+                "test_multimodal_tool_return_matrix_direct-url-document-mistral__01.json"
+            )
         )
         out, report = cc.convert(mistral.read_bytes(), source="mistral", target="mistral")
         assert '"document_url":"https://pdfobject.com/pdf/sample.pdf"' in out.decode()
