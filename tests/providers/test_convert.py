@@ -423,3 +423,33 @@ class TestEmptyAnswers:
         assert [path for path, _ in losses] == ([] if content == "" else ["$.messages[1]"])
         with pytest.raises(cc.ValidationError, match="content or tool calls"):
             cc.decode(b'{"role":"assistant"}')
+
+
+class TestGemini3Signatures:
+    """Calls Gemini 3 did not make carry the placeholder signature Google documents."""
+
+    def test_calls_from_another_provider(self) -> None:
+        out, report = cc.convert(
+            TestConvert.BODY, source="openai", target="gemini", model="gemini-3-pro-preview"
+        )
+        turn = json.loads(out)["contents"][1]
+        assert turn["parts"][0]["thoughtSignature"] == "skip_thought_signature_validator"
+        assert not report.problems
+
+    def test_only_the_first_call_of_a_turn_and_only_for_gemini_3(self) -> None:
+        calls = [cc.tool_call("a", "f", {}), cc.tool_call("b", "g", {})]
+        messages = (cc.user("q"), cc.assistant(tool_calls=calls))
+        for model, signed in (("gemini-3-flash", [True, False]), ("gemini-2.5-pro", [False] * 2)):
+            body, _ = _encode("gemini", cc.Request(messages, model=model))
+            parts = body["contents"][1]["parts"]
+            assert ["thoughtSignature" in part for part in parts] == signed
+
+    def test_a_real_signature_is_kept(self) -> None:
+        signed = msgspec.structs.replace(
+            cc.tool_call("a", "f", {}), extras={"gemini": {"thoughtSignature": "c2ln"}}
+        )
+        request = cc.Request(
+            (cc.user("q"), cc.assistant(tool_calls=[signed])), model="gemini-3-pro"
+        )
+        body, _ = _encode("gemini", request)
+        assert body["contents"][1]["parts"][0]["thoughtSignature"] == "c2ln"

@@ -988,10 +988,16 @@ class TestCheckRequest:
         assert problems(request) == [
             (
                 "$.messages[1].tool_calls[0]",
-                "function calls of gemini-3 models must carry their thoughtSignature",
+                "a gemini-3 function call without its thoughtSignature: it is sent with the"
+                " placeholder Google documents for calls Gemini did not make",
                 "warning",
             )
         ]
+        # What is sent carries the placeholder, and reads back signed.
+        sent = gemini.decode_request(gemini.encode_request(request))
+        assert problems(msgspec.structs.replace(sent, model=request.model)) == []
+        call = json.loads(gemini.encode_request(request))["contents"][1]["parts"][0]
+        assert call["thoughtSignature"] == "skip_thought_signature_validator"
         signed = tool_call("a", "f")
         signed = msgspec.structs.replace(signed, extras={"gemini": {"thoughtSignature": "s"}})
         ok = Request(

@@ -30,7 +30,15 @@ from ..._usage import Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
-from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
+from ._keys import (
+    NAME,
+    SKIP_SIGNATURE,
+    SNAKE,
+    finish_out,
+    signs_calls,
+    spelling,
+    to_gemini_schema,
+)
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -397,6 +405,24 @@ class _Encoder(_PartEncoder):
         return fill(out, own)
 
 
+def _sign_calls(contents: list[Any], k: dict[str, str]) -> None:
+    """Give the first call of each model turn a signature, if it has none.
+
+    Gemini 3 refuses a function call without the ``thoughtSignature`` it
+    made it with. A call it did not make (another provider's, or one built
+    by hand) gets the placeholder Google documents for that case.
+    """
+    call_key, key = k["functionCall"], k["thoughtSignature"]
+    for content in contents:
+        if content.get("role") != "model":
+            continue
+        for i, part in enumerate(content["parts"]):
+            if type(part) is dict and call_key in part:
+                if "thoughtSignature" not in part and "thought_signature" not in part:
+                    content["parts"][i] = {**part, key: SKIP_SIGNATURE}
+                break
+
+
 def encode_request(
     request: Request,
     *,
@@ -413,7 +439,9 @@ def encode_request(
     ``{"error": text}``), which the decoder reads back as that text. A file
     by URL gets the media type its extension names (Gemini needs one); a
     turn none of whose parts can be sent is left out. The model goes in the
-    URL, not the body.
+    URL, not the body; for a Gemini 3 model, the first function call of a
+    model turn that has no ``thoughtSignature`` (a call Gemini did not make)
+    gets the placeholder Google documents, ``skip_thought_signature_validator``.
 
     Parameters
     ----------
@@ -455,6 +483,8 @@ def encode_request(
     out: dict[str, Any] = {}
     system: list[Any] = []
     out["contents"], role = encoder.contents(request.messages, system)
+    if signs_calls(request.model):
+        _sign_calls(out["contents"], k)
     if system:
         instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
         instruction["parts"] = system
