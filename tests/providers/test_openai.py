@@ -22,6 +22,7 @@ from chatcodec import (
     FinishReason,
     ImagePart,
     InvalidToolCall,
+    Loss,
     OpaquePart,
     ProviderError,
     ProviderTool,
@@ -386,6 +387,52 @@ class TestRequestSemantics:
         assert one.stop == ("END",)
         assert one.max_tokens == 5
         assert one.extras == {"openai": {"~stop": "str"}}
+
+
+class TestNothingMovedOrInvented:
+    """Within OpenAI's wire, a body comes back as it went: nothing moved, nothing made up."""
+
+    def test_media_in_a_tool_message_stays_there(self) -> None:
+        body = json.dumps(
+            {
+                "model": "m",
+                "messages": [
+                    {"role": "user", "content": "Show me"},
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "c1",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": "{}"},
+                            }
+                        ],
+                    },
+                    {
+                        "role": "tool",
+                        "tool_call_id": "c1",
+                        "content": [
+                            {"type": "text", "text": "here"},
+                            {"type": "image_url", "image_url": {"url": "https://x/a.png"}},
+                        ],
+                    },
+                ],
+            }
+        ).encode()
+        losses: list[Loss] = []
+        same_json(
+            json.loads(codec.encode_request(codec.decode_request(body), losses=losses)),
+            json.loads(body),
+        )
+        assert losses == []
+
+    def test_a_schema_without_a_name_gets_none(self) -> None:
+        body = (
+            b'{"model":"m","messages":[{"role":"user","content":"q"}],'
+            b'"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}}}'
+        )
+        assert codec.encode_request(codec.decode_request(body)) == body
 
 
 class TestResponseSemantics:

@@ -21,6 +21,9 @@ the wire spelled something that has no canonical field of its own:
 - part ``"~in"``: a reasoning or refusal part sat in the ``content`` list
   (Mistral), ``"~chunks"``: the lengths of the thinking chunks it joins;
   ``"~type"``, ``"~str"``, ``"~raw"``: how a media part was spelled;
+- tool message ``"~media"``: its content held media parts the server took
+  (written back in place, not moved to a user message); response format
+  ``"~name": "absent"``: its JSON schema had no name (none is made up);
 - request ``"~max_tokens"``, ``"~stop"``, ``"~tool_choice"``: which
   spelling of the limit, the stop sequences and the forced choice was used;
 - tool ``"~asis"``: a strict tool's schema is sent as it came, not closed;

@@ -278,6 +278,8 @@ def _response_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat
                 part_own = dict(outer) if outer else {}
                 if inner:
                     part_own["~json_schema"] = inner
+                if "name" not in spec:
+                    part_own["~name"] = "absent"  # not named "response" on the way back
                 return ResponseFormat(kind, name, schema, strict, extras=extras(part_own))
     own["response_format"] = value
     return None
@@ -408,6 +410,8 @@ def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
     else:
         items = expect_list(raw, f"{path}.content")
         content = tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+        if any(type(part) is not TextPart for part in content):
+            own["~media"] = "in"  # the server took media in a tool message: kept there
     call_id = m.get("tool_call_id")
     if type(call_id) is not str or not call_id:
         if "tool_call_id" in m:

@@ -171,7 +171,11 @@ def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
         spec: dict[str, Any] = {}
         if rf.name is not None:
             spec["name"] = rf.name
-        elif rf.type == "json_schema" and not (inner_own and "name" in inner_own):
+        elif (
+            rf.type == "json_schema"
+            and own.get("~name") != "absent"
+            and not (inner_own and "name" in inner_own)
+        ):
             # OpenAI requires a name; other providers' schemas have none.
             spec["name"] = DEFAULT_SCHEMA_NAME
         if rf.schema is not None:
@@ -358,7 +362,7 @@ def _tool_message(
             out["content"] = content
         elif own["~content"] is None:
             out["content"] = None
-    elif moved is not None and any(_media(part) for part in content):
+    elif moved is not None and "~media" not in own and any(_media(part) for part in content):
         texts = []
         for j, part in enumerate(content):
             at = f"{path}.content[{j}]"
