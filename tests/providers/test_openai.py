@@ -1098,7 +1098,11 @@ class TestMalformed:
             (b'{"messages":[{"role":5}]}', "$.messages[0].role"),
             (b'{"messages":[{"role":"wizard","content":"x"}]}', "$.messages[0].role"),
             (b'{"messages":[{"role":"user","content":5}]}', "$.messages[0].content"),
-            (b'{"messages":[{"role":"user","content":""}]}', "$.content"),
+            (b'{"messages":[{"role":"user","content":""}]}', "$.messages[0].content"),
+            (
+                b'{"messages":[{"role":"user","content":"a"},{"role":"system","content":""}]}',
+                "$.messages[1].content",
+            ),
             (
                 b'{"messages":[{"role":"system","content":[{"type":"image_url"}]}]}',
                 "$.messages[0].content[0]",
@@ -1107,7 +1111,7 @@ class TestMalformed:
             (b'{"messages":[{"role":"assistant","tool_calls":{}}]}', "$.messages[0].tool_calls"),
             (
                 b'{"messages":[{"role":"assistant","tool_calls":[{"id":"a"}]}]}',
-                "$.tool_calls[0].function",
+                "$.messages[0].tool_calls[0].function",
             ),
             (b'{"messages":[],"model":1}', "$.model"),
             (b'{"messages":[],"temperature":"hot"}', "$.temperature"),
@@ -1446,7 +1450,7 @@ class TestFastRequestPath:
 
     def test_errors_are_the_general_paths(self) -> None:
         for body, path in [
-            (request_with(messages=b'[{"role":"user","content":""}]'), "$.content"),
+            (request_with(messages=b'[{"role":"user","content":""}]'), "$.messages[0].content"),
             (request_with(temperature=b'"hot"'), "$.temperature"),
             (request_with(stream=b'"yes"'), "$.stream"),
             (request_with(messages=b'[{"content":"x"}]'), "$.messages[0].role"),

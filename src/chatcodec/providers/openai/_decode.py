@@ -346,28 +346,39 @@ def _messages(items: list[Any]) -> tuple[Message, ...]:
     by_name: dict[str, str] = {}
     for i, item in enumerate(items):
         path = f"$.messages[{i}]"
-        m = expect_dict(item, path)
-        role = expect_str(m.get("role"), f"{path}.role")
-        message: Message
-        if role == "user":
-            own = rest(m, _ROLE_CONTENT)
-            message = UserMessage(_user_content(m, path), extras=extras(own))
-        elif role == "assistant":
-            message = assistant(m, path, i)
-            if message.extras and message.extras[NAME].get("~function_call"):
-                call = (message.tool_calls or message.invalid_tool_calls)[0]
-                if call.name and call.id:
-                    by_name[call.name] = call.id
-        elif role == "tool":
-            message = _tool_message(m, path, i)
-        elif role in ("system", "developer"):
-            message = _instruction(m, role, path)
-        elif role == "function":
-            message = _function_message(m, path, i, by_name)
-        else:
-            raise ValidationError("must be a known role", f"{path}.role")
+        try:
+            message = _message(item, path, i, by_name)
+        except ValidationError as exc:
+            if type(exc) is not ValidationError or exc.path.startswith("$.messages["):
+                raise
+            # A message's own rule names its field; the error names the message too.
+            raise ValidationError(exc.rule, path + exc.path[1:]) from None
         out.append(message)
     return tuple(out)
+
+
+def _message(item: Any, path: str, i: int, by_name: dict[str, str]) -> Message:
+    m = expect_dict(item, path)
+    role = expect_str(m.get("role"), f"{path}.role")
+    message: Message
+    if role == "user":
+        own = rest(m, _ROLE_CONTENT)
+        message = UserMessage(_user_content(m, path), extras=extras(own))
+    elif role == "assistant":
+        message = assistant(m, path, i)
+        if message.extras and message.extras[NAME].get("~function_call"):
+            call = (message.tool_calls or message.invalid_tool_calls)[0]
+            if call.name and call.id:
+                by_name[call.name] = call.id
+    elif role == "tool":
+        message = _tool_message(m, path, i)
+    elif role in ("system", "developer"):
+        message = _instruction(m, role, path)
+    elif role == "function":
+        message = _function_message(m, path, i, by_name)
+    else:
+        raise ValidationError("must be a known role", f"{path}.role")
+    return message
 
 
 def _instruction(m: dict[str, Any], role: str, path: str) -> Message:
