@@ -8,7 +8,19 @@ import msgspec
 
 from ._problems import Problem
 
-__all__ = ["Loss", "LossReport"]
+__all__ = ["Loss", "LossReport", "a"]
+
+
+def a(word: str | None) -> str:
+    """``word`` after its indefinite article, for loss reasons: ``"an openai"``.
+
+    By the first letter, and "an" before ``mcp`` (said em-see-pee); ``None``
+    (a part no provider claims) reads "an unattributed".
+    """
+    if word is None:
+        return "an unattributed"
+    first = word[:1].lower()
+    return f"an {word}" if first in "aeiou" or word.lower().startswith("mcp") else f"a {word}"
 
 
 class Loss(msgspec.Struct, frozen=True):

@@ -844,14 +844,14 @@ class TestCrossSource:
         body = anthropic.encode_request(cross_source_request(), losses=losses)
         reasons = {loss.path: loss.reason for loss in losses}
         assert reasons == {
-            "$.extras.openai.seed": "a openai field anthropic has no place for",
+            "$.extras.openai.seed": "an openai field anthropic has no place for",
             "$.extras.mine": "a field anthropic has no place for",
             "$.messages[1].content[1].detail": "anthropic images have no detail setting",
             "$.messages[1].content[3]": "anthropic cannot carry an audio part",
             "$.messages[1].content[4].filename": "anthropic documents have no file name",
             "$.messages[1].content[6]": "anthropic cannot carry a gemini block",
             "$.messages[1].content[7].extras.openai.annotations": (
-                "a openai field anthropic has no place for"
+                "an openai field anthropic has no place for"
             ),
             "$.messages[1].content[7]": "anthropic refuses an empty text block",
             "$.messages[2].content[0]": "anthropic cannot carry reasoning that it did not sign",
@@ -859,7 +859,7 @@ class TestCrossSource:
             "$.messages[2].invalid_tool_calls[0].arguments": (
                 "anthropic needs JSON tool input: sent {}"
             ),
-            "$.tools[1]": "anthropic cannot run a openai tool",
+            "$.tools[1]": "anthropic cannot run an openai tool",
             "$.response_format": "anthropic has no JSON output without a schema",
         }
         wire = json.loads(body)

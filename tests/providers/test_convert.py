@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,7 @@ def check(source: str, path: Path, target: str) -> None:
     for loss in report:
         assert loss.path.startswith("$"), loss
         assert loss.reason, loss
+        assert not re.search(r"\ba (?!u[sn])[aeiouAEIOU]", loss.reason), loss  # "an openai field"
 
 
 @pytest.mark.parametrize("target", NAMES)

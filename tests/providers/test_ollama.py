@@ -727,12 +727,12 @@ class TestCrossSource:
         losses: list[cc.Loss] = []
         body = ollama.encode_request(cross_source_request(), losses=losses)
         assert [(loss.path, loss.reason) for loss in losses] == [
-            ("$.extras.openai.seed", "a openai field ollama has no place for"),
+            ("$.extras.openai.seed", "an openai field ollama has no place for"),
             ("$.extras.other", "a field ollama has no place for"),
-            ("$.messages[0].extras.openai.name", "a openai field ollama has no place for"),
+            ("$.messages[0].extras.openai.name", "an openai field ollama has no place for"),
             (
                 "$.messages[1].content[0].extras.anthropic.cache_control",
-                "a anthropic field ollama has no place for",
+                "an anthropic field ollama has no place for",
             ),
             (
                 "$.messages[1].content[1]",
@@ -742,12 +742,12 @@ class TestCrossSource:
             ("$.messages[1].content[3].detail", "ollama has no image detail"),
             ("$.messages[1].content[4]", "ollama cannot carry an audio part"),
             ("$.messages[1].content[5]", "ollama cannot carry a file part"),
-            ("$.messages[1].content[7]", "a anthropic block ollama cannot carry"),
+            ("$.messages[1].content[7]", "an anthropic block ollama cannot carry"),
             (
                 "$.messages[2].extras.anthropic.stop_sequence",
-                "a anthropic field ollama has no place for",
+                "an anthropic field ollama has no place for",
             ),
-            ("$.messages[2].content[0].signature", "a anthropic reasoning signature"),
+            ("$.messages[2].content[0].signature", "an anthropic reasoning signature"),
             ("$.messages[2].content[1].redacted", "redacted reasoning ollama cannot carry"),
             ("$.messages[2].content[3]", "ollama has no refusal part; sent as text"),
             ("$.messages[2].content[4]", "a gemini block ollama cannot carry"),
@@ -756,8 +756,8 @@ class TestCrossSource:
                 "arguments that are not a JSON object are sent as {}",
             ),
             ("$.messages[3].is_error", "ollama has no tool error flag"),
-            ("$.tools[0]", "a anthropic tool ollama cannot run"),
-            ("$.tools[1].extras.openai.x", "a openai field ollama has no place for"),
+            ("$.tools[0]", "an anthropic tool ollama cannot run"),
+            ("$.tools[1].extras.openai.x", "an openai field ollama has no place for"),
             ("$.response_format", "a JSON schema format without a schema is sent as json"),
             ("$.tool_choice", "ollama cannot require or forbid tool calls"),
             ("$.parallel_tool_calls", "ollama has no parallel tool calls setting"),
@@ -912,7 +912,7 @@ class TestCheck:
                 "an image by URL cannot be sent; it is dropped",
                 "warning",
             ),
-            ("$.messages[0].content[2]", "a audio part cannot be sent; it is dropped", "warning"),
+            ("$.messages[0].content[2]", "an audio part cannot be sent; it is dropped", "warning"),
             ("$.messages[0].content[3]", "a file part cannot be sent; it is dropped", "warning"),
         ]
 

@@ -856,19 +856,19 @@ class TestCrossSource:
         body = codec.encode_request(self.make(), losses=losses)
         got = {(loss.path, loss.reason) for loss in losses}
         assert got == {
-            ("$.extras.anthropic.top_k", "a anthropic field openai has no place for"),
+            ("$.extras.anthropic.top_k", "an anthropic field openai has no place for"),
             ("$.extras.gemini.safetySettings", "a gemini field openai has no place for"),
             (
                 "$.messages[0].extras.anthropic.cache_control",
-                "a anthropic field openai has no place for",
+                "an anthropic field openai has no place for",
             ),
             ("$.messages[1].content[1]", "openai cannot carry audio by URL"),
             ("$.messages[1].content[2]", "a gemini block openai cannot carry"),
             ("$.messages[2].content[0]", "openai has no field for reasoning"),
             ("$.messages[2].content[1]", "openai has no field for reasoning"),
-            ("$.messages[2].content[3]", "a anthropic block openai cannot carry"),
+            ("$.messages[2].content[3]", "an anthropic block openai cannot carry"),
             ("$.messages[3].is_error", "openai has no error flag for tool results"),
-            ("$.tools[0]", "a anthropic tool openai cannot run"),
+            ("$.tools[0]", "an anthropic tool openai cannot run"),
         }
         parsed = json.loads(body)
         assert parsed["messages"][2] == {
@@ -894,7 +894,7 @@ class TestCrossSource:
         losses: list[Any] = []
         body = codec.encode_request(Request((user("q"), message), model="m"), losses=losses)
         assert [(loss.path, loss.reason) for loss in losses] == [
-            ("$.messages[1].content[0].signature", "a anthropic reasoning signature")
+            ("$.messages[1].content[0].signature", "an anthropic reasoning signature")
         ]
         assert json.loads(body)["messages"][1] == {
             "role": "assistant",

@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
-from .._loss import Loss
+from .._loss import Loss, a
 
 __all__ = [
     "HINT",
@@ -216,7 +216,7 @@ class Encoding:
                         if not name.startswith(HINT) and not neutral(key, name, item):
                             self.lose(
                                 f"{path}.extras.{key}.{name}",
-                                f"a {key} field {self.provider} has no place for",
+                                f"{a(key)} field {self.provider} has no place for",
                             )
                 else:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
@@ -46,7 +46,7 @@ def _tool(writer: Writer, tool: Tool, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        writer.enc.lose(path, f"anthropic cannot run a {tool.provider} tool")
+        writer.enc.lose(path, f"anthropic cannot run {a(tool.provider)} tool")
         return None
     assert not isinstance(tool, ProviderTool)
     if not tool.extras and not tool.strict:

@@ -16,7 +16,7 @@ from msgspec import Raw
 
 from ..._content import TextPart
 from ..._exchange import Choice, ProviderTool, Request, Response
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -309,7 +309,7 @@ class _Encoder(_PartEncoder):
                 item: Any = fill(decl, own)
             elif kind is ProviderTool:
                 if tool.provider != NAME:
-                    enc.lose(path, f"a {tool.provider} tool gemini cannot run")
+                    enc.lose(path, f"{a(tool.provider)} tool gemini cannot run")
                     continue
                 own = enc.own(tool.extras, path)
                 if not own.get("~decl"):
@@ -318,7 +318,7 @@ class _Encoder(_PartEncoder):
                     continue
                 item = tool.data
             else:
-                enc.lose(path, f"a {kind.__name__} gemini cannot carry")
+                enc.lose(path, f"{a(kind.__name__)} gemini cannot carry")
                 continue
             if group is None or "~tool" in own:
                 group = []

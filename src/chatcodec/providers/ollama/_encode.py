@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Request, Response
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -127,7 +127,7 @@ def _tool(tool: Any, path: str, enc: Encoding) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool ollama cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool ollama cannot run")
         return None
     own = enc.own(tool.extras, path)
     fn: dict[str, Any] = {"name": tool.name}
@@ -227,7 +227,7 @@ def _media(
         ):
             images.append(standard_base64(part.data))
         elif isinstance(part, OpaquePart):
-            enc.lose(p, f"a {part.provider} block ollama cannot carry")
+            enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
         else:
             assert isinstance(part, AudioPart | FilePart)
             enc.lose(p, f"ollama cannot carry a{'n audio' if kind is AudioPart else ' file'} part")
@@ -265,7 +265,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
             elif isinstance(part, ReasoningPart):
                 if part.signature is not None and part.provider != NAME:
-                    enc.lose(p + ".signature", f"a {part.provider} reasoning signature")
+                    enc.lose(p + ".signature", f"{a(part.provider)} reasoning signature")
                 if part.redacted is not None:
                     enc.lose(p + ".redacted", "redacted reasoning ollama cannot carry")
                 if part.text or (part.signature is None and part.redacted is None):
@@ -274,7 +274,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
                 enc.lose(p, "ollama has no refusal part; sent as text")
             else:
-                enc.lose(p, f"a {part.provider} block ollama cannot carry")
+                enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
         if texts:
             out["content"] = _SEPARATOR.join(texts)
         if thoughts:

@@ -19,7 +19,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -190,7 +190,7 @@ def _tool(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
         return None
     own = enc.own(tool.extras, path)
     out: dict[str, Any] = {} if "~type" in own else {"type": "function"}
@@ -202,7 +202,7 @@ def _function(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
         return None
     return _definition(tool, enc.own(tool.extras, path))
 
@@ -402,7 +402,7 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
     if isinstance(part, OpaquePart):
         if part.provider == NAME:
             return part.data
-        enc.lose(path, f"a {part.provider} block openai cannot carry")
+        enc.lose(path, f"{a(part.provider)} block openai cannot carry")
         return None
     own = enc.own(part.extras, path)
     inner_own = own.get("~inner")
@@ -423,7 +423,7 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
         spec = {"data": part.data, "format": audio_format(part.media_type)}
         return fill({"type": "input_audio", "input_audio": fill(spec, inner_own or {})}, own)
     if not isinstance(part, FilePart):
-        enc.lose(path, f"a {type(part).__struct_config__.tag} part openai cannot carry")
+        enc.lose(path, f"{a(str(type(part).__struct_config__.tag))} part openai cannot carry")
         return None
     if part.url is not None and own.get("~type") != "document_url":
         # Only Mistral's document_url takes a file by URL; OpenAI refuses it.
