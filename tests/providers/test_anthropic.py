@@ -343,7 +343,7 @@ class TestResponseSemantics:
         assert usage.reasoning_tokens == 19
         assert usage.total_tokens is None
         assert usage.extras is not None
-        assert usage.extras["anthropic"]["cache_creation_input_tokens"] == 379
+        assert usage.cache_write_tokens == 379
         message = response.message
         assert message is not None
         assert isinstance(message.content, tuple)

@@ -455,3 +455,89 @@ class TestGemini3Signatures:
         )
         body, _ = _encode("gemini", request)
         assert body["contents"][1]["parts"][0]["thoughtSignature"] == "c2ln"
+
+
+def responses() -> list[Any]:
+    """Every successful response, curated and recorded, of every family."""
+    return [
+        pytest.param(codec, param.values[0], id=f"{codec}:{param.id}")
+        for codec in NAMES
+        for param in curated(codec, "response") + corpus(codec, "response")
+    ]
+
+
+class TestUsage:
+    """Usage means the same for every family, and each family gets its own numbers back."""
+
+    # Two recorded OpenAI-compatible servers report a total that is not their sum.
+    OWN_TOTALS = ("test_compatible_api_with_tool_calls_witho",)
+
+    @pytest.mark.parametrize(("codec", "path"), responses())
+    def test_prompt_and_completion_make_the_total(self, codec: str, path: Path) -> None:
+        usage = providers.get(codec).decode_response(path.read_bytes()).usage
+        if usage is None or usage.total_tokens is None:
+            return
+        if any(name in path.name for name in self.OWN_TOTALS):
+            return
+        assert usage.prompt_tokens + usage.completion_tokens == usage.total_tokens
+        assert (usage.reasoning_tokens or 0) <= usage.completion_tokens
+        assert (usage.cached_tokens or 0) <= usage.prompt_tokens
+        assert (usage.cache_write_tokens or 0) <= usage.prompt_tokens
+
+    GEMINI = (
+        b'{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},'
+        b'"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,'
+        b'"candidatesTokenCount":5,"totalTokenCount":27,"cachedContentTokenCount":4,'
+        b'"thoughtsTokenCount":7,"toolUsePromptTokenCount":5}}'
+    )
+    ANTHROPIC = (
+        b'{"id":"m","type":"message","role":"assistant","model":"c","content":'
+        b'[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","usage":{"input_tokens":3,'
+        b'"output_tokens":9,"cache_read_input_tokens":20,"cache_creation_input_tokens":30}}'
+    )
+
+    def test_gemini(self) -> None:
+        usage = providers.get("gemini").decode_response(self.GEMINI).usage
+        assert usage is not None
+        assert usage == cc.Usage(15, 12, 27, 4, 7, extras=usage.extras)
+        out, report = cc.convert(self.GEMINI, source="gemini", target="openai", kind="response")
+        assert json.loads(out)["usage"] == {
+            "prompt_tokens": 15,
+            "completion_tokens": 12,
+            "total_tokens": 27,
+            "prompt_tokens_details": {"cached_tokens": 4},
+            "completion_tokens_details": {"reasoning_tokens": 7},
+        }
+        back, _ = cc.convert(out, source="openai", target="gemini", kind="response")
+        assert json.loads(back)["usageMetadata"] == {
+            "promptTokenCount": 15,  # the tool-use prompt is part of the prompt now
+            "candidatesTokenCount": 5,
+            "totalTokenCount": 27,
+            "cachedContentTokenCount": 4,
+            "thoughtsTokenCount": 7,
+        }
+        assert report.paths == ["$.usage.extras.gemini.toolUsePromptTokenCount"]
+
+    def test_anthropic(self) -> None:
+        usage = providers.get("anthropic").decode_response(self.ANTHROPIC).usage
+        assert usage == cc.Usage(53, 9, None, 20, None, 30)
+        out, _ = cc.convert(self.ANTHROPIC, source="anthropic", target="openai", kind="response")
+        details = json.loads(out)["usage"]["prompt_tokens_details"]
+        assert details == {"cached_tokens": 20, "cache_write_tokens": 30}
+        back, report = cc.convert(out, source="openai", target="anthropic", kind="response")
+        assert json.loads(back)["usage"] == json.loads(self.ANTHROPIC)["usage"]
+        assert not [path for path in report.paths if path.startswith("$.usage")]
+
+    @pytest.mark.parametrize(("codec", "body"), [("gemini", GEMINI), ("anthropic", ANTHROPIC)])
+    def test_same_provider_numbers_come_back(self, codec: str, body: bytes) -> None:
+        out, report = cc.convert(body, source=codec, target=codec, kind="response")
+        assert not report
+        same_json(json.loads(out), json.loads(body))
+
+    def test_where_a_target_has_no_count(self) -> None:
+        usage = cc.Usage(10, 2, cache_write_tokens=3)
+        response = cc.Response((cc.Choice(cc.assistant("x"), cc.FinishReason.STOP),), usage=usage)
+        for target in ("gemini", "ollama"):
+            losses: list[cc.Loss] = []
+            providers.get(target).encode_response(response, losses=losses)
+            assert [loss.path for loss in losses] == ["$.usage.cache_write_tokens"]

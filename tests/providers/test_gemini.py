@@ -381,7 +381,7 @@ class TestResponseSemantics:
         assert response.finish_reason is FinishReason.STOP
         assert response.usage == Usage(
             29,
-            736,
+            736 + 1001,  # the completion counts the thoughts
             1766,
             reasoning_tokens=1001,
             extras=response.usage.extras,  # type: ignore[union-attr]
@@ -465,7 +465,7 @@ class TestResponseSemantics:
             ),
             id="r1",
             model="gemini-2.5-flash",
-            usage=Usage(3, 2, 5, cached_tokens=1, reasoning_tokens=4),
+            usage=Usage(3, 6, 9, cached_tokens=1, reasoning_tokens=4),
         )
         assert json.loads(gemini.encode_response(response)) == {
             "candidates": [
@@ -483,8 +483,8 @@ class TestResponseSemantics:
             ],
             "usageMetadata": {
                 "promptTokenCount": 3,
-                "candidatesTokenCount": 2,
-                "totalTokenCount": 5,
+                "candidatesTokenCount": 2,  # the completion less the thoughts
+                "totalTokenCount": 9,
                 "cachedContentTokenCount": 1,
                 "thoughtsTokenCount": 4,
             },

@@ -599,8 +599,8 @@ def _usage(value: Any) -> Usage:
     ):
         if count is not None and (type(count) is not int or count < 0):
             raise ValidationError("must be a non-negative integer", "$.usage." + key)
-    if created is not None or "cache_creation_input_tokens" in usage:
-        rest["cache_creation_input_tokens"] = created
+    if created is None and "cache_creation_input_tokens" in usage:
+        rest["cache_creation_input_tokens"] = None
     if cached is None and "cache_read_input_tokens" in usage:
         rest["cache_read_input_tokens"] = None
     reasoning = None
@@ -611,7 +611,7 @@ def _usage(value: Any) -> Usage:
             details = {key: v for key, v in details.items() if key != "thinking_tokens"}
         rest["output_tokens_details"] = details
     prompt = counts[0] + (cached or 0) + (created or 0)
-    return Usage(prompt, counts[1], None, cached, reasoning, extras=_extras(rest))
+    return Usage(prompt, counts[1], None, cached, reasoning, created, extras=_extras(rest))
 
 
 def _error(data: dict[str, Any]) -> ProviderError:

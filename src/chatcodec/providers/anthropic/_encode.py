@@ -150,13 +150,14 @@ def _stop_reason(finish: FinishReason | None, raw: str | int | None, enc: Encodi
 
 def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
-    created = own.get("cache_creation_input_tokens")
-    created = created if type(created) is int else 0
-    cached = usage.cached_tokens or 0
+    # Anthropic's input_tokens leaves out what was read from and written to its cache.
+    cached, created = usage.cached_tokens or 0, usage.cache_write_tokens or 0
     out: dict[str, Any] = {
         "input_tokens": max(usage.prompt_tokens - cached - created, 0),
         "output_tokens": usage.completion_tokens,
     }
+    if usage.cache_write_tokens is not None:
+        out["cache_creation_input_tokens"] = usage.cache_write_tokens
     if usage.cached_tokens is not None:
         out["cache_read_input_tokens"] = usage.cached_tokens
     if usage.reasoning_tokens is not None:

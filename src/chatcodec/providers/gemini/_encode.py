@@ -44,13 +44,6 @@ __all__ = ["encode_request", "encode_response"]
 
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
-_USAGE = (
-    ("promptTokenCount", "prompt_tokens"),
-    ("candidatesTokenCount", "completion_tokens"),
-    ("totalTokenCount", "total_tokens"),
-    ("cachedContentTokenCount", "cached_tokens"),
-    ("thoughtsTokenCount", "reasoning_tokens"),
-)
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -397,11 +390,30 @@ class _Encoder(_PartEncoder):
     def usage(self, usage: Usage) -> dict[str, Any]:
         own = self.enc.own(usage.extras, "$.usage")
         omit = own.get("~omit") or ()
+        # The normalized prompt counts tool-use prompts, the completion counts
+        # thoughts (see usage_of): Gemini counts them apart.
+        tool_use = own.get("toolUsePromptTokenCount", own.get("tool_use_prompt_token_count"))
+        prompt = usage.prompt_tokens
+        if type(tool_use) is int and tool_use > 0:
+            prompt = max(prompt - tool_use, 0)
+        counts = (
+            ("promptTokenCount", prompt),
+            (
+                "candidatesTokenCount",
+                max(usage.completion_tokens - (usage.reasoning_tokens or 0), 0),
+            ),
+            ("totalTokenCount", usage.total_tokens),
+            ("cachedContentTokenCount", usage.cached_tokens),
+            ("thoughtsTokenCount", usage.reasoning_tokens),
+        )
         out: dict[str, Any] = {}
-        for key, field in _USAGE:
-            value = getattr(usage, field)
+        for key, value in counts:
             if value is not None and not (value == 0 and key in omit):
                 out[self.k[key]] = value
+        if usage.cache_write_tokens is not None:
+            self.enc.lose(
+                "$.usage.cache_write_tokens", "gemini has no count of tokens written to a cache"
+            )
         return fill(out, own)
 
 

@@ -375,6 +375,8 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
             enc.lose("$.usage.cached_tokens", "ollama has no cached token count")
         if usage.reasoning_tokens is not None:
             enc.lose("$.usage.reasoning_tokens", "ollama has no reasoning token count")
+        if usage.cache_write_tokens is not None:
+            enc.lose("$.usage.cache_write_tokens", "ollama has no cache-write token count")
         fill(out, usage_own)
     return encode_body(fill(out, own))
 

@@ -557,12 +557,14 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["total_tokens"] = usage.total_tokens
     elif "total_tokens" not in absent:
         out["total_tokens"] = usage.total
-    if usage.cached_tokens is not None:
+    if usage.cached_tokens is not None or usage.cache_write_tokens is not None:
         details = own.get("prompt_tokens_details")
-        out["prompt_tokens_details"] = {
-            **(details if isinstance(details, dict) else {}),
-            "cached_tokens": usage.cached_tokens,
-        }
+        prompt = dict(details) if isinstance(details, dict) else {}
+        if usage.cached_tokens is not None:
+            prompt["cached_tokens"] = usage.cached_tokens
+        if usage.cache_write_tokens is not None:
+            prompt["cache_write_tokens"] = usage.cache_write_tokens
+        out["prompt_tokens_details"] = prompt
     if usage.reasoning_tokens is not None:
         details = own.get("completion_tokens_details")
         out["completion_tokens_details"] = {
