@@ -41,6 +41,7 @@ from ._errors import (
 from ._exchange import (
     Choice,
     ProviderTool,
+    Reasoning,
     Request,
     Response,
     ResponseFormat,
@@ -125,6 +126,7 @@ __all__ = [
     "Problem",
     "ProviderError",
     "ProviderTool",
+    "Reasoning",
     "ReasoningPart",
     "RefusalPart",
     "Request",

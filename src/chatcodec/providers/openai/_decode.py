@@ -28,6 +28,7 @@ from .._wire import derive_id, expect_dict, expect_list, expect_str, json_body
 from ._common import (
     ABSENT,
     NAME,
+    SETTINGS,
     audio_media_type,
     encode_json,
     extras,
@@ -37,6 +38,7 @@ from ._common import (
     opt_str,
     rest,
     split_data_url,
+    take_settings,
 )
 from ._fastreq import fast_request
 from ._reply import TYPE_TEXT, assistant
@@ -59,6 +61,7 @@ _REQUEST = frozenset(
         "response_format",
         "functions",
         "function_call",
+        *SETTINGS,
     }
 )
 _ROLE_CONTENT = frozenset({"role", "content"})
@@ -104,10 +107,10 @@ def decode_request(body: bytes | str) -> Request:
     ...     b'{"model":"gpt-4o","messages":[{"role":"developer","content":"Be brief."},'
     ...     b'{"role":"user","content":"Hi"}],"max_completion_tokens":50,"seed":7}'
     ... )
-    >>> [m.role.value for m in request.messages], request.max_tokens
-    (['developer', 'user'], 50)
+    >>> [m.role.value for m in request.messages], request.max_tokens, request.seed
+    (['developer', 'user'], 50, 7)
     >>> request.extras
-    {'openai': {'seed': 7, '~max_tokens': 'max_completion_tokens'}}
+    {'openai': {'~max_tokens': 'max_completion_tokens'}}
     """
     request = fast_request(body)
     if request is not None:
@@ -153,6 +156,7 @@ def general_request(body: bytes | str) -> Request:
     stop = _stop(obj, own)
     stream = _opt(obj, "stream", bool, "must be a boolean", own)
     response_format = _response_format(obj, own)
+    settings = take_settings({key: obj[key] for key in SETTINGS if key in obj}, own)
     return Request(
         messages,
         model,
@@ -165,6 +169,7 @@ def general_request(body: bytes | str) -> Request:
         stop,
         stream,
         response_format,
+        **settings,
         extras=extras(own),
     )
 

@@ -18,7 +18,15 @@ from ..._content import (
     OpaquePart,
     TextPart,
 )
-from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
+from ..._exchange import (
+    Choice,
+    ProviderTool,
+    Request,
+    Response,
+    ResponseFormat,
+    Tool,
+    effort_of,
+)
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -160,7 +168,38 @@ def encode_request(
         out["stream"] = request.stream
     if request.response_format is not None:
         out["response_format"] = _response_format(request.response_format, enc)
+    _settings(request, own, out, enc)
     return encode_body(fill(out, own))
+
+
+def _settings(request: Request, own: dict[str, Any], out: dict[str, Any], enc: Encoding) -> None:
+    """The generation settings beside the sampling ones."""
+    if request.seed is not None:
+        out["seed"] = request.seed
+    if request.presence_penalty is not None:
+        out["presence_penalty"] = request.presence_penalty
+    if request.frequency_penalty is not None:
+        out["frequency_penalty"] = request.frequency_penalty
+    if request.n is not None:
+        out["n"] = request.n
+    if request.user is not None:
+        out["user"] = request.user
+    if request.top_k is not None:
+        if "~top_k" in own:  # a dialect's own top_k, sent back
+            out["top_k"] = request.top_k
+        else:
+            enc.lose("$.top_k", "top_k sampling: openai has no such setting")
+    reasoning = request.reasoning
+    if reasoning is not None:
+        if reasoning.effort is not None:
+            out["reasoning_effort"] = reasoning.effort
+        elif reasoning.budget_tokens is not None:
+            effort = effort_of(reasoning.budget_tokens)
+            out["reasoning_effort"] = effort
+            enc.lose(
+                "$.reasoning.budget_tokens",
+                f"a thinking budget: openai takes an effort, not tokens (sent as {effort!r})",
+            )
 
 
 def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
