@@ -36,6 +36,7 @@ from chatcodec import (
     Loss,
     OpaquePart,
     ProviderError,
+    Reasoning,
     ReasoningPart,
     RefusalPart,
     SystemMessage,
@@ -211,9 +212,8 @@ class TestRequestSemantics:
         assert thought.signature.startswith("EvMCCm4I")
         assert thought.provider == "anthropic"
         assert isinstance(answer, TextPart)
-        assert request.extras == {
-            "anthropic": {"thinking": {"budget_tokens": 1024, "type": "enabled"}}
-        }
+        assert request.reasoning == Reasoning(budget_tokens=1024)
+        assert request.extras is None
 
     def test_mid_conversation_system_turns(self) -> None:
         request = req(

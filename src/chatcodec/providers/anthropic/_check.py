@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from ..._content import ImagePart, TextPart
-from ..._exchange import ProviderTool, Request
+from ..._exchange import EFFORT_BUDGETS, ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
@@ -122,12 +122,20 @@ def _tools(request: Request, found: list[Problem]) -> None:
 
 
 def _thinking(request: Request, found: list[Problem]) -> None:
+    reasoning = request.reasoning
     own = (request.extras or {}).get(NAME)
     thinking: Any = own.get("thinking") if type(own) is dict else None
-    if type(thinking) is not dict or thinking.get("type") != "enabled":
+    if reasoning is not None and not reasoning.off:
+        # What the encoder sends: the budget, or the one an effort stands for.
+        path = "$.reasoning.budget_tokens"
+        budget: Any = reasoning.budget_tokens
+        if budget is None:
+            budget = EFFORT_BUDGETS[reasoning.effort or "medium"]
+    elif type(thinking) is dict and thinking.get("type") == "enabled":
+        path = f"$.extras.{NAME}.thinking.budget_tokens"
+        budget = thinking.get("budget_tokens")
+    else:
         return
-    path = f"$.extras.{NAME}.thinking.budget_tokens"
-    budget = thinking.get("budget_tokens")
     if type(budget) is not int or budget < THINKING_MIN:
         found.append(Problem(path, f"must be an integer of at least {THINKING_MIN}"))
     elif request.max_tokens is not None and budget >= request.max_tokens:

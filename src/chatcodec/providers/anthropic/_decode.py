@@ -50,6 +50,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body
+from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
@@ -77,6 +78,7 @@ _REQUEST_KEYS = frozenset(
         "tools",
         "tool_choice",
         "output_config",
+        *KEYS,
     }
 )
 _MESSAGE_KEYS = frozenset({"role", "content"})
@@ -545,6 +547,7 @@ def decode_request(body: bytes | str) -> Request:
     for key in ("tools", "tool_choice"):
         if key in data and data[key] is None:
             rest[key] = None
+    settings = read_settings(data, rest)
     return Request(
         messages=tuple(messages),
         model=model,
@@ -557,6 +560,7 @@ def decode_request(body: bytes | str) -> Request:
         stop=stop,
         stream=stream,
         response_format=response_format,
+        **settings,
         extras=_extras(rest),
     )
 

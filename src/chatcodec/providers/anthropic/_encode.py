@@ -27,6 +27,7 @@ from ..._usage import FinishReason, Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._decode import FINISH, NAME
+from ._settings import write_settings
 from ._turns import Writer
 
 _STOP = {
@@ -131,6 +132,7 @@ def encode_request(
                 enc.lose("$.response_format.name", "anthropic output formats have no name")
         elif fmt.type != "text":
             enc.lose("$.response_format", "anthropic has no JSON output without a schema")
+    write_settings(request, own, out, enc)
     return encode_body(fill(out, own) if own else out)
 
 
