@@ -309,9 +309,8 @@ class TestRequestSemantics:
                 "request", "ollama-docs__docs__api.md__Chat_request_Reproducible_outputs__req0.json"
             )
         )
-        assert seed.extras == {
-            "ollama": {"~stream": "absent", "options": {"seed": 101}, "~int": ["temperature"]}
-        }
+        assert seed.seed == 101
+        assert seed.extras == {"ollama": {"~stream": "absent", "~int": ["temperature"]}}
 
     def test_keep_alive_and_think(self) -> None:
         keep = ollama.decode_request(
@@ -329,7 +328,8 @@ class TestRequestSemantics:
                 "request", "ollama-docs__docs__capabilities__thinking.mdx__thinking.mdx__req0.json"
             )
         )
-        assert think.extras == {"ollama": {"think": True}}
+        assert think.reasoning == cc.Reasoning()  # on, at the model's default
+        assert think.extras is None
         assert think.stream is False
 
     def test_tools(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import TextPart
-from ..._exchange import Choice, ProviderTool, Request, Response
+from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -346,6 +346,7 @@ class _Encoder(_PartEncoder):
             config[k["topP"]] = request.top_p
         if request.stop is not None:
             config[k["stopSequences"]] = list(request.stop)
+        self.settings(request, config, keep)
         response_format = request.response_format
         if response_format is not None:
             path = "$.response_format"
@@ -369,6 +370,38 @@ class _Encoder(_PartEncoder):
         if type(keep) is dict:
             fill(config, keep)
         return config if config or type(keep) is dict else None
+
+    def settings(self, request: Request, config: dict[str, Any], keep: Any) -> None:
+        """The generation settings beside the sampling ones, into ``config``."""
+        k, enc = self.k, self.enc
+        for key, value in (
+            ("topK", request.top_k),
+            ("seed", request.seed),
+            ("presencePenalty", request.presence_penalty),
+            ("frequencyPenalty", request.frequency_penalty),
+            ("candidateCount", request.n),
+        ):
+            if value is not None:
+                config[k.get(key, key)] = value
+        if request.user is not None:
+            enc.lose("$.user", "an end-user id: gemini has no such setting")
+        reasoning = request.reasoning
+        if reasoning is None or (reasoning.effort is None and reasoning.budget_tokens is None):
+            return  # Gemini thinks by default
+        thinking: dict[str, Any] = {}
+        kept = keep.get(k["thinkingConfig"]) if type(keep) is dict else None
+        effort, budget = reasoning.effort, reasoning.budget_tokens
+        if effort == "none" and budget is None:
+            budget = 0  # off: a budget of 0, as Gemini 2.5 takes it
+        elif effort is not None and budget is None and not _levels(request.model):
+            budget = EFFORT_BUDGETS[effort]
+            rule = f"a reasoning effort: {request.model} takes a token budget (sent as {budget})"
+            enc.lose("$.reasoning.effort", rule)
+        elif effort is not None and effort != "none":
+            thinking[k["thinkingLevel"]] = effort
+        if budget is not None:
+            thinking[k["thinkingBudget"]] = budget
+        config[k["thinkingConfig"]] = fill(thinking, kept) if type(kept) is dict else thinking
 
     # -- responses --------------------------------------------------------
 
@@ -415,6 +448,11 @@ class _Encoder(_PartEncoder):
                 "$.usage.cache_write_tokens", "gemini has no count of tokens written to a cache"
             )
         return fill(out, own)
+
+
+def _levels(model: str | None) -> bool:
+    """Whether ``model`` takes a thinking level (Gemini 3, or a model not named)."""
+    return model is None or signs_calls(model)
 
 
 def _sign_calls(contents: list[Any], k: dict[str, str]) -> None:

@@ -86,6 +86,13 @@ def encode_request(
         enc.lose("$.tool_choice", "ollama cannot require or forbid tool calls")
     if request.parallel_tool_calls is not None:
         enc.lose("$.parallel_tool_calls", "ollama has no parallel tool calls setting")
+    think = _think(request, enc)
+    if think is not None:
+        out["think"] = think
+    if request.n is not None and request.n != 1:
+        enc.lose("$.n", "several answers: ollama gives one answer per request")
+    if request.user is not None:
+        enc.lose("$.user", "an end-user id: ollama has no such setting")
     return encode_body(fill(out, own))
 
 
@@ -118,9 +125,35 @@ def _options(request: Request, own: dict[str, Any]) -> dict[str, Any] | None:
         options["num_predict"] = request.max_tokens
     if request.stop is not None:
         options["stop"] = list(request.stop)
+    for key, value in (
+        ("top_k", request.top_k),
+        ("seed", request.seed),
+        ("presence_penalty", request.presence_penalty),
+        ("frequency_penalty", request.frequency_penalty),
+    ):
+        if value is not None:
+            options[key] = value
     if options or type(wire) is dict:
         return options
     return None
+
+
+def _think(request: Request, enc: Encoding) -> Any:
+    """Ollama's ``think``: a switch, or a level for the models that take one."""
+    reasoning = request.reasoning
+    if reasoning is None:
+        return None
+    if reasoning.off:
+        return False
+    effort = reasoning.effort
+    if effort in ("low", "medium", "high"):
+        return effort
+    if effort == "minimal":
+        enc.lose("$.reasoning.effort", "a minimal reasoning effort: ollama's least is 'low'")
+        return "low"
+    if reasoning.budget_tokens is not None:
+        enc.lose("$.reasoning.budget_tokens", "a thinking budget: ollama only turns thinking on")
+    return True
 
 
 def _tool(tool: Any, path: str, enc: Encoding) -> Any:
