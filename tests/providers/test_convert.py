@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 import pytest
@@ -143,18 +143,21 @@ class TestConvert:
         }
     ).encode()
 
-    @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama"])
-    def test_reports_what_the_target_cannot_carry(self, target: str) -> None:
+    @pytest.mark.parametrize(
+        ("target", "lost"), [("anthropic", ["$.seed"]), ("gemini", []), ("ollama", [])]
+    )
+    def test_reports_what_the_target_cannot_carry(self, target: str, lost: list[str]) -> None:
         out, report = cc.convert(self.BODY, source="openai", target=target)
-        assert "$.extras.openai.seed" in report.paths
+        assert report.paths == lost  # Gemini and Ollama take a seed
         back = providers.get(target).decode_request(out)
+        assert back.seed == (None if lost else 7)
         calls = next(m for m in back.messages if isinstance(m, cc.AssistantMessage)).tool_calls
         assert calls[0].arguments_dict() == {"city": "Paris"}
 
     def test_strict_raises(self) -> None:
         with pytest.raises(cc.LossError) as info:
             cc.convert(self.BODY, source="openai", target="anthropic", strict=True)
-        assert "$.extras.openai.seed" in [loss.path for loss in info.value.losses]
+        assert [loss.path for loss in info.value.losses] == ["$.seed"]
 
     def test_same_provider_is_lossless(self) -> None:
         out, report = cc.convert(self.BODY, source="openai", target="openai", strict=True)
@@ -541,3 +544,100 @@ class TestUsage:
             losses: list[cc.Loss] = []
             providers.get(target).encode_response(response, losses=losses)
             assert [loss.path for loss in losses] == ["$.usage.cache_write_tokens"]
+
+
+class TestSettings:
+    """Generation settings cross providers; what a target lacks is reported by name."""
+
+    SETTINGS: ClassVar[dict[str, Any]] = {
+        "max_tokens": 2000,
+        "temperature": 0.5,
+        "top_p": 0.9,
+        "top_k": 40,
+        "seed": 7,
+        "stop": ("END",),
+        "presence_penalty": 0.5,
+        "frequency_penalty": 0.25,
+        "n": 2,
+        "user": "u-1",
+        "reasoning": cc.Reasoning("high"),
+    }
+    LOST: ClassVar[dict[str, list[str]]] = {
+        "openai": ["$.top_k"],
+        "anthropic": [
+            "$.reasoning.effort",
+            "$.seed",
+            "$.presence_penalty",
+            "$.frequency_penalty",
+            "$.n",
+        ],
+        "gemini": ["$.user", "$.reasoning.effort"],  # "m" is no Gemini 3: a budget
+        "ollama": ["$.n", "$.user"],
+    }
+
+    @pytest.mark.parametrize("target", NAMES)
+    def test_every_setting_is_carried_or_reported(self, target: str) -> None:
+        request = cc.Request((cc.user("q"),), model="m", **self.SETTINGS)
+        losses: list[cc.Loss] = []
+        codec = providers.get(target)
+        back = codec.decode_request(codec.encode_request(request, losses=losses))
+        assert [loss.path for loss in losses] == self.LOST[target]
+        for name, value in self.SETTINGS.items():
+            path = f"$.{name}"
+            if any(lost.startswith(path) for lost in self.LOST[target]):
+                continue
+            assert getattr(back, name) == value, name
+        for loss in losses:
+            word = loss.path.removeprefix("$.").split(".")[0].replace("_", " ")
+            assert word.split()[0] in loss.reason or "answer" in loss.reason, loss
+
+    def test_seed_and_presence_penalty_reach_gemini(self) -> None:
+        body = {"model": "m", "messages": [{"role": "user", "content": "q"}]}
+        out, report = cc.convert(
+            {**body, "seed": 7, "presence_penalty": 0.5}, source="openai", target="gemini"
+        )
+        assert json.loads(out)["generationConfig"] == {"seed": 7, "presencePenalty": 0.5}
+        assert not report
+
+    def test_gemini_generation_config_is_not_one_lump(self) -> None:
+        body = {
+            "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+            "generationConfig": {
+                "temperature": 0.2,
+                "topK": 20,
+                "seed": 3,
+                "candidateCount": 1,
+                "frequencyPenalty": 0.1,
+                "thinkingConfig": {"thinkingBudget": 0},
+            },
+        }
+        out, report = cc.convert(body, source="gemini", target="openai", model="m")
+        sent = json.loads(out)
+        assert (sent["seed"], sent["n"], sent["frequency_penalty"]) == (3, 1, 0.1)
+        assert sent["reasoning_effort"] == "none"
+        assert report.paths == ["$.top_k", "$.reasoning.budget_tokens"]
+
+    @pytest.mark.parametrize(
+        ("target", "wire"),
+        [
+            ("openai", {"reasoning_effort": "low"}),
+            ("anthropic", {"thinking": {"type": "enabled", "budget_tokens": 1024}}),
+            ("gemini", {"generationConfig": {"thinkingConfig": {"thinkingLevel": "low"}}}),
+            ("ollama", {"think": "low"}),
+        ],
+    )
+    def test_reasoning(self, target: str, wire: dict[str, Any]) -> None:
+        request = cc.Request((cc.user("q"),), reasoning=cc.Reasoning("low"))
+        body, _ = _encode(target, request)
+        assert {key: body[key] for key in wire} == wire
+        off, _ = _encode(target, cc.Request((cc.user("q"),), reasoning=cc.Reasoning("none")))
+        assert providers.get(target).decode_request(json.dumps(off)).reasoning in (
+            cc.Reasoning("none"),
+            cc.Reasoning(budget_tokens=0),
+        )
+
+    def test_user_id_is_anthropic_metadata(self) -> None:
+        body = {"model": "m", "user": "u-1", "messages": [{"role": "user", "content": "q"}]}
+        out, report = cc.convert(body, source="openai", target="anthropic", max_tokens=9)
+        assert json.loads(out)["metadata"] == {"user_id": "u-1"}
+        assert not report
