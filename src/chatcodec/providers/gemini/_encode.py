@@ -395,7 +395,7 @@ class _Encoder(_PartEncoder):
             budget = 0  # off: a budget of 0, as Gemini 2.5 takes it
         elif effort is not None and budget is None and not _levels(request.model):
             budget = EFFORT_BUDGETS[effort]
-            rule = f"a reasoning effort: {request.model} takes a token budget (sent as {budget})"
+            rule = f"a reasoning effort: gemini before 3 takes a token budget (sent as {budget})"
             enc.lose("$.reasoning.effort", rule)
         elif effort is not None and effort != "none":
             thinking[k["thinkingLevel"]] = effort

@@ -3,8 +3,9 @@
 :class:`FieldDecoder` reads ``systemInstruction`` (as system messages when it
 is plain text), ``tools`` (function declarations, Google's own tools kept as
 sent), ``toolConfig`` (the tool choice) and ``generationConfig`` (sampling,
-stop sequences and the response format); what has no canonical field stays
-in the request's extras.
+seed, penalties, ``candidateCount``, stop sequences, ``thinkingConfig`` and
+the response format); what has no canonical field stays in the request's
+extras.
 """
 
 from __future__ import annotations
