@@ -641,3 +641,14 @@ class TestSettings:
         out, report = cc.convert(body, source="openai", target="anthropic", max_tokens=9)
         assert json.loads(out)["metadata"] == {"user_id": "u-1"}
         assert not report
+
+    @pytest.mark.parametrize(("limit", "budget"), [(30000, 24576), (4096, 4095), (1000, None)])
+    def test_an_effort_fits_anthropics_max_tokens(self, limit: int, budget: int | None) -> None:
+        request = cc.Request(
+            (cc.user("q"),), model="m", max_tokens=limit, reasoning=cc.Reasoning("high")
+        )
+        body, losses = _encode("anthropic", request)
+        sent = body.get("thinking")
+        assert (sent or {}).get("budget_tokens") == budget
+        assert [path for path, _ in losses] == ["$.reasoning.effort"]
+        assert providers.get("anthropic").check_request(request) == []

@@ -12,14 +12,13 @@ from typing import Any
 import msgspec
 
 from ..._content import ImagePart, TextPart
-from ..._exchange import EFFORT_BUDGETS, ProviderTool, Request
+from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from ._blocks import IMAGE_TYPES
 from ._decode import NAME
-
-THINKING_MIN = 1024
+from ._settings import THINKING_MIN, effort_budget
 
 
 def _parts(request: Request, found: list[Problem]) -> None:
@@ -130,7 +129,9 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         path = "$.reasoning.budget_tokens"
         budget: Any = reasoning.budget_tokens
         if budget is None:
-            budget = EFFORT_BUDGETS[reasoning.effort or "medium"]
+            budget = effort_budget(reasoning, request.max_tokens)
+            if budget is None:
+                return  # no thinking is sent (the encoder reports it)
     elif type(thinking) is dict and thinking.get("type") == "enabled":
         path = f"$.extras.{NAME}.thinking.budget_tokens"
         budget = thinking.get("budget_tokens")

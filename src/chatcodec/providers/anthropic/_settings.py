@@ -13,9 +13,12 @@ from typing import Any
 from ..._exchange import EFFORT_BUDGETS, Reasoning, Request
 from .._wire import Encoding
 
-__all__ = ["read_settings", "write_settings"]
+__all__ = ["THINKING_MIN", "effort_budget", "read_settings", "write_settings"]
 
 KEYS = ("top_k", "metadata", "thinking")
+
+THINKING_MIN = 1024
+"""Anthropic's least thinking budget."""
 """The wire keys read here."""
 
 
@@ -55,6 +58,14 @@ def read_settings(data: dict[str, Any], rest: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def effort_budget(reasoning: Reasoning, max_tokens: int | None) -> int | None:
+    """The thinking budget sent for an effort: under ``max_tokens``, None if none fits."""
+    budget = EFFORT_BUDGETS[reasoning.effort or "medium"]
+    if max_tokens is not None and budget >= max_tokens:
+        budget = max_tokens - 1  # Anthropic wants the budget under max_tokens
+    return budget if budget >= THINKING_MIN else None
+
+
 def write_settings(
     request: Request, own: dict[str, Any], out: dict[str, Any], enc: Encoding
 ) -> None:
@@ -71,14 +82,16 @@ def write_settings(
         elif reasoning.budget_tokens is not None:
             out["thinking"] = {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
         else:
-            effort = reasoning.effort or "medium"
-            budget = EFFORT_BUDGETS[effort]
-            out["thinking"] = {"type": "enabled", "budget_tokens": budget}
-            said = f"effort {effort!r}" if reasoning.effort else "no effort"
-            enc.lose(
-                "$.reasoning.effort",
-                f"a reasoning effort: anthropic takes a token budget ({said} sent as {budget})",
-            )
+            budget = effort_budget(reasoning, request.max_tokens)
+            said = f"effort {reasoning.effort!r}" if reasoning.effort else "no effort"
+            if budget is None:
+                rule = "a reasoning effort: max_tokens leaves no room for a thinking budget"
+            else:
+                out["thinking"] = {"type": "enabled", "budget_tokens": budget}
+                rule = (
+                    f"a reasoning effort: anthropic takes a token budget ({said} sent as {budget})"
+                )
+            enc.lose("$.reasoning.effort", rule)
     if request.seed is not None:
         enc.lose("$.seed", "a seed: anthropic has no such setting")
     if request.presence_penalty is not None:
