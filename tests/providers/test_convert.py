@@ -652,3 +652,16 @@ class TestSettings:
         assert (sent or {}).get("budget_tokens") == budget
         assert [path for path, _ in losses] == ["$.reasoning.effort"]
         assert providers.get("anthropic").check_request(request) == []
+
+    def test_what_is_left_of_a_settings_object_is_reported_key_by_key(self) -> None:
+        body = {
+            "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+            "generationConfig": {"seed": 1, "responseModalities": ["TEXT"], "mediaResolution": 1},
+        }
+        _, report = cc.convert(body, source="gemini", target="anthropic", max_tokens=9)
+        assert report.paths == [
+            "$.extras.gemini.generationConfig.responseModalities",
+            "$.extras.gemini.generationConfig.mediaResolution",
+            "$.seed",
+        ]
+        assert report.losses[0].reason == "a gemini setting anthropic has no place for"

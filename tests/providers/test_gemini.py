@@ -797,7 +797,7 @@ class TestCrossSource:
         body = gemini.encode_request(request, losses=losses)
         # Other providers' fields are reported by the shared helper, in its words.
         assert [loss.path for loss in losses] == [
-            "$.extras.anthropic.metadata",
+            "$.extras.anthropic.metadata.user_id",
             "$.messages[0].content[0].extras.openai.x",
             "$.messages[0].content[1].detail",
             "$.messages[0].content[2]",
