@@ -59,7 +59,9 @@ def convert(
         requires it). A limit the request has wins.
     check : bool, default True
         Run the target's preflight (``check_request``) on the converted
-        request and put what it finds in the report's ``problems``.
+        request, read back as the target would, and put what it finds in the
+        report's ``problems``. It costs one more decode of the output; pass
+        ``False`` where the output is checked elsewhere.
 
     Returns
     -------
