@@ -665,3 +665,12 @@ class TestSettings:
             "$.seed",
         ]
         assert report.losses[0].reason == "a gemini setting anthropic has no place for"
+
+    def test_mistrals_random_seed_is_the_seed(self) -> None:
+        body = {"model": "m", "random_seed": 5, "messages": [{"role": "user", "content": "q"}]}
+        request = providers.get("mistral").decode_request(json.dumps(body))
+        assert request.seed == 5
+        assert json.loads(providers.get("mistral").encode_request(request)) == body
+        out, report = cc.convert(body, source="mistral", target="gemini")
+        assert json.loads(out)["generationConfig"] == {"seed": 5}
+        assert not report

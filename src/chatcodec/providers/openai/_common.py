@@ -25,7 +25,7 @@ the wire spelled something that has no canonical field of its own:
   (written back in place, not moved to a user message); response format
   ``"~name": "absent"``: its JSON schema had no name (none is made up);
 - request ``"~top_k"``: the body had ``top_k`` (a dialect's: vLLM, Groq),
-  written back only then;
+  written back only then; ``"~seed"``: the seed was Mistral's ``random_seed``;
 - request ``"~max_tokens"``, ``"~stop"``, ``"~tool_choice"``: which
   spelling of the limit, the stop sequences and the forced choice was used;
 - tool ``"~asis"``: a strict tool's schema is sent as it came, not closed;
@@ -187,6 +187,7 @@ def is_closed(schema: Any) -> bool:
 
 SETTINGS = (
     "seed",
+    "random_seed",
     "presence_penalty",
     "frequency_penalty",
     "n",
@@ -222,6 +223,12 @@ def take_settings(found: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
             own[key] = value
         elif key == "reasoning_effort":
             fields["reasoning"] = Reasoning(value)
+        elif key == "random_seed":  # Mistral's spelling of the seed
+            if "seed" in found:
+                own[key] = value
+            else:
+                fields["seed"] = value
+                own["~seed"] = key
         else:
             fields[key] = value
             if key == "top_k":

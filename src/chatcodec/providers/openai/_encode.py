@@ -175,7 +175,7 @@ def encode_request(
 def _settings(request: Request, own: dict[str, Any], out: dict[str, Any], enc: Encoding) -> None:
     """The generation settings beside the sampling ones."""
     if request.seed is not None:
-        out["seed"] = request.seed
+        out[own.get("~seed", "seed")] = request.seed
     if request.presence_penalty is not None:
         out["presence_penalty"] = request.presence_penalty
     if request.frequency_penalty is not None:
