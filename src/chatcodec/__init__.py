@@ -42,6 +42,7 @@ from ._errors import (
 from ._exchange import (
     Choice,
     ProviderTool,
+    Reasoning,
     Request,
     Response,
     ResponseFormat,
@@ -130,6 +131,7 @@ __all__ = [
     "Problem",
     "ProviderError",
     "ProviderTool",
+    "Reasoning",
     "ReasoningPart",
     "RefusalPart",
     "Request",

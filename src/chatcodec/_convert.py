@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import msgspec
 
 from ._errors import LossError
 from ._loss import Loss, LossReport
+from ._problems import Problem
 from .providers import Codec, get
 
 __all__ = ["convert"]
 
 _codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
+_encode_json = msgspec.json.Encoder().encode
 
 
 def _codec(name: str) -> Codec:
@@ -25,7 +28,7 @@ def _codec(name: str) -> Codec:
 
 
 def convert(
-    body: bytes | str,
+    body: bytes | str | Mapping[str, Any],
     *,
     source: str,
     target: str,
@@ -33,23 +36,32 @@ def convert(
     strict: bool = False,
     model: str | None = None,
     max_tokens: int | None = None,
+    check: bool = True,
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
 
     Parameters
     ----------
-    body : bytes or str
-        The source body.
+    body : bytes, str or dict
+        The source body, as sent or already parsed.
     source, target : str
         Provider names, as for :func:`chatcodec.providers.get`.
     kind : {"request", "response"}
         What the body is.
     strict : bool, default False
-        Raise :class:`LossError` instead of returning a non-empty report.
-    model, max_tokens : optional
-        Values for a request that does not carry them, for a target that
-        needs them: Gemini puts the model in the URL, not the body, and
-        Anthropic requires ``max_tokens``. A value the request has wins.
+        Raise :class:`LossError` when anything would be lost.
+    model : str, optional
+        The target's model: it replaces the source's (a model name rarely
+        means anything to another provider). Gemini takes the model in the
+        URL, not the body.
+    max_tokens : int, optional
+        The output limit for a request that does not carry one (Anthropic
+        requires it). A limit the request has wins.
+    check : bool, default True
+        Run the target's preflight (``check_request``) on the converted
+        request, read back as the target would, and put what it finds in the
+        report's ``problems``. It costs one more decode of the output; pass
+        ``False`` where the output is checked elsewhere.
 
     Returns
     -------
@@ -57,7 +69,8 @@ def convert(
         The target body.
     LossReport
         Every field or block the target could not carry, by path (in the
-        canonical form) and reason. Empty when nothing was lost.
+        canonical form) and reason, and what the target would refuse.
+        Falsy when nothing was lost and nothing would be refused.
 
     Raises
     ------
@@ -65,24 +78,45 @@ def convert(
         With ``strict``, when anything would be lost.
     DecodeError, ValidationError, ProviderError
         When the source body cannot be read.
+
+    Examples
+    --------
+    >>> import chatcodec as cc
+    >>> body = {"model": "gpt-4o", "messages": [{"role": "assistant", "content": "Hi"}]}
+    >>> out, report = cc.convert(body, source="openai", target="anthropic",
+    ...                          model="claude-sonnet-4-5", max_tokens=64)
+    >>> out[:40], bool(report)
+    (b'{"model":"claude-sonnet-4-5","max_tokens', False)
+    >>> out, report = cc.convert(body, source="openai", target="gemini")
+    >>> report.losses, [str(p) for p in report.problems]
+    ((), ['error: the first turn must be a user turn - at `$.messages[0]`'])
     """
     reader, writer = _codec(source), _codec(target)
+    if not isinstance(body, bytes | str):
+        body = _encode_json(body)
     losses: list[Loss] = []
+    problems: list[Problem] = []
     if kind == "request":
         request = reader.decode_request(body)
         fill: dict[str, object] = {}
-        if model is not None and request.model is None:
+        if model is not None and request.model != model:
             fill["model"] = model
         if max_tokens is not None and request.max_tokens is None:
             fill["max_tokens"] = max_tokens
         if fill:
             request = msgspec.structs.replace(request, **fill)
         out = writer.encode_request(request, losses=losses)
+        if check:
+            sent = writer.decode_request(out)
+            if sent.model is None and request.model is not None:
+                # Gemini takes the model in the URL: its rules still depend on it.
+                sent = msgspec.structs.replace(sent, model=request.model)
+            problems = writer.check_request(sent)
     elif kind == "response":
         out = writer.encode_response(reader.decode_response(body), losses=losses)
     else:
         raise ValueError('kind must be "request" or "response"')
-    report = LossReport(tuple(losses))
-    if strict and report:
+    report = LossReport(tuple(losses), tuple(problems))
+    if strict and losses:
         raise LossError(report.losses)
     return out, report

@@ -21,6 +21,7 @@ from ._usage import FinishReason, Usage
 __all__ = [
     "Choice",
     "ProviderTool",
+    "Reasoning",
     "Request",
     "Response",
     "ResponseFormat",
@@ -92,18 +93,99 @@ class ResponseFormat(Record, frozen=True):
     strict: bool | None = None
 
 
-class Request(Record, frozen=True):
-    """A chat request: messages, tools and sampling parameters.
+Effort = Literal["none", "minimal", "low", "medium", "high"]
+"""How hard the model should think, in OpenAI's words."""
 
-    Parameters the canonical form has no field for (``seed``, ``user``,
-    safety settings...) stay in ``extras`` under the provider's name.
+EFFORT_BUDGETS: dict[str, int] = {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
+"""The thinking budget (tokens) that stands for an effort, for a target that takes a budget."""
+
+
+def effort_of(budget: int) -> Effort:
+    """The effort a thinking budget (tokens) stands for, for a target that takes an effort."""
+    if budget <= 0:
+        return "none"
+    if budget <= EFFORT_BUDGETS["minimal"]:
+        return "minimal"
+    if budget <= EFFORT_BUDGETS["low"]:
+        return "low"
+    if budget <= EFFORT_BUDGETS["medium"]:
+        return "medium"
+    return "high"
+
+
+class Reasoning(Record, frozen=True):
+    """How much the model may think before it answers.
+
+    Providers say it two ways: an effort (OpenAI ``reasoning_effort``, Gemini
+    3 ``thinkingLevel``, Ollama ``think``) or a token budget (Anthropic
+    ``thinking.budget_tokens``, Gemini ``thinkingBudget``). Both ``None``:
+    thinking is on, at the provider's default.
+
+    Parameters
+    ----------
+    effort : {"none", "minimal", "low", "medium", "high"}, optional
+        ``"none"`` turns thinking off.
+    budget_tokens : int, optional
+        The most tokens thinking may take; 0 turns it off.
+    """
+
+    effort: Effort | None = None
+    budget_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.budget_tokens is not None and self.budget_tokens < 0:
+            raise ValidationError("must not be negative", "$.budget_tokens")
+
+    @property
+    def off(self) -> bool:
+        """Whether thinking is turned off."""
+        return self.effort == "none" or self.budget_tokens == 0
+
+
+class Request(Record, frozen=True):
+    """A chat request: messages, tools and generation settings.
+
+    The settings mean the same for every provider, and each codec maps them
+    to its own keys (see the README's table). Parameters the canonical form
+    has no field for (safety settings, logprobs...) stay in ``extras`` under
+    the provider's name.
+
+    Parameters
+    ----------
+    messages : tuple of Message
+        The conversation.
+    model : str, optional
+        The model's name.
+    tools, tool_choice, parallel_tool_calls : optional
+        The tools, whether and which one the model must call, and whether it
+        may call several at once.
+    max_tokens : int, optional
+        The most output tokens (OpenAI ``max_tokens`` or
+        ``max_completion_tokens``, Gemini ``maxOutputTokens``, Ollama
+        ``num_predict``).
+    temperature, top_p, top_k, seed : optional
+        Sampling.
+    stop : tuple of str, optional
+        Stop sequences.
+    stream : bool, optional
+        Whether the answer streams.
+    response_format : ResponseFormat, optional
+        Structured output.
+    presence_penalty, frequency_penalty : float, optional
+        Penalties for repeating tokens.
+    n : int, optional
+        How many answers (choices) to generate.
+    user : str, optional
+        An id of the end user (Anthropic ``metadata.user_id``).
+    reasoning : Reasoning, optional
+        How much the model may think.
 
     Examples
     --------
     >>> from chatcodec import user
-    >>> request = Request((user("Hi"),), model="gpt-4o-mini", max_tokens=64)
-    >>> request.max_tokens
-    64
+    >>> request = Request((user("Hi"),), model="gpt-4o-mini", max_tokens=64, seed=7)
+    >>> request.max_tokens, request.seed
+    (64, 7)
     """
 
     messages: tuple[Message, ...] = ()
@@ -117,6 +199,13 @@ class Request(Record, frozen=True):
     stop: tuple[str, ...] | None = None
     stream: bool | None = None
     response_format: ResponseFormat | None = None
+    top_k: int | None = None
+    seed: int | None = None
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    n: int | None = None
+    user: str | None = None
+    reasoning: Reasoning | None = None
 
 
 class Choice(Record, frozen=True):

@@ -6,7 +6,21 @@ from collections.abc import Iterator
 
 import msgspec
 
-__all__ = ["Loss", "LossReport"]
+from ._problems import Problem
+
+__all__ = ["Loss", "LossReport", "a"]
+
+
+def a(word: str | None) -> str:
+    """``word`` after its indefinite article, for loss reasons: ``"an openai"``.
+
+    By the first letter, and "an" before ``mcp`` (said em-see-pee); ``None``
+    (a part no provider claims) reads "an unattributed".
+    """
+    if word is None:
+        return "an unattributed"
+    first = word[:1].lower()
+    return f"an {word}" if first in "aeiou" or word.lower().startswith("mcp") else f"a {word}"
 
 
 class Loss(msgspec.Struct, frozen=True):
@@ -28,19 +42,27 @@ class Loss(msgspec.Struct, frozen=True):
 
 
 class LossReport(msgspec.Struct, frozen=True):
-    """Everything a conversion left out; empty (and falsy) when nothing was.
+    """What a conversion left out, and what the target would refuse.
+
+    Iterating and ``len`` give the losses. ``problems`` holds what the
+    target's own preflight (``check_request``) finds in the converted body,
+    by paths in that body's canonical form. The report is falsy only when
+    nothing was lost and the preflight found nothing.
 
     Examples
     --------
     >>> report = LossReport((Loss("$.seed", "gemini has no seed"),))
     >>> bool(report), len(report), str(report.losses[0])
     (True, 1, 'gemini has no seed - at `$.seed`')
+    >>> bool(LossReport(problems=(Problem("$.messages", "must not be empty"),)))
+    True
     """
 
     losses: tuple[Loss, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.losses)
+        return bool(self.losses) or bool(self.problems)
 
     def __len__(self) -> int:
         return len(self.losses)

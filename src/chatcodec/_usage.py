@@ -28,8 +28,18 @@ class FinishReason(enum.StrEnum):
 class Usage(Record, frozen=True):
     """Token counts of one response (or, summed with ``+``, of several).
 
-    ``None`` means the provider did not say. ``total_tokens`` falls back to
-    prompt plus completion in :attr:`total`.
+    The counts mean the same for every provider:
+
+    - ``prompt_tokens``: every input token, those read from a cache and
+      those written to one included;
+    - ``completion_tokens``: every output token, reasoning included;
+    - ``cached_tokens``, ``cache_write_tokens``: the part of the prompt read
+      from, and written to, the provider's cache;
+    - ``reasoning_tokens``: the part of the completion spent on reasoning.
+
+    ``None`` means the provider did not say. ``total_tokens`` is the
+    provider's own total, and :attr:`total` falls back to prompt plus
+    completion.
 
     Examples
     --------
@@ -42,16 +52,19 @@ class Usage(Record, frozen=True):
     total_tokens: int | None = None
     cached_tokens: int | None = None
     reasoning_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
     def __post_init__(self) -> None:
         # One comparison per field, no loop: this runs for every response.
         if self.prompt_tokens < 0 or self.completion_tokens < 0:
             raise ValidationError("must not be negative", _negative(self))
         total, cached, reasoning = self.total_tokens, self.cached_tokens, self.reasoning_tokens
+        written = self.cache_write_tokens
         if (
             (total is not None and total < 0)
             or (cached is not None and cached < 0)
             or (reasoning is not None and reasoning < 0)
+            or (written is not None and written < 0)
         ):
             raise ValidationError("must not be negative", _negative(self))
 
@@ -71,6 +84,7 @@ class Usage(Record, frozen=True):
             self.total + other.total,
             _add(self.cached_tokens, other.cached_tokens),
             _add(self.reasoning_tokens, other.reasoning_tokens),
+            _add(self.cache_write_tokens, other.cache_write_tokens),
         )
 
 
@@ -82,7 +96,7 @@ def _negative(usage: Usage) -> str:
     return "$"
 
 
-_OPTIONAL = ("total_tokens", "cached_tokens", "reasoning_tokens")
+_OPTIONAL = ("total_tokens", "cached_tokens", "reasoning_tokens", "cache_write_tokens")
 
 
 def _add(a: int | None, b: int | None) -> int | None:

@@ -36,6 +36,7 @@ from chatcodec import (
     Loss,
     OpaquePart,
     ProviderError,
+    Reasoning,
     ReasoningPart,
     RefusalPart,
     SystemMessage,
@@ -211,9 +212,8 @@ class TestRequestSemantics:
         assert thought.signature.startswith("EvMCCm4I")
         assert thought.provider == "anthropic"
         assert isinstance(answer, TextPart)
-        assert request.extras == {
-            "anthropic": {"thinking": {"budget_tokens": 1024, "type": "enabled"}}
-        }
+        assert request.reasoning == Reasoning(budget_tokens=1024)
+        assert request.extras is None
 
     def test_mid_conversation_system_turns(self) -> None:
         request = req(
@@ -343,7 +343,7 @@ class TestResponseSemantics:
         assert usage.reasoning_tokens == 19
         assert usage.total_tokens is None
         assert usage.extras is not None
-        assert usage.extras["anthropic"]["cache_creation_input_tokens"] == 379
+        assert usage.cache_write_tokens == 379
         message = response.message
         assert message is not None
         assert isinstance(message.content, tuple)
@@ -844,14 +844,14 @@ class TestCrossSource:
         body = anthropic.encode_request(cross_source_request(), losses=losses)
         reasons = {loss.path: loss.reason for loss in losses}
         assert reasons == {
-            "$.extras.openai.seed": "a openai field anthropic has no place for",
+            "$.extras.openai.seed": "an openai field anthropic has no place for",
             "$.extras.mine": "a field anthropic has no place for",
             "$.messages[1].content[1].detail": "anthropic images have no detail setting",
             "$.messages[1].content[3]": "anthropic cannot carry an audio part",
             "$.messages[1].content[4].filename": "anthropic documents have no file name",
             "$.messages[1].content[6]": "anthropic cannot carry a gemini block",
             "$.messages[1].content[7].extras.openai.annotations": (
-                "a openai field anthropic has no place for"
+                "an openai field anthropic has no place for"
             ),
             "$.messages[1].content[7]": "anthropic refuses an empty text block",
             "$.messages[2].content[0]": "anthropic cannot carry reasoning that it did not sign",
@@ -859,7 +859,7 @@ class TestCrossSource:
             "$.messages[2].invalid_tool_calls[0].arguments": (
                 "anthropic needs JSON tool input: sent {}"
             ),
-            "$.tools[1]": "anthropic cannot run a openai tool",
+            "$.tools[1]": "anthropic cannot run an openai tool",
             "$.response_format": "anthropic has no JSON output without a schema",
         }
         wire = json.loads(body)

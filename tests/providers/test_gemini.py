@@ -381,7 +381,7 @@ class TestResponseSemantics:
         assert response.finish_reason is FinishReason.STOP
         assert response.usage == Usage(
             29,
-            736,
+            736 + 1001,  # the completion counts the thoughts
             1766,
             reasoning_tokens=1001,
             extras=response.usage.extras,  # type: ignore[union-attr]
@@ -465,7 +465,7 @@ class TestResponseSemantics:
             ),
             id="r1",
             model="gemini-2.5-flash",
-            usage=Usage(3, 2, 5, cached_tokens=1, reasoning_tokens=4),
+            usage=Usage(3, 6, 9, cached_tokens=1, reasoning_tokens=4),
         )
         assert json.loads(gemini.encode_response(response)) == {
             "candidates": [
@@ -483,8 +483,8 @@ class TestResponseSemantics:
             ],
             "usageMetadata": {
                 "promptTokenCount": 3,
-                "candidatesTokenCount": 2,
-                "totalTokenCount": 5,
+                "candidatesTokenCount": 2,  # the completion less the thoughts
+                "totalTokenCount": 9,
                 "cachedContentTokenCount": 1,
                 "thoughtsTokenCount": 4,
             },
@@ -797,7 +797,7 @@ class TestCrossSource:
         body = gemini.encode_request(request, losses=losses)
         # Other providers' fields are reported by the shared helper, in its words.
         assert [loss.path for loss in losses] == [
-            "$.extras.anthropic.metadata",
+            "$.extras.anthropic.metadata.user_id",
             "$.messages[0].content[0].extras.openai.x",
             "$.messages[0].content[1].detail",
             "$.messages[0].content[2]",
@@ -819,13 +819,13 @@ class TestCrossSource:
             "$.messages[0].content[1].detail": "an image detail gemini has no field for",
             "$.messages[0].content[2]": "a file id gemini cannot resolve",
             "$.messages[0].content[3].filename": "a file name gemini has no field for",
-            "$.messages[0].content[4]": "a anthropic block gemini cannot carry",
+            "$.messages[0].content[4]": "an anthropic block gemini cannot carry",
             "$.messages[1].content[0].signature": "a reasoning signature made by another provider",
             "$.messages[1].content[1].redacted": "redacted reasoning gemini cannot carry",
             "$.messages[1].content[2]": "a refusal, which gemini carries as plain text",
             "$.messages[1].invalid_tool_calls[0].arguments": "arguments that are not JSON",
             "$.messages[4]": "an instruction after the conversation began (sent first)",
-            "$.tools[0]": "a openai tool gemini cannot run",
+            "$.tools[0]": "an openai tool gemini cannot run",
             "$.response_format.name": "a schema name gemini has no field for",
             "$.response_format.strict": "a strict flag gemini has no field for",
             "$.parallel_tool_calls": "gemini has no switch for parallel tool calls",
@@ -988,10 +988,16 @@ class TestCheckRequest:
         assert problems(request) == [
             (
                 "$.messages[1].tool_calls[0]",
-                "function calls of gemini-3 models must carry their thoughtSignature",
+                "a gemini-3 function call without its thoughtSignature: it is sent with the"
+                " placeholder Google documents for calls Gemini did not make",
                 "warning",
             )
         ]
+        # What is sent carries the placeholder, and reads back signed.
+        sent = gemini.decode_request(gemini.encode_request(request))
+        assert problems(msgspec.structs.replace(sent, model=request.model)) == []
+        call = json.loads(gemini.encode_request(request))["contents"][1]["parts"][0]
+        assert call["thoughtSignature"] == "skip_thought_signature_validator"
         signed = tool_call("a", "f")
         signed = msgspec.structs.replace(signed, extras={"gemini": {"thoughtSignature": "s"}})
         ok = Request(

@@ -194,7 +194,7 @@ class TestFileReferences:
         assert losses == [
             (
                 "$.messages[0].content[0].extras.anthropic.cache_control",
-                "a anthropic field openai has no place for",
+                "an anthropic field openai has no place for",
             )
         ]
 

@@ -310,9 +310,8 @@ class TestRequestSemantics:
                 "request", "ollama-docs__docs__api.md__Chat_request_Reproducible_outputs__req0.json"
             )
         )
-        assert seed.extras == {
-            "ollama": {"~stream": "absent", "options": {"seed": 101}, "~int": ["temperature"]}
-        }
+        assert seed.seed == 101
+        assert seed.extras == {"ollama": {"~stream": "absent", "~int": ["temperature"]}}
 
     def test_keep_alive_and_think(self) -> None:
         keep = ollama.decode_request(
@@ -330,7 +329,8 @@ class TestRequestSemantics:
                 "request", "ollama-docs__docs__capabilities__thinking.mdx__thinking.mdx__req0.json"
             )
         )
-        assert think.extras == {"ollama": {"think": True}}
+        assert think.reasoning == cc.Reasoning()  # on, at the model's default
+        assert think.extras is None
         assert think.stream is False
 
     def test_tools(self) -> None:
@@ -728,12 +728,12 @@ class TestCrossSource:
         losses: list[cc.Loss] = []
         body = ollama.encode_request(cross_source_request(), losses=losses)
         assert [(loss.path, loss.reason) for loss in losses] == [
-            ("$.extras.openai.seed", "a openai field ollama has no place for"),
+            ("$.extras.openai.seed", "an openai field ollama has no place for"),
             ("$.extras.other", "a field ollama has no place for"),
-            ("$.messages[0].extras.openai.name", "a openai field ollama has no place for"),
+            ("$.messages[0].extras.openai.name", "an openai field ollama has no place for"),
             (
                 "$.messages[1].content[0].extras.anthropic.cache_control",
-                "a anthropic field ollama has no place for",
+                "an anthropic field ollama has no place for",
             ),
             (
                 "$.messages[1].content[1]",
@@ -743,12 +743,12 @@ class TestCrossSource:
             ("$.messages[1].content[3].detail", "ollama has no image detail"),
             ("$.messages[1].content[4]", "ollama cannot carry an audio part"),
             ("$.messages[1].content[5]", "ollama cannot carry a file part"),
-            ("$.messages[1].content[7]", "a anthropic block ollama cannot carry"),
+            ("$.messages[1].content[7]", "an anthropic block ollama cannot carry"),
             (
                 "$.messages[2].extras.anthropic.stop_sequence",
-                "a anthropic field ollama has no place for",
+                "an anthropic field ollama has no place for",
             ),
-            ("$.messages[2].content[0].signature", "a anthropic reasoning signature"),
+            ("$.messages[2].content[0].signature", "an anthropic reasoning signature"),
             ("$.messages[2].content[1].redacted", "redacted reasoning ollama cannot carry"),
             ("$.messages[2].content[3]", "ollama has no refusal part; sent as text"),
             ("$.messages[2].content[4]", "a gemini block ollama cannot carry"),
@@ -757,8 +757,8 @@ class TestCrossSource:
                 "arguments that are not a JSON object are sent as {}",
             ),
             ("$.messages[3].is_error", "ollama has no tool error flag"),
-            ("$.tools[0]", "a anthropic tool ollama cannot run"),
-            ("$.tools[1].extras.openai.x", "a openai field ollama has no place for"),
+            ("$.tools[0]", "an anthropic tool ollama cannot run"),
+            ("$.tools[1].extras.openai.x", "an openai field ollama has no place for"),
             ("$.response_format", "a JSON schema format without a schema is sent as json"),
             ("$.tool_choice", "ollama cannot require or forbid tool calls"),
             ("$.parallel_tool_calls", "ollama has no parallel tool calls setting"),
@@ -913,7 +913,7 @@ class TestCheck:
                 "an image by URL cannot be sent; it is dropped",
                 "warning",
             ),
-            ("$.messages[0].content[2]", "a audio part cannot be sent; it is dropped", "warning"),
+            ("$.messages[0].content[2]", "an audio part cannot be sent; it is dropped", "warning"),
             ("$.messages[0].content[3]", "a file part cannot be sent; it is dropped", "warning"),
         ]
 

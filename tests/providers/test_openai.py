@@ -22,6 +22,7 @@ from chatcodec import (
     FinishReason,
     ImagePart,
     InvalidToolCall,
+    Loss,
     OpaquePart,
     ProviderError,
     ProviderTool,
@@ -39,6 +40,7 @@ from chatcodec import (
     UserMessage,
     ValidationError,
     assistant,
+    convert,
     developer,
     providers,
     system,
@@ -387,6 +389,52 @@ class TestRequestSemantics:
         assert one.stop == ("END",)
         assert one.max_tokens == 5
         assert one.extras == {"openai": {"~stop": "str"}}
+
+
+class TestNothingMovedOrInvented:
+    """Within OpenAI's wire, a body comes back as it went: nothing moved, nothing made up."""
+
+    def test_media_in_a_tool_message_stays_there(self) -> None:
+        body = json.dumps(
+            {
+                "model": "m",
+                "messages": [
+                    {"role": "user", "content": "Show me"},
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "c1",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": "{}"},
+                            }
+                        ],
+                    },
+                    {
+                        "role": "tool",
+                        "tool_call_id": "c1",
+                        "content": [
+                            {"type": "text", "text": "here"},
+                            {"type": "image_url", "image_url": {"url": "https://x/a.png"}},
+                        ],
+                    },
+                ],
+            }
+        ).encode()
+        losses: list[Loss] = []
+        same_json(
+            json.loads(codec.encode_request(codec.decode_request(body), losses=losses)),
+            json.loads(body),
+        )
+        assert losses == []
+
+    def test_a_schema_without_a_name_gets_none(self) -> None:
+        body = (
+            b'{"model":"m","messages":[{"role":"user","content":"q"}],'
+            b'"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}}}'
+        )
+        assert codec.encode_request(codec.decode_request(body)) == body
 
 
 class TestResponseSemantics:
@@ -754,6 +802,23 @@ class TestSdkValidation:
         request = Request((user("Hi"),), model="gpt-4o", stream=True)
         validate_request(codec.encode_request(request))
 
+    @pytest.mark.parametrize(
+        ("source", "path"),
+        [
+            pytest.param(family, p.values[0], id=f"{family}:{p.id}")
+            for family in ("anthropic", "gemini", "ollama")
+            for p in curated(family, "response") + corpus(family, "response")
+        ],
+    )
+    def test_converted_response(self, source: str, path: Path) -> None:
+        out, _ = convert(path.read_bytes(), source=source, target="openai", kind="response")
+        ChatCompletion.model_validate_json(out)
+
+    def test_hand_built_response(self) -> None:
+        response = Response((Choice(None, None),), usage=Usage(3, 0))
+        body = ChatCompletion.model_validate_json(codec.encode_response(response))
+        assert (body.object, body.choices[0].finish_reason) == ("chat.completion", "stop")
+
 
 class TestToolCallContent:
     """An assistant message that only calls tools sends content as the caller chooses."""
@@ -840,19 +905,19 @@ class TestCrossSource:
         body = codec.encode_request(self.make(), losses=losses)
         got = {(loss.path, loss.reason) for loss in losses}
         assert got == {
-            ("$.extras.anthropic.top_k", "a anthropic field openai has no place for"),
+            ("$.extras.anthropic.top_k", "an anthropic field openai has no place for"),
             ("$.extras.gemini.safetySettings", "a gemini field openai has no place for"),
             (
                 "$.messages[0].extras.anthropic.cache_control",
-                "a anthropic field openai has no place for",
+                "an anthropic field openai has no place for",
             ),
             ("$.messages[1].content[1]", "openai cannot carry audio by URL"),
             ("$.messages[1].content[2]", "a gemini block openai cannot carry"),
             ("$.messages[2].content[0]", "openai has no field for reasoning"),
             ("$.messages[2].content[1]", "openai has no field for reasoning"),
-            ("$.messages[2].content[3]", "a anthropic block openai cannot carry"),
+            ("$.messages[2].content[3]", "an anthropic block openai cannot carry"),
             ("$.messages[3].is_error", "openai has no error flag for tool results"),
-            ("$.tools[0]", "a anthropic tool openai cannot run"),
+            ("$.tools[0]", "an anthropic tool openai cannot run"),
         }
         parsed = json.loads(body)
         assert parsed["messages"][2] == {
@@ -878,7 +943,7 @@ class TestCrossSource:
         losses: list[Any] = []
         body = codec.encode_request(Request((user("q"), message), model="m"), losses=losses)
         assert [(loss.path, loss.reason) for loss in losses] == [
-            ("$.messages[1].content[0].signature", "a anthropic reasoning signature")
+            ("$.messages[1].content[0].signature", "an anthropic reasoning signature")
         ]
         assert json.loads(body)["messages"][1] == {
             "role": "assistant",
@@ -1082,7 +1147,11 @@ class TestMalformed:
             (b'{"messages":[{"role":5}]}', "$.messages[0].role"),
             (b'{"messages":[{"role":"wizard","content":"x"}]}', "$.messages[0].role"),
             (b'{"messages":[{"role":"user","content":5}]}', "$.messages[0].content"),
-            (b'{"messages":[{"role":"user","content":""}]}', "$.content"),
+            (b'{"messages":[{"role":"user","content":""}]}', "$.messages[0].content"),
+            (
+                b'{"messages":[{"role":"user","content":"a"},{"role":"system","content":""}]}',
+                "$.messages[1].content",
+            ),
             (
                 b'{"messages":[{"role":"system","content":[{"type":"image_url"}]}]}',
                 "$.messages[0].content[0]",
@@ -1091,7 +1160,7 @@ class TestMalformed:
             (b'{"messages":[{"role":"assistant","tool_calls":{}}]}', "$.messages[0].tool_calls"),
             (
                 b'{"messages":[{"role":"assistant","tool_calls":[{"id":"a"}]}]}',
-                "$.tool_calls[0].function",
+                "$.messages[0].tool_calls[0].function",
             ),
             (b'{"messages":[],"model":1}', "$.model"),
             (b'{"messages":[],"temperature":"hot"}', "$.temperature"),
@@ -1430,7 +1499,7 @@ class TestFastRequestPath:
 
     def test_errors_are_the_general_paths(self) -> None:
         for body, path in [
-            (request_with(messages=b'[{"role":"user","content":""}]'), "$.content"),
+            (request_with(messages=b'[{"role":"user","content":""}]'), "$.messages[0].content"),
             (request_with(temperature=b'"hot"'), "$.temperature"),
             (request_with(stream=b'"yes"'), "$.stream"),
             (request_with(messages=b'[{"content":"x"}]'), "$.messages[0].role"),

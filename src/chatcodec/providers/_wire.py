@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
-from .._loss import Loss
+from .._loss import Loss, a
 
 __all__ = [
     "HINT",
@@ -174,6 +174,17 @@ def neutral(provider: str, key: str, value: Any) -> bool:
 
 _MISSING = object()
 
+# Objects of settings whose keys the canonical form maps one by one; what is
+# left of one is reported key by key, not as one lump.
+_SETTING_GROUPS = frozenset(
+    {
+        ("gemini", "generationConfig"),
+        ("gemini", "generation_config"),
+        ("ollama", "options"),
+        ("anthropic", "metadata"),
+    }
+)
+
 
 class Encoding:
     """One encode: the target provider and the losses found on the way.
@@ -213,11 +224,18 @@ class Encoding:
             elif self.losses is not None:
                 if key in PROVIDERS and isinstance(value, dict):
                     for name, item in value.items():
-                        if not name.startswith(HINT) and not neutral(key, name, item):
-                            self.lose(
-                                f"{path}.extras.{key}.{name}",
-                                f"a {key} field {self.provider} has no place for",
-                            )
+                        if name.startswith(HINT) or neutral(key, name, item):
+                            continue
+                        at = f"{path}.extras.{key}.{name}"
+                        if (key, name) in _SETTING_GROUPS and type(item) is dict:
+                            # A group of settings: each one the target lacks, by name.
+                            for inner in item:
+                                self.lose(
+                                    f"{at}.{inner}",
+                                    f"{a(key)} setting {self.provider} has no place for",
+                                )
+                        else:
+                            self.lose(at, f"{a(key)} field {self.provider} has no place for")
                 else:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
         return own

@@ -45,7 +45,8 @@ Responses: ``stop_reason`` ``end_turn``/``stop_sequence`` -> ``stop``,
 anything else -> ``other``. Usage: ``prompt_tokens`` counts every input token,
 ``input_tokens`` plus ``cache_read_input_tokens`` plus
 ``cache_creation_input_tokens`` (Anthropic's ``input_tokens`` leaves the
-cached ones out), ``cached_tokens`` is ``cache_read_input_tokens`` and
+cached ones out), ``cached_tokens`` is ``cache_read_input_tokens``,
+``cache_write_tokens`` is ``cache_creation_input_tokens`` and
 ``reasoning_tokens`` is ``output_tokens_details.thinking_tokens``. An empty
 ``content`` gives a choice without a message.
 

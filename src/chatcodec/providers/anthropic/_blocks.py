@@ -25,6 +25,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import Encoding, derive_id, fill
@@ -82,7 +83,7 @@ class Blocks:
         if part.provider == NAME:
             out.append(part.data)
         else:
-            self.enc.lose(path, f"anthropic cannot carry a {part.provider} block")
+            self.enc.lose(path, f"anthropic cannot carry {a(part.provider)} block")
 
     def part(self, part: ContentPart, path: str, out: list[Any]) -> None:
         """A part of a user turn or of a tool result."""
@@ -115,7 +116,7 @@ class Blocks:
             else:
                 self.text(part.text, own, path, out)
         else:
-            self.enc.lose(path, f"anthropic cannot carry a {type(part).__name__}")
+            self.enc.lose(path, f"anthropic cannot carry {a(type(part).__name__)}")
 
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
         """A document block (an image block for an image file), or None if lost."""
@@ -135,7 +136,7 @@ class Blocks:
         elif media_type in (None, "application/pdf") and (data is None or media_type):
             source = self.source(part.url, data, media_type, path)
             return None if source is None else {"type": "document", "source": source}
-        self.enc.lose(path, f"anthropic cannot carry a {media_type or 'untyped'} file")
+        self.enc.lose(path, f"anthropic cannot carry {a(media_type or 'untyped')} file")
         return None
 
     def source(
@@ -221,7 +222,7 @@ class Blocks:
                     self.enc.lose(where, "anthropic has no refusal block: sent as text")
                     self.text(part.text, self.enc.own(part.extras, where), where, slot)
                 else:
-                    self.enc.lose(where, f"anthropic cannot carry a {type(part).__name__}")
+                    self.enc.lose(where, f"anthropic cannot carry {a(type(part).__name__)}")
                 slots.append(slot)
         calls = [
             self.tool_use(call, f"{path}.tool_calls[{k}]")

@@ -18,8 +18,7 @@ from ..._problems import Problem
 from ..._tools import ToolDefinition
 from ._blocks import IMAGE_TYPES
 from ._decode import NAME
-
-THINKING_MIN = 1024
+from ._settings import THINKING_MIN, effort_budget
 
 
 def _parts(request: Request, found: list[Problem]) -> None:
@@ -126,12 +125,22 @@ def _tools(request: Request, found: list[Problem]) -> None:
 
 
 def _thinking(request: Request, found: list[Problem]) -> None:
+    reasoning = request.reasoning
     own = (request.extras or {}).get(NAME)
     thinking: Any = own.get("thinking") if type(own) is dict else None
-    if type(thinking) is not dict or thinking.get("type") != "enabled":
+    if reasoning is not None and not reasoning.off:
+        # What the encoder sends: the budget, or the one an effort stands for.
+        path = "$.reasoning.budget_tokens"
+        budget: Any = reasoning.budget_tokens
+        if budget is None:
+            budget = effort_budget(reasoning, request.max_tokens)
+            if budget is None:
+                return  # no thinking is sent (the encoder reports it)
+    elif type(thinking) is dict and thinking.get("type") == "enabled":
+        path = f"$.extras.{NAME}.thinking.budget_tokens"
+        budget = thinking.get("budget_tokens")
+    else:
         return
-    path = f"$.extras.{NAME}.thinking.budget_tokens"
-    budget = thinking.get("budget_tokens")
     if type(budget) is not int or budget < THINKING_MIN:
         found.append(Problem(path, f"must be an integer of at least {THINKING_MIN}"))
     elif request.max_tokens is not None and budget >= request.max_tokens:

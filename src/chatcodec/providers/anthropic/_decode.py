@@ -50,6 +50,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body
+from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
@@ -77,6 +78,7 @@ _REQUEST_KEYS = frozenset(
         "tools",
         "tool_choice",
         "output_config",
+        *KEYS,
     }
 )
 _MESSAGE_KEYS = frozenset({"role", "content"})
@@ -547,6 +549,7 @@ def decode_request(body: bytes | str) -> Request:
     for key in ("tools", "tool_choice"):
         if key in data and data[key] is None:
             rest[key] = None
+    settings = read_settings(data, rest)
     return Request(
         messages=tuple(messages),
         model=model,
@@ -559,6 +562,7 @@ def decode_request(body: bytes | str) -> Request:
         stop=stop,
         stream=stream,
         response_format=response_format,
+        **settings,
         extras=_extras(rest),
     )
 
@@ -601,8 +605,8 @@ def _usage(value: Any) -> Usage:
     ):
         if count is not None and (type(count) is not int or count < 0):
             raise ValidationError("must be a non-negative integer", "$.usage." + key)
-    if created is not None or "cache_creation_input_tokens" in usage:
-        rest["cache_creation_input_tokens"] = created
+    if created is None and "cache_creation_input_tokens" in usage:
+        rest["cache_creation_input_tokens"] = None
     if cached is None and "cache_read_input_tokens" in usage:
         rest["cache_read_input_tokens"] = None
     reasoning = None
@@ -613,7 +617,7 @@ def _usage(value: Any) -> Usage:
             details = {key: v for key, v in details.items() if key != "thinking_tokens"}
         rest["output_tokens_details"] = details
     prompt = counts[0] + (cached or 0) + (created or 0)
-    return Usage(prompt, counts[1], None, cached, reasoning, extras=_extras(rest))
+    return Usage(prompt, counts[1], None, cached, reasoning, created, extras=_extras(rest))
 
 
 def _error(data: dict[str, Any]) -> ProviderError:

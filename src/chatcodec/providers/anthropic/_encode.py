@@ -22,11 +22,12 @@ from typing import Any
 
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._decode import FINISH, NAME
+from ._settings import write_settings
 from ._turns import Writer
 
 _STOP = {
@@ -46,7 +47,7 @@ def _tool(writer: Writer, tool: Tool, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        writer.enc.lose(path, f"anthropic cannot run a {tool.provider} tool")
+        writer.enc.lose(path, f"anthropic cannot run {a(tool.provider)} tool")
         return None
     assert not isinstance(tool, ProviderTool)
     if not tool.extras and not tool.strict:
@@ -131,6 +132,7 @@ def encode_request(
                 enc.lose("$.response_format.name", "anthropic output formats have no name")
         elif fmt.type != "text":
             enc.lose("$.response_format", "anthropic has no JSON output without a schema")
+    write_settings(request, own, out, enc)
     return encode_body(fill(out, own) if own else out)
 
 
@@ -150,13 +152,14 @@ def _stop_reason(finish: FinishReason | None, raw: str | int | None, enc: Encodi
 
 def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
-    created = own.get("cache_creation_input_tokens")
-    created = created if type(created) is int else 0
-    cached = usage.cached_tokens or 0
+    # Anthropic's input_tokens leaves out what was read from and written to its cache.
+    cached, created = usage.cached_tokens or 0, usage.cache_write_tokens or 0
     out: dict[str, Any] = {
         "input_tokens": max(usage.prompt_tokens - cached - created, 0),
         "output_tokens": usage.completion_tokens,
     }
+    if usage.cache_write_tokens is not None:
+        out["cache_creation_input_tokens"] = usage.cache_write_tokens
     if usage.cached_tokens is not None:
         out["cache_read_input_tokens"] = usage.cached_tokens
     if usage.reasoning_tokens is not None:

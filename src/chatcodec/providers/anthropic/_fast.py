@@ -211,8 +211,8 @@ def _usage(u: _Usage) -> Usage:
     created = u.cache_creation_input_tokens
     if created is UNSET:
         created = None
-    else:
-        own["cache_creation_input_tokens"] = created
+    elif created is None:
+        own["cache_creation_input_tokens"] = None
     cached = u.cache_read_input_tokens
     if cached is UNSET:
         cached = None
@@ -227,5 +227,11 @@ def _usage(u: _Usage) -> Usage:
         own["output_tokens_details"] = details
     prompt = u.input_tokens + (cached or 0) + (created or 0)
     return Usage(
-        prompt, u.output_tokens, None, cached, reasoning, extras={NAME: own} if own else None
+        prompt,
+        u.output_tokens,
+        None,
+        cached,
+        reasoning,
+        created,
+        extras={NAME: own} if own else None,
     )

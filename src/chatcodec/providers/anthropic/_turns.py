@@ -24,6 +24,7 @@ from .._wire import fill
 from ._blocks import WIRE_IDS, Blocks, wire_id
 
 _SYSTEM = (SystemMessage, DeveloperMessage)
+EMPTY_TURN = "an empty assistant message: anthropic takes one only as the last message"
 
 
 class Writer(Blocks):
@@ -65,7 +66,7 @@ class Writer(Blocks):
                 assert isinstance(message, AssistantMessage)
                 if k != n - 1 and not own and _empty(message):
                     # Another provider's empty answer: Anthropic takes one only at the end.
-                    self.enc.lose(f"$.messages[{k}]", "an empty assistant message before the end")
+                    self.enc.lose(f"$.messages[{k}]", EMPTY_TURN)
                     continue
                 role = "assistant"
             elif kind is UserMessage:

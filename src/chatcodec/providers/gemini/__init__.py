@@ -2,7 +2,10 @@
 
 Requests: ``contents`` (``user``/``model`` turns of parts), ``systemInstruction``,
 ``tools`` (``functionDeclarations`` and Google's own tools), ``toolConfig`` and
-``generationConfig``; responses: ``candidates`` and ``usageMetadata``. The
+``generationConfig`` (the normalized settings: sampling, seed, penalties,
+``candidateCount``, ``thinkingConfig``, the response format); responses:
+``candidates`` and ``usageMetadata`` (the completion counts the thoughts,
+the prompt the tool-use prompts, so that they add up to the total). The
 model is named in the URL, so ``Request.model`` is ``None`` unless the body
 has one. Keys may be spelled in camelCase or snake_case; both are read, and
 written back as they came.

@@ -18,10 +18,14 @@ from ..._messages import (
 )
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from ._keys import NAME
+from ._keys import NAME, signs_calls
 
 STOP_LIMIT = 5
 _SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")
+_UNSIGNED = (
+    "a gemini-3 function call without its thoughtSignature: it is sent with the"
+    " placeholder Google documents for calls Gemini did not make"
+)
 
 
 def _has_signature(extras: object) -> bool:
@@ -37,7 +41,7 @@ def _result_name(message: ToolMessage) -> bool:
 
 def _messages(request: Request, found: list[Problem]) -> None:
     messages = request.messages
-    signed_model = (request.model or "").removeprefix("models/").startswith("gemini-3")
+    signed_model = signs_calls(request.model)
     ids: set[str] = set()
     started = False
     previous: object = None  # the last conversation message
@@ -65,8 +69,7 @@ def _messages(request: Request, found: list[Problem]) -> None:
             for j, call in enumerate(message.tool_calls):
                 ids.add(call.id)
                 if signed_model and j == 0 and not _has_signature(call.extras):
-                    rule = "function calls of gemini-3 models must carry their thoughtSignature"
-                    found.append(Problem(f"{path}.tool_calls[0]", rule, severity="warning"))
+                    found.append(Problem(f"{path}.tool_calls[0]", _UNSIGNED, severity="warning"))
             ids.update(call.id for call in message.invalid_tool_calls if call.id)
             # Gemini joins consecutive model contents into one turn.
             if isinstance(previous, AssistantMessage):

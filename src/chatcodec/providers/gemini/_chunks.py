@@ -16,9 +16,8 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._usage import Usage
-from .._wire import extras_for
-from ._fast import _Usage, _usage
-from ._keys import NAME, snake
+from ._fast import _Usage, _usage, usage_of
+from ._keys import snake
 
 __all__ = ["TextChunk", "decode_text_chunk", "quick_usage", "typed_usage"]
 
@@ -105,21 +104,7 @@ def quick_usage(value: Any) -> Usage | None:
             counts[at] = count
         else:
             return None
-    prompt, completion = counts[0], counts[1]
-    if prompt is None or completion is None:
-        omitted = [
-            name
-            for name, count in (("promptTokenCount", prompt), ("candidatesTokenCount", completion))
-            if count is None
-        ]
-        if keep is None:
-            keep = {}
-        keep["~omit"] = omitted
-    return Usage(
-        prompt or 0,
-        completion or 0,
-        counts[2],
-        counts[3],
-        counts[4],
-        extras=extras_for(NAME, keep),
-    )
+    tool_use = None
+    if keep is not None:
+        tool_use = keep.get("toolUsePromptTokenCount", keep.get("tool_use_prompt_token_count"))
+    return usage_of(counts[0], counts[1], counts[2], counts[3], counts[4], tool_use, keep)

@@ -20,7 +20,7 @@ from ..._exchange import Choice, Request, Response
 from ..._messages import Message
 from ..._usage import Usage
 from .._wire import expect_dict, expect_list, extras_for, json_body
-from ._fast import fast_response
+from ._fast import fast_response, usage_of
 from ._fields import FieldDecoder
 from ._keys import NAME, finish_reason, snake_hint, split, table
 from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
@@ -89,17 +89,8 @@ class _Decoder(TurnDecoder, FieldDecoder):
             elif count is None and name in found:
                 keep[_spelled(usage, name)] = None
             counts.append(count)
-        omitted = [name for name in _USAGE_ORDER[:2] if counts[_USAGE_ORDER.index(name)] is None]
-        if omitted:
-            keep["~omit"] = omitted
-        return Usage(
-            counts[0] or 0,
-            counts[1] or 0,
-            counts[2],
-            counts[3],
-            counts[4],
-            extras=extras_for(NAME, keep or None),
-        )
+        tool_use = keep.get("toolUsePromptTokenCount", keep.get("tool_use_prompt_token_count"))
+        return usage_of(counts[0], counts[1], counts[2], counts[3], counts[4], tool_use, keep)
 
 
 _USAGE_ORDER = (

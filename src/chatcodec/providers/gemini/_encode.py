@@ -15,8 +15,8 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import TextPart
-from ..._exchange import Choice, ProviderTool, Request, Response
-from ..._loss import Loss
+from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -30,19 +30,20 @@ from ..._usage import Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
-from ._keys import NAME, SNAKE, finish_out, spelling, to_gemini_schema
+from ._keys import (
+    NAME,
+    SKIP_SIGNATURE,
+    SNAKE,
+    finish_out,
+    signs_calls,
+    spelling,
+    to_gemini_schema,
+)
 
 __all__ = ["encode_request", "encode_response"]
 
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
-_USAGE = (
-    ("promptTokenCount", "prompt_tokens"),
-    ("candidatesTokenCount", "completion_tokens"),
-    ("totalTokenCount", "total_tokens"),
-    ("cachedContentTokenCount", "cached_tokens"),
-    ("thoughtsTokenCount", "reasoning_tokens"),
-)
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -205,8 +206,7 @@ class _Encoder(_PartEncoder):
                                     }
                                 }
                             )
-                    if parts is not None:
-                        # Never empty when there is content: nothing to report.
+                    if parts:
                         results = None
                         contents.append({"role": "model", "parts": parts})
                         continue
@@ -214,9 +214,14 @@ class _Encoder(_PartEncoder):
             if isinstance(message, AssistantMessage):
                 turn = self.assistant(message, path)
                 results = None
-                if not turn["parts"] and message.content:
-                    # Every part was lost (and reported): Gemini refuses an empty turn.
-                    enc.lose(path, "a model turn none of whose parts gemini can carry")
+                if not turn["parts"]:
+                    # Gemini refuses a model turn without parts: never send one.
+                    if message.content:  # every part was lost (and reported)
+                        enc.lose(path, "a model turn none of whose parts gemini can carry")
+                    else:
+                        enc.lose(
+                            path, "an empty assistant message: gemini refuses a turn without parts"
+                        )
                     continue
                 contents.append(turn)
             elif isinstance(message, ToolMessage):
@@ -297,7 +302,7 @@ class _Encoder(_PartEncoder):
                 item: Any = fill(decl, own)
             elif kind is ProviderTool:
                 if tool.provider != NAME:
-                    enc.lose(path, f"a {tool.provider} tool gemini cannot run")
+                    enc.lose(path, f"{a(tool.provider)} tool gemini cannot run")
                     continue
                 own = enc.own(tool.extras, path)
                 if not own.get("~decl"):
@@ -306,7 +311,7 @@ class _Encoder(_PartEncoder):
                     continue
                 item = tool.data
             else:
-                enc.lose(path, f"a {kind.__name__} gemini cannot carry")
+                enc.lose(path, f"{a(kind.__name__)} gemini cannot carry")
                 continue
             if group is None or "~tool" in own:
                 group = []
@@ -341,6 +346,7 @@ class _Encoder(_PartEncoder):
             config[k["topP"]] = request.top_p
         if request.stop is not None:
             config[k["stopSequences"]] = list(request.stop)
+        self.settings(request, config, keep)
         response_format = request.response_format
         if response_format is not None:
             path = "$.response_format"
@@ -365,6 +371,38 @@ class _Encoder(_PartEncoder):
             fill(config, keep)
         return config if config or type(keep) is dict else None
 
+    def settings(self, request: Request, config: dict[str, Any], keep: Any) -> None:
+        """The generation settings beside the sampling ones, into ``config``."""
+        k, enc = self.k, self.enc
+        for key, value in (
+            ("topK", request.top_k),
+            ("seed", request.seed),
+            ("presencePenalty", request.presence_penalty),
+            ("frequencyPenalty", request.frequency_penalty),
+            ("candidateCount", request.n),
+        ):
+            if value is not None:
+                config[k.get(key, key)] = value
+        if request.user is not None:
+            enc.lose("$.user", "an end-user id: gemini has no such setting")
+        reasoning = request.reasoning
+        if reasoning is None or (reasoning.effort is None and reasoning.budget_tokens is None):
+            return  # Gemini thinks by default
+        thinking: dict[str, Any] = {}
+        kept = keep.get(k["thinkingConfig"]) if type(keep) is dict else None
+        effort, budget = reasoning.effort, reasoning.budget_tokens
+        if effort == "none" and budget is None:
+            budget = 0  # off: a budget of 0, as Gemini 2.5 takes it
+        elif effort is not None and budget is None and not _levels(request.model):
+            budget = EFFORT_BUDGETS[effort]
+            rule = f"a reasoning effort: gemini before 3 takes a token budget (sent as {budget})"
+            enc.lose("$.reasoning.effort", rule)
+        elif effort is not None and effort != "none":
+            thinking[k["thinkingLevel"]] = effort
+        if budget is not None:
+            thinking[k["thinkingBudget"]] = budget
+        config[k["thinkingConfig"]] = fill(thinking, kept) if type(kept) is dict else thinking
+
     # -- responses --------------------------------------------------------
 
     def candidate(self, choice: Choice, path: str) -> dict[str, Any]:
@@ -385,12 +423,54 @@ class _Encoder(_PartEncoder):
     def usage(self, usage: Usage) -> dict[str, Any]:
         own = self.enc.own(usage.extras, "$.usage")
         omit = own.get("~omit") or ()
+        # The normalized prompt counts tool-use prompts, the completion counts
+        # thoughts (see usage_of): Gemini counts them apart.
+        tool_use = own.get("toolUsePromptTokenCount", own.get("tool_use_prompt_token_count"))
+        prompt = usage.prompt_tokens
+        if type(tool_use) is int and tool_use > 0:
+            prompt = max(prompt - tool_use, 0)
+        counts = (
+            ("promptTokenCount", prompt),
+            (
+                "candidatesTokenCount",
+                max(usage.completion_tokens - (usage.reasoning_tokens or 0), 0),
+            ),
+            ("totalTokenCount", usage.total_tokens),
+            ("cachedContentTokenCount", usage.cached_tokens),
+            ("thoughtsTokenCount", usage.reasoning_tokens),
+        )
         out: dict[str, Any] = {}
-        for key, field in _USAGE:
-            value = getattr(usage, field)
+        for key, value in counts:
             if value is not None and not (value == 0 and key in omit):
                 out[self.k[key]] = value
+        if usage.cache_write_tokens is not None:
+            self.enc.lose(
+                "$.usage.cache_write_tokens", "gemini has no count of tokens written to a cache"
+            )
         return fill(out, own)
+
+
+def _levels(model: str | None) -> bool:
+    """Whether ``model`` takes a thinking level (Gemini 3, or a model not named)."""
+    return model is None or signs_calls(model)
+
+
+def _sign_calls(contents: list[Any], k: dict[str, str]) -> None:
+    """Give the first call of each model turn a signature, if it has none.
+
+    Gemini 3 refuses a function call without the ``thoughtSignature`` it
+    made it with. A call it did not make (another provider's, or one built
+    by hand) gets the placeholder Google documents for that case.
+    """
+    call_key, key = k["functionCall"], k["thoughtSignature"]
+    for content in contents:
+        if content.get("role") != "model":
+            continue
+        for i, part in enumerate(content["parts"]):
+            if type(part) is dict and call_key in part:
+                if "thoughtSignature" not in part and "thought_signature" not in part:
+                    content["parts"][i] = {**part, key: SKIP_SIGNATURE}
+                break
 
 
 def encode_request(
@@ -409,7 +489,9 @@ def encode_request(
     ``{"error": text}``), which the decoder reads back as that text. A file
     by URL gets the media type its extension names (Gemini needs one); a
     turn none of whose parts can be sent is left out. The model goes in the
-    URL, not the body.
+    URL, not the body; for a Gemini 3 model, the first function call of a
+    model turn that has no ``thoughtSignature`` (a call Gemini did not make)
+    gets the placeholder Google documents, ``skip_thought_signature_validator``.
 
     Parameters
     ----------
@@ -451,6 +533,8 @@ def encode_request(
     out: dict[str, Any] = {}
     system: list[Any] = []
     out["contents"], role = encoder.contents(request.messages, system)
+    if signs_calls(request.model):
+        _sign_calls(out["contents"], k)
     if system:
         instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
         instruction["parts"] = system

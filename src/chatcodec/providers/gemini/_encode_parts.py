@@ -27,6 +27,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import HINT, Encoding, fill
@@ -121,7 +122,7 @@ class _PartEncoder:
 
     def opaque(self, part: OpaquePart, path: str) -> Any:
         if part.provider != NAME:
-            self.enc.lose(path, f"a {part.provider} block gemini cannot carry")
+            self.enc.lose(path, f"{a(part.provider)} block gemini cannot carry")
             return None
         return part.data
 
@@ -171,7 +172,7 @@ class _PartEncoder:
             return self.media(part, path)
         if kind is OpaquePart:
             return self.opaque(part, path)
-        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a user turn")
+        self.enc.lose(path, f"{a(kind.__name__)} gemini cannot carry in a user turn")
         return None
 
     def assistant_part(self, part: Any, path: str) -> Any:
@@ -185,7 +186,7 @@ class _PartEncoder:
             return fill({"text": part.text}, self.enc.own(part.extras, path))
         if kind is OpaquePart:
             return self.opaque(part, path)
-        self.enc.lose(path, f"a {kind.__name__} gemini cannot carry in a model turn")
+        self.enc.lose(path, f"{a(kind.__name__)} gemini cannot carry in a model turn")
         return None
 
     def reasoning(self, part: ReasoningPart, path: str) -> Any:

@@ -278,25 +278,56 @@ def _usage(u: _Usage) -> Usage:
     if u.service_tier is not UNSET:
         own["serviceTier"] = u.service_tier
     prompt = u.prompt_token_count
-    completion = u.candidates_token_count
-    if prompt is UNSET or completion is UNSET:
-        omitted = []
-        if prompt is UNSET:
-            omitted.append("promptTokenCount")
-            prompt = 0
-        if completion is UNSET:
-            omitted.append("candidatesTokenCount")
-            completion = 0
-        own["~omit"] = omitted
+    candidates = u.candidates_token_count
     total = u.total_token_count
     cached = u.cached_content_token_count
     thoughts = u.thoughts_token_count
-    # A negative count fails Usage's own check: the general path raises the error.
-    return Usage(
-        prompt,
-        completion,
+    return usage_of(
+        None if prompt is UNSET else prompt,
+        None if candidates is UNSET else candidates,
         None if total is UNSET else total,
         None if cached is UNSET else cached,
         None if thoughts is UNSET else thoughts,
-        extras={NAME: own} if own else None,
+        u.tool_use_prompt_token_count,
+        own,
+    )
+
+
+def usage_of(
+    prompt: int | None,
+    candidates: int | None,
+    total: int | None,
+    cached: int | None,
+    thoughts: int | None,
+    tool_use: Any,
+    keep: dict[str, Any] | None,
+) -> Usage:
+    """The normalized usage of Gemini's counts; ``keep`` is the rest of ``usageMetadata``.
+
+    The one reading of every path (decoder, fast path, stream): the prompt
+    counts tool-use prompts too (``toolUsePromptTokenCount``, kept in
+    ``keep`` as sent), the completion counts thoughts too, so that prompt
+    plus completion is Gemini's total. Counts absent from the wire are noted
+    in ``"~omit"`` and left out again on the way back.
+    """
+    if prompt is None or candidates is None:
+        keep = dict(keep) if keep else {}
+        keep["~omit"] = [
+            name
+            for name, count in (("promptTokenCount", prompt), ("candidatesTokenCount", candidates))
+            if count is None
+        ]
+    prompt, candidates = prompt or 0, candidates or 0
+    if prompt < 0 or candidates < 0 or (thoughts or 0) < 0:
+        # A negative count fails Usage's own check, by the name of the count.
+        return Usage(prompt, candidates, total, cached, thoughts)
+    if type(tool_use) is int and tool_use > 0:
+        prompt += tool_use
+    return Usage(
+        prompt,
+        candidates + (thoughts or 0),
+        total,
+        cached,
+        thoughts,
+        extras={NAME: keep} if keep else None,
     )

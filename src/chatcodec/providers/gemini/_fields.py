@@ -3,8 +3,9 @@
 :class:`FieldDecoder` reads ``systemInstruction`` (as system messages when it
 is plain text), ``tools`` (function declarations, Google's own tools kept as
 sent), ``toolConfig`` (the tool choice) and ``generationConfig`` (sampling,
-stop sequences and the response format); what has no canonical field stays
-in the request's extras.
+seed, penalties, ``candidateCount``, stop sequences, ``thinkingConfig`` and
+the response format); what has no canonical field stays in the request's
+extras.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._errors import ValidationError
-from ..._exchange import ProviderTool, ResponseFormat, Tool, ToolChoice
+from ..._exchange import ProviderTool, Reasoning, ResponseFormat, Tool, ToolChoice
 from ..._messages import Message, SystemMessage
 from ..._tools import ToolDefinition
 from .._wire import expect_dict, expect_list, extras_for
@@ -26,8 +27,11 @@ __all__ = ["FieldDecoder"]
 _DECL = table("name", "description", "parameters", "parametersJsonSchema")
 _GEN = table(
     "maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType",
-    "responseSchema", "responseJsonSchema",
+    "responseSchema", "responseJsonSchema", "topK", "seed", "presencePenalty",
+    "frequencyPenalty", "candidateCount", "thinkingConfig",
 )  # fmt: skip
+_THINKING = table("thinkingBudget", "thinkingLevel")
+_LEVELS = frozenset({"minimal", "low", "medium", "high"})
 _TOOL_CONFIG = table("functionCallingConfig")
 _CALLING = table("mode", "allowedFunctionNames")
 _MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"}
@@ -156,10 +160,15 @@ class FieldDecoder:
             ("maxOutputTokens", "max_tokens"),
             ("temperature", "temperature"),
             ("topP", "top_p"),
+            ("topK", "top_k"),
+            ("seed", "seed"),
+            ("presencePenalty", "presence_penalty"),
+            ("frequencyPenalty", "frequency_penalty"),
+            ("candidateCount", "n"),
         ):
             if name in found:
                 number = found[name]
-                if type(number) is int or (field != "max_tokens" and type(number) is float):
+                if type(number) is int or (field not in _COUNTS and type(number) is float):
                     fields[field] = number
                     used += 1
                 else:
@@ -171,6 +180,15 @@ class FieldDecoder:
                 used += 1
             else:
                 back("stopSequences")
+        if "thinkingConfig" in found:
+            reasoning, others = _thinking(found["thinkingConfig"], self.snakes)
+            if reasoning is None:
+                back("thinkingConfig")
+            else:
+                fields["reasoning"] = reasoning
+                used += 1
+                if others:
+                    keep[_spelled(config, "thinkingConfig")] = others
         mime = found.get("responseMimeType")
         schema = found.get("responseJsonSchema", _ABSENT)
         gemini = found.get("responseSchema", _ABSENT)
@@ -221,3 +239,25 @@ class FieldDecoder:
         if "role" in value:
             messages[0] = SystemMessage(texts[0], extras={NAME: {"~role": value["role"]}})
         return messages
+
+
+_COUNTS = frozenset({"max_tokens", "top_k", "seed", "n"})  # integers only
+
+
+def _thinking(value: Any, snakes: set[str]) -> tuple[Reasoning | None, dict[str, Any]]:
+    """The reasoning a ``thinkingConfig`` says, and its other keys (``includeThoughts``).
+
+    ``None`` when it says none the canonical form holds (a dynamic budget,
+    ``-1``, or a level of another spelling): then it is kept whole.
+    """
+    if type(value) is not dict:
+        return None, {}
+    found, rest = split(value, _THINKING, snakes)
+    budget, level = found.get("thinkingBudget"), found.get("thinkingLevel")
+    if (budget is not None and (type(budget) is not int or budget < 0)) or (
+        level is not None and level not in _LEVELS
+    ):
+        return None, {}
+    if budget is None and level is None:
+        return None, {}
+    return Reasoning(level, budget), dict(rest) if rest else {}

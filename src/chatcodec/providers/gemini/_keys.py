@@ -21,6 +21,15 @@ NAME = "gemini"
 SNAKE = "~snake"
 """Hint: the snake_case keys a body used."""
 
+SKIP_SIGNATURE = "skip_thought_signature_validator"
+"""The thought signature Google documents for function calls Gemini did not make."""
+
+
+def signs_calls(model: str | None) -> bool:
+    """Whether ``model`` is a Gemini 3 model, which refuses unsigned function calls."""
+    return (model or "").removeprefix("models/").startswith("gemini-3")
+
+
 _CAMEL_KEYS = (
     "systemInstruction",
     "toolConfig",
@@ -38,6 +47,13 @@ _CAMEL_KEYS = (
     "allowedFunctionNames",
     "maxOutputTokens",
     "topP",
+    "topK",
+    "presencePenalty",
+    "frequencyPenalty",
+    "candidateCount",
+    "thinkingConfig",
+    "thinkingBudget",
+    "thinkingLevel",
     "stopSequences",
     "responseMimeType",
     "responseSchema",

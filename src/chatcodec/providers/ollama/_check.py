@@ -17,6 +17,7 @@ from typing import Any
 
 from ..._content import AudioPart, FilePart, ImagePart, OpaquePart
 from ..._exchange import Request
+from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
@@ -146,7 +147,9 @@ def _check_parts(parts: tuple[Any, ...], path: str, found: list[Problem]) -> Non
             and not (part.data is not None and (part.media_type or "").startswith("image/"))
         ):
             kind = type(part).__struct_config__.tag
-            found.append(Problem(p, f"a {kind} part cannot be sent; it is dropped", "warning"))
+            found.append(
+                Problem(p, f"{a(str(kind))} part cannot be sent; it is dropped", "warning")
+            )
 
 
 def _sent(part: ImagePart, data: str) -> str:

@@ -19,7 +19,7 @@ from msgspec import Raw
 
 from ..._content import ContentPart, ImagePart, ReasoningPart, TextPart
 from ..._errors import ProviderError, ValidationError
-from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
+from ..._exchange import Choice, ProviderTool, Reasoning, Request, Response, ResponseFormat, Tool
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -36,8 +36,21 @@ from ._fast import fast_response
 
 __all__ = ["decode_request", "decode_response", "general_response", "response_from"]
 
-_REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream"})
-_OPTION_KEYS = frozenset({"temperature", "top_p", "num_predict", "stop"})
+_REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream", "think"})
+_OPTION_KEYS = frozenset(
+    {
+        "temperature",
+        "top_p",
+        "num_predict",
+        "stop",
+        "top_k",
+        "seed",
+        "presence_penalty",
+        "frequency_penalty",
+    }
+)
+_THINK = {False: Reasoning("none"), True: Reasoning()}
+_THINK_LEVELS = frozenset({"low", "medium", "high"})
 _INSTRUCTION_KEYS = frozenset({"role", "content"})
 _USER_KEYS = frozenset({"role", "content", "images"})
 _ASSISTANT_KEYS = frozenset({"role", "content", "thinking", "tool_calls"})
@@ -119,6 +132,16 @@ def decode_request(body: bytes | str) -> Request:
             raise ValidationError("must be an object", "$.options")
         own["options"] = None
 
+    reasoning = None
+    if "think" in data:
+        think = data["think"]
+        if type(think) is bool:
+            reasoning = _THINK[think]
+        elif type(think) is str and think in _THINK_LEVELS:
+            reasoning = Reasoning(think)  # type: ignore[arg-type]
+        else:
+            own["think"] = think
+
     return Request(
         messages,
         model,
@@ -131,6 +154,11 @@ def decode_request(body: bytes | str) -> Request:
         sampling.get("stop"),
         stream,
         response_format,
+        top_k=sampling.get("top_k"),
+        seed=sampling.get("seed"),
+        presence_penalty=sampling.get("presence_penalty"),
+        frequency_penalty=sampling.get("frequency_penalty"),
+        reasoning=reasoning,
         extras=_extras(own),
     )
 
@@ -175,6 +203,14 @@ def _options(options: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
         out["stop"] = tuple(value)
     elif "stop" in options:
         rest["stop"] = value
+    for key in ("top_k", "seed", "presence_penalty", "frequency_penalty"):
+        if key in options:
+            value = options[key]
+            kind = type(value)
+            if kind is int or (kind is float and key.endswith("penalty")):
+                out[key] = value  # as sent: 1 stays 1
+            else:
+                rest[key] = value
     if rest or not options:
         own["options"] = rest
     if ints:

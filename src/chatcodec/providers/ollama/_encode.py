@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Request, Response
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -86,6 +86,13 @@ def encode_request(
         enc.lose("$.tool_choice", "ollama cannot require or forbid tool calls")
     if request.parallel_tool_calls is not None:
         enc.lose("$.parallel_tool_calls", "ollama has no parallel tool calls setting")
+    think = _think(request, enc)
+    if think is not None:
+        out["think"] = think
+    if request.n is not None and request.n != 1:
+        enc.lose("$.n", "several answers: ollama gives one answer per request")
+    if request.user is not None:
+        enc.lose("$.user", "an end-user id: ollama has no such setting")
     return encode_body(fill(out, own))
 
 
@@ -118,16 +125,42 @@ def _options(request: Request, own: dict[str, Any]) -> dict[str, Any] | None:
         options["num_predict"] = request.max_tokens
     if request.stop is not None:
         options["stop"] = list(request.stop)
+    for key, value in (
+        ("top_k", request.top_k),
+        ("seed", request.seed),
+        ("presence_penalty", request.presence_penalty),
+        ("frequency_penalty", request.frequency_penalty),
+    ):
+        if value is not None:
+            options[key] = value
     if options or type(wire) is dict:
         return options
     return None
+
+
+def _think(request: Request, enc: Encoding) -> Any:
+    """Ollama's ``think``: a switch, or a level for the models that take one."""
+    reasoning = request.reasoning
+    if reasoning is None:
+        return None
+    if reasoning.off:
+        return False
+    effort = reasoning.effort
+    if effort in ("low", "medium", "high"):
+        return effort
+    if effort == "minimal":
+        enc.lose("$.reasoning.effort", "a minimal reasoning effort: ollama's least is 'low'")
+        return "low"
+    if reasoning.budget_tokens is not None:
+        enc.lose("$.reasoning.budget_tokens", "a thinking budget: ollama only turns thinking on")
+    return True
 
 
 def _tool(tool: Any, path: str, enc: Encoding) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool ollama cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool ollama cannot run")
         return None
     own = enc.own(tool.extras, path)
     fn: dict[str, Any] = {"name": tool.name}
@@ -227,7 +260,7 @@ def _media(
         ):
             images.append(standard_base64(part.data))
         elif isinstance(part, OpaquePart):
-            enc.lose(p, f"a {part.provider} block ollama cannot carry")
+            enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
         else:
             assert isinstance(part, AudioPart | FilePart)
             enc.lose(p, f"ollama cannot carry a{'n audio' if kind is AudioPart else ' file'} part")
@@ -265,7 +298,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
             elif isinstance(part, ReasoningPart):
                 if part.signature is not None and part.provider != NAME:
-                    enc.lose(p + ".signature", f"a {part.provider} reasoning signature")
+                    enc.lose(p + ".signature", f"{a(part.provider)} reasoning signature")
                 if part.redacted is not None:
                     enc.lose(p + ".redacted", "redacted reasoning ollama cannot carry")
                 if part.text or (part.signature is None and part.redacted is None):
@@ -274,7 +307,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
                 enc.lose(p, "ollama has no refusal part; sent as text")
             else:
-                enc.lose(p, f"a {part.provider} block ollama cannot carry")
+                enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
         if texts:
             out["content"] = _SEPARATOR.join(texts)
         if thoughts:
@@ -375,6 +408,8 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
             enc.lose("$.usage.cached_tokens", "ollama has no cached token count")
         if usage.reasoning_tokens is not None:
             enc.lose("$.usage.reasoning_tokens", "ollama has no reasoning token count")
+        if usage.cache_write_tokens is not None:
+            enc.lose("$.usage.cache_write_tokens", "ollama has no cache-write token count")
         fill(out, usage_own)
     return encode_body(fill(out, own))
 

@@ -18,6 +18,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._loss import a
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import Encoding, fill
@@ -69,7 +70,7 @@ def _assistant_parts(
                 items.append(part.data)
                 listed = listed or not response
             else:
-                enc.lose(at, f"a {part.provider} block openai cannot carry")
+                enc.lose(at, f"{a(part.provider)} block openai cannot carry")
             continue
         part_own = enc.own(part.extras, at)
         if isinstance(part, TextPart):
@@ -144,7 +145,7 @@ def _reasoning(
 
 def _foreign_signature(at: str, part: ReasoningPart, enc: Encoding) -> None:
     if part.signature is not None and part.provider != NAME:
-        enc.lose(f"{at}.signature", f"a {part.provider} reasoning signature")
+        enc.lose(f"{at}.signature", f"{a(part.provider)} reasoning signature")
     if part.redacted is not None and part.provider != NAME:
         enc.lose(f"{at}.redacted", f"{part.provider} redacted reasoning")
 

@@ -21,11 +21,18 @@ the wire spelled something that has no canonical field of its own:
 - part ``"~in"``: a reasoning or refusal part sat in the ``content`` list
   (Mistral), ``"~chunks"``: the lengths of the thinking chunks it joins;
   ``"~type"``, ``"~str"``, ``"~raw"``: how a media part was spelled;
+- tool message ``"~media"``: its content held media parts the server took
+  (written back in place, not moved to a user message); response format
+  ``"~name": "absent"``: its JSON schema had no name (none is made up);
+- request ``"~top_k"``: the body had ``top_k`` (a dialect's: vLLM, Groq),
+  written back only then; ``"~seed"``: the seed was Mistral's ``random_seed``;
 - request ``"~max_tokens"``, ``"~stop"``, ``"~tool_choice"``: which
   spelling of the limit, the stop sequences and the forced choice was used;
 - tool ``"~asis"``: a strict tool's schema is sent as it came, not closed;
 - usage ``"~absent"``: counts the body did not give; response
-  ``"~choices"``, choice ``"~index"`` / ``"~message"``: keys that were absent;
+  ``"~choices"`` / ``"~object"``, choice ``"~index"`` / ``"~message"``: keys
+  that were absent (a response with neither ``object`` nor ``"~object"`` is
+  another provider's, and gets the keys OpenAI requires);
   choice ``"~finish"``: a finish reason OpenAI does not define, sent as is.
 """
 
@@ -38,6 +45,7 @@ from msgspec import Raw
 
 from ..._content import OpaquePart
 from ..._errors import ValidationError
+from ..._exchange import Reasoning
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
@@ -175,3 +183,54 @@ def is_closed(schema: Any) -> bool:
         # ``==`` as the copy's comparison has it: 0 is as closed as false.
         return "additionalProperties" in schema and schema["additionalProperties"] == False  # noqa: E712
     return True
+
+
+SETTINGS = (
+    "seed",
+    "random_seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "n",
+    "user",
+    "top_k",
+    "reasoning_effort",
+)
+"""The request keys of generation settings beside the sampling ones, in wire order."""
+
+EFFORTS = frozenset({"none", "minimal", "low", "medium", "high"})
+
+
+def take_settings(found: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """The canonical settings among the wire keys ``found``; the rest goes to ``own``.
+
+    The one reading of these keys, for the general and the fast path: a
+    value of the canonical type is taken (``top_k`` with a hint, since only
+    dialects send it), any other (``null``, an effort OpenAI added later) is
+    kept as sent.
+    """
+    fields: dict[str, Any] = {}
+    for key, value in found.items():
+        kind = type(value)
+        if key == "user":
+            ok = kind is str
+        elif key == "reasoning_effort":
+            ok = kind is str and value in EFFORTS
+        elif key in ("presence_penalty", "frequency_penalty"):
+            ok = kind is int or kind is float
+        else:
+            ok = kind is int
+        if not ok:
+            own[key] = value
+        elif key == "reasoning_effort":
+            fields["reasoning"] = Reasoning(value)
+        elif key == "random_seed":  # Mistral's spelling of the seed
+            if "seed" in found:
+                own[key] = value
+            else:
+                fields["seed"] = value
+                own["~seed"] = key
+        else:
+            fields[key] = value
+            if key == "top_k":
+                own["~top_k"] = 1
+    return fields

@@ -28,6 +28,7 @@ from .._wire import derive_id, expect_dict, expect_list, expect_str, json_body
 from ._common import (
     ABSENT,
     NAME,
+    SETTINGS,
     audio_media_type,
     encode_json,
     extras,
@@ -37,6 +38,7 @@ from ._common import (
     opt_str,
     rest,
     split_data_url,
+    take_settings,
 )
 from ._fastreq import fast_request
 from ._reply import TYPE_TEXT, assistant
@@ -59,6 +61,7 @@ _REQUEST = frozenset(
         "response_format",
         "functions",
         "function_call",
+        *SETTINGS,
     }
 )
 _ROLE_CONTENT = frozenset({"role", "content"})
@@ -104,10 +107,10 @@ def decode_request(body: bytes | str) -> Request:
     ...     b'{"model":"gpt-4o","messages":[{"role":"developer","content":"Be brief."},'
     ...     b'{"role":"user","content":"Hi"}],"max_completion_tokens":50,"seed":7}'
     ... )
-    >>> [m.role.value for m in request.messages], request.max_tokens
-    (['developer', 'user'], 50)
+    >>> [m.role.value for m in request.messages], request.max_tokens, request.seed
+    (['developer', 'user'], 50, 7)
     >>> request.extras
-    {'openai': {'seed': 7, '~max_tokens': 'max_completion_tokens'}}
+    {'openai': {'~max_tokens': 'max_completion_tokens'}}
     """
     request = fast_request(body)
     if request is not None:
@@ -153,6 +156,7 @@ def general_request(body: bytes | str) -> Request:
     stop = _stop(obj, own)
     stream = _opt(obj, "stream", bool, "must be a boolean", own)
     response_format = _response_format(obj, own)
+    settings = take_settings({key: obj[key] for key in SETTINGS if key in obj}, own)
     return Request(
         messages,
         model,
@@ -165,6 +169,7 @@ def general_request(body: bytes | str) -> Request:
         stop,
         stream,
         response_format,
+        **settings,
         extras=extras(own),
     )
 
@@ -278,6 +283,8 @@ def _response_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat
                 part_own = dict(outer) if outer else {}
                 if inner:
                     part_own["~json_schema"] = inner
+                if "name" not in spec:
+                    part_own["~name"] = "absent"  # not named "response" on the way back
                 return ResponseFormat(kind, name, schema, strict, extras=extras(part_own))
     own["response_format"] = value
     return None
@@ -347,28 +354,39 @@ def _messages(items: list[Any]) -> tuple[Message, ...]:
     by_name: dict[str, str] = {}
     for i, item in enumerate(items):
         path = f"$.messages[{i}]"
-        m = expect_dict(item, path)
-        role = expect_str(m.get("role"), f"{path}.role")
-        message: Message
-        if role == "user":
-            own = rest(m, _ROLE_CONTENT)
-            message = UserMessage(_user_content(m, path), extras=extras(own))
-        elif role == "assistant":
-            message = assistant(m, path, i)
-            if message.extras and message.extras[NAME].get("~function_call"):
-                call = (message.tool_calls or message.invalid_tool_calls)[0]
-                if call.name and call.id:
-                    by_name[call.name] = call.id
-        elif role == "tool":
-            message = _tool_message(m, path, i)
-        elif role in ("system", "developer"):
-            message = _instruction(m, role, path)
-        elif role == "function":
-            message = _function_message(m, path, i, by_name)
-        else:
-            raise ValidationError("must be a known role", f"{path}.role")
+        try:
+            message = _message(item, path, i, by_name)
+        except ValidationError as exc:
+            if type(exc) is not ValidationError or exc.path.startswith("$.messages["):
+                raise
+            # A message's own rule names its field; the error names the message too.
+            raise ValidationError(exc.rule, path + exc.path[1:]) from None
         out.append(message)
     return tuple(out)
+
+
+def _message(item: Any, path: str, i: int, by_name: dict[str, str]) -> Message:
+    m = expect_dict(item, path)
+    role = expect_str(m.get("role"), f"{path}.role")
+    message: Message
+    if role == "user":
+        own = rest(m, _ROLE_CONTENT)
+        message = UserMessage(_user_content(m, path), extras=extras(own))
+    elif role == "assistant":
+        message = assistant(m, path, i)
+        if message.extras and message.extras[NAME].get("~function_call"):
+            call = (message.tool_calls or message.invalid_tool_calls)[0]
+            if call.name and call.id:
+                by_name[call.name] = call.id
+    elif role == "tool":
+        message = _tool_message(m, path, i)
+    elif role in ("system", "developer"):
+        message = _instruction(m, role, path)
+    elif role == "function":
+        message = _function_message(m, path, i, by_name)
+    else:
+        raise ValidationError("must be a known role", f"{path}.role")
+    return message
 
 
 def _instruction(m: dict[str, Any], role: str, path: str) -> Message:
@@ -411,6 +429,8 @@ def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
     else:
         items = expect_list(raw, f"{path}.content")
         content = tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+        if any(type(part) is not TextPart for part in content):
+            own["~media"] = "in"  # the server took media in a tool message: kept there
     call_id = m.get("tool_call_id")
     if type(call_id) is not str or not call_id:
         if "tool_call_id" in m:

@@ -19,8 +19,16 @@ from ..._content import (
     TextPart,
 )
 from ..._errors import ValidationError
-from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool
-from ..._loss import Loss
+from ..._exchange import (
+    Choice,
+    ProviderTool,
+    Request,
+    Response,
+    ResponseFormat,
+    Tool,
+    effort_of,
+)
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -172,7 +180,38 @@ def encode_request(
         out["stream"] = request.stream
     if request.response_format is not None:
         out["response_format"] = _response_format(request.response_format, enc)
+    _settings(request, own, out, enc)
     return encode_body(fill(out, own))
+
+
+def _settings(request: Request, own: dict[str, Any], out: dict[str, Any], enc: Encoding) -> None:
+    """The generation settings beside the sampling ones."""
+    if request.seed is not None:
+        out[own.get("~seed", "seed")] = request.seed
+    if request.presence_penalty is not None:
+        out["presence_penalty"] = request.presence_penalty
+    if request.frequency_penalty is not None:
+        out["frequency_penalty"] = request.frequency_penalty
+    if request.n is not None:
+        out["n"] = request.n
+    if request.user is not None:
+        out["user"] = request.user
+    if request.top_k is not None:
+        if "~top_k" in own:  # a dialect's own top_k, sent back
+            out["top_k"] = request.top_k
+        else:
+            enc.lose("$.top_k", "top_k sampling: openai has no such setting")
+    reasoning = request.reasoning
+    if reasoning is not None:
+        if reasoning.effort is not None:
+            out["reasoning_effort"] = reasoning.effort
+        elif reasoning.budget_tokens is not None:
+            effort = effort_of(reasoning.budget_tokens)
+            out["reasoning_effort"] = effort
+            enc.lose(
+                "$.reasoning.budget_tokens",
+                f"a thinking budget: openai takes an effort, not tokens (sent as {effort!r})",
+            )
 
 
 def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
@@ -183,7 +222,11 @@ def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:
         spec: dict[str, Any] = {}
         if rf.name is not None:
             spec["name"] = rf.name
-        elif rf.type == "json_schema" and not (inner_own and "name" in inner_own):
+        elif (
+            rf.type == "json_schema"
+            and own.get("~name") != "absent"
+            and not (inner_own and "name" in inner_own)
+        ):
             # OpenAI requires a name; other providers' schemas have none.
             spec["name"] = DEFAULT_SCHEMA_NAME
         if rf.schema is not None:
@@ -198,7 +241,7 @@ def _tool(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
         return None
     own = enc.own(tool.extras, path)
     out: dict[str, Any] = {} if "~type" in own else {"type": "function"}
@@ -210,7 +253,7 @@ def _function(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"a {tool.provider} tool openai cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
         return None
     return _definition(tool, enc.own(tool.extras, path))
 
@@ -379,7 +422,7 @@ def _tool_message(
             out["content"] = content
         elif own["~content"] is None:
             out["content"] = None
-    elif moved is not None and any(_media(part) for part in content):
+    elif moved is not None and "~media" not in own and any(_media(part) for part in content):
         texts = []
         for j, part in enumerate(content):
             at = f"{path}.content[{j}]"
@@ -419,7 +462,7 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
     if isinstance(part, OpaquePart):
         if part.provider == NAME:
             return part.data
-        enc.lose(path, f"a {part.provider} block openai cannot carry")
+        enc.lose(path, f"{a(part.provider)} block openai cannot carry")
         return None
     own = enc.own(part.extras, path)
     inner_own = own.get("~inner")
@@ -440,7 +483,11 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
         spec = {"data": part.data, "format": audio_format(part.media_type)}
         return fill({"type": "input_audio", "input_audio": fill(spec, inner_own or {})}, own)
     if not isinstance(part, FilePart):
-        enc.lose(path, f"a {type(part).__struct_config__.tag} part openai cannot carry")
+        enc.lose(path, f"{a(str(type(part).__struct_config__.tag))} part openai cannot carry")
+        return None
+    if part.url is not None and own.get("~type") != "document_url":
+        # Only Mistral's document_url takes a file by URL; OpenAI refuses it.
+        enc.lose(path, "a file by URL: openai takes a file as data or a file id")
         return None
     return _file(part, own, inner_own)
 
@@ -456,8 +503,7 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
         spec: dict[str, Any] = {"file_data": data}
     elif part.file_id is not None:
         spec = {"file_id": part.file_id}
-    else:
-        # Only Mistral's document_url takes a document by URL.
+    else:  # by URL, as Mistral's document_url sent it
         return fill({"type": "document_url", "document_url": part.url}, own)
     if part.filename is not None:
         spec["filename"] = part.filename
@@ -469,6 +515,12 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write an OpenAI Chat Completions response body.
+
+    A response OpenAI did not send (another provider's, or one built by
+    hand) gets every key OpenAI's ``ChatCompletion`` requires: ``"object":
+    "chat.completion"``, ``created`` (0: no creation time is known), ``id``
+    and ``model`` (``""`` when unknown), and a choice's message and finish
+    reason (``"stop"`` when the source gave none).
 
     Parameters
     ----------
@@ -490,25 +542,36 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     ...     (Choice(assistant("Hi!"), FinishReason.STOP),), id="r1", usage=Usage(5, 2)
     ... )
     >>> openai.encode_response(response)
-    b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
+    b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"created":0,"model":"","object":"chat.completion","usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
     """
     enc = Encoding(NAME, losses)
     own = enc.own(response.extras, "$")
+    # A response OpenAI did not send (another provider's, or built by hand)
+    # gets the keys the SDK's ChatCompletion requires; OpenAI's own keeps its.
+    foreign = "object" not in own and "~object" not in own
     out: dict[str, Any] = {}
     if response.id is not None:
         out["id"] = response.id
+    elif foreign:
+        out["id"] = ""
     if response.choices or "~choices" not in own:
         out["choices"] = [
-            _choice(c, i, f"$.choices[{i}]", enc) for i, c in enumerate(response.choices)
+            _choice(c, i, f"$.choices[{i}]", enc, foreign) for i, c in enumerate(response.choices)
         ]
+    if foreign:
+        out["created"] = 0  # no creation time is known
     if response.model is not None:
         out["model"] = response.model
+    elif foreign:
+        out["model"] = ""
+    if foreign:
+        out["object"] = "chat.completion"
     if response.usage is not None:
         out["usage"] = _usage(response.usage, enc)
     return encode_body(fill(out, own))
 
 
-def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
+def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> dict[str, Any]:
     own = enc.own(choice.extras, path)
     out: dict[str, Any] = {}
     if choice.index is not None:
@@ -521,6 +584,8 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
         out["message"] = fill(
             assistant_wire(m, m_own, f"{path}.message", enc, response=True), m_own
         )
+    elif foreign:
+        out["message"] = {"role": "assistant", "content": None}  # nothing was said
     raw = choice.raw_finish_reason
     reason = choice.finish_reason
     if (
@@ -535,6 +600,8 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding) -> dict[str, Any]:
             enc.lose(f"{path}.finish_reason", f"openai has no finish reason {reason.value!r}")
             wire = "stop"
         out["finish_reason"] = wire
+    elif foreign:
+        out["finish_reason"] = "stop"  # required; the source said the answer ended, not why
     return fill(out, own)
 
 
@@ -550,12 +617,14 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["total_tokens"] = usage.total_tokens
     elif "total_tokens" not in absent:
         out["total_tokens"] = usage.total
-    if usage.cached_tokens is not None:
+    if usage.cached_tokens is not None or usage.cache_write_tokens is not None:
         details = own.get("prompt_tokens_details")
-        out["prompt_tokens_details"] = {
-            **(details if isinstance(details, dict) else {}),
-            "cached_tokens": usage.cached_tokens,
-        }
+        prompt = dict(details) if isinstance(details, dict) else {}
+        if usage.cached_tokens is not None:
+            prompt["cached_tokens"] = usage.cached_tokens
+        if usage.cache_write_tokens is not None:
+            prompt["cache_write_tokens"] = usage.cache_write_tokens
+        out["prompt_tokens_details"] = prompt
     if usage.reasoning_tokens is not None:
         details = own.get("completion_tokens_details")
         out["completion_tokens_details"] = {

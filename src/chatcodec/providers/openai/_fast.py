@@ -130,6 +130,8 @@ def fast_response(body: bytes | str) -> Response | None:
         own: dict[str, Any] = {}
         if r.object is not UNSET:
             own["object"] = r.object
+        else:
+            own["~object"] = None  # absent: not written back
         if r.created is not UNSET:
             own["created"] = r.created
         if r.system_fingerprint is not UNSET:
@@ -259,13 +261,17 @@ def _usage(u: _Usage) -> Usage:
     own: dict[str, Any] = {}
     cached: int | None = None
     reasoning: int | None = None
+    written: int | None = None
     p = u.prompt_tokens_details
     if type(p) is _PromptDetails:
         rest: dict[str, Any] = {}
         if p.audio_tokens is not UNSET:
             rest["audio_tokens"] = p.audio_tokens
-        if p.cache_write_tokens is not UNSET:
-            rest["cache_write_tokens"] = p.cache_write_tokens
+        count = p.cache_write_tokens
+        if type(count) is int and count >= 0:
+            written = count
+        elif count is not UNSET:
+            rest["cache_write_tokens"] = count
         if p.text_tokens is not UNSET:
             rest["text_tokens"] = p.text_tokens
         if p.image_tokens is not UNSET:
@@ -308,5 +314,6 @@ def _usage(u: _Usage) -> Usage:
         u.total_tokens,
         cached,
         reasoning,
+        written,
         extras={NAME: own} if own else None,
     )

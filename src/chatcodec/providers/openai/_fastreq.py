@@ -28,7 +28,7 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import ToolCall, ToolDefinition
-from ._common import NAME, is_closed
+from ._common import NAME, is_closed, take_settings
 from ._fast import AssistantFields, Wire, assistant
 
 __all__ = ["fast_request"]
@@ -96,14 +96,16 @@ class _Request(Wire):
     top_p: int | float | UnsetType | None = UNSET
     stop: str | list[str] | UnsetType | None = UNSET
     stream: bool | UnsetType | None = UNSET
-    # Kept as sent, in extras.
+    # Settings: read by take_settings, as the general path reads them.
     n: Any = UNSET
-    stream_options: Any = UNSET
     reasoning_effort: Any = UNSET
     seed: Any = UNSET
     user: Any = UNSET
     frequency_penalty: Any = UNSET
     presence_penalty: Any = UNSET
+    top_k: Any = UNSET
+    # Kept as sent, in extras.
+    stream_options: Any = UNSET
     service_tier: Any = UNSET
     logprobs: Any = UNSET
     top_logprobs: Any = UNSET
@@ -180,6 +182,22 @@ def fast_request(body: bytes | str) -> Request | None:
             own["top_p"] = None
         if r.stream is None:
             own["stream"] = None
+        found: dict[str, Any] = {}
+        if r.seed is not UNSET:
+            found["seed"] = r.seed
+        if r.presence_penalty is not UNSET:
+            found["presence_penalty"] = r.presence_penalty
+        if r.frequency_penalty is not UNSET:
+            found["frequency_penalty"] = r.frequency_penalty
+        if r.n is not UNSET:
+            found["n"] = r.n
+        if r.user is not UNSET:
+            found["user"] = r.user
+        if r.top_k is not UNSET:
+            found["top_k"] = r.top_k
+        if r.reasoning_effort is not UNSET:
+            found["reasoning_effort"] = r.reasoning_effort
+        settings = take_settings(found, own) if found else {}
         return Request(
             _messages(r.messages),
             model if model is not UNSET else None,
@@ -191,6 +209,7 @@ def fast_request(body: bytes | str) -> Request | None:
             r.top_p if r.top_p is not UNSET else None,
             stop,
             r.stream if r.stream is not UNSET else None,
+            **settings,
             extras={NAME: own} if own else None,
         )
     except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Fallback):
@@ -200,20 +219,8 @@ def fast_request(body: bytes | str) -> Request | None:
 def _carried(r: _Request) -> dict[str, Any]:
     # One test per key: a loop or a tuple of the fields costs ten times more.
     own: dict[str, Any] = {}
-    if r.n is not UNSET:
-        own["n"] = r.n
     if r.stream_options is not UNSET:
         own["stream_options"] = r.stream_options
-    if r.reasoning_effort is not UNSET:
-        own["reasoning_effort"] = r.reasoning_effort
-    if r.seed is not UNSET:
-        own["seed"] = r.seed
-    if r.user is not UNSET:
-        own["user"] = r.user
-    if r.frequency_penalty is not UNSET:
-        own["frequency_penalty"] = r.frequency_penalty
-    if r.presence_penalty is not UNSET:
-        own["presence_penalty"] = r.presence_penalty
     if r.service_tier is not UNSET:
         own["service_tier"] = r.service_tier
     if r.logprobs is not UNSET:

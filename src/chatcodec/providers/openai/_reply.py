@@ -364,6 +364,8 @@ def general_response(body: bytes | str) -> Response:
     if "error" in obj and "choices" not in obj and obj["error"] is not None:
         raise _provider_error(obj)
     own: dict[str, Any] = rest(obj, _RESPONSE) or {}
+    if "object" not in obj:
+        own["~object"] = None  # absent: not written back
     choices: tuple[Choice, ...] = ()
     raw = obj.get("choices", ABSENT)
     if raw is ABSENT:
@@ -455,8 +457,10 @@ def _usage(u: dict[str, Any]) -> Usage:
         else:
             own[key] = value
             absent.append(key)
-    cached = _detail(u, "prompt_tokens_details", "cached_tokens", own)
-    reasoning = _detail(u, "completion_tokens_details", "reasoning_tokens", own)
+    cached, written = _usage_details(
+        u, "prompt_tokens_details", "cached_tokens", own, "cache_write_tokens"
+    )
+    reasoning, _ = _usage_details(u, "completion_tokens_details", "reasoning_tokens", own, None)
     if absent:
         own["~absent"] = absent
     return Usage(
@@ -465,20 +469,32 @@ def _usage(u: dict[str, Any]) -> Usage:
         counts[2],
         cached,
         reasoning,
+        written,
         extras=extras(own),
     )
 
 
-def _detail(u: dict[str, Any], key: str, field: str, own: dict[str, Any]) -> int | None:
+def _usage_details(
+    u: dict[str, Any], key: str, field: str, own: dict[str, Any], also: str | None
+) -> tuple[int | None, int | None]:
+    """The counts ``field`` and ``also`` of the details object ``key``.
+
+    What is not a count goes back to ``own`` with the rest of the object.
+    """
     details = u.get(key, ABSENT)
     if details is ABSENT:
-        return None
+        return None, None
     if type(details) is not dict:
         own[key] = details
-        return None
-    value = details.get(field)
-    if type(value) is int and value >= 0:
-        own[key] = {k: v for k, v in details.items() if k != field}
-        return value
-    own[key] = details
-    return None
+        return None, None
+    out: list[int | None] = []
+    kept = details
+    for name in (field, also):
+        value = kept.get(name) if name is not None else None
+        if type(value) is int and value >= 0:
+            kept = {k: v for k, v in kept.items() if k != name}
+            out.append(value)
+        else:
+            out.append(None)
+    own[key] = kept
+    return out[0], out[1]
