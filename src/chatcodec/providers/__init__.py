@@ -38,7 +38,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
 """The codecs, one per wire family."""
 
 ALIASES = {
@@ -50,6 +50,7 @@ ALIASES = {
     "vllm": "openai",
     "google": "gemini",
     "claude": "anthropic",
+    "responses": "openai-responses",
 }
 """Services that speak another family's wire format."""
 
@@ -98,8 +99,8 @@ def get(name: str) -> Codec:
     Parameters
     ----------
     name : str
-        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``, or a service
-        speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
+        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
+        ``"openai-responses"``, or a service speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
 
     Raises
     ------
@@ -111,5 +112,5 @@ def get(name: str) -> Codec:
     if key not in NAMES:
         known = ", ".join((*NAMES, *ALIASES))
         raise KeyError(f"no codec named {name!r}; known: {known}")
-    module: Codec = importlib.import_module(f"{__name__}.{key}")
+    module: Codec = importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
     return module

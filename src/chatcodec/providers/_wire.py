@@ -41,7 +41,7 @@ __all__ = [
     "leftover",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -154,6 +154,9 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
     "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
     "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
     "gemini": {},
+    # Item ids and statuses place an item on OpenAI's side; they say nothing
+    # about the conversation.
+    "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY},
 }
 
 
