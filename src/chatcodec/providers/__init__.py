@@ -100,7 +100,8 @@ def get(name: str) -> Codec:
     ----------
     name : str
         ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
-        ``"openai-responses"``, or a service speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
+        ``"openai-responses"``, or a service speaking one of them
+        (``"groq"``, ``"mistral"``, ``"deepseek"``, ``"responses"``...).
 
     Raises
     ------
@@ -112,5 +113,6 @@ def get(name: str) -> Codec:
     if key not in NAMES:
         known = ", ".join((*NAMES, *ALIASES))
         raise KeyError(f"no codec named {name!r}; known: {known}")
+    # A module name cannot hold "-": openai-responses lives in openai_responses.
     module: Codec = importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
     return module

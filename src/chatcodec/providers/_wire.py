@@ -177,6 +177,16 @@ def neutral(provider: str, key: str, value: Any) -> bool:
 
 _MISSING = object()
 
+# Fields whose loss means more than a field: the conversation is not all there.
+_REASONS: dict[tuple[str, str], str] = {
+    ("openai-responses", "previous_response_id"): (
+        "the earlier turns are stored by OpenAI (previous_response_id), not in the body"
+    ),
+    ("openai-responses", "conversation"): (
+        "the earlier turns are stored in an OpenAI conversation, not in the body"
+    ),
+}
+
 
 class Encoding:
     """One encode: the target provider and the losses found on the way.
@@ -219,7 +229,8 @@ class Encoding:
                         if not name.startswith(HINT) and not neutral(key, name, item):
                             self.lose(
                                 f"{path}.extras.{key}.{name}",
-                                f"a {key} field {self.provider} has no place for",
+                                _REASONS.get((key, name))
+                                or f"a {key} field {self.provider} has no place for",
                             )
                 else:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")

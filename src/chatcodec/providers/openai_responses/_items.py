@@ -55,7 +55,10 @@ _REFUSAL = frozenset({"type", "refusal"})
 _IMAGE = frozenset({"type", "image_url", "detail"})
 _FILE = frozenset({"type", "file_id", "file_url", "file_data", "filename"})
 _DETAILS = frozenset({"auto", "low", "high"})
-_INSTRUCTION_ROLES = {"system": SystemMessage, "developer": DeveloperMessage}
+_INSTRUCTION_ROLES: dict[str, type[SystemMessage] | type[DeveloperMessage]] = {
+    "system": SystemMessage,
+    "developer": DeveloperMessage,
+}
 
 
 class Run:
@@ -90,9 +93,7 @@ class Run:
             text, item_own = self.str_item
             content = text
             own.update(item_own)
-        return AssistantMessage(
-            content, tuple(self.calls), tuple(self.invalid), extras=extras(own)
-        )
+        return AssistantMessage(content, tuple(self.calls), tuple(self.invalid), extras=extras(own))
 
 
 def read_items(items: list[Any], path: str) -> list[Message]:
@@ -197,7 +198,9 @@ def _user_part(part: dict[str, Any]) -> ContentPart:
 def _image(part: dict[str, Any]) -> ImagePart | None:
     url = part.get("image_url")
     detail = part.get("detail", ABSENT)
-    if type(url) is not str or not (detail is ABSENT or (type(detail) is str and detail in _DETAILS)):
+    if type(url) is not str or not (
+        detail is ABSENT or (type(detail) is str and detail in _DETAILS)
+    ):
         return None
     own = rest(part, _IMAGE)
     if detail is ABSENT:
@@ -306,7 +309,9 @@ def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
     summary = item.get("summary", ABSENT)
     texts: list[str] = []
     if type(summary) is list and all(
-        type(s) is dict and s.keys() == _TEXT and s["type"] == "summary_text"
+        type(s) is dict
+        and s.keys() == _TEXT
+        and s["type"] == "summary_text"
         and type(s["text"]) is str
         for s in summary
     ):
@@ -322,9 +327,7 @@ def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
         return None
     if signature is None and "encrypted_content" in item:
         own["encrypted_content"] = None
-    return ReasoningPart(
-        "\n\n".join(texts), signature=signature, provider=NAME, extras=extras(own)
-    )
+    return ReasoningPart("\n\n".join(texts), signature=signature, provider=NAME, extras=extras(own))
 
 
 def _tool_message(item: dict[str, Any], kind: str) -> ToolMessage | None:
@@ -347,4 +350,3 @@ def _tool_message(item: dict[str, Any], kind: str) -> ToolMessage | None:
     else:
         return None
     return ToolMessage(call_id, content, extras=extras(own))
-

@@ -22,7 +22,7 @@ from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
 from .._lower import lower
-from .._wire import Encoding, encode_body, expect_dict, expect_list, fill, json_body
+from .._wire import Encoding, encode_body, expect_dict, fill, json_body
 from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
 from ._items import read_items

@@ -25,7 +25,13 @@ __all__ = ["decode_response", "encode_response", "read_response"]
 
 _RESPONSE = frozenset({"id", "model", "output", "status", "usage"})
 _USAGE = frozenset(
-    {"input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"}
+    {
+        "input_tokens",
+        "output_tokens",
+        "total_tokens",
+        "input_tokens_details",
+        "output_tokens_details",
+    }
 )
 _COUNTS = ("input_tokens", "output_tokens")
 _TOOL_CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})

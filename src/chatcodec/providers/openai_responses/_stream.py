@@ -50,7 +50,7 @@ _TEXT_KEYS = {
 
 
 class ResponsesStreamDecoder(StreamDecoder):
-    """Decoder of a streamed Responses API answer (sans-IO).
+    r"""Decoder of a streamed Responses API answer (sans-IO).
 
     Parameters
     ----------
@@ -62,9 +62,9 @@ class ResponsesStreamDecoder(StreamDecoder):
     >>> from chatcodec import providers
     >>> decoder = providers.get("openai-responses").stream()
     >>> events = decoder.feed(
-    ...     b'event: response.output_text.delta\\n'
+    ...     b'event: response.output_text.delta\n'
     ...     b'data: {"type":"response.output_text.delta","output_index":0,'
-    ...     b'"content_index":0,"delta":"Hi","sequence_number":3}\\n\\n'
+    ...     b'"content_index":0,"delta":"Hi","sequence_number":3}\n\n'
     ... )
     >>> events
     [TextDelta(text='Hi', choice=0)]
@@ -92,9 +92,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         if kind.endswith(".delta"):
             self._delta(kind[:-6], payload, events)
         elif kind == "response.output_item.added":
-            self._added(payload, events)
+            self._item_added(payload, events)
         elif kind == "response.output_item.done":
-            self._done(payload, events)
+            self._item_done(payload, events)
         elif kind == "response.content_part.added" or kind == "response.content_part.done":
             self._part(payload, "content", "content_index", "part")
         elif kind.startswith("response.reasoning_summary_part."):
@@ -119,7 +119,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         elif kind == "error":
             code = payload.get("code")
             named = code if type(code) is str else "an error"
-            raise StreamError(f"the stream reported {named} (sequence {payload.get('sequence_number')})")
+            raise StreamError(
+                f"the stream reported {named} (sequence {payload.get('sequence_number')})"
+            )
 
     def _item(self, payload: dict[str, Any]) -> dict[str, Any] | None:
         index = payload.get("output_index")
@@ -149,7 +151,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         else:
             events.append(ReasoningDelta(delta))
 
-    def _added(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+    def _item_added(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         item, index = payload.get("item"), payload.get("output_index")
         if type(item) is not dict or type(index) is not int:
             return
@@ -166,7 +168,7 @@ class ResponsesStreamDecoder(StreamDecoder):
                 )
             )
 
-    def _done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+    def _item_done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         item, index = payload.get("item"), payload.get("output_index")
         if type(item) is not dict or type(index) is not int:
             return

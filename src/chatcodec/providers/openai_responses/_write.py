@@ -65,9 +65,7 @@ def write_message(
         _assistant(message, own, path, enc, items, output)
 
 
-def write_user_parts(
-    parts: tuple[ContentPart, ...], path: str, enc: Encoding
-) -> list[Any]:
+def write_user_parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -> list[Any]:
     """The ``input_*`` parts of a user message or a tool output."""
     out: list[Any] = []
     for j, part in enumerate(parts):
@@ -121,11 +119,7 @@ def _tool_output(
     custom = "~custom" in own
     kind = "custom_tool_call_output" if custom else "function_call_output"
     content = message.content
-    output: Any
-    if isinstance(content, str):
-        output = content
-    else:
-        output = write_user_parts(content, path, enc)
+    output = content if isinstance(content, str) else write_user_parts(content, path, enc)
     if message.is_error:
         enc.lose(f"{path}.is_error", f"{NAME} has no error flag for a tool result")
     return fill({"type": kind, "call_id": message.tool_call_id, "output": output}, own)
@@ -149,7 +143,9 @@ def _assistant(
         contents = [item]
     else:
         contents = _content_items(content or (), path, enc, output)
-    calls = [_call(call, f"{path}.tool_calls[{j}]", enc) for j, call in enumerate(message.tool_calls)]
+    calls = [
+        _call(call, f"{path}.tool_calls[{j}]", enc) for j, call in enumerate(message.tool_calls)
+    ]
     invalid = [
         _invalid(call, f"{path}.invalid_tool_calls[{j}]", enc)
         for j, call in enumerate(message.invalid_tool_calls)
@@ -194,7 +190,7 @@ def _content_items(
             wire: Any = part.data
         elif isinstance(part, RefusalPart):
             wire = fill({"type": "refusal", "refusal": part.text}, own)
-        elif isinstance(part, TextPart):
+        else:  # a text part: the kinds of an assistant part end here
             hint = own.get("~item")
             if type(hint) is dict and "~str" in hint:
                 message = None
@@ -208,9 +204,6 @@ def _content_items(
             if "annotations" not in own and "~noann" not in own:
                 wire["annotations"] = []  # required by the API
             fill(wire, own)
-        else:
-            enc.lose(at, f"{NAME} cannot carry a {_kind(part)} part")
-            continue
         hint = own.get("~item")
         if message is None or type(hint) is dict:
             message = []
@@ -253,7 +246,10 @@ def _reasoning(
         if ours:
             item["encrypted_content"] = part.signature
         else:
-            enc.lose(f"{path}.signature", f"{NAME} cannot check a reasoning signature of another provider")
+            enc.lose(
+                f"{path}.signature",
+                f"{NAME} cannot check a reasoning signature of another provider",
+            )
     if part.redacted is not None:
         enc.lose(f"{path}.redacted", f"{NAME} cannot carry redacted reasoning of another provider")
     return fill(item, own)
@@ -290,4 +286,3 @@ def _invalid(call: InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
         },
         own,
     )
-
