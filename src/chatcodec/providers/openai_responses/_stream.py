@@ -83,6 +83,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._slots: dict[int, int] = {}
 
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        if data == b"[DONE]":  # OpenRouter ends its Responses streams as Chat streams end
+            return
         payload = _decode(data)
         if type(payload) is not dict:
             raise StreamError("an event is not a JSON object")
