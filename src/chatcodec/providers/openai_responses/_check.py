@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..._content import ReasoningPart
+import msgspec
+
+from ..._content import AssistantPart, OpaquePart, ReasoningPart
 from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage
 from ..._problems import Problem
@@ -23,6 +25,7 @@ MAX_TOOLS = 128
 MIN_OUTPUT_TOKENS = 16
 _SCHEMA_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _STATE = ("previous_response_id", "conversation")
+_decode = msgspec.json.Decoder().decode
 
 
 def _server_state(request: Request) -> bool:
@@ -44,7 +47,8 @@ def _tool_results(request: Request) -> Iterator[Problem]:
     """Each tool output answers a call made earlier in the input.
 
     With ``previous_response_id`` or ``conversation`` the call may be on
-    OpenAI's side, out of sight.
+    OpenAI's side, out of sight. A built-in call item the client runs
+    (``tool_search_call``...) is answered by a function output too.
     """
     if _server_state(request):
         return
@@ -53,10 +57,20 @@ def _tool_results(request: Request) -> Iterator[Problem]:
         if isinstance(m, AssistantMessage):
             calls.update(call.id for call in m.tool_calls)
             calls.update(call.id for call in m.invalid_tool_calls if call.id)
+            if isinstance(m.content, tuple):
+                calls.update(_opaque_call_ids(m.content))
         elif isinstance(m, ToolMessage) and m.tool_call_id not in calls:
             yield Problem(
                 f"$.messages[{i}].tool_call_id", "must answer a tool call earlier in the input"
             )
+
+
+def _opaque_call_ids(parts: tuple[AssistantPart, ...]) -> Iterator[str]:
+    for part in parts:
+        if isinstance(part, OpaquePart) and part.provider == NAME:
+            item = _decode(part.data)
+            if type(item) is dict and type(item.get("call_id")) is str:
+                yield item["call_id"]
 
 
 def _reasoning(request: Request) -> Iterator[Problem]:

@@ -341,7 +341,7 @@ def _tool_message(item: dict[str, Any], kind: str) -> ToolMessage | None:
     content: str | tuple[ContentPart, ...]
     if type(output) is str:
         content = output
-    elif type(output) is list and output:
+    elif type(output) is list:
         parts = user_parts(output)
         if parts is None:
             return None

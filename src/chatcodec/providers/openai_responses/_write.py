@@ -119,7 +119,11 @@ def _tool_output(
     custom = "~custom" in own
     kind = "custom_tool_call_output" if custom else "function_call_output"
     content = message.content
-    output = content if isinstance(content, str) else write_user_parts(content, path, enc)
+    output: Any = content
+    if not isinstance(content, str):
+        output = write_user_parts(content, path, enc)
+        if not output and "~output" not in own:
+            output = ""  # every part was left out: an empty result, not an empty list
     if message.is_error:
         enc.lose(f"{path}.is_error", f"{NAME} has no error flag for a tool result")
     return fill({"type": kind, "call_id": message.tool_call_id, "output": output}, own)
