@@ -12,6 +12,7 @@ import pytest
 from corpus import DATA, corpus, curated, load, needs_corpus, same_json
 from openai.types.responses import Response as SdkResponse
 from openai.types.responses import response_create_params
+from test_convert import check
 
 import chatcodec as cc
 from chatcodec import providers
@@ -620,3 +621,13 @@ class TestConversion:
         _, report = cc.convert(body, source="openai-responses", target="openai")
         assert "$.messages[1].content[0]" in report.paths  # the web search
         assert any(path.startswith("$.messages[1].content[1]") for path in report.paths)
+
+
+@pytest.mark.parametrize("target", providers.NAMES)
+@pytest.mark.parametrize(
+    "path",
+    needs_corpus(corpus("openai-responses", "request") or curated("openai-responses", "request")),
+)
+def test_every_request_converts(path: Path, target: str) -> None:
+    """Every recorded request, with tool calls or not, converts to each family."""
+    check("openai-responses", path, target)

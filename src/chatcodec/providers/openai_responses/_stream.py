@@ -135,7 +135,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         if type(delta) is not str or type(index) is not int:
             return
         if kind == "response.function_call_arguments" or kind == "response.custom_tool_call_input":
-            key = (index, "", 0, "arguments")
+            field = "arguments" if kind == "response.function_call_arguments" else "input"
+            key = (index, "", 0, field)
             self._texts.setdefault(key, []).append(delta)
             if index in self._slots:
                 events += self._acc.feed(ToolCallDelta(index, arguments_delta=delta))
