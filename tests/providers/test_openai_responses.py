@@ -308,6 +308,21 @@ class TestRequestSemantics:
         assert len(request.messages) == 1
         same_json(json.loads(codec.encode_request(request)), json.loads(body))
 
+    def test_message_phase_is_kept_and_reported(self) -> None:
+        text = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "phase": "commentary",
+            "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
+        }
+        body = items({"role": "user", "content": "Hi"}, text, {"role": "user", "content": "Go"})
+        request = codec.decode_request(body)
+        same_json(json.loads(codec.encode_request(request)), json.loads(body))
+        _, report = cc.convert(body, source="openai-responses", target="openai")
+        assert report.paths == ["$.messages[1].content[0].extras.openai-responses.phase"]
+
     def test_custom_tool_call_and_output(self) -> None:
         call = {"type": "custom_tool_call", "call_id": "c1", "name": "shell", "input": "ls -la"}
         output = {"type": "custom_tool_call_output", "call_id": "c1", "output": "a.txt"}

@@ -10,10 +10,11 @@ say how the wire spelled something that has no canonical field:
 - assistant message ``"~layout"``: the order of its items when calls do not
   all follow the content (``p`` a content item, ``c`` a call, ``x`` an
   invalid call);
-- first part of an assistant ``message`` item ``"~item"``: that item's other
-  keys (``id``, ``status``, ``type``, ``phase``), ``"~str"`` inside it when
-  its content was a string; part ``"~in"``: an opaque part that sat inside a
-  message's ``content``;
+- first part of an assistant ``message`` item ``"~item"``: the keys that
+  place that item (``id``, ``status``, ``type``), ``"~str"`` inside it when
+  its content was a string, ``"~keys"`` the names of the item's other keys
+  (``phase``...), which sit beside the part's own keys; part ``"~in"``: an
+  opaque part that sat inside a message's ``content``;
 - reasoning part ``"~summary"``: the lengths of the summary texts joined;
 - tool call and tool message ``"~custom"``: a ``custom_tool_call`` (its
   ``input`` is the call's ``{"input": ...}`` argument) or its output;

@@ -241,18 +241,42 @@ def _assistant_item(item: dict[str, Any], run: Run) -> None:
     if type(content) is str:
         if not run and run.str_item is None:
             run.str_item = (content, item_own)
-        run.content([TextPart(content, extras=extras({"~item": {**item_own, "~str": 1}}))])
+        own = _item_keys(item_own, {})
+        own["~item"]["~str"] = 1
+        run.content([TextPart(content, extras=extras(own))])
         return
     if type(content) is not list or not content or not all(type(p) is dict for p in content):
         run.content([opaque(item)])
         return
     parts = [_assistant_part(part) for part in content]
     first = parts[0]
-    hint = {**item_own}
-    own = {**first.extras[NAME]} if first.extras else {}
-    own["~item"] = hint
-    parts[0] = _with_extras(first, own)
+    parts[0] = _with_extras(first, _item_keys(item_own, first.extras[NAME] if first.extras else {}))
     run.content(parts)
+
+
+_PLACE = frozenset({"id", "status", "type"})
+
+
+def _item_keys(item_own: dict[str, Any], part_own: dict[str, Any]) -> dict[str, Any]:
+    """The first part's extras: its own keys, and its item's under ``"~item"``.
+
+    Keys that only place the item (id, status, type) go in the hint; the
+    others (``phase``...) sit beside the part's keys, named in ``"~keys"``, so
+    that another family's encoder reports them.
+    """
+    own = dict(part_own)
+    hint: dict[str, Any] = {}
+    keys: list[str] = []
+    for key, value in item_own.items():
+        if key in _PLACE or key in own or key.startswith("~"):
+            hint[key] = value
+        else:
+            own[key] = value
+            keys.append(key)
+    if keys:
+        hint["~keys"] = keys
+    own["~item"] = hint
+    return own
 
 
 def _with_extras(part: AssistantPart, own: dict[str, Any]) -> AssistantPart:

@@ -193,12 +193,13 @@ def _content_items(
                 continue
             wire: Any = part.data
         elif isinstance(part, RefusalPart):
-            wire = fill({"type": "refusal", "refusal": part.text}, own)
+            wire = fill({"type": "refusal", "refusal": part.text}, _part_level(own))
         else:  # a text part: the kinds of an assistant part end here
             hint = own.get("~item")
             if type(hint) is dict and "~str" in hint:
                 message = None
-                items.append(fill({"role": "assistant", "content": part.text}, hint))
+                easy: dict[str, Any] = {"role": "assistant", "content": part.text}
+                items.append(fill(_item_level(easy, own, hint), hint))
                 continue
             if not output and not own:
                 message = None
@@ -207,12 +208,13 @@ def _content_items(
             wire = {"type": "output_text", "text": part.text}
             if "annotations" not in own and "~noann" not in own:
                 wire["annotations"] = []  # required by the API
-            fill(wire, own)
+            fill(wire, _part_level(own))
         hint = own.get("~item")
         if message is None or type(hint) is dict:
             message = []
+            item: dict[str, Any] = {"role": "assistant", "content": message}
             if type(hint) is dict:
-                item = fill({"role": "assistant", "content": message}, hint)
+                item = fill(_item_level(item, own, hint), hint)
             else:
                 item = {"type": "message", "role": "assistant", "content": message}
                 if output:
@@ -220,6 +222,25 @@ def _content_items(
             items.append(item)
         message.append(wire)
     return items
+
+
+def _item_level(item: dict[str, Any], own: dict[str, Any], hint: Any) -> dict[str, Any]:
+    """``item`` with the item-level keys its first part carries (named in ``"~keys"``)."""
+    keys = hint.get("~keys") if type(hint) is dict else None
+    if type(keys) is list:
+        for key in keys:
+            if key in own:
+                item[key] = own[key]
+    return item
+
+
+def _part_level(own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` without the keys of its item."""
+    hint = own.get("~item")
+    keys = hint.get("~keys") if type(hint) is dict else None
+    if type(keys) is not list or not keys:
+        return own
+    return {key: value for key, value in own.items() if key not in keys}
 
 
 def _output_keys(item: dict[str, Any], path: str, n: int) -> None:
