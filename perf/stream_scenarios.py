@@ -165,6 +165,10 @@ CORPUS = {  # copied unchanged from the recorded corpus: data/streams/SOURCES.md
         "test_google_streaming_tool_call_thought_signature__00"
     ),
     "ollama": "ollama__ollama-docs__docs__api.md__Chat_request_Streaming_with_tools",
+    "openai-responses": (
+        "openai-responses__pydantic-ai__models__test_openai_responses__"
+        "test_openai_responses_phase_streamed_on_part_start__00"
+    ),
 }
 
 STREAMS: dict[str, Stream] = {
@@ -215,6 +219,14 @@ def expected(stream: Stream) -> Answer:
                         call = part["functionCall"]
                         calls.append((call["name"], orjson.dumps(call.get("args", {})).decode()))
                 finish = candidate.get("finishReason") or finish
+    elif stream.family == "openai-responses":
+        for event in events:
+            if event["type"] == "response.output_item.done":
+                item = event["item"]
+                if item["type"] == "function_call":
+                    calls.append((item["name"], item["arguments"]))
+            elif event["type"] == "response.completed":
+                finish = event["response"]["status"]
     else:
         for event in events:
             for call in event["message"].get("tool_calls") or ():
@@ -434,11 +446,25 @@ class OLChunk(msgspec.Struct, gc=False):
     eval_duration: int | None = None
 
 
+class RSEvent(msgspec.Struct, gc=False):
+    type: str
+    sequence_number: int
+    output_index: int | None = None
+    content_index: int | None = None
+    summary_index: int | None = None
+    item_id: str | None = None
+    delta: str | None = None
+    item: dict[str, Any] | None = None
+    part: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
+
+
 FLOOR_TYPES: dict[str, Any] = {
     "openai": OAChunk,
     "anthropic": ANEvent,
     "gemini": GEResponse,
     "ollama": OLChunk,
+    "openai-responses": RSEvent,
 }
 
 

@@ -26,7 +26,7 @@ import chatcodec as cc
 from chatcodec import InvalidToolCall, StreamError, providers
 from chatcodec._events import ToolCallCompleted
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses")
 
 
 def stream(family: str, **limits: int) -> Any:
@@ -429,6 +429,12 @@ class TestLimits:
                 return (
                     b'data: {"candidates":[{"content":{"role":"model","parts":[{"functionCall":'
                     b'{%s,"args":{}}}]}}]}\n\n' % name.encode()
+                )
+            if family == "openai-responses":
+                return (
+                    b'data: {"type":"response.output_item.added","output_index":%d,"item":'
+                    b'{"type":"function_call","call_id":"c%d",%s,"arguments":""}}\n\n'
+                    % (i, i, name.encode())
                 )
             return (
                 b'{"model":"m","message":{"role":"assistant","content":"","tool_calls":'

@@ -38,7 +38,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
 """The codecs, one per wire family."""
 
 ALIASES = {
@@ -50,6 +50,7 @@ ALIASES = {
     "vllm": "openai",
     "google": "gemini",
     "claude": "anthropic",
+    "responses": "openai-responses",
 }
 """Services that speak another family's wire format."""
 
@@ -110,8 +111,9 @@ def get(name: str) -> Codec:
     Parameters
     ----------
     name : str
-        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``, or a service
-        speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
+        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
+        ``"openai-responses"``, or a service speaking one of them
+        (``"groq"``, ``"mistral"``, ``"deepseek"``, ``"responses"``...).
 
     Raises
     ------
@@ -123,5 +125,6 @@ def get(name: str) -> Codec:
     if key not in NAMES:
         known = ", ".join((*NAMES, *ALIASES))
         raise KeyError(f"no codec named {name!r}; known: {known}")
-    module: Codec = importlib.import_module(f"{__name__}.{key}")
+    # A module name cannot hold "-": openai-responses lives in openai_responses.
+    module: Codec = importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
     return module

@@ -41,7 +41,7 @@ __all__ = [
     "leftover",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -154,6 +154,9 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
     "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
     "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
     "gemini": {},
+    # Item ids and statuses place an item on OpenAI's side; they say nothing
+    # about the conversation.
+    "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY},
 }
 
 
@@ -184,6 +187,15 @@ _SETTING_GROUPS = frozenset(
         ("anthropic", "metadata"),
     }
 )
+# Fields whose loss means more than a field: the conversation is not all there.
+_REASONS: dict[tuple[str, str], str] = {
+    ("openai-responses", "previous_response_id"): (
+        "the earlier turns are stored by OpenAI (previous_response_id), not in the body"
+    ),
+    ("openai-responses", "conversation"): (
+        "the earlier turns are stored in an OpenAI conversation, not in the body"
+    ),
+}
 
 
 class Encoding:
@@ -235,7 +247,11 @@ class Encoding:
                                     f"{a(key)} setting {self.provider} has no place for",
                                 )
                         else:
-                            self.lose(at, f"{a(key)} field {self.provider} has no place for")
+                            self.lose(
+                                at,
+                                _REASONS.get((key, name))
+                                or f"{a(key)} field {self.provider} has no place for",
+                            )
                 else:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
         return own

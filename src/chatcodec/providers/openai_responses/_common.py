@@ -1,0 +1,133 @@
+"""What the Responses decoder and encoder share: the name, hints and small helpers.
+
+Hints (keys starting with ``~`` in a record's ``extras["openai-responses"]``)
+say how the wire spelled something that has no canonical field:
+
+- request ``"~input"``: ``"str"`` (``input`` was a string) or ``"list"`` (an
+  empty list); system and developer message ``"~input"``: the message was an
+  ``input`` item, not ``instructions``; ``"~parts"``: the lengths of the
+  ``input_text`` parts its text was joined from;
+- assistant message ``"~layout"``: the order of its items when calls do not
+  all follow the content (``p`` a content item, ``c`` a call, ``x`` an
+  invalid call);
+- first part of an assistant ``message`` item ``"~item"``: the keys that
+  place that item (``id``, ``status``, ``type``), ``"~str"`` inside it when
+  its content was a string, ``"~keys"`` the names of the item's other keys
+  (``phase``...), which sit beside the part's own keys; part ``"~in"``: an
+  opaque part that sat inside a message's ``content``;
+- reasoning part ``"~summary"``: the lengths of the summary texts joined;
+- tool call and tool message ``"~custom"``: a ``custom_tool_call`` (its
+  ``input`` is the call's ``{"input": ...}`` argument) or its output;
+- tool message ``"~output"``: ``"parts"`` when ``output`` was a list;
+- image ``"~detail"``: the wire had no ``detail``; image and file
+  ``"~url"``: a ``data:`` URL was split into data and media type;
+- tool ``"~strict"``: the wire had no ``strict``; ``"~asis"``: a strict
+  tool's schema is sent as it came, not closed;
+- usage ``"~absent"``: counts the body did not give; choice ``"~status"``:
+  the response's status when the finish reason does not name it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from ..._content import OpaquePart
+from ..._errors import ValidationError
+from ..._usage import FinishReason
+from .._wire import expect_str, leftover
+
+NAME = "openai-responses"
+
+ABSENT: Any = object()
+"""Marker for a key the wire object does not have."""
+
+encode_json = msgspec.json.Encoder().encode
+
+INCOMPLETE: dict[str, FinishReason] = {
+    "max_output_tokens": FinishReason.LENGTH,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+"""The reasons of an ``incomplete`` response, normalized; others are OTHER."""
+
+STATUS: dict[str, FinishReason | None] = {
+    "completed": FinishReason.STOP,
+    "failed": FinishReason.ERROR,
+    "cancelled": FinishReason.OTHER,
+    "in_progress": None,
+    "queued": None,
+}
+"""A response's status, normalized (``incomplete`` goes by its reason)."""
+
+
+def extras(own: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A record's ``extras`` holding ``own`` (``None`` when it is empty)."""
+    return {NAME: own} if own else None
+
+
+def opaque(value: Any) -> OpaquePart:
+    """A Responses item or content part kept verbatim."""
+    return OpaquePart(NAME, Raw(encode_json(value)))
+
+
+def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The keys of ``obj`` outside ``known``, as a new dict (empty when none)."""
+    if obj.keys() <= known:
+        return {}
+    return leftover(obj, known) or {}
+
+
+def opt_str(obj: dict[str, Any], key: str, path: str, own: dict[str, Any]) -> str | None:
+    """An optional string field; ``null`` is kept in ``own``."""
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            own[key] = None
+        return None
+    return expect_str(value, path)
+
+
+def opt_typed(
+    obj: dict[str, Any], key: str, kinds: tuple[type, ...], rule: str, own: dict[str, Any]
+) -> Any:
+    """An optional field of one of ``kinds`` (exact types); ``null`` is kept in ``own``."""
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            own[key] = None
+        return None
+    if type(value) not in kinds:
+        raise ValidationError(rule, f"$.{key}")
+    return value
+
+
+def split_lengths(text: str, lengths: Any, sep: str) -> list[str] | None:
+    """``text`` cut back into the pieces of ``lengths`` joined by ``sep``, if it fits."""
+    if type(lengths) is not list or not all(type(n) is int and n >= 0 for n in lengths):
+        return None
+    if not lengths or sum(lengths) + len(sep) * (len(lengths) - 1) != len(text):
+        return None
+    pieces: list[str] = []
+    at = 0
+    for n in lengths:
+        pieces.append(text[at : at + n])
+        at += n
+        if len(pieces) < len(lengths):
+            if text[at : at + len(sep)] != sep:
+                return None
+            at += len(sep)
+    return pieces
+
+
+def finish_of(status: Any, details: Any) -> tuple[FinishReason | None, str | None]:
+    """The normalized and raw finish reason of a response's status."""
+    if type(status) is not str:
+        return None, None
+    if status == "incomplete":
+        reason = details.get("reason") if type(details) is dict else None
+        if type(reason) is str:
+            return INCOMPLETE.get(reason, FinishReason.OTHER), reason
+        return FinishReason.OTHER, status
+    return STATUS.get(status, FinishReason.OTHER), status

@@ -1,0 +1,343 @@
+"""Responses API streams: typed SSE events in, stream events and a response out.
+
+Every event names its ``type`` and carries a ``sequence_number``. The decoder
+keeps the response as the events build it: ``response.created`` gives its
+first state, ``response.output_item.added`` / ``.done`` each output item (by
+``output_index``), the content part, text, argument and summary events fill
+those items in, and ``response.completed`` (``incomplete``, ``failed``) gives
+the final body. That body is read by the same function as a non-streaming
+answer; a stream cut off before its last event gives the items so far.
+An ``error`` event raises :class:`~chatcodec.StreamError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..._errors import StreamError
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._exchange import Response
+from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
+from ..._stream import ToolCallAccumulator
+from ..._tools import InvalidToolCall, ToolCallDelta, parse_tool_call
+from .._streaming import StreamDecoder
+from ._common import opaque
+from ._response import read_response
+
+__all__ = ["ResponsesStreamDecoder", "stream"]
+
+_decode = msgspec.json.Decoder().decode
+_FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+_STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
+_MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
+_TEXT_KEYS = {
+    "response.output_text": ("content", "text"),
+    "response.refusal": ("content", "refusal"),
+    "response.reasoning_text": ("content", "text"),
+    "response.reasoning_summary_text": ("summary", "text"),
+}
+
+
+_TRUNCATED = "arguments are truncated"
+
+
+class ResponsesStreamDecoder(StreamDecoder):
+    r"""Decoder of a streamed Responses API answer (sans-IO).
+
+    Parameters
+    ----------
+    framing : {"sse", "ndjson", "json-array"}, optional
+        How the stream is framed; detected from its first bytes if omitted.
+    limits : Limits, optional
+        What the decoder holds at most (see :func:`stream`).
+
+    Examples
+    --------
+    >>> from chatcodec import providers
+    >>> decoder = providers.get("openai-responses").stream()
+    >>> events = decoder.feed(
+    ...     b'event: response.output_text.delta\n'
+    ...     b'data: {"type":"response.output_text.delta","output_index":0,'
+    ...     b'"content_index":0,"delta":"Hi","sequence_number":3}\n\n'
+    ... )
+    >>> events
+    [TextDelta(text=<2 chars>)]
+    """
+
+    __slots__ = ("_acc", "_base", "_closed", "_final", "_items", "_slots", "_texts")
+
+    _LAST = "response.completed, response.incomplete or response.failed"
+
+    def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(framing, limits)
+        self._base: dict[str, Any] = {}
+        self._final: dict[str, Any] | None = None
+        self._items: dict[int, dict[str, Any]] = {}
+        # Text fragments by (output index, list key, index in that list, field).
+        self._texts: dict[tuple[int, str, int, str], list[str]] = {}
+        self._acc = ToolCallAccumulator(
+            max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
+        self._slots: dict[int, int] = {}
+        self._closed: set[int] = set()  # output indexes whose item's done event came
+
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        if data == b"[DONE]":  # OpenRouter ends its Responses streams as Chat streams end
+            return
+        payload = _decode(data)
+        if type(payload) is not dict:
+            raise StreamError("an event is not a JSON object")
+        kind = payload.get("type")
+        if type(kind) is not str:
+            kind = event or ""
+        if kind.endswith(".delta"):
+            self._delta(kind[:-6], payload, events)
+        elif kind == "response.output_item.added":
+            self._item_added(payload, events)
+        elif kind == "response.output_item.done":
+            self._item_done(payload, events)
+        elif kind == "response.content_part.added" or kind == "response.content_part.done":
+            self._part(payload, "content", "content_index", "part")
+        elif kind.startswith("response.reasoning_summary_part."):
+            self._part(payload, "summary", "summary_index", "part")
+        elif kind.endswith(".done") and kind[:-5] in _TEXT_KEYS:
+            key, field = _TEXT_KEYS[kind[:-5]]
+            index = "summary_index" if key == "summary" else "content_index"
+            value = payload.get(field if field != "refusal" else "refusal")
+            if type(value) is str:
+                self._set_text(payload, key, index, field, value)
+        elif kind == "response.function_call_arguments.done":
+            item = self._item(payload)
+            if item is not None and type(payload.get("arguments")) is str:
+                item["arguments"] = payload["arguments"]
+                self._texts.pop((payload["output_index"], "", 0, "arguments"), None)
+        elif kind in _FINAL:
+            self._finish_event(payload, events)
+        elif kind in _STATE:
+            response = payload.get("response")
+            if type(response) is dict:
+                self._base = response
+        elif kind == "error":
+            code, kind_of = payload.get("code"), payload.get("type")
+            named = code if type(code) is str else "an error"
+            raise StreamError(
+                f"the stream reported {named} (sequence {payload.get('sequence_number')})",
+                partial=self._response(),
+                provider="openai-responses",
+                type=kind_of if type(kind_of) is str else None,
+                code=code if type(code) is str else None,
+            )
+
+    def _item(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+        index = payload.get("output_index")
+        return self._items.get(index) if type(index) is int else None
+
+    def _delta(self, kind: str, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        delta = payload.get("delta")
+        index = payload.get("output_index")
+        if type(delta) is not str or type(index) is not int:
+            return
+        if kind == "response.function_call_arguments" or kind == "response.custom_tool_call_input":
+            field = "arguments" if kind == "response.function_call_arguments" else "input"
+            key = (index, "", 0, field)
+            self._texts.setdefault(key, []).append(delta)
+            if index in self._slots:
+                events += self._acc.feed(ToolCallDelta(index, arguments_delta=delta))
+            return
+        spelled = _TEXT_KEYS.get(kind)
+        if spelled is None:
+            return  # a built-in tool's progress: its item's done event holds the result
+        key_name, field = spelled
+        at = payload.get("summary_index" if key_name == "summary" else "content_index", 0)
+        self._texts.setdefault((index, key_name, at, field), []).append(delta)
+        if kind == "response.output_text":
+            events.append(TextDelta(delta))
+        elif kind == "response.refusal":
+            events.append(RefusalDelta(delta))
+        else:
+            events.append(ReasoningDelta(delta))
+
+    def _item_added(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        item, index = payload.get("item"), payload.get("output_index")
+        if type(item) is not dict or type(index) is not int:
+            return
+        self._items[index] = dict(item)
+        if item.get("type") == "function_call":
+            self._slots[index] = len(self._slots)
+            call_id, name = item.get("call_id"), item.get("name")
+            events += self._acc.feed(
+                ToolCallDelta(
+                    index,
+                    call_id if type(call_id) is str else None,
+                    name if type(name) is str else None,
+                    item.get("arguments") or None,
+                )
+            )
+
+    def _item_done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        item, index = payload.get("item"), payload.get("output_index")
+        if type(item) is not dict or type(index) is not int:
+            return
+        self._items[index] = item
+        self._closed.add(index)
+        for key in [key for key in self._texts if key[0] == index]:
+            del self._texts[key]
+        kind = item.get("type")
+        if kind == "function_call" and index in self._slots:
+            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+            if type(call_id) is str and type(name) is str and type(arguments) is str:
+                call = parse_tool_call(call_id, name, arguments)
+                events.append(ToolCallCompleted(self._slots[index], call))
+        elif kind not in _MODELED:
+            events.append(PartReceived(opaque(item)))
+
+    def _part(self, payload: dict[str, Any], key: str, index_key: str, value_key: str) -> None:
+        item = self._item(payload)
+        at, part = payload.get(index_key), payload.get(value_key)
+        if item is None or type(at) is not int or type(part) is not dict:
+            return
+        parts = item.get(key)
+        if type(parts) is not list:
+            parts = item[key] = []
+        else:
+            parts = item[key] = list(parts)
+        while len(parts) <= at:
+            parts.append({})
+        parts[at] = dict(part)
+        for text_key in [k for k in self._texts if k[:3] == (payload["output_index"], key, at)]:
+            del self._texts[text_key]
+
+    def _set_text(
+        self, payload: dict[str, Any], key: str, index_key: str, field: str, value: str
+    ) -> None:
+        item = self._item(payload)
+        at = payload.get(index_key)
+        if item is None or type(at) is not int:
+            return
+        parts = item.get(key)
+        if type(parts) is list and at < len(parts) and type(parts[at]) is dict:
+            parts[at] = {**parts[at], field: value}
+            self._texts.pop((payload["output_index"], key, at, field), None)
+
+    def _finish_event(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        response = payload.get("response")
+        if type(response) is not dict:
+            raise StreamError("a final event has no response object")
+        self._final = response
+        final = self._response()
+        if final.usage is not None:
+            events.append(UsageReported(final.usage))
+        choice = final.choices[0] if final.choices else None
+        if choice is not None:
+            events.append(Finished(choice.finish_reason, choice.raw_finish_reason))
+
+    def _end(self, events: list[StreamEvent]) -> None:
+        """Nothing pends: each call completes with its item's done event."""
+
+    def _body(self) -> dict[str, Any]:
+        if self._final is not None:
+            final = self._final
+            if final.get("output") == [] and self._items:
+                return {**final, "output": self._output()}
+            return final
+        return {**self._base, "output": self._output()}
+
+    def _output(self) -> list[Any]:
+        items = {index: dict(item) for index, item in self._items.items()}
+        for (index, key, at, field), pieces in self._texts.items():
+            item = items.get(index)
+            if item is None:
+                continue
+            text = "".join(pieces)
+            if key == "":
+                item[field] = item.get(field, "") + text if type(item.get(field)) is str else text
+                continue
+            parts = item.get(key)
+            parts = list(parts) if type(parts) is list else []
+            while len(parts) <= at:
+                parts.append({"type": "output_text" if key == "content" else "summary_text"})
+            part = dict(parts[at]) if type(parts[at]) is dict else {}
+            part[field] = text
+            parts[at] = part
+            item[key] = parts
+        return [items[index] for index in sorted(items)]
+
+    def _response(self) -> Response:
+        response = read_response(self._body())
+        if self._final is not None or not response.choices:
+            return response
+        # Cut off: a call whose item never got its done event was cut, whatever
+        # its arguments say so far.
+        cut = {
+            item.get("call_id")
+            for index, item in self._items.items()
+            if index in self._slots and index not in self._closed
+        }
+        message = response.choices[0].message
+        if not cut or message is None:
+            return response
+        kept = tuple(call for call in message.tool_calls if call.id not in cut)
+        truncated = tuple(
+            InvalidToolCall(call.id, call.name, bytes(call.arguments).decode(), _TRUNCATED)
+            for call in message.tool_calls
+            if call.id in cut
+        )
+        message = msgspec.structs.replace(
+            message,
+            tool_calls=kept,
+            invalid_tool_calls=message.invalid_tool_calls + truncated,
+        )
+        choice = msgspec.structs.replace(response.choices[0], message=message)
+        return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))
+
+    def _complete(self) -> bool:
+        return self._final is not None
+
+    def _release(self) -> None:
+        self._base, self._items, self._texts, self._final = {}, {}, {}, None
+
+
+def stream(
+    framing: Framing | None = None,
+    *,
+    max_line: int | None = None,
+    max_event: int | None = None,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> ResponsesStreamDecoder:
+    """A decoder for a streamed Responses API answer.
+
+    The stream is complete at ``response.completed``, ``response.incomplete``
+    or ``response.failed``; ``finish()`` of a stream cut off before raises
+    ``StreamError`` (``finish(allow_incomplete=True)`` returns the partial,
+    where a call whose item never got its done event is an invalid call whose
+    arguments are truncated).
+
+    Parameters
+    ----------
+    framing : {"sse", "ndjson", "json-array"}, optional
+        How the stream is framed; detected from its first bytes if omitted.
+    max_line, max_event, max_arguments, max_tool_calls : int, optional
+        Limits: the longest line and event of the stream in bytes (default
+        32 and 64 MiB), the most characters of one call's arguments (16 MiB)
+        and the most tool calls (10,000).
+
+    Returns
+    -------
+    ResponsesStreamDecoder
+        ``feed(bytes) -> events``, ``flush()``, ``finish() -> Response``.
+    """
+    return ResponsesStreamDecoder(
+        framing, limits(max_line, max_event, max_arguments, max_tool_calls)
+    )

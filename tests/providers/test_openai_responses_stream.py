@@ -1,0 +1,224 @@
+"""The Responses API stream decoder: recorded streams at any split, folding, and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import corpus, curated_streams, needs_corpus, random_sizes, run_stream
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+
+codec = providers.get("openai-responses")
+FINAL = ("response.completed", "response.incomplete", "response.failed")
+
+
+def streams() -> list[Any]:
+    return curated_streams("openai-responses__") + corpus("openai-responses", "stream")
+
+
+def recorded(path: Path) -> tuple[bytes, list[dict[str, Any]]]:
+    data = json.loads(path.read_bytes())
+    return data["raw"].encode(), data["events"]
+
+
+def sse(events: list[dict[str, Any]]) -> bytes:
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+
+
+def final_body(events: list[dict[str, Any]]) -> dict[str, Any]:
+    (last,) = [e for e in events if e.get("type") in FINAL]
+    body: dict[str, Any] = last["response"]
+    return body
+
+
+def summary(response: cc.Response) -> tuple[Any, ...]:
+    """What a stream without its final events must still give: texts and calls."""
+    message = response.message
+    assert message is not None
+    calls = [(c.id, c.name, bytes(c.arguments)) for c in message.tool_calls]
+    return message.text, message.reasoning, calls
+
+
+class TestRecorded:
+    """Every recorded stream gives the response its final event holds, at any split."""
+
+    @pytest.mark.parametrize("path", needs_corpus(streams()))
+    def test_whole_and_split(self, path: Path) -> None:
+        raw, events = recorded(path)
+        expected = codec.decode_response(json.dumps(final_body(events)))
+        got_events, whole = run_stream(codec.stream, raw)
+        assert whole == expected
+        for sizes in ([1] * len(raw), random_sizes(len(raw), 7), random_sizes(len(raw), 13)):
+            assert run_stream(codec.stream, raw, sizes) == (got_events, whole)
+        finished = [e for e in got_events if isinstance(e, Finished)]
+        assert finished == [Finished(expected.finish_reason, expected.choices[0].raw_finish_reason)]
+        if expected.usage is not None:
+            assert [e.usage for e in got_events if isinstance(e, UsageReported)] == [expected.usage]
+
+    @pytest.mark.parametrize("path", needs_corpus(streams()))
+    def test_deltas_spell_the_answer(self, path: Path) -> None:
+        raw, events = recorded(path)
+        got_events, response = run_stream(codec.stream, raw)
+        text = "".join(e.text for e in got_events if isinstance(e, TextDelta))
+        message = response.message
+        if message is not None and any(
+            e.get("type") == "response.output_text.delta" for e in events
+        ):
+            assert text == message.text
+        calls = [e.call for e in got_events if isinstance(e, ToolCallCompleted)]
+        if message is not None:
+            assert [c.id for c in calls] == [
+                c.id for c in (*message.tool_calls, *message.invalid_tool_calls)
+            ]
+
+    @pytest.mark.parametrize("path", needs_corpus(streams()))
+    def test_folded_from_deltas_alone(self, path: Path) -> None:
+        """Cut before its done and final events, a stream still gives its texts, and its
+        calls as truncated ones (with ``allow_incomplete``; without, it raises)."""
+        _, events = recorded(path)
+        expected = codec.decode_response(json.dumps(final_body(events)))
+        if expected.message is None:
+            pytest.skip("the recorded answer has no output")
+        kept = [
+            e
+            for e in events
+            if not str(e.get("type", "")).endswith(".done") and e.get("type") not in FINAL
+        ]
+        items = {e["output_index"] for e in kept if e.get("type") == "response.output_item.added"}
+        if len(items) != len(final_body(events)["output"]):
+            pytest.skip("some output items were never announced")
+        with pytest.raises(cc.StreamError, match=r"ended before response\.completed") as caught:
+            run_stream(codec.stream, sse(kept))
+        assert caught.value.partial is not None
+        _, response = run_stream(codec.stream, sse(kept), allow_incomplete=True)
+        assert response.message is not None
+        text, reasoning, calls = summary(expected)
+        assert (response.message.text, response.message.reasoning) == (text, reasoning)
+        assert response.message.tool_calls == ()
+        cut = [
+            (c.id, c.name, c.arguments.encode(), c.error)
+            for c in response.message.invalid_tool_calls
+        ]
+        assert cut == [(i, n, a, "arguments are truncated") for i, n, a in calls]
+        assert response.finish_reason is None  # the stream never said it ended
+
+
+def event(kind: str, n: int, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, "sequence_number": n, **fields}
+
+
+CREATED = {
+    "id": "resp_1",
+    "object": "response",
+    "status": "in_progress",
+    "model": "gpt-5",
+    "output": [],
+}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}
+
+
+class TestByHand:
+    """The events of each kind, and errors."""
+
+    def test_call_events(self) -> None:
+        raw = sse(
+            [
+                event("response.created", 0, response=CREATED),
+                event("response.output_item.added", 1, output_index=0, item=CALL),
+                event("response.function_call_arguments.delta", 2, output_index=0, delta='{"a"'),
+                event("response.function_call_arguments.delta", 3, output_index=0, delta=":1}"),
+            ]
+        )
+        with pytest.raises(cc.StreamError, match="ended before"):
+            run_stream(codec.stream, raw)
+        events, response = run_stream(codec.stream, raw, allow_incomplete=True)
+        assert [type(e).__name__ for e in events] == [
+            "ToolCallStarted",
+            "ToolCallArgumentsDelta",
+            "ToolCallArgumentsDelta",
+        ]
+        # Its item never got its done event: the call was cut, though its text parses.
+        assert response.tool_calls == ()
+        assert response.message is not None
+        (cut,) = response.message.invalid_tool_calls
+        assert (cut.id, cut.name, cut.arguments, cut.error) == (
+            "call_1",
+            "f",
+            '{"a":1}',
+            "arguments are truncated",
+        )
+        assert response.finish_reason is None  # the stream never said it ended
+
+    def test_built_in_item_arrives_whole(self) -> None:
+        search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {}}
+        raw = sse(
+            [
+                event("response.created", 0, response=CREATED),
+                event("response.output_item.done", 1, output_index=0, item=search),
+            ]
+        )
+        events, response = run_stream(codec.stream, raw, allow_incomplete=True)
+        (received,) = events
+        assert isinstance(received, PartReceived)
+        assert json.loads(bytes(received.part.data)) == search  # type: ignore[union-attr]
+        assert response.message is not None
+
+    def test_reasoning_summary_delta(self) -> None:
+        item = {"type": "reasoning", "id": "rs_1", "summary": []}
+        raw = sse(
+            [
+                event("response.created", 0, response=CREATED),
+                event("response.output_item.added", 1, output_index=0, item=item),
+                event(
+                    "response.reasoning_summary_part.added",
+                    2,
+                    output_index=0,
+                    summary_index=0,
+                    part={"type": "summary_text", "text": ""},
+                ),
+                event(
+                    "response.reasoning_summary_text.delta",
+                    3,
+                    output_index=0,
+                    summary_index=0,
+                    delta="Hmm",
+                ),
+            ]
+        )
+        events, response = run_stream(codec.stream, raw, allow_incomplete=True)
+        assert events == [ReasoningDelta("Hmm")]
+        assert response.message is not None
+        assert response.message.reasoning == "Hmm"
+
+    def test_error_event(self) -> None:
+        raw = sse(
+            [
+                event("response.created", 0, response=CREATED),
+                event("error", 1, code="server_error", message="boom", param=None),
+            ]
+        )
+        decoder = codec.stream()
+        with pytest.raises(cc.StreamError) as info:
+            decoder.feed(raw)
+        assert "server_error" in str(info.value)
+        assert "boom" not in str(info.value)
+        assert info.value.partial is not None
+        assert (info.value.provider, info.value.code) == ("openai-responses", "server_error")
+        with pytest.raises(cc.StreamError):
+            decoder.finish()
+
+    def test_not_an_object(self) -> None:
+        with pytest.raises(cc.StreamError):
+            run_stream(codec.stream, b"data: [1]\n\n")
