@@ -570,6 +570,14 @@ class TestSettings:
         ],
         "gemini": ["$.user", "$.reasoning.effort"],  # "m" is no Gemini 3: a budget
         "ollama": ["$.n", "$.user"],
+        "openai-responses": [
+            "$.stop",
+            "$.top_k",
+            "$.seed",
+            "$.presence_penalty",
+            "$.frequency_penalty",
+            "$.n",
+        ],
     }
 
     @pytest.mark.parametrize("target", NAMES)

@@ -16,7 +16,15 @@ from typing import Any
 from msgspec import Raw
 
 from ..._errors import ValidationError
-from ..._exchange import ProviderTool, Request, ResponseFormat, Tool, ToolChoice
+from ..._exchange import (
+    ProviderTool,
+    Reasoning,
+    Request,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
+    effort_of,
+)
 from ..._loss import Loss
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
@@ -43,8 +51,11 @@ _REQUEST = frozenset(
         "top_p",
         "stream",
         "text",
+        "user",
+        "reasoning",
     }
 )
+_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high"})
 _FUNCTION = frozenset({"type", "name", "description", "parameters", "strict"})
 _CHOICES = frozenset({"auto", "none", "required"})
 _FORMATS = frozenset({"text", "json_object", "json_schema"})
@@ -126,8 +137,20 @@ def decode_request(body: bytes | str) -> Request:
         None,
         opt_typed(obj, "stream", (bool,), "must be a boolean", own),
         _text_format(obj, own),
+        user=opt_str(obj, "user", "$.user", own),
+        reasoning=_reasoning(obj, own),
         extras=extras(own),
     )
+
+
+def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
+    """``reasoning`` as the canonical setting when it is only an effort; else kept as sent."""
+    value = obj.get("reasoning")
+    if type(value) is dict and value.keys() == {"effort"} and value["effort"] in _EFFORTS:
+        return Reasoning(value["effort"])
+    if "reasoning" in obj:
+        own["reasoning"] = value
+    return None
 
 
 def _tool(value: Any, path: str) -> Tool:
@@ -281,6 +304,9 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         out["top_p"] = request.top_p
     if request.stop is not None:
         enc.lose("$.stop", f"{NAME} has no stop sequences")
+    if request.user is not None:
+        out["user"] = request.user
+    _write_settings(request, out, enc)
     if request.stream is not None:
         out["stream"] = request.stream
     if request.response_format is not None:
@@ -290,6 +316,34 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
             "format": _write_format(request.response_format, enc),
         }
     return encode_body(fill(out, own))
+
+
+def _write_settings(request: Request, out: dict[str, Any], enc: Encoding) -> None:
+    """The canonical settings the Responses API has no place for, each reported by name."""
+    for value, path, said in (
+        (request.top_k, "$.top_k", "top_k sampling"),
+        (request.seed, "$.seed", "a seed"),
+        (request.presence_penalty, "$.presence_penalty", "a presence penalty"),
+        (request.frequency_penalty, "$.frequency_penalty", "a frequency penalty"),
+    ):
+        if value is not None:
+            enc.lose(path, f"{said}: {NAME} has no such setting")
+    if request.n is not None and request.n != 1:
+        enc.lose("$.n", f"several answers: {NAME} gives one answer per request")
+    reasoning = request.reasoning
+    if reasoning is None:
+        return
+    if reasoning.effort is not None:
+        out["reasoning"] = {"effort": reasoning.effort}
+    elif reasoning.budget_tokens is not None:
+        effort = effort_of(reasoning.budget_tokens)
+        out["reasoning"] = {"effort": effort}
+        enc.lose(
+            "$.reasoning.budget_tokens",
+            f"a thinking budget: {NAME} takes an effort, not tokens (sent as {effort!r})",
+        )
+    else:
+        out["reasoning"] = {}
 
 
 def _write_tool(tool: Tool, path: str, enc: Encoding) -> Any:

@@ -22,6 +22,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._loss import a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -88,7 +89,7 @@ def write_user_parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -
         elif isinstance(part, OpaquePart) and part.provider == NAME:
             out.append(part.data)
         else:
-            enc.lose(at, f"{NAME} cannot carry a {_kind(part)} part")
+            enc.lose(at, f"{NAME} cannot carry {a(_kind(part))} part")
     return out
 
 
