@@ -30,6 +30,7 @@ API = {
     "ollama": "ollama-chat",
     "anthropic": "anthropic-messages",
     "gemini": "gemini-generateContent",
+    "bedrock": "bedrock-converse",
 }
 
 

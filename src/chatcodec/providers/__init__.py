@@ -38,7 +38,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "bedrock")
 """The codecs, one per wire family."""
 
 ALIASES = {
@@ -50,6 +50,8 @@ ALIASES = {
     "vllm": "openai",
     "google": "gemini",
     "claude": "anthropic",
+    "aws": "bedrock",
+    "bedrock-converse": "bedrock",
 }
 """Services that speak another family's wire format."""
 
@@ -98,7 +100,7 @@ def get(name: str) -> Codec:
     Parameters
     ----------
     name : str
-        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``, or a service
+        ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``, ``"bedrock"``, or a service
         speaking one of them (``"groq"``, ``"mistral"``, ``"deepseek"``...).
 
     Raises

@@ -41,7 +41,7 @@ __all__ = [
     "leftover",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "bedrock")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -154,6 +154,7 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
     "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
     "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
     "gemini": {},
+    "bedrock": {},
 }
 
 
