@@ -20,12 +20,15 @@ from ._blocks import NAME
 from ._check import check_request
 from ._decode import decode_request, decode_response
 from ._encode import encode_request, encode_response
+from ._stream import BedrockStreamDecoder, stream
 
 __all__ = [
     "NAME",
+    "BedrockStreamDecoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "stream",
 ]
