@@ -344,3 +344,27 @@ class TestBadInput:
                 b'{"output":{},"stopReason":"end_turn","usage":{"inputTokens":"3"}}'
             )
         assert caught.value.path == "$.usage.inputTokens"
+
+
+def _every_request() -> list[Any]:
+    return [
+        pytest.param(path, target, id=f"{target}:{path.stem[:70]}")
+        for path in [param.values[0] for param in corpus("bedrock", "request")]
+        for target in ("openai", "ollama", "anthropic", "gemini")
+    ]
+
+
+@pytest.mark.parametrize(("path", "target"), needs_corpus(_every_request(), width=2))
+def test_every_recorded_request_converts(path: Path, target: str) -> None:
+    """Each recorded request becomes a valid request of every family, or says what it lost."""
+    out, report = convert(
+        path.read_bytes(), source="bedrock", target=target, model="m", max_tokens=64
+    )
+    codec = get_codec(target)
+    errors = {
+        p.rule for p in codec.check_request(codec.decode_request(out)) if p.severity == "error"
+    }
+    # What the source request itself breaks (Bedrock took an answer first) is not the conversion's.
+    errors -= {p.rule for p in codec.check_request(bedrock.decode_request(path.read_bytes()))}
+    assert not errors or report, sorted(errors)
+    assert all(loss.path.startswith("$") and loss.reason for loss in report)

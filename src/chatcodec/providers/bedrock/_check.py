@@ -2,7 +2,7 @@
 
 Each rule names the canonical path it looks at. ``error``: Converse answers
 400 for every model; ``warning``: it does for the models that check it (a
-blank text block). The request's shape (which
+blank text block, an answer first). The request's shape (which
 fields exist and their types) is checked by the encoder itself; these are
 the rules on values and order that Converse enforces for every model.
 """
@@ -58,7 +58,8 @@ def _messages(request: Request, found: list[Problem]) -> None:
         if isinstance(message, SystemMessage | DeveloperMessage):
             continue
         if not started and not isinstance(message, UserMessage | ToolMessage):
-            found.append(Problem(path, "a conversation must start with a user message"))
+            rule = "a conversation must start with a user message"  # Claude models take either
+            found.append(Problem(path, rule, severity="warning"))
         started = True
         if isinstance(message, AssistantMessage):
             if waiting:
