@@ -19,6 +19,7 @@ from chatcodec import (
     OpaquePart,
     ProviderError,
     ReasoningPart,
+    SystemMessage,
     TextPart,
     ToolMessage,
     UserMessage,
@@ -223,6 +224,34 @@ class TestRequestSemantics:
         request = bedrock.decode_request(body)
         assert [type(m) for m in request.messages] == [ToolMessage, UserMessage]
         assert bedrock.encode_request(request) == body
+
+    def test_json_result_of_any_kind(self) -> None:
+        body = (
+            b'{"messages":[{"role":"user","content":[{"toolResult":{"toolUseId":"t",'
+            b'"content":[{"json":[1,2.0]},{"text":"and"}]}}]}]}'
+        )
+        assert bedrock.encode_request(bedrock.decode_request(body)) == body
+
+    def test_system_blocks_after_text(self) -> None:
+        body = (
+            b'{"system":[{"text":"Be brief."},{"guardContent":{"text":{"text":"x"}}}],'
+            b'"messages":[{"role":"user","content":[{"text":"Hi"}]}]}'
+        )
+        request = bedrock.decode_request(body)
+        assert isinstance(request.messages[0], SystemMessage)
+        assert bedrock.encode_request(request) == body
+        _, report = convert(body, source="bedrock", target="openai")
+        assert report.paths == ["$.messages[0].extras.bedrock.systemBlocks"]
+
+    def test_document_names_bedrock_takes(self) -> None:
+        part = FilePart(data="JVBERi0=", media_type="application/pdf", filename="q3 report.pdf")
+        body = json.loads(bedrock.encode_request(Request((user([part]),))))
+        document = body["messages"][0]["content"][0]["document"]
+        assert document == {
+            "format": "pdf",
+            "name": "q3 report-pdf",
+            "source": {"bytes": "JVBERi0="},
+        }
 
 
 class TestResponseSemantics:

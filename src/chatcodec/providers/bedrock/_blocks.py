@@ -12,8 +12,10 @@ byte for byte and another family reports it as lost.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import msgspec
 from msgspec import Raw
 
 from ..._content import (
@@ -27,10 +29,12 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
-from .._wire import Encoding, encode_body, extras_for, fill, json_body
+from .._wire import Encoding, encode_body, extras_for, fill
 
 __all__ = [
+    "AFTER",
     "NAME",
+    "TURN",
     "assistant_block",
     "assistant_part",
     "opaque",
@@ -53,9 +57,16 @@ DOCUMENT_TYPES = {
     "md": "text/markdown",
 }
 DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
+_decode_json = msgspec.json.Decoder().decode
+_NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
 _BYTES_SOURCE = frozenset(("bytes",))
 _IMAGE_KEYS = frozenset(("format", "source"))
 _DOCUMENT_KEYS = frozenset(("format", "name", "source"))
+# Keys of a message's bedrock extras that hold wire content, not hints, so that
+# another family's encoder reports them as lost: the blocks after a system text
+# (cachePoint, guardContent), and the keys of a turn besides role and content.
+AFTER = "systemBlocks"
+TURN = "turn"
 _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
@@ -135,7 +146,7 @@ def assistant_part(block: Any) -> AssistantPart:
 def _own_opaque(part: OpaquePart, enc: Encoding, path: str) -> Any:
     """The block an opaque part holds, if it is this family's; else report it."""
     if part.provider == NAME:
-        return json_body(bytes(part.data)) if bytes(part.data)[:1] == b"{" else None
+        return part.data  # written back byte for byte
     enc.lose(path, f"a {part.provider} block bedrock cannot carry")
     return None
 
@@ -169,7 +180,9 @@ def _document(part: FilePart, enc: Encoding, path: str) -> Any:
         reason = "a file by URL or id" if part.data is None else "a file of a type"
         enc.lose(path, f"{reason} bedrock does not take")
         return None
-    name = part.filename or "document"
+    # Bedrock takes letters, digits, single spaces, hyphens, parentheses and
+    # brackets in a document's name; a name it took comes back unchanged.
+    name = _NAME_RULE.sub("-", part.filename or "") or "document"
     return {"document": fill({"format": form, "name": name, "source": {"bytes": part.data}}, own)}
 
 
@@ -181,9 +194,9 @@ def user_block(part: ContentPart, enc: Encoding, path: str) -> Any:
         own = enc.own(part.extras, path)
         if own.get(_JSON) is True:
             try:
-                return {"json": json_body(part.text)}
-            except ValueError:
-                pass  # text that is no longer an object goes as text
+                return {"json": _decode_json(part.text)}
+            except msgspec.DecodeError:
+                pass  # text that is no longer JSON goes as text
         return {"text": part.text}
     if kind is ImagePart:
         assert isinstance(part, ImagePart)

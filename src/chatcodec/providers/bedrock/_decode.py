@@ -27,7 +27,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import ToolCall, ToolDefinition
 from ..._usage import FinishReason, Usage
 from .._wire import encode_body, expect_dict, expect_list, extras_for, json_body
-from ._blocks import NAME, assistant_part, user_part
+from ._blocks import AFTER, NAME, TURN, assistant_part, user_part
 
 __all__ = ["decode_request", "decode_response", "finish_reason", "response_from"]
 
@@ -80,7 +80,7 @@ class _Turns:
         head: dict[str, Any] = {}
         rest = {key: item for key, item in wire.items() if key not in ("role", "content")}
         if rest:
-            head["~message"] = rest
+            head[TURN] = rest  # not a hint: another family reports it lost
         if role == self.previous:
             head["~turn"] = True
         self.previous = role
@@ -208,7 +208,7 @@ def _system(value: Any) -> list[SystemMessage] | None:
         else:
             return None
     return [
-        SystemMessage(text, extras=_own({"~after": after} if after else None))
+        SystemMessage(text, extras=_own({AFTER: after} if after else None))
         for text, after in out
     ]
 

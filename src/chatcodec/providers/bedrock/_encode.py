@@ -24,7 +24,7 @@ from ..._tools import InvalidToolCall, ToolDefinition
 from ..._usage import FinishReason, Usage
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill, json_body
-from ._blocks import NAME, assistant_block, user_block
+from ._blocks import AFTER, NAME, TURN, assistant_block, user_block
 from ._decode import finish_reason
 
 __all__ = ["encode_request", "encode_response"]
@@ -67,7 +67,7 @@ class _Encoder:
         if not blocks and own.get("~empty") is not True:
             return
         turn = {"role": role, "content": blocks}
-        rest = own.get("~message")
+        rest = own.get(TURN)
         turns.append(fill(turn, rest) if type(rest) is dict else turn)
 
     def user(self, message: UserMessage, path: str) -> None:
@@ -101,7 +101,7 @@ class _Encoder:
             result["status"] = "error"
         elif own.get("~status") == "success":
             result["status"] = "success"
-        turn_own: dict[str, Any] = {key: own[key] for key in ("~turn", "~message") if key in own}
+        turn_own: dict[str, Any] = {key: own[key] for key in ("~turn", TURN) if key in own}
         self.place("user", turn_own, [{"toolResult": fill(result, own)}])
 
     def assistant(self, message: AssistantMessage, path: str) -> list[Any]:
@@ -131,7 +131,7 @@ class _Encoder:
 
     def system(self, message: SystemMessage | DeveloperMessage, path: str) -> list[Any]:
         own = self.enc.own(message.extras, path)
-        after = own.get("~after")
+        after = own.get(AFTER)
         return [{"text": message.content}, *(after if type(after) is list else ())]
 
 
