@@ -208,8 +208,7 @@ def _system(value: Any) -> list[SystemMessage] | None:
         else:
             return None
     return [
-        SystemMessage(text, extras=_own({AFTER: after} if after else None))
-        for text, after in out
+        SystemMessage(text, extras=_own({AFTER: after} if after else None)) for text, after in out
     ]
 
 
