@@ -18,8 +18,8 @@ from provider_scenarios import (
     decoders,
 )
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama")
-TARGETS = ("anthropic", "gemini")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "bedrock")
+TARGETS = ("anthropic", "gemini", "bedrock")
 
 
 def main() -> None:

@@ -74,6 +74,7 @@ GOALS = [
             Goal(f"decode/{family}-response", sdk, "at least", times_faster),
         )
     ),
+    Goal("decode/bedrock-response", "botocore", "at least", 3.0),
     Goal("encode/transcript20", "orjson", "at most", 1.3),
     *(
         goal

@@ -275,6 +275,14 @@ class TestResponseSemantics:
         assert response.extras == {"bedrock": {"metrics": {"latencyMs": 9}}}
         assert bedrock.encode_response(response) == self.BODY
 
+    def test_null_counts_stay_null(self) -> None:
+        body = b'{"usage":{"inputTokens":null,"outputTokens":2,"cacheReadInputTokens":null}}'
+        response = bedrock.decode_response(body)
+        assert response.usage == Usage(
+            0, 2, extras=response.usage.extras if response.usage else None
+        )
+        assert json.loads(bedrock.encode_response(response)) == json.loads(body)
+
     def test_to_other_families(self) -> None:
         for target in ("openai", "anthropic", "gemini", "ollama"):
             out, report = convert(self.BODY, source="bedrock", target=target, kind="response")

@@ -39,9 +39,9 @@ _SPEC = frozenset(("name", "description", "inputSchema", "strict"))
 _RESPONSE = frozenset(("output", "stopReason", "usage"))
 _ERROR_KEYS = frozenset(("message", "Message"))
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
-_USAGE = frozenset(
-    ("inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
-)
+_USAGE = (
+    "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
+)  # fmt: skip
 REASONS = {
     "end_turn": FinishReason.STOP,
     "stop_sequence": FinishReason.STOP,
@@ -358,26 +358,27 @@ def decode_request(body: bytes | str) -> Request:
 
 def _usage(value: Any) -> Usage:
     usage = expect_dict(value, "$.usage")
-    counts: dict[str, int | None] = {}
+    counts: list[int | None] = []
     for key in _USAGE:
         count = usage.get(key)
         if count is not None and (type(count) is not int or count < 0):
             raise ValidationError("must be a non-negative integer", "$.usage." + key)
-        counts[key] = count
-    rest = {key: item for key, item in usage.items() if key not in _USAGE}
-    for key in ("inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens"):
-        if counts[key] is None and key in usage:
-            rest[key] = None
-    omitted = [key for key in ("inputTokens", "outputTokens", "totalTokens") if key not in usage]
-    if omitted:
-        rest["~omit"] = omitted
-    if "cacheWriteInputTokens" in usage:
-        rest["cacheWriteInputTokens"] = counts["cacheWriteInputTokens"]
-    cached, written = counts["cacheReadInputTokens"], counts["cacheWriteInputTokens"]
-    prompt = (counts["inputTokens"] or 0) + (cached or 0) + (written or 0)
-    return Usage(
-        prompt, counts["outputTokens"] or 0, counts["totalTokens"], cached, extras=_own(rest)
-    )
+        counts.append(count)
+    inputs, outputs, total, cached, written = counts
+    rest: dict[str, Any] | None = None
+    if len(usage) != 3 or inputs is None or outputs is None or total is None:
+        # Anything but the three counts: the other keys, nulls, and what was left out.
+        rest = {key: item for key, item in usage.items() if key not in _USAGE}
+        for key, count in zip(_USAGE, counts, strict=True):
+            if count is None and key in usage:
+                rest[key] = None
+        omitted = [key for key, count in zip(_USAGE[:3], counts, strict=False) if count is None]
+        if omitted:
+            rest["~omit"] = omitted
+        if written is not None:
+            rest["cacheWriteInputTokens"] = written
+    prompt = (inputs or 0) + (cached or 0) + (written or 0)
+    return Usage(prompt, outputs or 0, total, cached, extras=_own(rest))
 
 
 def _error(data: dict[str, Any]) -> ProviderError:
