@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
 
-from chatcodec import FinishReason, ReasoningPart, StreamError, ToolCall
+from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall
 from chatcodec._events import (
     Finished,
     PartReceived,
@@ -69,6 +69,15 @@ class TestRecorded:
     @pytest.mark.parametrize("path", CURATED)
     def test_curated(self, path: Path) -> None:
         check(path)
+
+    def test_server_tool_blocks_are_parts(self) -> None:
+        path = next(p for p in STREAMS.glob("bedrock__*code_execution*.json"))
+        events, response = run_stream(bedrock.stream, raw(path))
+        parts = [event.part for event in events if type(event) is PartReceived]
+        assert response.message is not None
+        assert isinstance(response.message.content, tuple)
+        assert [type(part) for part in parts] == [OpaquePart, OpaquePart]
+        assert response.message.content[:2] == tuple(parts)
 
     def test_redacted_reasoning_is_a_part(self) -> None:
         path = next(p for p in STREAMS.glob("bedrock__*redacted*.json"))

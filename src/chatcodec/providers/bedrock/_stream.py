@@ -39,13 +39,14 @@ from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCallDelta
 from .._streaming import StreamDecoder
 from .._wire import expect_dict
-from ._blocks import NAME
+from ._blocks import NAME, assistant_part
 from ._decode import _tool_use, _usage, finish_reason, response_from
 
 __all__ = ["BedrockStreamDecoder", "stream"]
 
 _decode_json = msgspec.json.Decoder().decode
 _PADDING = "p"
+_PLAIN = frozenset(("text", "reasoning", "toolUse"))
 
 
 class _Frames(Deframer):
@@ -237,6 +238,10 @@ class BedrockStreamDecoder(StreamDecoder):
         if block.kind == "reasoning" and block.redacted:
             part = ReasoningPart(redacted="".join(block.redacted), provider=NAME)
             events.append(PartReceived(part))
+        elif block.kind not in _PLAIN or (block.kind == "toolUse" and block.slot < 0):
+            # A server-tool call or result, or a block of a kind chatcodec does not
+            # model: kept whole in the response, and reported whole here.
+            events.append(PartReceived(assistant_part(block.wire())))
         elif block.slot >= 0:
             wire = block.wire()
             call = _tool_use(wire)
