@@ -50,8 +50,6 @@ ALIASES = {
     "vllm": "openai",
     "google": "gemini",
     "claude": "anthropic",
-    "aws": "bedrock",
-    "bedrock-converse": "bedrock",
 }
 """Services that speak another family's wire format."""
 
