@@ -225,6 +225,13 @@ class TestRequestSemantics:
         assert [type(m) for m in request.messages] == [ToolMessage, UserMessage]
         assert bedrock.encode_request(request) == body
 
+    def test_turn_keys_stay_on_the_turn(self) -> None:
+        body = (
+            b'{"messages":[{"role":"user","content":[{"toolResult":{"toolUseId":"t",'
+            b'"content":[{"text":"r"}],"type":"x"}}],"cache":{"ttl":5}}]}'
+        )
+        assert json.loads(bedrock.encode_request(bedrock.decode_request(body))) == json.loads(body)
+
     def test_json_result_of_any_kind(self) -> None:
         body = (
             b'{"messages":[{"role":"user","content":[{"toolResult":{"toolUseId":"t",'

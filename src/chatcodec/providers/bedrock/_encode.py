@@ -102,6 +102,8 @@ class _Encoder:
         elif own.get("~status") == "success":
             result["status"] = "success"
         turn_own: dict[str, Any] = {key: own[key] for key in ("~turn", TURN) if key in own}
+        if TURN in own:  # the keys of the turn, not of the result
+            own = {key: value for key, value in own.items() if key != TURN}
         self.place("user", turn_own, [{"toolResult": fill(result, own)}])
 
     def assistant(self, message: AssistantMessage, path: str) -> list[Any]:
