@@ -78,8 +78,8 @@ class _Turns:
             raise ValidationError('must be "user" or "assistant"', f"{path}.role")
         blocks = expect_list(content, f"{path}.content")
         head: dict[str, Any] = {}
-        rest = {key: item for key, item in wire.items() if key not in ("role", "content")}
-        if rest:
+        if len(wire) > 2:
+            rest = {key: item for key, item in wire.items() if key not in ("role", "content")}
             head[TURN] = rest  # not a hint: another family reports it lost
         if role == self.previous:
             head["~turn"] = True
@@ -356,18 +356,25 @@ def decode_request(body: bytes | str) -> Request:
 # --- responses ---------------------------------------------------------------
 
 
+def _count(usage: dict[str, Any], key: str) -> int | None:
+    count = usage.get(key)
+    if count is not None and (type(count) is not int or count < 0):
+        raise ValidationError("must be a non-negative integer", "$.usage." + key)
+    return count
+
+
 def _usage(value: Any) -> Usage:
     usage = expect_dict(value, "$.usage")
-    counts: list[int | None] = []
-    for key in _USAGE:
-        count = usage.get(key)
-        if count is not None and (type(count) is not int or count < 0):
-            raise ValidationError("must be a non-negative integer", "$.usage." + key)
-        counts.append(count)
-    inputs, outputs, total, cached, written = counts
+    inputs, outputs, total = (
+        _count(usage, _USAGE[0]),
+        _count(usage, _USAGE[1]),
+        _count(usage, _USAGE[2]),
+    )
+    cached, written = _count(usage, _USAGE[3]), _count(usage, _USAGE[4])
     rest: dict[str, Any] | None = None
     if len(usage) != 3 or inputs is None or outputs is None or total is None:
         # Anything but the three counts: the other keys, nulls, and what was left out.
+        counts = (inputs, outputs, total, cached, written)
         rest = {key: item for key, item in usage.items() if key not in _USAGE}
         for key, count in zip(_USAGE, counts, strict=True):
             if count is None and key in usage:
@@ -413,8 +420,10 @@ def response_from(data: dict[str, Any]) -> Response:
             role = wrapped.get("role")
             if role != "assistant":
                 hints["~role"] = role if "role" in wrapped else "~absent"
-            turn = {key: value for key, value in wrapped.items() if key != "role"}
-            turn["role"] = "assistant"
+            turn = wrapped
+            if role != "assistant":
+                turn = {key: value for key, value in wrapped.items() if key != "role"}
+                turn["role"] = "assistant"
             turns = _Turns()
             turns.turn(turn, "$.output.message")
             answer = turns.messages[0]
