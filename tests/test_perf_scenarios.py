@@ -350,7 +350,8 @@ class TestBedrockProviderScenario:
         import provider_scenarios
 
         provider_scenarios.check_decode("bedrock")
-        assert set(provider_scenarios.decoders("bedrock")) == {"chatcodec", "botocore", "orjson"}
+        peers = {"chatcodec", "botocore", "orjson", "typed-wire"}
+        assert set(provider_scenarios.decoders("bedrock")) == peers
 
     def test_conversion_loses_nothing(self) -> None:
         import provider_scenarios

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from corpus import DATA, corpus, curated, load, needs_corpus, same_json
+from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 
 from chatcodec import (
     AssistantMessage,
@@ -36,6 +36,8 @@ from chatcodec._tools import ToolDefinition
 from chatcodec._usage import Usage
 from chatcodec.providers import bedrock
 from chatcodec.providers import get as get_codec
+from chatcodec.providers.bedrock._decode import general_response
+from chatcodec.providers.bedrock._fast import fast_response
 
 CURATED = DATA / "bedrock"
 
@@ -121,6 +123,51 @@ class TestCurated:
 
 def _request(path: str) -> Request:
     return bedrock.decode_request((CURATED / "request" / path).read_bytes())
+
+
+class TestFastPath:
+    """The typed fast path gives what the general path gives, on every recorded body."""
+
+    def test_corpus(self) -> None:
+        paths, taken = fast_coverage("bedrock", "response", fast_response)
+        for path in taken:
+            body = path.read_bytes()
+            assert fast_response(body) == general_response(body), path.name
+        assert len(taken) * 3 > len(paths)  # the usual answer is the usual case
+
+    @pytest.mark.parametrize("path", curated("bedrock", "response"))
+    def test_curated(self, path: Path) -> None:
+        body = path.read_bytes()
+        fast = fast_response(body)
+        assert fast is None or fast == general_response(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"t",'
+            b'"name":"f","input":{}}},{"text":"after"}]}},"stopReason":"tool_use",'
+            b'"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2}}',
+            b'{"output":{"message":{"role":"assistant","content":[{"text":""}]}},'
+            b'"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2}}',
+            b'{"output":{"message":{"role":"assistant","content":[{"text":"a"}]}},'
+            b'"stopReason":"end_turn","usage":{"inputTokens":-1,"outputTokens":1,"totalTokens":2}}',
+        ],
+        ids=["call-before-text", "empty-text", "negative-count"],
+    )
+    def test_left_to_the_general_path(self, body: bytes) -> None:
+        assert fast_response(body) is None
+
+    def test_taken(self) -> None:
+        body = (
+            b'{"output":{"message":{"role":"assistant","content":[{"text":"a"},{"text":"b"},'
+            b'{"toolUse":{"toolUseId":"t","name":"f","input":{"x":1.0}}}]}},"stopReason":"tool_use",'
+            b'"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2,"serverToolUsage":{}},'
+            b'"metrics":{"latencyMs":5}}'
+        )
+        fast = fast_response(body)
+        assert fast is not None
+        assert fast == general_response(body)
+        assert bedrock.encode_response(fast) == body
 
 
 class TestRequestSemantics:

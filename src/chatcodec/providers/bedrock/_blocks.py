@@ -29,6 +29,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._usage import FinishReason
 from .._wire import Encoding, encode_body, extras_for, fill
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "TURN",
     "assistant_block",
     "assistant_part",
+    "finish_reason",
     "opaque",
     "user_block",
     "user_part",
@@ -69,6 +71,22 @@ AFTER = "systemBlocks"
 TURN = "turn"
 _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
+
+
+REASONS = {
+    "end_turn": FinishReason.STOP,
+    "stop_sequence": FinishReason.STOP,
+    "max_tokens": FinishReason.LENGTH,
+    "model_context_window_exceeded": FinishReason.LENGTH,
+    "tool_use": FinishReason.TOOL_CALLS,
+    "guardrail_intervened": FinishReason.CONTENT_FILTER,
+    "content_filtered": FinishReason.CONTENT_FILTER,
+}
+
+
+def finish_reason(raw: str) -> FinishReason:
+    """The normalized reason for a ``stopReason``."""
+    return REASONS.get(raw, FinishReason.OTHER)
 
 
 def opaque(block: Any) -> OpaquePart:

@@ -25,11 +25,18 @@ from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
-from ..._usage import FinishReason, Usage
+from ..._usage import Usage
 from .._wire import encode_body, expect_dict, expect_list, extras_for, json_body
-from ._blocks import AFTER, NAME, TURN, assistant_part, user_part
+from ._blocks import AFTER, NAME, TURN, assistant_part, finish_reason, user_part
+from ._fast import fast_response
 
-__all__ = ["decode_request", "decode_response", "finish_reason", "response_from"]
+__all__ = [
+    "decode_request",
+    "decode_response",
+    "finish_reason",
+    "general_response",
+    "response_from",
+]
 
 _TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId"))
 _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
@@ -42,20 +49,6 @@ _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
 _USAGE = (
     "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
 )  # fmt: skip
-REASONS = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "guardrail_intervened": FinishReason.CONTENT_FILTER,
-    "content_filtered": FinishReason.CONTENT_FILTER,
-}
-
-
-def finish_reason(raw: str) -> FinishReason:
-    """The normalized reason for a ``stopReason``."""
-    return REASONS.get(raw, FinishReason.OTHER)
 
 
 def _number(value: Any) -> bool:
@@ -473,4 +466,12 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hi!', <FinishReason.STOP: 'stop'>, 5)
     """
+    response = fast_response(body)
+    if response is not None:
+        return response
+    return general_response(body)
+
+
+def general_response(body: bytes | str) -> Response:
+    """:func:`decode_response` without the typed fast path: any shape, key by key."""
     return response_from(json_body(body))
