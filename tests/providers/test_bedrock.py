@@ -133,7 +133,7 @@ class TestFastPath:
         for path in taken:
             body = path.read_bytes()
             assert fast_response(body) == general_response(body), path.name
-        assert len(taken) * 3 > len(paths)  # the usual answer is the usual case
+        assert len(taken) * 10 > len(paths) * 9  # the usual answer is the usual case
 
     @pytest.mark.parametrize("path", curated("bedrock", "response"))
     def test_curated(self, path: Path) -> None:

@@ -1,13 +1,13 @@
 """The typed fast path of ``decode_response``, for the usual Converse answer.
 
-The usual answer is an assistant message of text blocks followed by client
-``toolUse`` blocks, a ``stopReason``, the three token counts (and an empty
-``serverToolUsage``) and ``metrics``. msgspec decodes that shape into the
-Structs below in C; anything else (another key, a ``null``, a block of
-another kind, a call before text, an empty text) fails the typed decode or
-the checks here, and :func:`fast_response` returns ``None`` for the general
-path. What it returns equals what the general path gives: a test proves it on
-every recorded body.
+The usual answer is an assistant message of reasoning and text blocks
+followed by client ``toolUse`` blocks, a ``stopReason``, the token counts
+(with the cache reads and writes, and ``serverToolUsage``) and ``metrics``.
+msgspec decodes that shape into the Structs below in C; anything else
+(another key, a ``null``, a block of another kind, a call before text, an
+empty text) fails the typed decode or the checks here, and
+:func:`fast_response` returns ``None`` for the general path. What it returns
+equals what the general path gives: a test proves it on every recorded body.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from ..._content import TextPart
+from ..._content import ReasoningPart, TextPart
 from ..._errors import DECODE_FAILURES
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
@@ -33,11 +33,23 @@ class _ToolUse(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
     tool_use_id: str
     name: str
     input: dict[str, Any]
+    type: str | UnsetType = UNSET
+
+
+class _ReasoningText(msgspec.Struct, forbid_unknown_fields=True):
+    text: str
+    signature: str | UnsetType = UNSET
+
+
+class _Reasoning(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    reasoning_text: _ReasoningText | UnsetType = UNSET
+    redacted_content: str | UnsetType = UNSET
 
 
 class _Block(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
     text: str | UnsetType = UNSET
     tool_use: _ToolUse | UnsetType = UNSET
+    reasoning_content: _Reasoning | UnsetType = UNSET
 
 
 class _Message(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -54,6 +66,11 @@ class _Usage(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
     output_tokens: int
     total_tokens: int
     server_tool_usage: dict[str, Any] | UnsetType = UNSET
+    cache_read_input_tokens: int | UnsetType = UNSET
+    cache_write_input_tokens: int | UnsetType = UNSET
+    # Kept as sent, whatever they hold, like every key the general path does not read.
+    cache_read_input_token_count: Any = UNSET
+    cache_write_input_token_count: Any = UNSET
 
 
 class _Response(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -66,29 +83,53 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
 _decoder = msgspec.json.Decoder(_Response)
 
 
+def _reasoning(value: _Reasoning) -> ReasoningPart | None:
+    text, redacted = value.reasoning_text, value.redacted_content
+    if type(text) is _ReasoningText and redacted is UNSET:
+        signature = None if text.signature is UNSET else text.signature
+        return ReasoningPart(text.text, signature=signature, provider=NAME)
+    if type(redacted) is str and text is UNSET:
+        return ReasoningPart(redacted=redacted, provider=NAME)
+    return None
+
+
+def _call(use: _ToolUse) -> ToolCall | None:
+    kind = use.type
+    if not use.tool_use_id or not use.name or kind == "server_tool_use":
+        return None
+    extras = None if kind is UNSET else {NAME: {"type": kind}}
+    arguments = Raw(encode_body(use.input))
+    return ToolCall(id=use.tool_use_id, name=use.name, arguments=arguments, extras=extras)
+
+
 def _message(blocks: list[_Block]) -> AssistantMessage | None:
-    texts: list[str] = []
+    parts: list[TextPart | ReasoningPart] = []
     calls: list[ToolCall] = []
     for block in blocks:
-        text, use = block.text, block.tool_use
-        if type(text) is str and use is UNSET:
+        text, use, reasoning = block.text, block.tool_use, block.reasoning_content
+        if type(text) is str and use is UNSET and reasoning is UNSET:
             if calls or not text:
                 return None  # text after a call, or empty: the general path's hints
-            texts.append(text)
-        elif type(use) is _ToolUse and text is UNSET:
-            if not use.tool_use_id or not use.name:
+            parts.append(TextPart(text))
+        elif type(reasoning) is _Reasoning and text is UNSET and use is UNSET:
+            part = _reasoning(reasoning)
+            if part is None or calls:
                 return None
-            arguments = Raw(encode_body(use.input))
-            calls.append(ToolCall(id=use.tool_use_id, name=use.name, arguments=arguments))
+            parts.append(part)
+        elif type(use) is _ToolUse and text is UNSET and reasoning is UNSET:
+            call = _call(use)
+            if call is None:
+                return None
+            calls.append(call)
         else:
             return None
-    if not texts and not calls:
+    if not parts and not calls:
         return None
-    content: str | tuple[TextPart, ...] | None = None
-    if len(texts) == 1:
-        content = texts[0]
-    elif texts:
-        content = tuple(TextPart(text) for text in texts)
+    content: str | tuple[TextPart | ReasoningPart, ...] | None = None
+    if len(parts) == 1 and type(parts[0]) is TextPart:
+        content = parts[0].text
+    elif parts:
+        content = tuple(parts)
     return AssistantMessage(content=content, tool_calls=tuple(calls))
 
 
@@ -105,12 +146,30 @@ def fast_response(body: bytes | str) -> Response | None:
     message = _message(data.output.message.content)
     if message is None:
         return None
-    server = usage.server_tool_usage
+    cached, written = usage.cache_read_input_tokens, usage.cache_write_input_tokens
+    rest: dict[str, Any] = {}
+    for key, value in (
+        ("serverToolUsage", usage.server_tool_usage),
+        ("cacheReadInputTokenCount", usage.cache_read_input_token_count),
+        ("cacheWriteInputTokenCount", usage.cache_write_input_token_count),
+    ):
+        if value is not UNSET:
+            rest[key] = value
+    if written is not UNSET:
+        if written < 0:
+            return None
+        rest["cacheWriteInputTokens"] = written
+        inputs += written
+    if cached is not UNSET:
+        if cached < 0:
+            return None
+        inputs += cached
     counts = Usage(
         inputs,
         outputs,
         total,
-        extras=None if server is UNSET else {NAME: {"serverToolUsage": server}},
+        None if cached is UNSET else cached,
+        extras={NAME: rest} if rest else None,
     )
     raw = data.stop_reason
     metrics = data.metrics
