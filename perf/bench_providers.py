@@ -18,8 +18,8 @@ from provider_scenarios import (
     decoders,
 )
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses")
-TARGETS = ("anthropic", "gemini", "openai-responses")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock")
 
 
 def main() -> None:

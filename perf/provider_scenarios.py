@@ -1,7 +1,8 @@
 """What the provider benchmarks compute, and the checks that every peer agrees.
 
 Decoding a real response body, per family: chatcodec's codec against the
-official SDK's own parsing of the same bytes (a pydantic model) and against
+official SDK's own parsing of the same bytes (a pydantic model; for Bedrock,
+botocore's parser with the ``Converse`` output shape) and against
 ``orjson.loads`` (bytes to dicts, no types, no checks). Converting a 20-message
 request with tool calls from OpenAI's format to Anthropic's and Gemini's,
 against chatcodec's canonical decode and encode of the same conversation.
@@ -10,6 +11,7 @@ against chatcodec's canonical decode and encode of the same conversation.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from chatcodec import providers
 DATA = Path(__file__).parent / "data"
 RESPONSES = {
     name: (DATA / "providers" / f"{name}_response.json").read_bytes()
-    for name in ("openai", "anthropic", "gemini", "ollama", "openai-responses")
+    for name in ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
 }
 TRANSCRIPT = (DATA / "transcript_20.json").read_bytes()
 
@@ -71,6 +73,11 @@ def _calls_openai_responses(value: Any) -> list[Call]:
     ]
 
 
+def _calls_bedrock(value: Any) -> list[Call]:
+    blocks = value["output"]["message"]["content"]
+    return [(b["toolUse"]["name"], b["toolUse"]["input"]) for b in blocks if "toolUse" in b]
+
+
 def _calls_dicts(name: str) -> Callable[[Any], list[Call]]:
     def calls(value: Any) -> list[Call]:
         if name == "openai":
@@ -92,6 +99,8 @@ def _calls_dicts(name: str) -> Callable[[Any], list[Call]]:
                 for p in parts
                 if "functionCall" in p
             ]
+        if name == "bedrock":
+            return _calls_bedrock(value)
         raw = value["message"]["tool_calls"]
         return [(c["function"]["name"], c["function"]["arguments"]) for c in raw]
 
@@ -111,12 +120,25 @@ SDK: dict[str, tuple[str, str, str, Callable[[Any], list[Call]]]] = {
         "Response",
         _calls_openai_responses,
     ),
+    "bedrock": ("botocore", "botocore.parsers", "RestJSONParser", _calls_bedrock),
 }
-TYPED = ("openai", "anthropic", "gemini", "ollama")
-"""The families with a typed fast path (the Responses codec has none yet)."""
+
+
+def _botocore_parse() -> Callable[[bytes], Any]:
+    """botocore's reading of a ``Converse`` answer, as boto3 does it (no network)."""
+    session = importlib.import_module("botocore.session").get_session()
+    shape = session.get_service_model("bedrock-runtime").operation_model("Converse").output_shape
+    parser = importlib.import_module("botocore.parsers").create_parser("rest-json")
+
+    def parse(body: bytes) -> Any:
+        return parser.parse({"body": body, "headers": {}, "status_code": 200}, shape)
+
+    return parse
 
 
 def _sdk_parse(name: str) -> Callable[[bytes], Any]:
+    if name == "bedrock":
+        return _botocore_parse()
     _, module, model, _ = SDK[name]
     parse: Callable[[bytes], Any] = getattr(
         importlib.import_module(module), model
@@ -147,6 +169,12 @@ def _typed_wire(name: str) -> Callable[[bytes], Any]:
     return decode
 
 
+def _has_typed_wire(name: str) -> bool:
+    """Whether the family has a typed fast path (the Responses codec has none yet)."""
+    module = name.replace("-", "_")
+    return importlib.util.find_spec(f"chatcodec.providers.{module}._fast") is not None
+
+
 def decoders(name: str) -> dict[str, Callable[[bytes], Any]]:
     """The implementations that decode one family's response body."""
     out = {
@@ -154,7 +182,7 @@ def decoders(name: str) -> dict[str, Callable[[bytes], Any]]:
         SDK[name][0]: _lazy(name),
         "orjson": orjson.loads,
     }
-    if name in TYPED:
+    if _has_typed_wire(name):
         out["typed-wire"] = _typed_wire(name)
     return out
 
@@ -172,7 +200,7 @@ def check_decode(name: str) -> None:
         if calls != want:
             raise CheckFailed(f"{implementation} does not find the same calls as chatcodec")
     # The typed wire decode reads this body (else the fast path is not what is timed).
-    if name not in TYPED:
+    if not _has_typed_wire(name):
         return
     try:
         _typed_wire(name)(body)

@@ -71,6 +71,7 @@ GOALS = [
             ("anthropic", "anthropic-sdk", 3.0),
             ("gemini", "google-genai", 3.0),
             ("ollama", "ollama-sdk", 2.0),
+            ("bedrock", "botocore", 3.0),
         )
         for goal in (
             Goal(f"decode/{family}-response", "typed-wire", "at most", 2.0),

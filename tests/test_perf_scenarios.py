@@ -341,3 +341,19 @@ class TestReport:
 
         ratio = report.Ratio.of(_Timing(2.0, 0.1), _Timing(1.0, 0.05))
         assert ratio.text() == "2.00x (1.81x to 2.21x)"
+
+
+class TestBedrockProviderScenario:
+    """The Bedrock decode and conversion benchmarks compute what their peers compute."""
+
+    def test_decode_peers_find_the_same_calls(self) -> None:
+        import provider_scenarios
+
+        provider_scenarios.check_decode("bedrock")
+        peers = {"chatcodec", "botocore", "orjson", "typed-wire"}
+        assert set(provider_scenarios.decoders("bedrock")) == peers
+
+    def test_conversion_loses_nothing(self) -> None:
+        import provider_scenarios
+
+        provider_scenarios.check_convert("bedrock")

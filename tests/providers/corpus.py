@@ -31,6 +31,7 @@ API = {
     "anthropic": "anthropic-messages",
     "gemini": "gemini-generateContent",
     "openai-responses": "openai-responses",
+    "bedrock": "bedrock-converse",
 }
 
 

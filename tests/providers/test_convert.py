@@ -570,6 +570,15 @@ class TestSettings:
         ],
         "gemini": ["$.user", "$.reasoning.effort"],  # "m" is no Gemini 3: a budget
         "ollama": ["$.n", "$.user"],
+        "bedrock": [
+            "$.top_k",
+            "$.seed",
+            "$.presence_penalty",
+            "$.frequency_penalty",
+            "$.user",
+            "$.reasoning",
+            "$.n",
+        ],
         "openai-responses": [
             "$.stop",
             "$.top_k",

@@ -38,7 +38,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The codecs, one per wire family."""
 
 ALIASES = {
@@ -112,7 +112,7 @@ def get(name: str) -> Codec:
     ----------
     name : str
         ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
-        ``"openai-responses"``, or a service speaking one of them
+        ``"openai-responses"``, ``"bedrock"``, or a service speaking one of them
         (``"groq"``, ``"mistral"``, ``"deepseek"``, ``"responses"``...).
 
     Raises

@@ -41,7 +41,7 @@ __all__ = [
     "leftover",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -157,6 +157,7 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
     # Item ids and statuses place an item on OpenAI's side; they say nothing
     # about the conversation.
     "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY},
+    "bedrock": {},
 }
 
 

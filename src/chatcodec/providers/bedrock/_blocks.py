@@ -1,0 +1,264 @@
+"""Converse content blocks to canonical parts and back.
+
+A Converse content block is an object with exactly one key naming its kind
+(``{"text": ...}``, ``{"image": {...}}``...). The kinds with a canonical
+twin become that part when their shape is the usual one: text, an image or
+a document given as bytes, reasoning text with its signature, redacted
+reasoning. Every other block (video, ``cachePoint``, ``guardContent``,
+``citationsContent``, an image in S3...) is kept whole as an
+:class:`~chatcodec.OpaquePart` in its place, so the same family gets it back
+byte for byte and another family reports it as lost.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from ..._content import (
+    AssistantPart,
+    AudioPart,
+    ContentPart,
+    FilePart,
+    ImagePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+)
+from ..._usage import FinishReason
+from .._wire import Encoding, encode_body, extras_for, fill
+
+__all__ = [
+    "AFTER",
+    "NAME",
+    "TURN",
+    "assistant_block",
+    "assistant_part",
+    "finish_reason",
+    "opaque",
+    "user_block",
+    "user_part",
+]
+
+NAME = "bedrock"
+
+IMAGE_FORMATS = frozenset(("png", "jpeg", "gif", "webp"))
+DOCUMENT_TYPES = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
+DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
+_decode_json = msgspec.json.Decoder().decode
+_NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
+_BYTES_SOURCE = frozenset(("bytes",))
+_IMAGE_KEYS = frozenset(("format", "source"))
+_DOCUMENT_KEYS = frozenset(("format", "name", "source"))
+# Keys of a message's bedrock extras that hold wire content, not hints, so that
+# another family's encoder reports them as lost: the blocks after a system text
+# (cachePoint, guardContent), and the keys of a turn besides role and content.
+AFTER = "systemBlocks"
+TURN = "turn"
+_JSON = "~json"
+_BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
+
+
+REASONS = {
+    "end_turn": FinishReason.STOP,
+    "stop_sequence": FinishReason.STOP,
+    "max_tokens": FinishReason.LENGTH,
+    "model_context_window_exceeded": FinishReason.LENGTH,
+    "tool_use": FinishReason.TOOL_CALLS,
+    "guardrail_intervened": FinishReason.CONTENT_FILTER,
+    "content_filtered": FinishReason.CONTENT_FILTER,
+}
+
+
+def finish_reason(raw: str) -> FinishReason:
+    """The normalized reason for a ``stopReason``."""
+    return REASONS.get(raw, FinishReason.OTHER)
+
+
+def opaque(block: Any) -> OpaquePart:
+    """A block kept whole, in its place."""
+    return OpaquePart(provider=NAME, data=Raw(encode_body(block)))
+
+
+def _only(block: Any) -> tuple[str, Any] | None:
+    """The kind and body of a single-key block; ``None`` for any other value."""
+    if type(block) is dict and len(block) == 1:
+        for key, value in block.items():
+            return key, value
+    return None
+
+
+def _bytes_source(value: Any) -> str | None:
+    """The base64 text of ``{"bytes": ...}``; ``None`` for another source."""
+    if type(value) is dict and value.keys() == _BYTES_SOURCE and type(value["bytes"]) is str:
+        return value["bytes"]
+    return None
+
+
+def user_part(block: Any) -> ContentPart:
+    """One block of a user turn (or of a tool result) as a part."""
+    found = _only(block)
+    if found is None:
+        return opaque(block)
+    kind, body = found
+    if kind == "text" and type(body) is str:
+        return TextPart(body)
+    if kind == "json":
+        return TextPart(encode_body(body).decode(), extras={NAME: {_JSON: True}})
+    if kind == "image" and type(body) is dict and body.keys() == _IMAGE_KEYS:
+        data, form = _bytes_source(body["source"]), body["format"]
+        if data is not None and form in IMAGE_FORMATS:
+            return ImagePart(data=data, media_type=f"image/{form}")
+    if kind == "document" and type(body) is dict and body.keys() >= _DOCUMENT_KEYS:
+        data, form, name = _bytes_source(body["source"]), body["format"], body["name"]
+        if data is not None and type(form) is str and form in DOCUMENT_TYPES and type(name) is str:
+            rest = {key: value for key, value in body.items() if key not in _DOCUMENT_KEYS}
+            return FilePart(
+                data=data,
+                media_type=DOCUMENT_TYPES[form],
+                filename=name,
+                extras=extras_for(NAME, rest or None),
+            )
+    return opaque(block)
+
+
+def assistant_part(block: Any) -> AssistantPart:
+    """One block of an assistant turn (not a ``toolUse``) as a part."""
+    found = _only(block)
+    if found is None:
+        return opaque(block)
+    kind, body = found
+    if kind == "text" and type(body) is str:
+        return TextPart(body) if body else TextPart(body, extras={NAME: {_BLANK: True}})
+    if kind == "reasoningContent":
+        inner = _only(body)
+        if inner is not None:
+            key, value = inner
+            if key == "redactedContent" and type(value) is str:
+                return ReasoningPart(redacted=value, provider=NAME)
+            if key == "reasoningText" and type(value) is dict and type(value.get("text")) is str:
+                signature = value.get("signature")
+                if value.keys() <= {"text", "signature"} and (
+                    signature is None or type(signature) is str
+                ):
+                    if "signature" in value and signature is None:
+                        return opaque(block)
+                    return ReasoningPart(value["text"], signature=signature, provider=NAME)
+    return opaque(block)
+
+
+def _own_opaque(part: OpaquePart, enc: Encoding, path: str) -> Any:
+    """The block an opaque part holds, if it is this family's; else report it."""
+    if part.provider == NAME:
+        return part.data  # written back byte for byte
+    enc.lose(path, f"a {part.provider} block bedrock cannot carry")
+    return None
+
+
+def _data_url(url: str) -> tuple[str, str] | None:
+    """The media type and base64 data of a ``data:`` URL."""
+    head, sep, data = url.partition(",")
+    if not sep or not head.startswith("data:") or not head.endswith(";base64"):
+        return None
+    return head[5:-7], data
+
+
+def _image(part: ImagePart, enc: Encoding, path: str) -> Any:
+    data, media = part.data, part.media_type
+    if data is None and part.url is not None:
+        found = _data_url(part.url)
+        if found is not None:
+            media, data = found
+    form = media.removeprefix("image/") if media else None
+    if data is None or form not in IMAGE_FORMATS:
+        reason = "an image by URL" if data is None else "an image of a format"
+        enc.lose(path, f"{reason} bedrock does not take")
+        return None
+    return {"image": {"format": form, "source": {"bytes": data}}}
+
+
+def _document(part: FilePart, enc: Encoding, path: str) -> Any:
+    own = enc.own(part.extras, path)
+    form = DOCUMENT_FORMATS.get(part.media_type or "")
+    if part.data is None or form is None:
+        reason = "a file by URL or id" if part.data is None else "a file of a type"
+        enc.lose(path, f"{reason} bedrock does not take")
+        return None
+    # Bedrock takes letters, digits, single spaces, hyphens, parentheses and
+    # brackets in a document's name; a name it took comes back unchanged.
+    name = _NAME_RULE.sub("-", part.filename or "") or "document"
+    return {"document": fill({"format": form, "name": name, "source": {"bytes": part.data}}, own)}
+
+
+def user_block(part: ContentPart, enc: Encoding, path: str) -> Any:
+    """A user (or tool result) part as a block; ``None`` when it cannot go."""
+    kind = type(part)
+    if kind is TextPart:
+        assert isinstance(part, TextPart)
+        own = enc.own(part.extras, path)
+        if own.get(_JSON) is True:
+            try:
+                return {"json": _decode_json(part.text)}
+            except msgspec.DecodeError:
+                pass  # text that is no longer JSON goes as text
+        return {"text": part.text}
+    if kind is ImagePart:
+        assert isinstance(part, ImagePart)
+        return _image(part, enc, path)
+    if kind is FilePart:
+        assert isinstance(part, FilePart)
+        return _document(part, enc, path)
+    if kind is OpaquePart:
+        assert isinstance(part, OpaquePart)
+        return _own_opaque(part, enc, path)
+    if kind is AudioPart:
+        enc.lose(path, "bedrock converse takes no audio")
+        return None
+    enc.lose(path, f"a {kind.__name__} bedrock cannot carry")
+    return None
+
+
+def assistant_block(part: AssistantPart, enc: Encoding, path: str) -> Any:
+    """An assistant part as a block; ``None`` when it cannot go."""
+    kind = type(part)
+    if kind is TextPart:
+        assert isinstance(part, TextPart)
+        own = enc.own(part.extras, path)
+        if not part.text and own.get(_BLANK) is not True:
+            return None
+        return {"text": part.text}
+    if kind is ReasoningPart:
+        assert isinstance(part, ReasoningPart)
+        enc.own(part.extras, path)
+        if part.provider not in (None, NAME) and (part.signature or part.redacted):
+            enc.lose(path, f"reasoning signed by {part.provider}, which bedrock cannot check")
+            return None
+        if part.redacted is not None:
+            return {"reasoningContent": {"redactedContent": part.redacted}}
+        text: dict[str, Any] = {"text": part.text}
+        if part.signature is not None:
+            text["signature"] = part.signature
+        return {"reasoningContent": {"reasoningText": text}}
+    if kind is RefusalPart:
+        assert isinstance(part, RefusalPart)
+        enc.lose(path, "bedrock has no refusal block; sent as text")
+        return {"text": part.text}
+    if kind is OpaquePart:
+        assert isinstance(part, OpaquePart)
+        return _own_opaque(part, enc, path)
+    enc.lose(path, f"a {kind.__name__} bedrock cannot carry")
+    return None

@@ -1,0 +1,124 @@
+"""Preflight: what Bedrock's ``Converse`` refuses with a ``ValidationException``.
+
+Each rule names the canonical path it looks at. ``error``: Converse answers
+400 for every model; ``warning``: it does for the models that check it (a
+blank text block, an answer first). The request's shape (which
+fields exist and their types) is checked by the encoder itself; these are
+the rules on values and order that Converse enforces for every model.
+"""
+
+from __future__ import annotations
+
+from ..._content import ImagePart, TextPart
+from ..._exchange import Request
+from ..._messages import (
+    AssistantMessage,
+    DeveloperMessage,
+    SystemMessage,
+    ToolMessage,
+    UserMessage,
+)
+from ..._problems import Problem
+from ..._tools import ToolDefinition
+from ._blocks import IMAGE_FORMATS
+
+__all__ = ["check_request"]
+
+_BLANK = "a text block must not be blank"
+_TOOLS = "tool calls and results need toolConfig tools"
+
+
+def _texts(content: object, path: str, found: list[Problem]) -> None:
+    if type(content) is str:
+        if not content.strip():
+            found.append(Problem(f"{path}.content", _BLANK, severity="warning"))
+        return
+    if not isinstance(content, tuple):
+        return
+    for j, part in enumerate(content):
+        where = f"{path}.content[{j}]"
+        if type(part) is TextPart and not part.text.strip():
+            found.append(Problem(where, _BLANK, severity="warning"))
+        elif type(part) is ImagePart:
+            media = part.media_type or ""
+            inline = part.data is not None or (part.url or "").startswith("data:")
+            if not inline:
+                found.append(Problem(where, "an image must be sent as bytes, not by URL"))
+            elif part.data is not None and media.removeprefix("image/") not in IMAGE_FORMATS:
+                found.append(Problem(where, "an image must be png, jpeg, gif or webp"))
+
+
+def _messages(request: Request, found: list[Problem]) -> None:
+    tools = any(isinstance(tool, ToolDefinition) for tool in request.tools)
+    waiting: set[str] = set()  # the calls of the last assistant turn, not yet answered
+    calls_at = ""
+    started = False
+    for i, message in enumerate(request.messages):
+        path = f"$.messages[{i}]"
+        if isinstance(message, SystemMessage | DeveloperMessage):
+            continue
+        if not started and not isinstance(message, UserMessage | ToolMessage):
+            rule = "a conversation must start with a user message"  # Claude models take either
+            found.append(Problem(path, rule, severity="warning"))
+        started = True
+        if isinstance(message, AssistantMessage):
+            if waiting:
+                found.append(Problem(calls_at, "tool calls must be answered in the next turn"))
+            waiting = {call.id for call in message.tool_calls}
+            calls_at = path
+            if waiting and not tools:
+                found.append(Problem(path, _TOOLS))
+            if message.content is not None and not (message.tool_calls and message.content == ""):
+                _texts(message.content, path, found)
+        elif isinstance(message, ToolMessage):
+            if not tools:
+                found.append(Problem(path, _TOOLS))
+            if message.tool_call_id in waiting:
+                waiting.discard(message.tool_call_id)
+            else:
+                rule = "a tool result must answer a call of the assistant turn before it"
+                found.append(Problem(f"{path}.tool_call_id", rule))
+        else:
+            if waiting:
+                found.append(Problem(calls_at, "tool calls must be answered in the next turn"))
+                waiting = set()
+            _texts(message.content, path, found)
+    if not started:
+        found.append(Problem("$.messages", "must hold at least one user message"))
+
+
+def check_request(request: Request) -> list[Problem]:
+    """Return what Bedrock's ``Converse`` would refuse in ``request``.
+
+    Parameters
+    ----------
+    request : Request
+        The canonical request, as it would be encoded.
+
+    Returns
+    -------
+    list of Problem
+        Empty when Converse should accept the request.
+
+    Examples
+    --------
+    >>> from chatcodec import Request, assistant, user
+    >>> from chatcodec.providers import bedrock
+    >>> [p.rule for p in bedrock.check_request(Request((assistant("Hi"),)))]
+    ['a conversation must start with a user message']
+    """
+    found: list[Problem] = []
+    _messages(request, found)
+    for name in ("temperature", "top_p"):
+        value = getattr(request, name)
+        if value is not None and not 0 <= value <= 1:
+            found.append(Problem(f"$.{name}", "must be between 0 and 1"))
+    if request.max_tokens is not None and request.max_tokens < 1:
+        found.append(Problem("$.max_tokens", "must be at least 1"))
+    choice = request.tool_choice
+    if choice is not None:
+        if choice.mode == "none":
+            found.append(Problem("$.tool_choice", 'bedrock has no tool choice "none"'))
+        elif not request.tools:
+            found.append(Problem("$.tool_choice", "needs tools"))
+    return found

@@ -1,0 +1,385 @@
+"""Bedrock's ``ConverseStream``: event-stream frames in, events and one response out.
+
+The frames (:mod:`chatcodec._eventstream`) carry JSON events named by their
+``:event-type`` header: ``messageStart`` (the role), ``contentBlockStart``
+(a ``toolUse`` or ``toolResult`` block's fixed fields), ``contentBlockDelta``
+(text, reasoning text or signature, redacted reasoning, tool input text,
+tool result content), ``contentBlockStop``, ``messageStop`` (the stop
+reason) and ``metadata`` (usage, metrics, trace). Each event's ``p`` key is
+padding and is dropped.
+
+The decoder folds the blocks, by ``contentBlockIndex``, into the body
+``Converse`` would have answered and decodes that with the codec's own
+response mapping, so a streamed answer and a plain one decode alike. A frame
+whose ``:message-type`` is ``exception`` or ``error`` ends the stream with a
+:class:`~chatcodec.StreamError` naming the exception's type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..._content import ReasoningPart
+from ..._errors import ProviderError, ValidationError
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._eventstream import MAX_FRAME, EventStreamReader
+from ..._exchange import Response
+from ..._framing import DEFAULT_LIMITS, Deframer, Limits, Pair, limits
+from ..._stream import ToolCallAccumulator
+from ..._tools import InvalidToolCall, ToolCallDelta
+from .._streaming import StreamDecoder
+from .._wire import expect_dict
+from ._blocks import NAME, assistant_part
+from ._decode import _tool_use, _usage, finish_reason, response_from
+
+_TRUNCATED = "arguments are truncated"
+
+__all__ = ["BedrockStreamDecoder", "stream"]
+
+_decode_json = msgspec.json.Decoder().decode
+_PADDING = "p"
+_PLAIN = frozenset(("text", "reasoning", "toolUse"))
+
+
+class _Frames(Deframer):
+    """The framing reader of the base decoder, for AWS event-stream frames."""
+
+    __slots__ = ("_events",)
+
+    def __init__(self, max_frame: int) -> None:
+        super().__init__(None)
+        self._events = EventStreamReader(max_frame)
+
+    def feed_pairs(self, data: bytes) -> list[Pair]:
+        pairs: list[Pair] = []
+        for headers, payload in self._events.feed(data):
+            kind = headers.get(":message-type", "event")
+            if kind == "exception" or kind == "error":
+                raise _exception(headers, payload)
+            name = headers.get(":event-type")
+            pairs.append((name if type(name) is str else None, payload))
+        return pairs
+
+    def pair_feeder(self) -> Any:
+        return self.feed_pairs
+
+    def finish_pairs(self) -> list[Pair]:
+        self._events.finish()
+        return []
+
+
+def _exception(headers: dict[str, Any], payload: bytes) -> ProviderError:
+    kind = headers.get(":exception-type", headers.get(":error-code"))
+    message = headers.get(":error-message")
+    body: Any = None
+    try:
+        body = _decode_json(payload) if payload else None
+    except msgspec.DecodeError:
+        body = None
+    if type(body) is dict and type(body.get("message")) is str:
+        message = body["message"]
+    return ProviderError(
+        NAME,
+        type=kind if type(kind) is str else None,
+        message=message if type(message) is str else None,
+        body=body,
+    )
+
+
+class _Block:
+    """One content block while it streams."""
+
+    __slots__ = (
+        "closed",
+        "content",
+        "fields",
+        "kind",
+        "pieces",
+        "redacted",
+        "signature",
+        "slot",
+    )
+
+    def __init__(self) -> None:
+        self.closed = False  # its contentBlockStop came
+        self.kind = "text"
+        self.fields: dict[str, Any] = {}  # a toolUse or toolResult start
+        self.pieces: list[str] = []  # text, reasoning text or tool input
+        self.redacted: list[str] = []
+        self.signature: str | None = None
+        self.content: list[Any] = []  # a tool result's blocks
+        self.slot = -1  # the tool call's slot, for a client call
+
+    def wire(self) -> dict[str, Any]:
+        text = "".join(self.pieces)
+        kind = self.kind
+        if kind == "reasoning":
+            if self.redacted:
+                return {"reasoningContent": {"redactedContent": "".join(self.redacted)}}
+            reasoning: dict[str, Any] = {"text": text}
+            if self.signature is not None:
+                reasoning["signature"] = self.signature
+            return {"reasoningContent": {"reasoningText": reasoning}}
+        if kind == "toolUse":
+            value: Any = {}
+            if text.strip():
+                try:
+                    value = _decode_json(text)
+                except msgspec.DecodeError:
+                    value = text  # kept as sent: the block decodes as an opaque part
+            return {"toolUse": {**self.fields, "input": value}}
+        if kind == "toolResult":
+            return {"toolResult": {**self.fields, "content": self.content}}
+        if kind != "text":
+            return {kind: self.fields}
+        return {"text": text}
+
+
+class BedrockStreamDecoder(StreamDecoder):
+    """Decoder for a Bedrock ``ConverseStream`` response; see :func:`stream`."""
+
+    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_stopped", "_top")
+
+    _LAST = "messageStop"
+
+    def __init__(self, max_frame: int = MAX_FRAME, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(None, limits)
+        self._deframer = _Frames(max_frame)
+        self._pairs = self._deframer.pair_feeder()
+        self._message: dict[str, Any] | None = None
+        self._blocks: dict[int, _Block] = {}
+        self._top: dict[str, Any] = {}  # stopReason, usage, metrics...
+        self._acc = ToolCallAccumulator(
+            max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
+        )
+        self._calls = 0
+        self._stopped = False  # messageStop came
+
+    def _block(self, event: dict[str, Any]) -> tuple[int, _Block]:
+        index = event.get("contentBlockIndex")
+        if type(index) is not int:
+            raise ValidationError("must be an integer", "$.contentBlockIndex")
+        block = self._blocks.get(index)
+        if block is None:
+            block = self._blocks[index] = _Block()
+        return index, block
+
+    def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
+        payload = expect_dict(_decode_json(data), "$")
+        payload.pop(_PADDING, None)
+        if event == "contentBlockDelta":
+            self._delta(payload, events)
+        elif event == "contentBlockStart":
+            self._start(payload, events)
+        elif event == "contentBlockStop":
+            self._stop(payload, events)
+        elif event == "messageStart":
+            self._message = payload
+        elif event == "messageStop":
+            self._stopped = True
+            self._top.update(payload)
+            raw = payload.get("stopReason")
+            if type(raw) is str:
+                events.append(Finished(finish_reason(raw), raw))
+        elif event == "metadata":
+            self._top.update(payload)
+            if "usage" in payload:
+                events.append(UsageReported(_usage(payload["usage"])))
+
+    def _start(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        index, block = self._block(payload)
+        start = expect_dict(payload.get("start", {}), "$.start")
+        for kind, fields in start.items():
+            block.kind = kind
+            block.fields = expect_dict(fields, f"$.start.{kind}")
+            if kind == "toolUse" and fields.get("type") != "server_tool_use":
+                call_id, name = fields.get("toolUseId"), fields.get("name")
+                block.slot = self._calls
+                self._calls += 1
+                delta = ToolCallDelta(
+                    index,
+                    call_id if type(call_id) is str else None,
+                    name if type(name) is str else None,
+                )
+                events.extend(self._acc.feed(delta))
+
+    def _delta(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        index, block = self._block(payload)
+        delta = expect_dict(payload.get("delta"), "$.delta")
+        for key, value in delta.items():
+            if key == "text" and type(value) is str:
+                block.pieces.append(value)
+                if value:
+                    events.append(TextDelta(value))
+            elif key == "reasoningContent":
+                block.kind = "reasoning"
+                self._reasoning(block, expect_dict(value, "$.delta.reasoningContent"), events)
+            elif key == "toolUse":
+                piece = expect_dict(value, "$.delta.toolUse").get("input")
+                if type(piece) is str:
+                    block.pieces.append(piece)
+                    if block.slot >= 0:
+                        events.extend(self._acc.feed(ToolCallDelta(index, arguments_delta=piece)))
+            elif key == "toolResult" and type(value) is list:
+                block.content.extend(value)
+            else:
+                raise ValidationError("is a delta this decoder does not know", f"$.delta.{key}")
+
+    def _reasoning(self, block: _Block, value: dict[str, Any], events: list[StreamEvent]) -> None:
+        text, signature, redacted = (
+            value.get("text"),
+            value.get("signature"),
+            value.get("redactedContent"),
+        )
+        if type(text) is str:
+            block.pieces.append(text)
+            if text:
+                events.append(ReasoningDelta(text))
+        if type(signature) is str:
+            block.signature = (block.signature or "") + signature
+            events.append(ReasoningDelta("", signature=signature))
+        if type(redacted) is str:
+            block.redacted.append(redacted)
+
+    def _stop(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        _, block = self._block(payload)
+        block.closed = True
+        if block.kind == "reasoning" and block.redacted:
+            part = ReasoningPart(redacted="".join(block.redacted), provider=NAME)
+            events.append(PartReceived(part))
+        elif block.kind not in _PLAIN or (block.kind == "toolUse" and block.slot < 0):
+            # A server-tool call or result, or a block of a kind chatcodec does not
+            # model: kept whole in the response, and reported whole here.
+            events.append(PartReceived(assistant_part(block.wire())))
+        elif block.slot >= 0:
+            wire = block.wire()
+            call = _tool_use(wire)
+            if call is None:
+                fields = block.fields
+                rule = "arguments are not a JSON object"
+                name = fields.get("name")
+                call_id = fields.get("toolUseId")
+                text = "".join(block.pieces)
+                bad = InvalidToolCall(
+                    call_id if type(call_id) is str else None,
+                    name if type(name) is str else None,
+                    text,
+                    rule,
+                )
+                events.append(ToolCallCompleted(block.slot, bad))
+            else:
+                events.append(ToolCallCompleted(block.slot, call))
+
+    def _end(self, events: list[StreamEvent]) -> None:
+        """Nothing is pending at the end: unfinished blocks go in as they stand."""
+
+    def _response(self) -> Response:
+        body = dict(self._top)
+        if self._message is not None or self._blocks:
+            message = dict(self._message or {"role": "assistant"})
+            message["content"] = [self._blocks[key].wire() for key in sorted(self._blocks)]
+            body["output"] = {"message": message}
+        response = response_from(body)
+        # A call whose block never got its contentBlockStop was cut off, whatever
+        # its input says so far.
+        cut = {
+            block.fields.get("toolUseId")
+            for block in self._blocks.values()
+            if block.slot >= 0 and not block.closed
+        }
+        reply = response.message
+        if not cut or reply is None:
+            return response
+        truncated = tuple(
+            InvalidToolCall(call.id, call.name, bytes(call.arguments).decode(), _TRUNCATED)
+            for call in reply.tool_calls
+            if call.id in cut
+        )
+        reply = msgspec.structs.replace(
+            reply,
+            tool_calls=tuple(call for call in reply.tool_calls if call.id not in cut),
+            invalid_tool_calls=reply.invalid_tool_calls + truncated,
+        )
+        choice = msgspec.structs.replace(response.choices[0], message=reply)
+        return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))
+
+    def _complete(self) -> bool:
+        return self._stopped
+
+    def _release(self) -> None:
+        self._message, self._blocks, self._top = None, {}, {}
+
+
+def stream(
+    framing: None = None,
+    *,
+    max_frame: int = MAX_FRAME,
+    max_arguments: int | None = None,
+    max_tool_calls: int | None = None,
+) -> BedrockStreamDecoder:
+    r"""A decoder for a Bedrock ``ConverseStream`` response.
+
+    Feed it the response bytes as they arrive (AWS event-stream frames, split
+    anywhere); ``finish()`` returns the same :class:`~chatcodec.Response` as
+    ``decode_response`` of the body ``Converse`` would have sent.
+
+    Parameters
+    ----------
+    framing : None
+        Bedrock streams have one framing; the parameter keeps the codec
+        surface the same as the other families'.
+    max_frame : int, optional
+        The largest event-stream frame taken, in bytes.
+    max_arguments, max_tool_calls : int, optional
+        Limits: the most characters of one call's input (default 16 MiB) and
+        the most tool calls (10,000).
+
+    The stream is complete at ``messageStop``; ``finish()`` of a stream cut
+    off before raises ``StreamError`` (``finish(allow_incomplete=True)``
+    returns the partial), and a ``toolUse`` block the stream ended in is an
+    invalid call whose arguments are truncated.
+
+    Raises
+    ------
+    StreamError
+        From ``feed``/``finish``: a frame fails its CRC, is over
+        ``max_frame`` or is cut off at the end; an ``exception`` frame (the
+        message names its type, such as ``throttlingException``); or an
+        event is malformed. ``partial`` holds the response so far.
+
+    Examples
+    --------
+    >>> from chatcodec._eventstream import encode_message
+    >>> from chatcodec.providers import bedrock
+    >>> def frame(kind, payload):
+    ...     headers = {":event-type": kind, ":content-type": "application/json",
+    ...                ":message-type": "event"}
+    ...     return encode_message(headers, payload)
+    >>> data = b"".join([
+    ...     frame("messageStart", b'{"role":"assistant"}'),
+    ...     frame("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi!"}}'),
+    ...     frame("contentBlockStop", b'{"contentBlockIndex":0}'),
+    ...     frame("messageStop", b'{"stopReason":"end_turn"}'),
+    ... ])
+    >>> decoder = bedrock.stream()
+    >>> events = decoder.feed(data)
+    >>> events[0]
+    TextDelta(text=<3 chars>)
+    >>> decoder.finish().message.text
+    'Hi!'
+    """
+    if framing is not None:
+        raise ValidationError(
+            "must be None: bedrock streams are AWS event-stream frames", "framing"
+        )
+    return BedrockStreamDecoder(max_frame, limits(None, None, max_arguments, max_tool_calls))

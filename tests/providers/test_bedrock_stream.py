@@ -1,0 +1,207 @@
+"""Bedrock ConverseStream: recorded event-stream bytes at any split, events, errors."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
+
+from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall
+from chatcodec._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from chatcodec._eventstream import encode_message
+from chatcodec.providers import bedrock
+
+CURATED = [
+    pytest.param(path, id=path.stem[:80]) for path in sorted(STREAMS.glob("bedrock__*.json"))
+]
+
+
+def raw(path: Path) -> bytes:
+    data = json.loads(path.read_bytes())
+    assert data["framing"] == "aws-eventstream"
+    return base64.b64decode(data["raw_base64"])
+
+
+def frame(kind: str, payload: dict[str, Any], message_type: str = "event") -> bytes:
+    headers = {":message-type": message_type, ":content-type": "application/json"}
+    key = ":exception-type" if message_type == "exception" else ":event-type"
+    return encode_message({key: kind, **headers}, json.dumps(payload).encode())
+
+
+def check(path: Path) -> None:
+    data = raw(path)
+    events, response = run_stream(bedrock.stream, data)
+    for sizes in ([1] * len(data), random_sizes(len(data), 1), random_sizes(len(data), 2)):
+        again, same = run_stream(bedrock.stream, data, sizes)
+        assert (again, same) == (events, response)
+    # The folded answer is a Converse response: it survives its own round trip.
+    assert bedrock.decode_response(bedrock.encode_response(response)) == response
+    message = response.message
+    assert message is not None
+    text = "".join(event.text for event in events if type(event) is TextDelta)
+    assert text == message.text
+    completed = [event.call for event in events if type(event) is ToolCallCompleted]
+    assert completed == list(message.tool_calls)
+    finished = [event for event in events if type(event) is Finished]
+    assert [event.finish_reason for event in finished] == [response.finish_reason]
+    usage = [event.usage for event in events if type(event) is UsageReported]
+    assert usage[-1:] == [response.usage]
+
+
+class TestRecorded:
+    """Every recorded stream gives one response, fed whole, byte by byte and at random splits."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("bedrock", "stream")))
+    def test_corpus(self, path: Path) -> None:
+        check(path)
+
+    @pytest.mark.parametrize("path", CURATED)
+    def test_curated(self, path: Path) -> None:
+        check(path)
+
+    def test_server_tool_blocks_are_parts(self) -> None:
+        path = next(p for p in STREAMS.glob("bedrock__*code_execution*.json"))
+        events, response = run_stream(bedrock.stream, raw(path))
+        parts = [event.part for event in events if type(event) is PartReceived]
+        assert response.message is not None
+        assert isinstance(response.message.content, tuple)
+        assert [type(part) for part in parts] == [OpaquePart, OpaquePart]
+        assert response.message.content[:2] == tuple(parts)
+
+    def test_redacted_reasoning_is_a_part(self) -> None:
+        path = next(p for p in STREAMS.glob("bedrock__*redacted*.json"))
+        events, response = run_stream(bedrock.stream, raw(path))
+        parts = [event.part for event in events if type(event) is PartReceived]
+        assert parts
+        assert all(isinstance(part, ReasoningPart) and part.redacted for part in parts)
+        assert response.message is not None
+        assert isinstance(response.message.content, tuple)
+        assert response.message.content[: len(parts)] == tuple(parts)
+
+
+BUILT = b"".join(
+    [
+        frame("messageStart", {"role": "assistant", "p": "abc"}),
+        frame(
+            "contentBlockDelta",
+            {"contentBlockIndex": 0, "delta": {"reasoningContent": {"text": "think"}}},
+        ),
+        frame(
+            "contentBlockDelta",
+            {"contentBlockIndex": 0, "delta": {"reasoningContent": {"signature": "sig"}}},
+        ),
+        frame("contentBlockStop", {"contentBlockIndex": 0}),
+        frame("contentBlockDelta", {"contentBlockIndex": 1, "delta": {"text": "Let me look."}}),
+        frame("contentBlockStop", {"contentBlockIndex": 1}),
+        frame(
+            "contentBlockStart",
+            {
+                "contentBlockIndex": 2,
+                "start": {"toolUse": {"toolUseId": "t1", "name": "get_weather"}},
+            },
+        ),
+        frame(
+            "contentBlockDelta",
+            {"contentBlockIndex": 2, "delta": {"toolUse": {"input": '{"city":'}}},
+        ),
+        frame(
+            "contentBlockDelta",
+            {"contentBlockIndex": 2, "delta": {"toolUse": {"input": '"Paris"}'}}},
+        ),
+        frame("contentBlockStop", {"contentBlockIndex": 2}),
+        frame("messageStop", {"stopReason": "tool_use"}),
+        frame(
+            "metadata",
+            {
+                "usage": {"inputTokens": 5, "outputTokens": 7, "totalTokens": 12},
+                "metrics": {"latencyMs": 3},
+            },
+        ),
+    ]
+)
+
+
+class TestFolding:
+    """The events of each block kind, and the response they fold into."""
+
+    def test_events(self) -> None:
+        events, response = run_stream(bedrock.stream, BUILT)
+        kinds = [type(event).__name__ for event in events]
+        assert kinds == [
+            "ReasoningDelta",
+            "ReasoningDelta",
+            "TextDelta",
+            "ToolCallStarted",
+            "ToolCallArgumentsDelta",
+            "ToolCallArgumentsDelta",
+            "ToolCallCompleted",
+            "Finished",
+            "UsageReported",
+        ]
+        assert events[1] == ReasoningDelta("", signature="sig")
+        assert response.finish_reason is FinishReason.TOOL_CALLS
+        call = response.tool_calls[0]
+        assert call == ToolCall("t1", "get_weather", call.arguments)
+        assert bytes(call.arguments) == b'{"city":"Paris"}'
+        assert response.extras == {"bedrock": {"metrics": {"latencyMs": 3}}}
+
+    def test_same_as_the_plain_body(self) -> None:
+        body = (
+            b'{"output":{"message":{"role":"assistant","content":[{"reasoningContent":'
+            b'{"reasoningText":{"text":"think","signature":"sig"}}},{"text":"Let me look."},'
+            b'{"toolUse":{"toolUseId":"t1","name":"get_weather","input":{"city":"Paris"}}}]}},'
+            b'"stopReason":"tool_use","usage":{"inputTokens":5,"outputTokens":7,"totalTokens":12},'
+            b'"metrics":{"latencyMs":3}}'
+        )
+        _, response = run_stream(bedrock.stream, BUILT)
+        assert response == bedrock.decode_response(body)
+
+
+class TestErrors:
+    """Exception frames and broken framing end the stream with StreamError."""
+
+    def test_exception_frame(self) -> None:
+        data = BUILT[: len(frame("messageStart", {"role": "assistant", "p": "abc"}))]
+        data += frame("throttlingException", {"message": "Too many requests"}, "exception")
+        decoder = bedrock.stream()
+        with pytest.raises(StreamError, match="throttlingException") as caught:
+            decoder.feed(data)
+        assert "Too many" not in str(caught.value)
+        with pytest.raises(StreamError):
+            decoder.feed(b"")
+
+    def test_bad_crc_keeps_the_partial_response(self) -> None:
+        good = frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "Hi"}})
+        bad = bytearray(
+            frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "!"}})
+        )
+        bad[-1] ^= 1
+        decoder = bedrock.stream()
+        assert decoder.feed(good) == [TextDelta("Hi")]
+        with pytest.raises(StreamError, match="CRC32") as caught:
+            decoder.feed(bytes(bad))
+        partial = caught.value.partial
+        assert partial is not None
+        assert partial.message is not None
+        assert partial.message.text == "Hi"
+
+    def test_truncated(self) -> None:
+        decoder = bedrock.stream()
+        decoder.feed(BUILT[:-3])
+        with pytest.raises(StreamError, match="stopped inside a frame"):
+            decoder.finish()
+
+    def test_oversize(self) -> None:
+        with pytest.raises(StreamError, match="over 64 bytes"):
+            bedrock.stream(max_frame=64).feed(BUILT)
