@@ -29,6 +29,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._loss import a
 from ..._usage import FinishReason
 from .._wire import Encoding, encode_body, extras_for, fill
 
@@ -165,7 +166,7 @@ def _own_opaque(part: OpaquePart, enc: Encoding, path: str) -> Any:
     """The block an opaque part holds, if it is this family's; else report it."""
     if part.provider == NAME:
         return part.data  # written back byte for byte
-    enc.lose(path, f"a {part.provider} block bedrock cannot carry")
+    enc.lose(path, f"{a(part.provider)} block bedrock cannot carry")
     return None
 
 
@@ -228,7 +229,7 @@ def user_block(part: ContentPart, enc: Encoding, path: str) -> Any:
     if kind is AudioPart:
         enc.lose(path, "bedrock converse takes no audio")
         return None
-    enc.lose(path, f"a {kind.__name__} bedrock cannot carry")
+    enc.lose(path, f"{a(kind.__name__)} bedrock cannot carry")
     return None
 
 
@@ -260,5 +261,5 @@ def assistant_block(part: AssistantPart, enc: Encoding, path: str) -> Any:
     if kind is OpaquePart:
         assert isinstance(part, OpaquePart)
         return _own_opaque(part, enc, path)
-    enc.lose(path, f"a {kind.__name__} bedrock cannot carry")
+    enc.lose(path, f"{a(kind.__name__)} bedrock cannot carry")
     return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._exchange import Choice, ProviderTool, Request, Response
-from ..._loss import Loss
+from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -152,7 +152,7 @@ def _tool(tool: ToolDefinition | ProviderTool, enc: Encoding, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return json_body(bytes(tool.data))
-        enc.lose(path, f"a {tool.provider} tool bedrock cannot run")
+        enc.lose(path, f"{a(tool.provider)} tool bedrock cannot run")
         return None
     assert isinstance(tool, ToolDefinition)
     own = enc.own(tool.extras, path)
