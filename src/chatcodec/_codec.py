@@ -27,6 +27,7 @@ from ._errors import (
     OrderingError,
     ValidationError,
     from_msgspec,
+    not_json,
 )
 from ._messages import Message
 from ._migrate import CURRENT_VERSION, migrate, version_of
@@ -222,7 +223,7 @@ def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:
         if not str(exc).startswith(_UNKNOWN_FIELD) and not _bad_tag(exc, type_, prefix):
-            raise _error(exc, type_, prefix) from None
+            raise _refused(exc, data, type_, prefix) from None
         first = exc
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
@@ -233,11 +234,18 @@ def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
         if moved is None:
             raise first
         value = decoder.decode(moved)
+    except msgspec.ValidationError as exc:
+        raise _refused(exc, data, type_, prefix) from None
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
     for location, raw in unknown:
         value = _put(value, location, raw)
     return value
+
+
+def _refused(exc: Exception, data: bytes | str | Raw, type_: Any, prefix: str) -> ChatCodecError:
+    """The error for a document the types refused: a DecodeError if it is not JSON at all."""
+    return not_json(data, prefix) or _error(exc, type_, prefix)
 
 
 def _bad_tag(exc: msgspec.ValidationError, type_: Any, prefix: str) -> bool:

@@ -89,27 +89,37 @@ def _rename(
 ) -> AssistantMessage:
     path = f"$.messages[{index}]"
     calls = list(message.tool_calls)
+    for j, call in enumerate(calls):
+        new = _fresh(call.id, index, j, seen, renames)
+        if new is not None:
+            calls[j] = msgspec.structs.replace(call, id=new)
+            enc.lose(f"{path}.tool_calls[{j}].id", RENAMED)
     invalid = list(message.invalid_tool_calls)
-    changed = False
-    for key, items in (("tool_calls", calls), ("invalid_tool_calls", invalid)):
-        for j, call in enumerate(items):
-            old = call.id
-            if not old:
-                continue
-            if old not in seen:
-                seen.add(old)
-                renames.setdefault(old, deque()).append(old)
-                continue
-            new = derive_id("call_", old, index, j)
-            while new in seen:
-                new = derive_id("call_", new)
-            seen.add(new)
-            renames.setdefault(old, deque([old])).append(new)
-            items[j] = msgspec.structs.replace(call, id=new)  # type: ignore[call-overload]
-            enc.lose(f"{path}.{key}[{j}].id", RENAMED)
-            changed = True
-    if not changed:
+    for j, bad in enumerate(invalid):
+        new = _fresh(bad.id, index, j, seen, renames) if bad.id else None
+        if new is not None:
+            invalid[j] = msgspec.structs.replace(bad, id=new)
+            enc.lose(f"{path}.invalid_tool_calls[{j}].id", RENAMED)
+    if calls == list(message.tool_calls) and invalid == list(message.invalid_tool_calls):
         return message
     return msgspec.structs.replace(
         message, tool_calls=tuple(calls), invalid_tool_calls=tuple(invalid)
     )
+
+
+def _fresh(
+    old: str | None, index: int, j: int, seen: set[str], renames: dict[str, deque[str]]
+) -> str | None:
+    """A new id for ``old`` if the run already has it (noted for its answers), else None."""
+    if not old:
+        return None
+    if old not in seen:
+        seen.add(old)
+        renames.setdefault(old, deque()).append(old)
+        return None
+    new = derive_id("call_", old, index, j)
+    while new in seen:
+        new = derive_id("call_", new)
+    seen.add(new)
+    renames.setdefault(old, deque([old])).append(new)
+    return new
