@@ -20,8 +20,35 @@ sys.path.insert(0, str(Path(__file__).parent / "fuzz"))
 
 import targets  # (the harness folder is not a package)
 
-# Inputs that crashed a target, by target: the exact bytes the fuzzer wrote.
+SPLIT = b"\x02\x00\x3f"  # a stream target's header: SSE, splits of 1 to 64 bytes
+DEEP_EVENT = b"data: " + b"[" * 1000 + b"\n\n"
+SUPERSCRIPT_INDEX = (
+    b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":"\\u00b2","id":"a",'
+    b'"function":{"name":"f","arguments":""}}]}}]}\n\n'
+)
+
+
+def open_in_stream(data: bytes, raises: type[Exception], id: str) -> Any:
+    """A stream crasher the stream decoders' own fix turns into a pass (then drop the mark)."""
+    return pytest.param(data, marks=pytest.mark.xfail(raises=raises, strict=True), id=id)
+
+
+# Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
+# the input an issue named, with the target's header.
 CRASHERS: dict[str, list[Any]] = {
+    "openai_stream": [
+        open_in_stream(SPLIT + DEEP_EVENT, RecursionError, "typed-fast-path-deep"),
+        open_in_stream(SPLIT + SUPERSCRIPT_INDEX, ValueError, "index-isdigit-not-int"),
+    ],
+    "anthropic_stream": [open_in_stream(SPLIT + DEEP_EVENT, RecursionError, "deep")],
+    "gemini_stream": [
+        open_in_stream(SPLIT + DEEP_EVENT, RecursionError, "deep"),
+        open_in_stream(
+            SPLIT + b'data: {"usageMetadata":' + b'{"a":' * 1000 + b"\n\n",
+            RecursionError,
+            "deep-usage",
+        ),
+    ],
     "accumulator": [
         # A call with no id whose name holds a lone surrogate: the derived id
         # hashes the name (the accumulator's own fix makes this pass).

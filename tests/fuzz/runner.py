@@ -58,6 +58,21 @@ def _write_seeds(target: str, folder: Path) -> int:
     return count
 
 
+def _write_dictionary(path: Path) -> None:
+    """A libFuzzer dictionary: JSON tokens and the keys and values the wire formats use."""
+    sys.path.insert(0, str(HERE))
+    import targets
+
+    words = sorted(set(targets.WORDS))
+    lines = [f"w{k}={_quoted(word)}" for k, word in enumerate(words)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _quoted(word: str) -> str:
+    escaped = "".join(c if c.isalnum() or c in "_-:{}[],. " else f"\\x{ord(c):02x}" for c in word)
+    return f'"{escaped}"'
+
+
 def _run(target: str, seconds: int, runs: int | None, smoke: bool) -> tuple[bool, int]:
     """Fuzz ``target`` in a child process: (whether it stayed clean, inputs run)."""
     crashes = WORK / "crashes"
@@ -66,12 +81,15 @@ def _run(target: str, seconds: int, runs: int | None, smoke: bool) -> tuple[bool
         seeds = Path(tmp) / "seeds"
         seeds.mkdir()
         _write_seeds(target, seeds)
+        dictionary = Path(tmp) / "words.dict"
+        _write_dictionary(dictionary)
         kept = Path(tmp) / "kept" if smoke else WORK / target
         kept.mkdir(parents=True, exist_ok=True)
         options = [
             str(kept),
             str(seeds),
             f"-max_len={MAX_LEN}",
+            f"-dict={dictionary}",
             "-timeout=20",
             "-rss_limit_mb=4096",
             "-print_final_stats=1",

@@ -44,6 +44,27 @@ FRAMINGS: tuple[Any, ...] = (None, None, "sse", "ndjson", "json-array")
 TYPES: tuple[Any, ...] = (cc.Message, list[cc.Message], cc.Conversation)
 
 
+# Tokens for the fuzzer's dictionary: JSON's own, and the keys, roles and
+# types of the wire formats, so that mutations build the shapes decoders read.
+WORDS = [
+    *("{", "}", "[", "]", ":", ",", '"', "true", "false", "null", "-0", "1e999", "\\u0000"),
+    *("\\ud800", "data: ", "event: ", "\n\n", "\r\n", "[DONE]"),
+    *('"role"', '"content"', '"type"', '"text"', '"tool_calls"', '"id"', '"function"'),
+    *('"name"', '"arguments"', '"tools"', '"parameters"', '"tool_choice"', '"choices"'),
+    *('"message"', '"delta"', '"index"', '"finish_reason"', '"usage"', '"model"', '"messages"'),
+    *('"system"', '"input"', '"tool_use_id"', '"tool_result"', '"tool_use"', '"thinking"'),
+    *('"signature"', '"stop_reason"', '"max_tokens"', '"content_block"', '"message_start"'),
+    *('"content_block_delta"', '"input_json_delta"', '"partial_json"', '"contents"', '"parts"'),
+    *('"functionCall"', '"args"', '"functionResponse"', '"response"', '"candidates"'),
+    *('"finishReason"', '"usageMetadata"', '"systemInstruction"', '"inlineData"', '"fileData"'),
+    *('"fileUri"', '"mimeType"', '"data"', '"thought"', '"thoughtSignature"', '"options"'),
+    *('"temperature"', '"images"', '"done"', '"done_reason"', '"think"', '"format"'),
+    *('"image_url"', '"url"', '"refusal"', '"response_format"', '"json_schema"', '"strict"'),
+    *('"required"', '"properties"', '"extras"', '"metadata"', '"v"', '"records"'),
+    *('"user"', '"assistant"', '"tool"', '"developer"', '"model"', '"image"', '"file"'),
+]
+
+
 class Crash(AssertionError):
     """A broken promise that is not an exception of its own (a fuzz finding)."""
 
