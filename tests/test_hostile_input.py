@@ -343,3 +343,33 @@ class TestConvertedIdsStayUnique:
         out, report = cc.convert(body, source="openai", target="openai")
         assert not report.losses
         assert b'"id":"b"' in out
+
+    def test_three_repeats_and_invalid_calls(self) -> None:
+        call = cc.tool_call("a", "f", {})
+        bad = cc.InvalidToolCall("a", "g", "{", "arguments are not valid JSON")
+        request = cc.Request(
+            (
+                cc.user("Hi"),
+                cc.AssistantMessage(None, (call,)),
+                cc.AssistantMessage(None, (call,)),
+                cc.AssistantMessage(None, (), (bad,)),
+                cc.ToolMessage("a", "1"),
+                cc.ToolMessage("a", "2"),
+                cc.ToolMessage("a", "3"),
+            ),
+            model="m",
+            max_tokens=5,
+        )
+        for name in ("openai", "anthropic"):
+            codec = providers.get(name)
+            losses: list[cc.Loss] = []
+            again = codec.decode_request(codec.encode_request(request, losses=losses))
+            (assistant,) = [m for m in again.messages if isinstance(m, cc.AssistantMessage)]
+            ids = [c.id for c in assistant.tool_calls] + [
+                c.id for c in assistant.invalid_tool_calls
+            ]
+            assert len(set(ids)) == len(ids) >= 2
+            assert ids[0] == "a"
+            answered = [m.tool_call_id for m in again.messages if isinstance(m, cc.ToolMessage)]
+            assert answered[:2] == ids[:2]
+            assert {loss.path for loss in losses} >= {"$.messages[2].tool_calls[0].id"}

@@ -63,21 +63,29 @@ def unique_call_ids(request: Request, enc: Encoding) -> Request:
 
 
 def _repeats(messages: tuple[Message, ...]) -> bool:
-    seen: set[str] = set()
-    previous_assistant = False
+    # Ids are gathered only once a second assistant message follows a first:
+    # the usual history alternates, and costs one type check per message.
+    seen: set[str] | None = None
+    previous: AssistantMessage | None = None
     for message in messages:
         if type(message) is not AssistantMessage:
-            previous_assistant = False
+            previous = seen = None
             continue
-        if not previous_assistant:
-            seen = set()
-        previous_assistant = True
-        ids = [call.id for call in message.tool_calls]
-        ids += [call.id for call in message.invalid_tool_calls if call.id]
-        if not seen.isdisjoint(ids):
-            return True
-        seen.update(ids)
+        if previous is not None:
+            if seen is None:
+                seen = _ids(previous)
+            ids = _ids(message)
+            if not seen.isdisjoint(ids):
+                return True
+            seen |= ids
+        previous = message
     return False
+
+
+def _ids(message: AssistantMessage) -> set[str]:
+    return {call.id for call in message.tool_calls} | {
+        call.id for call in message.invalid_tool_calls if call.id
+    }
 
 
 def _rename(
