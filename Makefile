@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test run demo bench bench-record lint typecheck fmt clean
+.PHONY: test run demo bench bench-record lint typecheck fmt clean fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,9 +56,15 @@ bench: $(STAMP)  ## the pyperf suite into perf/results/ (QUICK=1: every scenario
 bench-record: $(STAMP)  ## the suite, then publish it: perf/recorded/, perf/charts/, the READMEs
 	QUICK=$(QUICK) $(PY) perf/run.py --record
 
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS    ?=  # e.g. --smoke (a few seconds each), or target names
+fuzz: $(STAMP)  ## every fuzz target for FUZZ_SECONDS each; crashers go to .fuzz/crashes/
+	$(PY) -m pip install --quiet --disable-pip-version-check --group fuzz
+	$(PY) tests/fuzz/runner.py --seconds $(FUZZ_SECONDS) $(FUZZ_ARGS)
+
 fmt: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build .fuzz

@@ -27,6 +27,7 @@ from ._errors import (
     OrderingError,
     ValidationError,
     from_msgspec,
+    not_json,
 )
 from ._messages import Message
 from ._migrate import CURRENT_VERSION, migrate, version_of
@@ -182,7 +183,7 @@ def read_transcript(data: bytes | str, *, format: Format = "json") -> tuple[Tran
         except DECODE_FAILURES as exc:
             raise from_msgspec(exc) from None
         if isinstance(values, dict) and values.get("v", CURRENT_VERSION) != CURRENT_VERSION:
-            data = msgspec.json.encode(prepare_builtins(values, dict[str, Any]))
+            data = _as_json(prepare_builtins(values, dict[str, Any]), "$")
             format = "json"
         else:
             return convert(values, Transcript), []
@@ -231,7 +232,7 @@ def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:
         if not str(exc).startswith(_UNKNOWN_FIELD) and not _bad_tag(exc, type_, prefix):
-            raise _error(exc, type_, prefix) from None
+            raise _refused(exc, data, type_, prefix) from None
         first = exc
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
@@ -242,11 +243,18 @@ def decode_json(data: bytes | str | Raw, type_: Any, prefix: str = "$") -> Any:
         if moved is None:
             raise first
         value = decoder.decode(moved)
+    except msgspec.ValidationError as exc:
+        raise _refused(exc, data, type_, prefix) from None
     except DECODE_FAILURES as exc:
         raise _error(exc, type_, prefix) from None
     for location, raw in unknown:
         value = _put(value, location, raw, prefix)
     return value
+
+
+def _refused(exc: Exception, data: bytes | str | Raw, type_: Any, prefix: str) -> ChatCodecError:
+    """The error for a document the types refused: a DecodeError if it is not JSON at all."""
+    return not_json(data, prefix) or _error(exc, type_, prefix)
 
 
 def _bad_tag(exc: msgspec.ValidationError, type_: Any, prefix: str) -> bool:
@@ -286,6 +294,19 @@ def decode_msgpack(data: bytes | str, type_: Any, prefix: str = "$") -> Any:
     return convert(values, type_, prefix)
 
 
+def _as_json(values: Any, path: str) -> bytes:
+    """Decoded msgpack values as JSON, for the paths that read JSON only.
+
+    msgpack holds what JSON cannot (``Ext`` values, keys that are not
+    strings); such a document is refused, not passed on as a ``TypeError``.
+    """
+    try:
+        return msgspec.json.encode(values)
+    except _ENCODE_FAILURES:
+        rule = "must hold only JSON values (string keys, no ext types)"
+        raise ValidationError(rule, path) from None
+
+
 def convert(values: Any, type_: Any, prefix: str = "$") -> Any:
     """Check decoded Python values and build ``type_`` from them."""
     try:
@@ -294,5 +315,5 @@ def convert(values: Any, type_: Any, prefix: str = "$") -> Any:
     except (msgspec.ValidationError, RecursionError) as exc:
         if isinstance(exc, msgspec.ValidationError) and _bad_tag(exc, type_, prefix):
             # A kind this version does not know: the JSON path keeps it verbatim.
-            return decode_json(msgspec.json.encode(prepared), type_, prefix)
+            return decode_json(_as_json(prepared, prefix), type_, prefix)
         raise _error(exc, type_, prefix) from None

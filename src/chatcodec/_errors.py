@@ -281,6 +281,23 @@ def _scrub(message: str) -> str:
     return message
 
 
+_SCAN = msgspec.json.Decoder(msgspec.Raw)  # reads the syntax of a whole document, builds nothing
+
+
+def not_json(data: bytes | str | msgspec.Raw, prefix: str = "$") -> ChatCodecError | None:
+    """The error for ``data`` if it is not JSON at all (malformed, not UTF-8, too deep), else None.
+
+    A typed decoder stops at the first value of the wrong type, before it reads
+    what follows: a document its types refused may still not be JSON
+    (``[1 true]``), and must then be refused as such. Only error paths call this.
+    """
+    try:
+        _SCAN.decode(data)
+    except DECODE_FAILURES as exc:
+        return from_msgspec(exc, prefix)
+    return None
+
+
 def from_msgspec(exc: Exception, prefix: str = "$") -> ChatCodecError:
     """Translate an error raised while decoding into chatcodec's tree.
 

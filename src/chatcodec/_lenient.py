@@ -269,9 +269,13 @@ def _arguments(call: dict[str, Any], where: str, problems: list[Problem]) -> Inv
     ids = (call_id if isinstance(call_id, str) else "", name if isinstance(name, str) else "")
     if isinstance(arguments, Raw):
         text = bytes(arguments)
+        arguments = None
         if text.lstrip().startswith(b'"'):  # a JSON string holding the JSON text
-            arguments = _ANY.decode(text)
-        else:
+            try:
+                arguments = _ANY.decode(text)
+            except DECODE_FAILURES:  # not UTF-8 inside: parse_tool_call says so
+                arguments = None
+        if arguments is None:
             parsed = parse_tool_call(*ids, text)
             return parsed if isinstance(parsed, InvalidToolCall) else None
     if isinstance(arguments, str) or arguments is None:

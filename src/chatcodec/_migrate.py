@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
-from ._errors import DECODE_FAILURES, ValidationError, from_msgspec
+from ._errors import DECODE_FAILURES, ValidationError, from_msgspec, not_json
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -76,7 +76,9 @@ def migrate(data: bytes | str) -> tuple[bytes, list[str]]:
     try:
         doc = _HEAD.decode(data)
     except DECODE_FAILURES as exc:
-        raise from_msgspec(exc) from None
+        # Not an object: maybe not JSON either, past the point the types stopped.
+        bad = not_json(data) if isinstance(exc, msgspec.ValidationError) else None
+        raise bad or from_msgspec(exc) from None
     try:
         version = _VERSION.decode(doc["v"]) if "v" in doc else None
     except msgspec.ValidationError:

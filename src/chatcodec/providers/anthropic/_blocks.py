@@ -57,7 +57,7 @@ def _json_or_none(text: str) -> msgspec.Raw | None:
     data = text.encode("utf-8", "surrogatepass")
     try:
         msgspec.json.decode(data)
-    except (msgspec.DecodeError, UnicodeError):
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
     return msgspec.Raw(data)
 

@@ -24,6 +24,7 @@ from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
 from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
+from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._decode import FINISH, NAME
@@ -76,6 +77,7 @@ def encode_request(
     """Write a request body (see the package docstring)."""
     enc = Encoding(NAME, losses)
     request = lower(request, enc, vision=vision, denied_result=denied_result, keep=_KEEP)
+    request = unique_call_ids(request, enc)
     writer = Writer(enc, True)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}

@@ -22,6 +22,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolDefinition
 from ..._usage import FinishReason, Usage
+from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill, json_body
 from ._blocks import AFTER, NAME, TURN, assistant_block, user_block
@@ -278,7 +279,7 @@ def encode_request(
     ([{'text': 'Be brief.'}], [{'role': 'user', 'content': [{'text': 'Hi'}]}], {'maxTokens': 64})
     """
     enc = Encoding(NAME, losses)
-    request = lower(request, enc, vision=vision, denied_result=denied_result)
+    request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
     own = enc.own(request.extras, "$")
     encoder = _Encoder(enc)
     system: list[Any] = []

@@ -97,7 +97,10 @@ def _object_reply(data: bytes) -> bool:
 
 def _media_type(url: str) -> str | None:
     """The media type a URL's extension names, if any."""
-    path = urlsplit(url).path
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # not a URL urllib can split ("http://[x"): no extension
+        return None
     dot = path.rfind(".")
     if dot < 0:
         return None

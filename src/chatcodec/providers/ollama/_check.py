@@ -61,7 +61,8 @@ def _check_extras(request: Request, own: dict[str, Any], found: list[Problem]) -
             found.append(Problem(path + ".keep_alive", rule))
     if "think" in own:
         value = own["think"]
-        if not (value is None or type(value) is bool or value in _THINK_LEVELS):
+        known = type(value) is str and value in _THINK_LEVELS  # a list is not hashable
+        if not (value is None or type(value) is bool or known):
             rule = 'think must be a boolean or "high", "medium" or "low"'
             found.append(Problem(path + ".think", rule))
 

@@ -178,6 +178,9 @@ def _format(data: dict[str, Any], own: dict[str, Any]) -> ResponseFormat | None:
     return None
 
 
+_EXACT = 2**53  # the ints a float holds exactly: the rest stay as sent
+
+
 def _options(options: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     """The canonical sampling fields of ``options``; the rest stays in ``own``."""
     rest = _rest(options, _OPTION_KEYS)
@@ -188,10 +191,10 @@ def _options(options: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
         kind = type(value)
         if kind is float:
             out[key] = value
-        elif kind is int:
+        elif kind is int and -_EXACT <= cast(int, value) <= _EXACT:
             out[key] = float(cast(int, value))
             ints.append(key)
-        elif key in options:  # null or not a number: no canonical value
+        elif key in options:  # null, not a number, or an int no float holds exactly
             rest[key] = value
     value = options.get("num_predict")
     if type(value) is int and value >= 0:

@@ -127,7 +127,9 @@ def _optional_properties(schema: Any, path: str) -> Iterator[str]:
     if type(schema) is dict:
         props = schema.get("properties")
         if type(props) is dict:
-            required = schema.get("required") or ()
+            required = schema.get("required")
+            if type(required) is not list:  # absent, or not the array of names it must be
+                required = ()
             if any(key not in required for key in props):
                 yield f"{path}.required"
             for key, sub in props.items():

@@ -264,7 +264,7 @@ def _response_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat
     value = obj.get("response_format", ABSENT)
     if value is ABSENT:
         return None
-    if type(value) is dict and value.get("type") in _FORMAT_TYPES:
+    if type(value) is dict and type(value.get("type")) is str and value["type"] in _FORMAT_TYPES:
         kind = value["type"]
         outer = rest(value, frozenset({"type", "json_schema"}))
         spec = value.get("json_schema", ABSENT)

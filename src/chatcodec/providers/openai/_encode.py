@@ -39,6 +39,7 @@ from ..._messages import (
 )
 from ..._tools import ToolDefinition
 from ..._usage import FinishReason, Usage
+from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
@@ -115,7 +116,7 @@ def encode_request(
     {"model":"o3-mini","messages":[{"role":"system","content":"Be brief."},{"role":"user",...}]}
     """
     enc = Encoding(NAME, losses)
-    request = lower(request, enc, vision=vision, denied_result=denied_result)
+    request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
@@ -338,7 +339,8 @@ def _join(first: dict[str, Any], second: dict[str, Any], path: str, enc: Encodin
     out = dict(first)
     for key, value in second.items():
         if key == "tool_calls":
-            out[key] = [*out.get(key, ()), *value]
+            # An explicit null kept from the source adds no calls.
+            out[key] = [*(out.get(key) or ()), *(value or ())]
         elif key == "content":
             before, after = _text_list(out.get(key)), _text_list(value)
             if before and after:

@@ -307,8 +307,8 @@ def _parse(
     if name and arguments[:1] == "{":
         try:
             raw = _raw.decode(arguments.encode())
-        except (msgspec.DecodeError, UnicodeError):
-            pass
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            pass  # parse_tool_call says why
         else:
             return ToolCall(call_id, name, raw, extras=kept)
     call = parse_tool_call(call_id, name, arguments)

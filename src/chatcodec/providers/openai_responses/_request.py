@@ -29,6 +29,7 @@ from ..._loss import Loss
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
+from .._ids import unique_call_ids
 from .._lower import lower
 from .._wire import Encoding, encode_body, expect_dict, fill, json_body
 from ..openai._common import is_closed
@@ -264,7 +265,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     b'{"model":"gpt-5","instructions":"Be brief.","input":[{"role":"user","content":"Hi"}]}'
     """
     enc = Encoding(NAME, losses)
-    request = lower(request, enc)
+    request = unique_call_ids(lower(request, enc), enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:

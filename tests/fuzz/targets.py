@@ -1,0 +1,358 @@
+"""The fuzz targets: one function per public entry point that takes outside bytes.
+
+Each target takes one input (bytes) and calls an entry point with it. The
+invariant is the library's contract: whatever the bytes, an answer or one of
+chatcodec's own errors. Any other exception is a crash, and so is a broken
+promise that is checked here too:
+
+- what a provider decoder reads, its encoder writes and the decoder reads again;
+- what the canonical decoder reads encodes and decodes to an equal value;
+- what :func:`chatcodec.convert` writes, the target's own decoder reads.
+
+Targets that need more than one body (a conversion's source and target, the
+splits of a stream, a sequence of tool-call deltas) read a short header from the
+front of the input (:class:`Header`); :func:`seeds` prefixes real payloads with
+one so that fuzzing starts from real traffic. Nothing here needs atheris: the
+tests replay the seeds and the crashers through the same functions.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+import chatcodec as cc
+from chatcodec import providers
+
+HERE = Path(__file__).parent
+DATA = HERE.parent / "data"
+CORPUS = HERE.parents[2] / "shared" / "corpus"
+
+API = {
+    "openai": "openai-chat",
+    "ollama": "ollama-chat",
+    "anthropic": "anthropic-messages",
+    "gemini": "gemini-generateContent",
+    "openai-responses": "openai-responses",
+    "bedrock": "bedrock-converse",
+}
+# Families with one framing of their own: their decoders take no other.
+ONE_FRAMING = frozenset({"bedrock"})
+FRAMINGS: tuple[Any, ...] = (None, None, "sse", "ndjson", "json-array")
+TYPES: tuple[Any, ...] = (cc.Message, list[cc.Message], cc.Conversation)
+
+
+# Tokens for the fuzzer's dictionary: JSON's own, and the keys, roles and
+# types of the wire formats, so that mutations build the shapes decoders read.
+WORDS = [
+    *("{", "}", "[", "]", ":", ",", '"', "true", "false", "null", "-0", "1e999", "\\u0000"),
+    *("\\ud800", "data: ", "event: ", "\n\n", "\r\n", "[DONE]"),
+    *('"role"', '"content"', '"type"', '"text"', '"tool_calls"', '"id"', '"function"'),
+    *('"name"', '"arguments"', '"tools"', '"parameters"', '"tool_choice"', '"choices"'),
+    *('"message"', '"delta"', '"index"', '"finish_reason"', '"usage"', '"model"', '"messages"'),
+    *('"system"', '"input"', '"tool_use_id"', '"tool_result"', '"tool_use"', '"thinking"'),
+    *('"signature"', '"stop_reason"', '"max_tokens"', '"content_block"', '"message_start"'),
+    *('"content_block_delta"', '"input_json_delta"', '"partial_json"', '"contents"', '"parts"'),
+    *('"functionCall"', '"args"', '"functionResponse"', '"response"', '"candidates"'),
+    *('"finishReason"', '"usageMetadata"', '"systemInstruction"', '"inlineData"', '"fileData"'),
+    *('"fileUri"', '"mimeType"', '"data"', '"thought"', '"thoughtSignature"', '"options"'),
+    *('"temperature"', '"images"', '"done"', '"done_reason"', '"think"', '"format"'),
+    *('"image_url"', '"url"', '"refusal"', '"response_format"', '"json_schema"', '"strict"'),
+    *('"required"', '"properties"', '"extras"', '"metadata"', '"v"', '"records"'),
+    *('"user"', '"assistant"', '"tool"', '"developer"', '"model"', '"image"', '"file"'),
+]
+
+
+class Crash(AssertionError):
+    """A broken promise that is not an exception of its own (a fuzz finding)."""
+
+
+class Header:
+    """Reads small choices from the front of an input; the rest is the payload."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def byte(self) -> int:
+        """The next byte, or 0 past the end."""
+        if self.at >= len(self.data):
+            return 0
+        self.at += 1
+        return self.data[self.at - 1]
+
+    def pick(self, options: tuple[Any, ...]) -> Any:
+        return options[self.byte() % len(options)]
+
+    def text(self) -> str:
+        """A short string (length byte, then bytes); lone surrogates possible."""
+        n = self.byte() % 32
+        raw = self.data[self.at : self.at + n]
+        self.at += len(raw)
+        try:
+            return raw.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return raw.decode("utf-8", "surrogateescape")
+
+    def rest(self) -> bytes:
+        return self.data[self.at :]
+
+
+def _ours(action: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The action's answer, or None when it raised one of chatcodec's errors."""
+    try:
+        return action(*args, **kwargs)
+    except cc.ChatCodecError:
+        return None
+
+
+# -- canonical ------------------------------------------------------------------
+
+
+def canonical_json(data: bytes) -> None:
+    """``decode`` as every top-level type; what decodes encodes and decodes again."""
+    for type_ in TYPES:
+        value = _ours(cc.decode, data, type=type_)
+        if value is not None:
+            again = cc.decode(cc.encode(value), type=type_)
+            if again != value:
+                raise Crash(f"decode(encode(x)) != x for {type_}")
+
+
+def canonical_msgpack(data: bytes) -> None:
+    """``decode(format="msgpack")`` as every top-level type."""
+    for type_ in TYPES:
+        value = _ours(cc.decode, data, type=type_, format="msgpack")
+        if value is not None:
+            _ours(cc.encode, value, format="msgpack")
+
+
+def lenient(data: bytes) -> None:
+    """``decode_lenient``, JSON and msgpack, as every type it takes."""
+    for type_ in TYPES:
+        for format in ("json", "msgpack"):
+            _ours(cc.decode_lenient, data, type=type_, format=format)
+
+
+def jsonl(data: bytes) -> None:
+    """``iter_jsonl``, strict and lenient, over the input's lines."""
+    lines = data.split(b"\n")
+    _ours(lambda: list(cc.iter_jsonl(lines)))
+    _ours(lambda: list(cc.iter_jsonl(lines, type=cc.Conversation)))
+    # Lenient reading never stops at a bad line, so nothing may escape at all.
+    list(cc.iter_jsonl(lines, lenient=True))
+
+
+def untrusted(data: bytes) -> None:
+    """``validate_untrusted``, with and without system messages."""
+    _ours(lambda: cc.validate_untrusted(data))
+    _ours(lambda: cc.validate_untrusted(data, allow_system=True))
+
+
+# -- providers ------------------------------------------------------------------
+
+
+def _family(name: str) -> Callable[[bytes], None]:
+    codec = providers.get(name)
+
+    def target(data: bytes) -> None:
+        request = _ours(lambda: codec.decode_request(data))
+        if request is not None:
+            _ours(lambda: codec.check_request(request))
+            body = _ours(lambda: codec.encode_request(request))
+            if body is not None:
+                codec.decode_request(body)  # what we wrote, we read
+        response = _ours(lambda: codec.decode_response(data))
+        if response is not None:
+            body = _ours(lambda: codec.encode_response(response))
+            if body is not None:
+                codec.decode_response(body)
+
+    target.__name__ = target.__qualname__ = f"{name}_decode"
+    target.__doc__ = f"{name}: ``decode_request`` and ``decode_response``, round trips."
+    return target
+
+
+def convert(data: bytes) -> None:
+    """``convert`` between any two families; the target reads what was written."""
+    head = Header(data)
+    source, target = head.pick(providers.NAMES), head.pick(providers.NAMES)
+    kind = head.pick(("request", "response"))
+    body = head.rest()
+    result = _ours(
+        lambda: cc.convert(body, source=source, target=target, kind=kind, model="m", max_tokens=8)
+    )
+    if result is not None:
+        decode = getattr(providers.get(target), f"decode_{kind}")
+        try:
+            decode(result[0])
+        except cc.ChatCodecError as exc:
+            raise Crash(f"{source} -> {target} {kind}: the target refuses the output") from exc
+
+
+# -- streams --------------------------------------------------------------------
+
+
+def _stream(name: str) -> Callable[[bytes], None]:
+    codec = providers.get(name)
+
+    def target(data: bytes) -> None:
+        head = Header(data)
+        framing = None if name in ONE_FRAMING else head.pick(FRAMINGS)
+        rng = random.Random(head.byte())
+        largest = 1 + head.byte() % 64
+        payload = head.rest()
+        decoder = codec.stream(framing)
+        try:
+            at = 0
+            while at < len(payload):
+                step = rng.randint(1, largest)
+                decoder.feed(payload[at : at + step])
+                at += step
+            decoder.finish()
+        except cc.ChatCodecError:
+            pass
+
+    target.__name__ = target.__qualname__ = f"{name}_stream"
+    target.__doc__ = f"{name}: the stream decoder, fed the input split at random points."
+    return target
+
+
+def accumulator(data: bytes) -> None:
+    """``ToolCallAccumulator`` fed deltas read from the input, then finished."""
+    head = Header(data)
+    acc = cc.ToolCallAccumulator(preview=bool(head.byte() & 1))
+    try:
+        while head.at < len(data):
+            flags = head.byte()
+            index = None if flags & 1 else head.byte() % 8
+            call_id = head.text() if flags & 2 else None
+            name = head.text() if flags & 4 else None
+            arguments = head.text() if flags & 8 else None
+            acc.feed(cc.ToolCallDelta(index, call_id, name, arguments))
+        acc.finish()
+    except cc.ChatCodecError:
+        pass
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "canonical_json": canonical_json,
+    "canonical_msgpack": canonical_msgpack,
+    "lenient": lenient,
+    "jsonl": jsonl,
+    "untrusted": untrusted,
+    **{f"{name}_decode": _family(name) for name in providers.NAMES},
+    "convert": convert,
+    **{f"{name}_stream": _stream(name) for name in providers.NAMES},
+    "accumulator": accumulator,
+}
+"""Every target, by name."""
+
+STREAMS = frozenset(f"{name}_stream" for name in providers.NAMES)
+
+
+# -- seeds ----------------------------------------------------------------------
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.json")) if folder.exists() else []
+
+
+def _corpus(api: str, kind: str) -> list[Path]:
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        return []
+    with manifest.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [CORPUS / row["path"] for row in rows if row["api"] == api and row["kind"] == kind]
+
+
+def _stream_raw(path: Path) -> bytes | None:
+    try:
+        recorded = json.loads(path.read_bytes())
+    except ValueError:
+        return None
+    if not isinstance(recorded, dict):
+        return None
+    raw, binary = recorded.get("raw"), recorded.get("raw_base64")
+    if isinstance(binary, str) and binary:  # Bedrock's event-stream frames
+        return base64.b64decode(binary)
+    return raw.encode() if isinstance(raw, str) and raw else None
+
+
+def _bodies(name: str, kinds: tuple[str, ...], shared: bool) -> Iterator[bytes]:
+    for kind in kinds:
+        for path in _files(DATA / "providers" / name / kind):
+            yield path.read_bytes()
+        if shared:
+            for path in _corpus(API[name], kind):
+                yield path.read_bytes()
+
+
+def _canonical(shared: bool) -> Iterator[bytes]:
+    samples = Path(cc.__file__).parent / "samples"
+    for path in sorted(samples.glob("*.jsonl")):
+        lines = path.read_bytes().splitlines()
+        yield from lines
+        yield b"[" + b",".join(line for line in lines if line.strip()) + b"]"
+    for path in _files(DATA / "corpus"):
+        yield path.read_bytes()
+    yield b'{"v":2,"records":[{"role":"user","content":"Hi"}]}'
+    yield b'{"v":1,"messages":[{"role":"user","content":"Hi"}]}'
+    yield from _json_suite(shared)
+
+
+def _json_suite(shared: bool) -> Iterator[bytes]:
+    folders = [DATA / "jsontestsuite"]
+    if shared:
+        folders.append(CORPUS / "jsontestsuite" / "test_parsing")
+    for folder in folders:
+        if folder.exists():
+            for path in sorted(folder.glob("*.json")):
+                yield path.read_bytes()
+
+
+def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
+    """Real inputs for ``target``, with its header when it reads one.
+
+    ``shared`` adds the recorded corpus beside the project, when it exists.
+    """
+    if target in {"canonical_json", "lenient", "jsonl", "untrusted"}:
+        yield from _canonical(shared)
+    elif target == "canonical_msgpack":
+        for data in _canonical(False):
+            try:
+                yield msgspec.msgpack.encode(msgspec.json.decode(data))
+            except (msgspec.DecodeError, UnicodeError, RecursionError, OverflowError):
+                continue  # not JSON, or a number msgpack cannot hold
+    elif target.endswith("_decode"):
+        name = target.removesuffix("_decode")
+        yield from _bodies(name, ("request", "response"), shared)
+        yield from _json_suite(False)
+    elif target == "convert":
+        for k, source in enumerate(providers.NAMES):
+            for j, kind in enumerate(("request", "response")):
+                for n, body in enumerate(_bodies(source, (kind,), shared)):
+                    yield bytes([k, n % len(providers.NAMES), j]) + body
+    elif target in STREAMS:
+        name = target.removesuffix("_stream")
+        folders = [DATA / "streams", DATA / "providers" / name / "stream"]
+        paths = [p for folder in folders for p in _files(folder) if p.name.startswith(name)]
+        if shared:
+            paths += _corpus(API[name], "stream")
+        for n, path in enumerate(paths):
+            raw = _stream_raw(path)
+            if raw is not None:
+                yield bytes([0, n % 256, 1 + n % 63]) + raw
+    elif target == "accumulator":
+        yield b'\x00\x0e\x00\x06call_1\x0bget_weather\x04{"ci\x08\x00\x0cty":"Paris"}'
+        yield b"\x01\x0e\x00\x01a\x01f\x01{\x0e\x01\x01b\x01g\x02[]\x08\x00\x01}"
+    else:
+        raise KeyError(target)

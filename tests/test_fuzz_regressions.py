@@ -1,0 +1,81 @@
+"""The fuzz targets keep their promise on their seeds and on every crasher found.
+
+``tests/fuzz/targets.py`` holds one target per entry point; atheris drives them
+(``make fuzz``). Here the same functions run without atheris: over the seeds a
+fresh clone has (``tests/data``), and over each input that once crashed one of
+them, so that the harness itself stays working and every finding stays fixed.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fuzz"))
+
+import targets  # (the harness folder is not a package)
+
+SPLIT = b"\x02\x00\x3f"  # a stream target's header: SSE, splits of 1 to 64 bytes
+DEEP_EVENT = b"data: " + b"[" * 1000 + b"\n\n"
+SUPERSCRIPT_INDEX = (
+    b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":"\\u00b2","id":"a",'
+    b'"function":{"name":"f","arguments":""}}]}}]}\n\n'
+)
+
+
+# Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
+# the input an issue named, with the target's header.
+CRASHERS: dict[str, list[Any]] = {
+    "openai_stream": [
+        pytest.param(SPLIT + DEEP_EVENT, id="typed-fast-path-deep"),
+        pytest.param(SPLIT + SUPERSCRIPT_INDEX, id="index-isdigit-not-int"),
+    ],
+    "anthropic_stream": [pytest.param(SPLIT + DEEP_EVENT, id="deep")],
+    "gemini_stream": [
+        pytest.param(SPLIT + DEEP_EVENT, id="deep"),
+        pytest.param(
+            SPLIT + b'data: {"usageMetadata":' + b'{"a":' * 1000 + b"\n\n", id="deep-usage"
+        ),
+    ],
+    "accumulator": [
+        # A call with no id whose name holds a lone surrogate: the derived id
+        # hashes the name.
+        pytest.param(
+            base64.b64decode("AA4AMA4AAWEBZgF7DgEBYltnDnsB6+vrQX0BfVBhcnlzZXRpCAAMIv0="),
+            id="derived-id-of-a-surrogate-name",
+        ),
+    ],
+}
+
+
+class TestTargets:
+    """Every target runs clean on the seeds shipped in the repository."""
+
+    @pytest.mark.parametrize("name", list(targets.TARGETS))
+    def test_seeds(self, name: str) -> None:
+        seeds = list(itertools.islice(targets.seeds(name, shared=False), 60))
+        assert seeds, f"{name} has no seeds in tests/data"
+        for data in seeds:
+            targets.TARGETS[name](data)
+
+    @pytest.mark.parametrize("name", list(targets.TARGETS))
+    def test_short_inputs(self, name: str) -> None:
+        for data in (b"", b"\x00", b"\xff" * 8, b"{}", b"[]", b'{"a":' * 50):
+            targets.TARGETS[name](data)
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        pytest.param(name, *case.values, marks=case.marks, id=f"{name}-{case.id}")
+        for name, found in CRASHERS.items()
+        for case in found
+    ],
+)
+def test_crashers(name: str, data: bytes) -> None:
+    targets.TARGETS[name](data)
