@@ -42,6 +42,7 @@ from convert_scenarios import babel_converter, conversation, linguafranca_conver
 PERF = Path(__file__).resolve().parent
 SOURCE = PERF.parent / "tests" / "data" / "bulk" / "openai-finetune.jsonl"
 RESULTS = PERF / "results" / "bulk.json"
+RECORDED = PERF / "recorded"
 README = PERF / "README.md"
 START, END = "<!-- bulk:start -->", "<!-- bulk:end -->"
 
@@ -226,6 +227,9 @@ def main() -> None:
     table.append("")
     table.append(f"From 1 to 2 processes: {report['speedup_1_to_2']:.2f}x.")
     text = README.read_text()
+    if args.record:
+        RECORDED.mkdir(exist_ok=True)
+        RECORDED.joinpath("bulk.json").write_text(RESULTS.read_text())
     if args.record and START in text:
         head, rest = text.split(START, 1)
         tail = rest.split(END, 1)[1]

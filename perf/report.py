@@ -371,7 +371,8 @@ def main() -> None:
     if args.record:
         RECORDED.mkdir(exist_ok=True)
         for path in args.results.glob("*.json"):
-            shutil.copy(path, RECORDED / path.name)
+            if path.name != "bulk.json":  # bench_bulk.py records its own run
+                shutil.copy(path, RECORDED / path.name)
         CHARTS.mkdir(exist_ok=True)
         published = [Path(shutil.copy(chart, CHARTS / chart.name)) for chart in charts]
         replace_section(README, START, END, body)
