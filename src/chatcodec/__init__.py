@@ -85,6 +85,7 @@ from ._tools import (
     parse_tool_call,
     tool_call,
 )
+from ._translate import StreamTranslator, translate_stream
 from ._usage import FinishReason, Usage
 from ._validate import Policy, validate, validate_untrusted
 from .providers._lower import to_request
@@ -135,6 +136,7 @@ __all__ = [
     "Role",
     "Severity",
     "StreamError",
+    "StreamTranslator",
     "StreamedToolCalls",
     "SystemMessage",
     "TextPart",
@@ -175,6 +177,7 @@ __all__ = [
     "to_request",
     "tool_call",
     "tool_result",
+    "translate_stream",
     "user",
     "validate",
     "validate_untrusted",
