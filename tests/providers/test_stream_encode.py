@@ -8,15 +8,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from anthropic.lib.streaming._messages import accumulate_event
-from corpus import STREAMS, corpus, curated, needs_corpus, random_sizes, run_stream
-from google.genai import types as genai
+from corpus import corpus, curated, needs_corpus, random_sizes
 from msgspec import Raw
-from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletionChunk
+from readers import (
+    ALL_STREAMS,
+    DIALECT,
+    FAMILIES,
+    anthropic_sdk,
+    codec,
+    decode,
+    encode_events,
+    gemini_sdk,
+    openai_sdk,
+    raw_of,
+    recorded_run,
+    sse_payloads,
+    stem_of,
+    stream_file,
+)
 
-from chatcodec import FinishReason, Response, StreamError, Usage, translate_stream
-from chatcodec._content import ReasoningPart, RefusalPart, TextPart
+from chatcodec import FinishReason, Response, StreamError, Usage
+from chatcodec._content import ReasoningPart, TextPart
 from chatcodec._events import (
     Finished,
     PartReceived,
@@ -27,99 +39,9 @@ from chatcodec._events import (
     ToolCallCompleted,
     UsageReported,
 )
-from chatcodec._framing import Deframer
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._tools import ToolCall
-from chatcodec.providers import anthropic, gemini, get, ollama, openai
-
-FAMILIES = ("openai", "anthropic", "gemini", "ollama")
-PREFIXES = {
-    "openai": ("openai__", "groq__", "mistral__", "other__"),
-    "anthropic": ("anthropic__",),
-    "gemini": ("gemini__",),
-    "ollama": ("ollama__",),
-}
-
-# Streams whose dialect fields no canonical event carries: their events
-# re-encoded give the same text and calls, not every dialect key.
-DIALECT = {
-    # Mistral's typed content lists (a thinking part among the text parts).
-    "pydantic-ai__models__test_mistral__test_mistral_model_thinking_part_iter__00",
-    # OpenRouter's and Snowflake's reasoning_details entries (ids, formats, signatures).
-    "pydantic-ai__models__test_openrouter__test_openrouter_streaming_reasoning__00",
-    "pydantic-ai__models__test_openrouter__test_openrouter_stream_with_native_options__00",
-    "pydantic-ai__models__test_openrouter__test_openrouter_stream_with_reasoning__00",
-    "pydantic-ai__models__test_snowflake__test_snowflake_model_streaming__00",
-    "pydantic-ai__models__test_snowflake__test_snowflake_thinking_streaming__00",
-    # Groq sends "role": null on its web search chunks.
-    "pydantic-ai__models__test_groq__test_groq_model_web_search_tool_stream__00",
-}
-
-
-def _stem(path: Path) -> str:
-    """A stream's name without the curated copy's provider prefix."""
-    stem = path.stem
-    for prefixes in PREFIXES.values():
-        for prefix in prefixes:
-            stem = stem.removeprefix(prefix)
-    return stem
-
-
-def recorded(family: str) -> list[Any]:
-    """The curated and corpus streams of a family that decode without an error."""
-    params = [
-        pytest.param(family, path, id=path.stem[:80])
-        for path in sorted(STREAMS.glob("*.json"))
-        if path.name.startswith(PREFIXES[family])
-    ]
-    params += [pytest.param(family, p.values[0], id=p.id) for p in corpus(family, "stream")]
-    return params
-
-
-ALL_STREAMS = [param for family in FAMILIES for param in recorded(family)]
-
-
-def raw_of(path: Path) -> bytes | None:
-    """The stream's bytes; None for an excerpt or a stream that ends in an error."""
-    data = json.loads(path.read_bytes())
-    if not data["raw"] or str(data["framing"]).startswith("docs-excerpt"):
-        return None
-    raw: bytes = data["raw"].encode()
-    return raw
-
-
-def codec(family: str) -> Any:
-    """A family's codec module (the Codec protocol does not list the stream encoders)."""
-    return get(family)
-
-
-def stream_file(name: str) -> Path:
-    """The curated stream whose name, after its provider, is ``name``."""
-    (path,) = STREAMS.glob(f"*__{name}.json")
-    return path
-
-
-def decode(family: str, raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], Response]:
-    events, response = run_stream(codec(family).stream, raw, sizes)
-    return events, response
-
-
-def recorded_run(family: str, path: Path) -> tuple[list[Any], Response]:
-    raw = raw_of(path)
-    if raw is None:
-        pytest.skip("a documentation excerpt, not a whole stream")
-    try:
-        return decode(family, raw)
-    except StreamError:
-        pytest.skip("the recorded stream ends in an error: nothing to write again")
-
-
-def encode_events(
-    family: str, events: list[StreamEvent], head: Response | None, **options: Any
-) -> bytes:
-    encoder = codec(family).stream_encoder(head, **options)
-    raw: bytes = encoder.encode_all(events) + encoder.finish()
-    return raw
+from chatcodec.providers import anthropic, gemini, ollama, openai
 
 
 def without_usage(events: list[Any]) -> list[Any]:
@@ -150,7 +72,7 @@ class TestEventsRoundTrip:
         events, response = recorded_run(family, path)
         raw = encode_events(family, events, response)
         again, decoded = decode(family, raw)
-        if _stem(path) in DIALECT or not separable(response):
+        if stem_of(path) in DIALECT or not separable(response):
             # The text, the calls and the reasons still come through.
             assert [c.message.text if c.message else None for c in decoded.choices] == [
                 c.message.text if c.message else None for c in response.choices
@@ -245,47 +167,8 @@ class TestResponseToStream:
         assert losses == []
 
 
-def sse_payloads(raw: bytes) -> list[tuple[str | None, bytes]]:
-    """The payloads of a stream (SSE, or whatever its first bytes say)."""
-    deframer = Deframer()
-    return [(f.event, f.data) for f in deframer.feed(raw) + deframer.finish()]
-
-
-def openai_sdk(raw: bytes) -> Any:
-    state = ChatCompletionStreamState()
-    for _, data in sse_payloads(raw):
-        if data != b"[DONE]":
-            state.handle_chunk(ChatCompletionChunk.model_validate_json(data))
-    return state.current_completion_snapshot
-
-
-def anthropic_sdk(raw: bytes) -> Any:
-    snapshot = None
-    buffers: dict[int, bytes] = {}
-    for event, data in sse_payloads(raw):
-        assert json.loads(data)["type"] == event
-        snapshot = accumulate_event(
-            event=json.loads(data), current_snapshot=snapshot, json_bufs=buffers
-        )
-    return snapshot
-
-
-def gemini_sdk(raw: bytes) -> tuple[str, list[Any]]:
-    """The text and the calls google-genai reads from each chunk."""
-    text, calls = [], []
-    for _, data in sse_payloads(raw):
-        chunk = genai.GenerateContentResponse.model_validate_json(data)
-        for candidate in chunk.candidates or ():
-            for part in (candidate.content.parts if candidate.content else None) or ():
-                if part.text and not part.thought:
-                    text.append(part.text)
-                if part.function_call:
-                    calls.append(part.function_call)
-    return "".join(text), calls
-
-
 def sdk_params(family: str) -> list[Any]:
-    return [p for p in ALL_STREAMS if p.values[0] == family and _stem(p.values[1]) not in DIALECT]
+    return [p for p in ALL_STREAMS if p.values[0] == family and stem_of(p.values[1]) not in DIALECT]
 
 
 class TestOfficialReaders:
@@ -550,108 +433,3 @@ class TestEncoderRules:
             ("ollama", ollama),
         ):
             assert codec(name).stream_encoder is module.stream_encoder
-
-
-def translate(source: str, target: str, raw: bytes, sizes: list[int], **options: Any) -> Any:
-    """Feed ``raw`` in pieces; the target's bytes per piece, the tail and the report."""
-    translator = translate_stream(source, target, **options)
-    pieces, at = [], 0
-    for size in sizes:
-        pieces.append(translator.feed(raw[at : at + size]))
-        at += size
-    pieces.append(translator.feed(raw[at:]))
-    tail, report = translator.finish()
-    return pieces, tail, report, translator
-
-
-def live_params(family: str) -> list[Any]:
-    return [p for p in ALL_STREAMS if p.values[0] == family and "corpus" not in str(p.values[1])]
-
-
-class TestTranslateStream:
-    """Live translation: source bytes in, target bytes out as soon as they can be written."""
-
-    @pytest.mark.parametrize(("family", "path"), live_params("anthropic"))
-    def test_anthropic_to_openai(self, family: str, path: Path) -> None:
-        events, response = recorded_run(family, path)
-        raw = raw_of(path)
-        assert raw is not None
-        head = Response(extras={"openai": {"created": 1}})
-        pieces, tail, report, translator = translate(
-            "anthropic", "openai", raw, random_sizes(len(raw), 9), head=head
-        )
-        out = b"".join(pieces) + tail
-        assert translator.response == response
-        decoded = decode("openai", out)[1]
-        ours = response.message
-        assert ours is not None
-        assert decoded.message is not None
-        assert decoded.message.text == ours.text
-        assert [(c.id, c.name, c.arguments) for c in decoded.tool_calls] == [
-            (c.id, c.name, c.arguments) for c in ours.tool_calls
-        ]
-        assert decoded.finish_reason == response.finish_reason
-        assert decoded.id == response.id
-        completion = openai_sdk(out)
-        assert (completion.choices[0].message.content or "") == ours.text
-        if any(type(e) is PartReceived for e in events):
-            assert report  # server-tool blocks have no Chat Completions field
-        # Text leaves in the feed that brought it: the first text delta's piece has it.
-        first = next((e for e in events if type(e) is TextDelta), None)
-        if first is not None:
-            assert json.dumps(first.text)[1:-1].encode() in b"".join(pieces)
-
-    @pytest.mark.parametrize(("family", "path"), live_params("openai"))
-    def test_openai_to_anthropic(self, family: str, path: Path) -> None:
-        _, response = recorded_run(family, path)
-        raw = raw_of(path)
-        assert raw is not None
-        if len(response.choices) != 1:
-            pytest.skip("several answers: Anthropic has one")
-        pieces, tail, _, _ = translate("openai", "anthropic", raw, random_sizes(len(raw), 13))
-        out = b"".join(pieces) + tail
-        decoded = decode("anthropic", out)[1]
-        ours = response.message
-        assert ours is not None
-        assert decoded.message is not None
-        # A refusal goes as text (and is reported lost as a refusal).
-        parts = () if isinstance(ours.content, str) or ours.content is None else ours.content
-        expected = ours.text + "".join(p.text for p in parts if type(p) is RefusalPart)
-        assert decoded.message.text == expected
-        assert [(c.id, c.name, c.arguments) for c in decoded.tool_calls] == [
-            (c.id, c.name, c.arguments) for c in ours.tool_calls
-        ]
-        message = anthropic_sdk(out)
-        text = "".join(block.text for block in message.content if block.type == "text")
-        assert text == expected
-        assert message.id == response.id
-
-    def test_first_text_leaves_in_the_same_feed(self) -> None:
-        translator = translate_stream("openai", "anthropic")
-        out = translator.feed(
-            b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m",'
-            b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n'
-        )
-        assert b'"text":"Hel"' in out
-        assert translator.feed(b'data: {"id":"c1","object":"chat.completion.chunk",') == b""
-
-    def test_report_and_errors(self) -> None:
-        translator = translate_stream("anthropic", "openai")
-        translator.feed(
-            b'event: message_start\ndata: {"type":"message_start","message":{"id":"m",'
-            b'"type":"message","role":"assistant","model":"c","content":[],'
-            b'"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
-            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
-            b'"content_block":{"type":"thinking","thinking":"","signature":""}}\n\n'
-            b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
-            b'"delta":{"type":"signature_delta","signature":"s"}}\n\n'
-        )
-        _, report = translator.finish()
-        assert report.paths == ["$.choices[0].message"]
-        with pytest.raises(KeyError):
-            translate_stream("anthropic", "nobody")
-        translator = translate_stream("anthropic", "gemini")
-        with pytest.raises(StreamError):
-            translator.feed(
-                b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n'
-            )
