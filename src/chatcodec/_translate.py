@@ -7,14 +7,17 @@ tool call whole, so a call leaves when it completes), so memory is what the
 decoder keeps for the response plus what the target makes wait.
 
 The target's envelope (id, model) is the source's: the encoder is made at
-the first event that writes something, from the response so far.
+the first event that writes something, from the response so far. Reasoning
+signatures are the source family's own: another family gets the reasoning
+text without them, and Anthropic, which takes no reasoning it did not sign,
+gets none (as its ``encode_response`` does), each reported once as lost.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._events import StreamEvent, UsageReported
+from ._events import ReasoningDelta, StreamEvent, UsageReported
 from ._exchange import Response
 from ._loss import Loss, LossReport
 from .providers import get
@@ -25,13 +28,25 @@ __all__ = ["StreamTranslator", "translate_stream"]
 class StreamTranslator:
     """Translate a stream as it arrives; made by :func:`translate_stream`, see there."""
 
-    __slots__ = ("_decoder", "_encoder", "_head", "_losses", "_options", "_target", "_waiting")
+    __slots__ = (
+        "_decoder",
+        "_encoder",
+        "_foreign",
+        "_head",
+        "_losses",
+        "_options",
+        "_target",
+        "_waiting",
+    )
 
     def __init__(
         self, source: str, target: str, head: Response | None, options: dict[str, Any]
     ) -> None:
-        self._decoder: Any = get(source).stream()
+        reader: Any = get(source)
+        self._decoder: Any = reader.stream()
         self._target: Any = get(target)
+        # A reasoning signature is only good for the family that made it.
+        self._foreign = reader.NAME != self._target.NAME
         self._head = head
         self._options = options
         self._encoder: Any = None
@@ -82,7 +97,29 @@ class StreamTranslator:
                 self._waiting.extend(events)
                 return b""
             encoder = self._start()
+        if self._foreign:
+            events = self._unsigned(events)
         return b"".join([encoder.encode(event) for event in events])
+
+    def _unsigned(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """Reasoning without the source's signatures (Anthropic takes no unsigned reasoning)."""
+        out: list[StreamEvent] = []
+        for event in events:
+            if type(event) is ReasoningDelta:
+                path = f"$.choices[{event.choice}].message"
+                if self._target.NAME == "anthropic":
+                    self._lose(path, "anthropic cannot carry reasoning that it did not sign")
+                    continue
+                if event.signature is not None:
+                    self._lose(path, "a reasoning signature made by another provider")
+                    event = ReasoningDelta(event.text, event.choice)
+            out.append(event)
+        return out
+
+    def _lose(self, path: str, reason: str) -> None:
+        loss = Loss(path, reason)
+        if loss not in self._losses:  # once per stream, not once per delta
+            self._losses.append(loss)
 
     def _start(self) -> Any:
         source = self._partial()

@@ -15,10 +15,11 @@ from readers import (
     openai_sdk,
     raw_of,
     recorded_run,
+    stream_file,
 )
 
 from chatcodec import Response, StreamError, translate_stream
-from chatcodec._content import RefusalPart
+from chatcodec._content import ReasoningPart, RefusalPart
 from chatcodec._events import PartReceived, TextDelta
 
 
@@ -125,3 +126,29 @@ class TestTranslateStream:
             translator.feed(
                 b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n'
             )
+
+    def test_reasoning_signatures_stay_with_their_family(self) -> None:
+        path = stream_file(
+            "pydantic-ai__models__test_anthropic__test_anthropic_model_thinking_part_stream__00"
+        )
+        raw = raw_of(path)
+        assert raw is not None
+        out, tail, report, _ = translate("anthropic", "gemini", raw, [len(raw)])
+        decoded = decode("gemini", b"".join(out) + tail)[1]
+        assert decoded.message is not None
+        parts = decoded.message.content
+        assert isinstance(parts, tuple)
+        assert [p.signature for p in parts if type(p) is ReasoningPart] == [None]
+        assert "a reasoning signature made by another provider" in [loss.reason for loss in report]
+        # Anthropic takes no reasoning another family signed or left unsigned.
+        gemini_raw = raw_of(
+            stream_file(
+                "pydantic-ai__models__test_google__test_google_model_thinking_part_iter__00"
+            )
+        )
+        assert gemini_raw is not None
+        out, tail, report, _ = translate("gemini", "anthropic", gemini_raw, [7] * 50)
+        decoded = decode("anthropic", b"".join(out) + tail)[1]
+        assert decoded.message is not None
+        assert not any(type(p) is ReasoningPart for p in decoded.message.content or ())
+        assert report.paths == ["$.choices[0].message"]
