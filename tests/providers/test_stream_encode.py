@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from corpus import corpus, curated, needs_corpus, random_sizes
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec import Raw
 from readers import (
     ALL_STREAMS,
@@ -433,3 +435,76 @@ class TestEncoderRules:
             ("ollama", ollama),
         ):
             assert codec(name).stream_encoder is module.stream_encoder
+
+
+CHARACTERS = st.characters(exclude_categories=["Cs"])  # no lone surrogates: JSON has none
+TEXT = st.text(CHARACTERS, min_size=1, max_size=12)
+ARGUMENTS = st.dictionaries(
+    st.text(CHARACTERS, max_size=5),
+    st.integers(-5, 5) | TEXT | st.booleans(),
+    max_size=3,
+)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> tuple[list[str], list[tuple[str, dict[str, Any], list[int]]]]:
+    """Text pieces, and calls (name, arguments, where their JSON text is cut)."""
+    texts = draw(st.lists(TEXT, max_size=5))
+    calls = draw(
+        st.lists(
+            st.tuples(
+                st.from_regex(r"[a-z_]{1,8}", fullmatch=True),
+                ARGUMENTS,
+                st.lists(st.integers(1, 6), max_size=4),
+            ),
+            max_size=3,
+        )
+    )
+    return texts, calls
+
+
+class TestAnyEvents:
+    """Any text and calls, cut anywhere, come back from every family's stream."""
+
+    @pytest.mark.parametrize("family", FAMILIES)
+    @settings(max_examples=40, deadline=None)
+    @given(answer=answers(), usage=st.tuples(st.integers(0, 99), st.integers(0, 99)))
+    def test_round_trip(
+        self,
+        family: str,
+        answer: tuple[list[str], list[tuple[str, dict[str, Any], list[int]]]],
+        usage: tuple[int, int],
+    ) -> None:
+        texts, calls = answer
+        events: list[StreamEvent] = [TextDelta(text) for text in texts]
+        for slot, (name, arguments, cuts) in enumerate(calls):
+            text = json.dumps(arguments)
+            events.append(ToolCallStarted(slot, f"call_{slot}", name))
+            at = 0
+            for cut in [*cuts, len(text)]:
+                if text[at : at + cut]:
+                    events.append(ToolCallArgumentsDelta(slot, text[at : at + cut]))
+                at += cut
+            if text[at:]:
+                events.append(ToolCallArgumentsDelta(slot, text[at:]))
+            events.append(
+                ToolCallCompleted(slot, ToolCall(f"call_{slot}", name, Raw(text.encode())))
+            )
+        reason = FinishReason.TOOL_CALLS if calls else FinishReason.STOP
+        events += [Finished(reason), UsageReported(Usage(*usage))]
+        raw = encode_events(family, events, Response(id="r1", model="m"))
+        decoded = decode(family, raw, random_sizes(len(raw), len(texts)))[1]
+        assert decoded.message is not None or not (texts or calls)
+        if decoded.message is not None:
+            assert decoded.message.text == "".join(texts)
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [
+            (name, arguments) for name, arguments, _ in calls
+        ]
+        if family in ("openai", "anthropic"):  # arguments as their fragments said them
+            assert [bytes(c.arguments) for c in decoded.tool_calls] == [
+                json.dumps(arguments).encode() for _, arguments, _ in calls
+            ]
+        if family != "ollama":  # Ollama's calls have no ids on the wire
+            assert [c.id for c in decoded.tool_calls] == [f"call_{k}" for k in range(len(calls))]
+        assert decoded.usage is not None
+        assert (decoded.usage.prompt_tokens, decoded.usage.completion_tokens) == usage
