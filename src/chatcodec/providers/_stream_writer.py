@@ -101,7 +101,9 @@ def tiny(
         reason, raw = finish if finish is not None else (None, None)
         choices = (Choice(message, reason, raw),)
     found: list[Loss] = []
-    body = loads(encode_response(Response(choices, usage=usage), losses=found))
+    data = encode_response(Response(choices, usage=usage), losses=found)
+    # Only a part or a call holds arguments whose bytes must be kept.
+    body = loads(data) if message is not None else _any.decode(data)
     if losses is not None:
         losses.extend(found)
     return body

@@ -88,7 +88,7 @@ class _Answer:
 class OpenAIStreamEncoder(StreamEncoder):
     """Write an OpenAI Chat Completions stream; made by :func:`stream_encoder`, see there."""
 
-    __slots__ = ("_answers", "_heads", "_include_usage", "_signed", "_top", "_usage")
+    __slots__ = ("_answers", "_before", "_heads", "_include_usage", "_signed", "_top", "_usage")
 
     def __init__(
         self,
@@ -101,6 +101,9 @@ class OpenAIStreamEncoder(StreamEncoder):
         body = loads(encode_response(head)) if head is not None else {}
         self._top = _top(body)
         self._top.setdefault("object", "chat.completion.chunk")
+        # What dumps({**top, "choices": [choice]}) writes before the choice.
+        envelope = dumps(self._top)
+        self._before = b"data: " + envelope[:-1] + b',"choices":['
         heads = body.get("choices")
         self._heads: dict[int, dict[str, Any]] = {}
         for place, choice in enumerate(heads if type(heads) is list else ()):
@@ -112,9 +115,8 @@ class OpenAIStreamEncoder(StreamEncoder):
         self._signed = False
 
     def _chunk(self, choice: dict[str, Any]) -> bytes:
-        out = dict(self._top)
-        out["choices"] = [choice]
-        return sse(dumps(out))
+        # The envelope is the same in every chunk: its bytes are made once (see _envelope).
+        return self._before + dumps(choice) + b"]}\n\n"
 
     def _answer(self, key: int) -> _Answer:
         answer = self._answers.get(key)
