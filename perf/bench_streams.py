@@ -5,7 +5,9 @@ and must end with the same tool calls and finish reason (checked first, see
 ``stream_scenarios.py``). Timings are per chunk (pyperf ``inner_loops``): the
 whole stream, from the first piece to the final response, divided by its
 number of chunks. The preview cases are per fragment. ``encode/openai-200``
-writes the same stream again from its events (``stream_encode_scenarios.py``).
+writes the same stream again from its events, and ``translate/anthropic-corpus``
+re-sends the recorded Anthropic stream as OpenAI chunks, piece by piece
+(``stream_encode_scenarios.py``).
 
 Usage: python perf/bench_streams.py -o perf/results/streams.json
 """
@@ -22,9 +24,12 @@ from stream_encode_scenarios import (
     CASE,
     CHUNKS,
     EVENTS,
+    TRANSLATED,
     check_encode,
+    check_translate,
     encode_chatcodec,
     encode_floor,
+    translate_chatcodec,
 )
 from stream_scenarios import (
     CHECKS,
@@ -58,6 +63,11 @@ def timers() -> dict[str, tuple[Callable[[int], float], int]]:
     chunks = len(STREAMS[CASE].payloads)
     out[f"encode/{CASE}/chatcodec"] = (timer(encode_chatcodec, EVENTS), chunks)
     out[f"encode/{CASE}/msgspec-floor"] = (timer(encode_floor, CHUNKS), chunks)
+    source = STREAMS[TRANSLATED]
+    out[f"translate/{TRANSLATED}/chatcodec"] = (
+        timer(translate_chatcodec, source.pieces),
+        len(source.payloads),
+    )
     return out
 
 
@@ -67,6 +77,7 @@ def main() -> None:
         for check in CHECKS.values():
             check()
         check_encode()
+        check_translate()
     runner.metadata["description"] = "Stream decoding and tool-call accumulation, per chunk"
     for name, (time, inner) in timers().items():
         runner.bench_time_func(name, time, inner_loops=inner)

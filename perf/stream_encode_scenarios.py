@@ -14,6 +14,12 @@ The check, before anything is timed: the encoder's bytes decode to the
 response the recorded stream decodes to, and the floor's bytes are the
 recorded chunks. Decoding the same stream (``stream/openai-200/...`` in
 ``bench_streams.py``) is the other floor it is read against.
+
+Translating: the recorded Anthropic stream (``anthropic-corpus``) fed in its
+network pieces to ``translate_stream("anthropic", "openai")``, against
+decoding it alone (``stream/anthropic-corpus/chatcodec``; the goal is at
+most twice that). Its check: the OpenAI stream it writes decodes to the
+calls and the finish reason the Anthropic stream holds.
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ from typing import Any
 
 import msgspec
 
-from chatcodec import Response
+from chatcodec import Response, translate_stream
 from chatcodec._events import StreamEvent
-from chatcodec.providers import openai
+from chatcodec.providers import anthropic, openai
 from stream_scenarios import STREAMS, CheckFailed
 
 CASE = "openai-200"
+TRANSLATED = "anthropic-corpus"
 _encode = msgspec.json.Encoder().encode
 
 
@@ -61,3 +68,24 @@ def check_encode() -> None:
         raise CheckFailed(f"encode/{CASE}/chatcodec: the stream does not decode to the response")
     if encode_floor(CHUNKS) != STREAMS[CASE].data:
         raise CheckFailed(f"encode/{CASE}/msgspec-floor: not the recorded chunks")
+
+
+def translate_chatcodec(pieces: list[bytes]) -> bytes:
+    translator = translate_stream("anthropic", "openai")
+    feed = translator.feed
+    out = b"".join([feed(piece) for piece in pieces])
+    return out + translator.finish()[0]
+
+
+def check_translate() -> None:
+    source = anthropic.stream()
+    source.feed(STREAMS[TRANSLATED].data)
+    want = source.finish()
+    target = openai.stream()
+    target.feed(translate_chatcodec(STREAMS[TRANSLATED].pieces))
+    got = target.finish()
+    calls = [(c.name, bytes(c.arguments)) for c in got.tool_calls]
+    if calls != [(c.name, bytes(c.arguments)) for c in want.tool_calls] or (
+        got.finish_reason != want.finish_reason
+    ):
+        raise CheckFailed(f"translate/{TRANSLATED}/chatcodec: not the calls the stream holds")

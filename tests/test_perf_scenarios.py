@@ -181,6 +181,9 @@ class TestStreams:
     def test_encode_check_passes(self) -> None:
         stream_encode_scenarios.check_encode()
 
+    def test_translate_check_passes(self) -> None:
+        stream_encode_scenarios.check_translate()
+
     def test_encode_check_fails_on_another_answer(self, monkeypatch: pytest.MonkeyPatch) -> None:
         other = stream_encode_scenarios.RESPONSE.choices[0]
         changed = cc.Response((other, other), id="x")
