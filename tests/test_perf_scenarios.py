@@ -26,6 +26,7 @@ import bench_streams  # noqa: E402
 import convert_scenarios  # noqa: E402
 import peers  # noqa: E402
 import scenarios  # noqa: E402
+import stream_encode_scenarios  # noqa: E402
 import stream_scenarios  # noqa: E402
 
 TRANSCRIPT = scenarios.TRANSCRIPT
@@ -176,6 +177,19 @@ def test_accumulate_peers_rebuild_the_same_arguments() -> None:
 
 class TestStreams:
     """The stream benchmarks: every peer ends with the calls the stream holds."""
+
+    def test_encode_check_passes(self) -> None:
+        stream_encode_scenarios.check_encode()
+
+    def test_translate_check_passes(self) -> None:
+        stream_encode_scenarios.check_translate()
+
+    def test_encode_check_fails_on_another_answer(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        other = stream_encode_scenarios.RESPONSE.choices[0]
+        changed = cc.Response((other, other), id="x")
+        monkeypatch.setattr(stream_encode_scenarios, "RESPONSE", changed)
+        with pytest.raises(stream_scenarios.CheckFailed, match="encode"):
+            stream_encode_scenarios.check_encode()
 
     @pytest.mark.parametrize(
         "check", stream_scenarios.CHECKS.values(), ids=list(stream_scenarios.CHECKS)

@@ -86,6 +86,7 @@ from ._tools import (
     parse_tool_call,
     tool_call,
 )
+from ._translate import StreamTranslator, translate_stream
 from ._usage import FinishReason, Usage
 from ._validate import Policy, validate, validate_untrusted
 from .bulk import BulkResult, LineProblem, convert_lines
@@ -140,6 +141,7 @@ __all__ = [
     "Role",
     "Severity",
     "StreamError",
+    "StreamTranslator",
     "StreamedToolCalls",
     "SystemMessage",
     "TextPart",
@@ -181,6 +183,7 @@ __all__ = [
     "to_request",
     "tool_call",
     "tool_result",
+    "translate_stream",
     "user",
     "validate",
     "validate_untrusted",

@@ -8,6 +8,9 @@ and ``msgpack``:
 - ``check_request(request) -> list[Problem]``: what the provider would refuse
 - ``stream(framing=None, *, max_line=..., ...)``: a sans-IO decoder for a
   streamed response, ``feed(bytes) -> events`` and ``finish() -> Response``
+- ``stream_encoder(head=None)``: a sans-IO encoder writing the family's
+  stream, ``encode(event) -> bytes`` and ``finish() -> bytes``; and
+  ``encode_stream(response) -> bytes``, a whole response as that stream
 
 Same-provider round trips are lossless: what has no canonical field stays in
 ``extras`` under the provider's name. The encoders take ``losses=`` (a list)
@@ -28,6 +31,7 @@ True
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import Protocol
 
 from .._events import StreamEvent
@@ -36,7 +40,7 @@ from .._framing import Framing
 from .._loss import Loss
 from .._problems import Problem
 
-__all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "get"]
+__all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 
 NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The codecs, one per wire family."""
@@ -87,6 +91,14 @@ class Codec(Protocol):
     ) -> StreamDecoder:
         """A decoder for a streamed response: bytes in, events out, within the limits."""
 
+    def stream_encoder(
+        self, head: Response | None = None, *, losses: list[Loss] | None = None
+    ) -> StreamEncoder:
+        """An encoder writing the family's stream: events in, bytes out."""
+
+    def encode_stream(self, response: Response, *, losses: list[Loss] | None = None) -> bytes:
+        """A whole response written as the stream the family would have sent."""
+
 
 class StreamDecoder(Protocol):
     """What every provider's stream decoder provides (sans-IO)."""
@@ -103,6 +115,19 @@ class StreamDecoder(Protocol):
     @property
     def complete(self) -> bool:
         """Whether the stream's last event came."""
+
+
+class StreamEncoder(Protocol):
+    """What every provider's stream encoder provides (sans-IO)."""
+
+    def encode(self, event: StreamEvent) -> bytes:
+        """Take one event; return the bytes to send for it (may be empty)."""
+
+    def encode_all(self, events: Iterable[StreamEvent]) -> bytes:
+        """Take several events; return their bytes, joined."""
+
+    def finish(self) -> bytes:
+        """End the stream; return the bytes that close it."""
 
 
 def get(name: str) -> Codec:

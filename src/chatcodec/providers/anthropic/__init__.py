@@ -74,16 +74,20 @@ from .._lower import DENIED_RESULT
 from . import _check, _decode, _encode
 from ._fast import fast_response
 from ._stream import AnthropicStreamDecoder, stream
+from ._stream_encode import AnthropicStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
     "AnthropicStreamDecoder",
+    "AnthropicStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]
 
 NAME = "anthropic"

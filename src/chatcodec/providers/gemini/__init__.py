@@ -23,14 +23,18 @@ from ._decode import decode_request, decode_response
 from ._encode import encode_request, encode_response
 from ._keys import NAME
 from ._stream import GeminiStreamDecoder, stream
+from ._stream_encode import GeminiStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
     "GeminiStreamDecoder",
+    "GeminiStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]

@@ -31,15 +31,19 @@ from .._lower import DENIED_RESULT
 from . import _check, _decode, _encode
 from ._common import NAME
 from ._stream import OllamaStreamDecoder
+from ._stream_encode import OllamaStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
+    "OllamaStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]
 
 

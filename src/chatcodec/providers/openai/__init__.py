@@ -16,14 +16,18 @@ from ._decode import decode_request
 from ._encode import encode_request, encode_response
 from ._reply import decode_response
 from ._stream import OpenAIStreamDecoder, stream
+from ._stream_encode import OpenAIStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
     "OpenAIStreamDecoder",
+    "OpenAIStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]

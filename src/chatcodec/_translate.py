@@ -1,0 +1,193 @@
+"""A live stream from one family re-sent as another's: bytes in, bytes out. No I/O.
+
+The source family's decoder turns each read into events; the target
+family's stream encoder turns each event into bytes at once. Nothing waits
+for the end unless the target needs it whole (Gemini and Ollama send a
+tool call whole, so a call leaves when it completes), so memory is what the
+decoder keeps for the response plus what the target makes wait.
+
+The target's envelope (id, model) is the source's: the encoder is made at
+the first event that writes something, from the response so far. Reasoning
+signatures are the source family's own: another family gets the reasoning
+text without them, and Anthropic, which takes no reasoning it did not sign,
+gets none (as its ``encode_response`` does), each reported once as lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._events import ReasoningDelta, StreamEvent, UsageReported
+from ._exchange import Response
+from ._loss import Loss, LossReport
+from .providers import get
+
+__all__ = ["StreamTranslator", "translate_stream"]
+
+
+class StreamTranslator:
+    """Translate a stream as it arrives; made by :func:`translate_stream`, see there."""
+
+    __slots__ = (
+        "_decoder",
+        "_encoder",
+        "_foreign",
+        "_head",
+        "_losses",
+        "_options",
+        "_target",
+        "_waiting",
+    )
+
+    def __init__(
+        self, source: str, target: str, head: Response | None, options: dict[str, Any]
+    ) -> None:
+        reader: Any = get(source)
+        self._decoder: Any = reader.stream()
+        self._target: Any = get(target)
+        # A reasoning signature is only good for the family that made it.
+        self._foreign = reader.NAME != self._target.NAME
+        self._head = head
+        self._options = options
+        self._encoder: Any = None
+        self._waiting: list[StreamEvent] = []  # usage reported before the first content
+        self._losses: list[Loss] = []
+
+    def feed(self, data: bytes) -> bytes:
+        """Take the source's next bytes; return the target's bytes they make.
+
+        Raises
+        ------
+        StreamError
+            When the source stream reports an error or is malformed.
+        """
+        return self._write(self._decoder.feed(data))
+
+    def finish(self) -> tuple[bytes, LossReport]:
+        """End the stream: the target's last bytes, and what the target could not carry.
+
+        Raises
+        ------
+        StreamError
+            When the source stream stopped in a way that leaves no response.
+        """
+        out = self._write(self._decoder.flush())
+        if self._encoder is None:
+            self._start()
+        out += self._encoder.finish()
+        return out, LossReport(tuple(self._losses))
+
+    @property
+    def response(self) -> Response:
+        """The source's response so far (whole after :meth:`finish`)."""
+        response: Response = self._decoder.finish() if self._decoder._done else self._partial()
+        return response
+
+    def _partial(self) -> Response:
+        partial: Response | None = self._decoder._partial()
+        return partial if partial is not None else Response()
+
+    def _write(self, events: list[StreamEvent]) -> bytes:
+        if not events:
+            return b""
+        encoder = self._encoder
+        if encoder is None:
+            if all(type(event) is UsageReported for event in events):
+                # message_start's usage: wait for content, which brings the envelope.
+                self._waiting.extend(events)
+                return b""
+            encoder = self._start()
+        if self._foreign:
+            events = self._unsigned(events)
+        return b"".join([encoder.encode(event) for event in events])
+
+    def _unsigned(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """Reasoning without the source's signatures (Anthropic takes no unsigned reasoning)."""
+        out: list[StreamEvent] = []
+        for event in events:
+            if type(event) is ReasoningDelta:
+                path = f"$.choices[{event.choice}].message"
+                if self._target.NAME == "anthropic":
+                    self._lose(path, "anthropic cannot carry reasoning that it did not sign")
+                    continue
+                if event.signature is not None:
+                    self._lose(path, "a reasoning signature made by another provider")
+                    event = ReasoningDelta(event.text, event.choice)
+            out.append(event)
+        return out
+
+    def _lose(self, path: str, reason: str) -> None:
+        loss = Loss(path, reason)
+        if loss not in self._losses:  # once per stream, not once per delta
+            self._losses.append(loss)
+
+    def _start(self) -> Any:
+        source = self._partial()
+        head = self._head
+        if head is None:
+            head = Response(id=source.id, model=source.model)
+        elif head.id is None or head.model is None:
+            head = Response(
+                id=head.id if head.id is not None else source.id,
+                model=head.model if head.model is not None else source.model,
+                extras=head.extras,
+            )
+        self._encoder = self._target.stream_encoder(head, losses=self._losses, **self._options)
+        waiting, self._waiting = self._waiting, []
+        for event in waiting:
+            self._encoder.encode(event)  # usage is kept, written where the target puts it
+        return self._encoder
+
+
+def translate_stream(
+    source: str, target: str, *, head: Response | None = None, **options: Any
+) -> StreamTranslator:
+    r"""Translate a streamed response from one family's wire format to another's, live.
+
+    Sans-IO: ``feed(bytes)`` takes the source's bytes as they arrive (split
+    anywhere) and returns the target's bytes to send now: a text delta leaves
+    in the ``feed`` that brought it, a tool call's argument fragments as they
+    come (whole, once complete, for Gemini and Ollama, which send calls
+    whole). ``finish()`` returns the target's last bytes and a
+    :class:`LossReport` of what the target could not carry.
+
+    Parameters
+    ----------
+    source, target : str
+        Provider names, as for :func:`chatcodec.providers.get`.
+    head : Response, optional
+        The target's envelope (id, model, the target family's ``extras``,
+        such as OpenAI's ``created``). The source's id and model fill what it
+        leaves out.
+    **options
+        For the target's stream encoder: ``include_usage`` (OpenAI),
+        ``ping`` (Anthropic), ``framing`` (Gemini).
+
+    Raises
+    ------
+    KeyError
+        For a name that is no codec's.
+
+    Examples
+    --------
+    >>> from chatcodec import translate_stream
+    >>> translator = translate_stream("anthropic", "openai")
+    >>> translator.feed(
+    ...     b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+    ...     b'"type":"message","role":"assistant","model":"claude","content":[],'
+    ...     b'"stop_reason":null,"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    ... )
+    b''
+    >>> out = translator.feed(
+    ...     b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+    ...     b'"content_block":{"type":"text","text":""}}\n\n'
+    ...     b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+    ...     b'"delta":{"type":"text_delta","text":"Hi!"}}\n\n'
+    ... )
+    >>> b'"content":"Hi!"' in out, b'"id":"msg_1"' in out
+    (True, True)
+    >>> tail, report = translator.finish()
+    >>> tail.endswith(b"data: [DONE]\n\n"), bool(report)
+    (True, False)
+    """
+    return StreamTranslator(source, target, head, options)

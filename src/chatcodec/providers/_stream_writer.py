@@ -1,0 +1,157 @@
+"""What the stream encoders share: their surface, framing, and bodies as trees.
+
+A stream encoder is the mirror of a stream decoder, sans-IO: canonical
+events in (:meth:`StreamEncoder.encode`), the family's wire bytes out, and
+:meth:`StreamEncoder.finish` for what closes the stream. The events say
+what was said (text, reasoning, calls, usage, why it ended); the rest of a
+response (its id, model, and the keys only one family has, kept in
+``extras``) comes from an optional ``head``: a :class:`~chatcodec.Response`
+whose family body the encoder reads once for those keys. Its content,
+calls, usage and finish reasons are never used: the events bring those.
+
+Rules are written once: what a usage, a finish reason, a whole part or a
+call looks like on the wire is asked of the family's own
+``encode_response``, on a response holding just that one thing. Those are
+the rare events; text, reasoning and argument fragments are written here.
+
+A whole response written as a stream (``encode_stream``) does not go through
+events at all: the family's body is cut into the chunks the family would
+have sent, which the family's decoder folds back into that very body.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from .._content import AssistantPart
+from .._errors import StreamError
+from .._events import StreamEvent
+from .._exchange import Choice, Response
+from .._loss import Loss
+from .._messages import AssistantMessage
+from .._tools import InvalidToolCall, ToolCall
+from .._usage import FinishReason, Usage
+
+__all__ = ["ARGUMENTS", "StreamEncoder", "dumps", "loads", "sse", "tiny"]
+
+EncodeResponse = Callable[..., bytes]
+
+_encoder = msgspec.json.Encoder()
+_raws = msgspec.json.Decoder(dict[str, Raw])
+_raw_list = msgspec.json.Decoder(list[Raw])
+_any = msgspec.json.Decoder()
+
+ARGUMENTS = frozenset(("input", "args", "arguments"))
+"""The keys whose values are a call's arguments: kept as their bytes."""
+
+
+def dumps(value: Any) -> bytes:
+    """Compact JSON; ``Raw`` values are written as their bytes."""
+    return _encoder.encode(value)
+
+
+def loads(data: bytes | Raw, keep: frozenset[str] = ARGUMENTS) -> Any:
+    """Parse JSON into builtins, leaving the values under ``keep`` as ``Raw``.
+
+    Tool-call arguments written as JSON objects keep their exact bytes this
+    way, so that a stream carries what the body said, byte for byte.
+    """
+    text = bytes(data)
+    first = text.lstrip()[:1]
+    if first == b"{":
+        return {
+            key: value if key in keep else loads(value, keep)
+            for key, value in _raws.decode(text).items()
+        }
+    if first == b"[":
+        return [loads(item, keep) for item in _raw_list.decode(text)]
+    return _any.decode(text)
+
+
+def sse(data: bytes, event: str | None = None, end: bytes = b"\n") -> bytes:
+    """One server-sent event: an optional name, one ``data:`` line, a blank line."""
+    head = b"event: " + event.encode() + end if event is not None else b""
+    return head + b"data: " + data + end + end
+
+
+def tiny(
+    encode_response: EncodeResponse,
+    *,
+    part: AssistantPart | None = None,
+    call: ToolCall | InvalidToolCall | None = None,
+    usage: Usage | None = None,
+    finish: tuple[FinishReason | None, str | int | None] | None = None,
+    losses: list[Loss] | None = None,
+) -> Any:
+    """The family body of a response holding one thing: how the family writes it."""
+    message = None
+    if part is not None:
+        message = AssistantMessage(content=(part,))
+    elif type(call) is ToolCall:
+        message = AssistantMessage(tool_calls=(call,))
+    elif type(call) is InvalidToolCall:
+        message = AssistantMessage(invalid_tool_calls=(call,))
+    choices: tuple[Choice, ...] = ()
+    if message is not None or finish is not None:
+        reason, raw = finish if finish is not None else (None, None)
+        choices = (Choice(message, reason, raw),)
+    found: list[Loss] = []
+    data = encode_response(Response(choices, usage=usage), losses=found)
+    # Only a part or a call holds arguments whose bytes must be kept.
+    body = loads(data) if message is not None else _any.decode(data)
+    if losses is not None:
+        losses.extend(found)
+    return body
+
+
+class StreamEncoder(abc.ABC):
+    """Base of the provider stream encoders: events in, wire bytes out.
+
+    Subclasses implement ``_event`` (one event in, bytes out) and ``_end``
+    (what closes the stream).
+    """
+
+    __slots__ = ("_finished", "losses")
+
+    def __init__(self, losses: list[Loss] | None) -> None:
+        self.losses: list[Loss] = losses if losses is not None else []
+        self._finished = False
+
+    def encode(self, event: StreamEvent) -> bytes:
+        """Take one event; return the bytes to send for it (may be empty).
+
+        Raises
+        ------
+        StreamError
+            After :meth:`finish`.
+        """
+        if self._finished:
+            raise StreamError("the encoder was given an event after finish()")
+        return self._event(event)
+
+    def encode_all(self, events: Iterable[StreamEvent]) -> bytes:
+        """Take several events; return their bytes, joined."""
+        return b"".join([self.encode(event) for event in events])
+
+    def finish(self) -> bytes:
+        """End the stream; return the bytes that close it (once; then ``b""``)."""
+        if self._finished:
+            return b""
+        self._finished = True
+        return self._end()
+
+    def _lose(self, path: str, reason: str) -> None:
+        self.losses.append(Loss(path, reason))
+
+    @abc.abstractmethod
+    def _event(self, event: StreamEvent) -> bytes:
+        """The bytes for one event."""
+
+    @abc.abstractmethod
+    def _end(self) -> bytes:
+        """The bytes that close the stream."""

@@ -1,0 +1,283 @@
+"""Gemini ``streamGenerateContent`` written: events in, whole-part chunks out.
+
+Each chunk is a whole ``GenerateContentResponse``: one candidate holding
+the parts that arrived (a piece of text or thought, or a whole part: a
+function call is sent whole, with its ``thoughtSignature``), the usage so
+far (Gemini's usage is cumulative), and the envelope (``modelVersion``,
+``responseId``). The finish reason goes in the last chunk of its candidate,
+with the usage that follows it. Framing: ``alt=sse`` (``data:`` lines, CRLF
+as Gemini sends them) or the JSON array sent without it. Keys are written in
+camelCase.
+
+A call's argument fragments are not sent: Gemini sends a call whole, so
+the call goes out when it is complete.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..._content import ReasoningPart, TextPart
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._exchange import Response
+from ..._loss import Loss
+from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
+from ._encode import encode_response
+
+__all__ = ["GeminiStreamEncoder", "encode_stream", "stream_encoder"]
+
+GeminiFraming = Literal["sse", "json-array"]
+
+_CANDIDATE_OWN = frozenset(("content", "finishReason", "index"))
+
+
+class _Frames:
+    """Chunks framed as ``alt=sse`` events or as the elements of one JSON array."""
+
+    __slots__ = ("array", "count")
+
+    def __init__(self, framing: GeminiFraming) -> None:
+        if framing not in ("sse", "json-array"):
+            raise ValueError(f"gemini streams are framed as sse or json-array, not {framing!r}")
+        self.array = framing == "json-array"
+        self.count = 0
+
+    def frame(self, chunk: dict[str, Any]) -> bytes:
+        data = dumps(chunk)
+        self.count += 1
+        if not self.array:
+            return sse(data, end=b"\r\n")
+        return (b"[" if self.count == 1 else b",\r\n") + data
+
+    def end(self) -> bytes:
+        if not self.array:
+            return b""
+        return b"]" if self.count else b"[]"
+
+
+class GeminiStreamEncoder(StreamEncoder):
+    """Write a Gemini stream; made by :func:`stream_encoder`, see there."""
+
+    __slots__ = (
+        "_done",
+        "_finishing",
+        "_frames",
+        "_heads",
+        "_role",
+        "_started",
+        "_top",
+        "_usage",
+        "_written",
+    )
+
+    def __init__(
+        self,
+        head: Response | None = None,
+        *,
+        framing: GeminiFraming = "sse",
+        losses: list[Loss] | None = None,
+    ) -> None:
+        super().__init__(losses)
+        self._frames = _Frames(framing)
+        body = loads(encode_response(head)) if head is not None else {}
+        self._top = {k: v for k, v in body.items() if k not in ("candidates", "usageMetadata")}
+        # Each head candidate's keys the events do not carry, by its index.
+        self._heads: dict[int, dict[str, Any]] = {}
+        candidates = body.get("candidates")
+        for place, candidate in enumerate(candidates if type(candidates) is list else ()):
+            index = candidate.get("index", place)
+            own = {k: v for k, v in candidate.items() if k not in _CANDIDATE_OWN}
+            if "index" in candidate:
+                own["index"] = index
+            self._heads[index] = own
+        content = candidates[0].get("content") if type(candidates) is list and candidates else None
+        role = content.get("role") if type(content) is dict else None
+        self._role = role if role is not None else "model"
+        self._usage: Any = None
+        self._written: Any = None  # the usage last sent
+        self._finishing: dict[int, dict[str, Any]] = {}  # finished candidates not yet sent
+        self._started: set[int] = set()  # candidates that sent something
+        self._done: set[int] = set()  # candidates that finished
+
+    def _chunk(self, candidates: list[dict[str, Any]] | None) -> bytes:
+        out: dict[str, Any] = {}
+        if candidates is not None:
+            out["candidates"] = candidates
+        if self._usage is not None:
+            out["usageMetadata"] = self._usage
+            self._written = self._usage
+        out.update(self._top)
+        return self._frames.frame(out)
+
+    def _index(self, key: int) -> dict[str, Any]:
+        head = self._heads.get(key)
+        return {"index": key} if key != 0 or (head is not None and "index" in head) else {}
+
+    def _parts(self, key: int, parts: list[Any]) -> bytes:
+        out = self._flush()
+        self._started.add(key)
+        candidate = {"content": {"parts": parts, "role": self._role}, **self._index(key)}
+        return out + self._chunk([candidate])
+
+    def _flush(self) -> bytes:
+        """Send the finished candidates held for the usage that follows them."""
+        if not self._finishing:
+            return b""
+        candidates = list(self._finishing.values())
+        self._finishing.clear()
+        return self._chunk(candidates)
+
+    def _event(self, event: StreamEvent) -> bytes:
+        kind = type(event)
+        if kind is TextDelta or kind is RefusalDelta:
+            assert isinstance(event, TextDelta | RefusalDelta)
+            if kind is RefusalDelta:
+                self._lose(
+                    f"$.choices[{event.choice}].message", "gemini has no refusal: sent as text"
+                )
+            return self._parts(event.choice, [{"text": event.text}]) if event.text else b""
+        if kind is ReasoningDelta:
+            assert isinstance(event, ReasoningDelta)
+            part: dict[str, Any] = {"text": event.text, "thought": True}
+            if event.signature is not None:
+                part["thoughtSignature"] = event.signature
+            return self._parts(event.choice, [part])
+        if kind is ToolCallCompleted:
+            assert isinstance(event, ToolCallCompleted)
+            wire = tiny(encode_response, call=event.call, losses=self.losses)
+            return self._parts(event.choice, wire["candidates"][0]["content"]["parts"])
+        if kind is PartReceived:
+            assert isinstance(event, PartReceived)
+            part_ = event.part
+            if type(part_) is TextPart and part_.extras is None:
+                return self._event(TextDelta(part_.text, event.choice))
+            if type(part_) is ReasoningPart and part_.redacted is None and part_.provider is None:
+                return self._event(ReasoningDelta(part_.text, event.choice, part_.signature))
+            wire = tiny(encode_response, part=part_, losses=self.losses)
+            candidates = wire.get("candidates") or [{}]
+            parts = candidates[0].get("content", {}).get("parts")
+            return self._parts(event.choice, parts) if parts else b""
+        if kind is UsageReported:
+            assert isinstance(event, UsageReported)
+            self._usage = tiny(encode_response, usage=event.usage).get("usageMetadata")
+            return b""
+        if kind is Finished:
+            assert isinstance(event, Finished)
+            wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+            candidate = dict(self._heads.get(event.choice, {}))
+            candidate.update(self._index(event.choice))
+            reason = wire["candidates"][0].get("finishReason")
+            if reason is not None:
+                candidate["finishReason"] = reason
+            self._finishing[event.choice] = candidate
+            self._started.add(event.choice)
+            self._done.add(event.choice)
+            return b""
+        return b""  # a call's start and fragments: the call goes out whole when complete
+
+    def _end(self) -> bytes:
+        out = self._flush()
+        # Candidates cut off before their reason: their other keys still go out.
+        rest = [
+            {**self._heads[key], **self._index(key)}
+            for key in sorted(self._started)
+            if key not in self._done and self._heads.get(key)
+        ]
+        if rest:
+            out += self._chunk(rest)
+        elif self._usage is not None and self._usage != self._written:
+            out += self._chunk(None)
+        return out + self._frames.end()
+
+
+def stream_encoder(
+    head: Response | None = None,
+    *,
+    framing: GeminiFraming = "sse",
+    losses: list[Loss] | None = None,
+) -> GeminiStreamEncoder:
+    r"""An encoder for a Gemini ``streamGenerateContent`` stream: events in, bytes out.
+
+    Sans-IO: :meth:`~GeminiStreamEncoder.encode` takes one stream event (as
+    any family's decoder makes them) and returns the bytes to send at once;
+    :meth:`~GeminiStreamEncoder.finish` returns the last chunk (and the
+    array's closing bracket).
+
+    Parameters
+    ----------
+    head : Response, optional
+        Where the envelope comes from: ``model`` (``modelVersion``), ``id``
+        (``responseId``) and the keys kept in ``extras["gemini"]`` (each
+        candidate's ``safetyRatings``, ``citationMetadata``...). Its
+        content, calls, usage and finish reasons are not used.
+    framing : {"sse", "json-array"}, default "sse"
+        ``alt=sse`` events, or the JSON array Gemini sends without it.
+    losses : list of Loss, optional
+        Where to report what the stream cannot carry.
+
+    Examples
+    --------
+    >>> import json
+    >>> from chatcodec import Response
+    >>> from chatcodec._events import TextDelta
+    >>> from chatcodec.providers import gemini
+    >>> encoder = gemini.stream_encoder(Response(model="gemini-2.5-flash"))
+    >>> chunk = json.loads(encoder.encode(TextDelta("Hi"))[6:])
+    >>> chunk["candidates"][0]["content"], chunk["modelVersion"]
+    ({'parts': [{'text': 'Hi'}], 'role': 'model'}, 'gemini-2.5-flash')
+    """
+    return GeminiStreamEncoder(head, framing=framing, losses=losses)
+
+
+def encode_stream(
+    response: Response, *, framing: GeminiFraming = "sse", losses: list[Loss] | None = None
+) -> bytes:
+    """Write a whole response as the stream Gemini would have sent for it.
+
+    One chunk per part, each with its candidate's index and the envelope;
+    the last chunk has every candidate's last part, finish reason and other
+    keys, and the usage. The stream decodes to the response
+    :func:`decode_response` gives for :func:`encode_response`'s body, except
+    that two text parts in a row merge, as Gemini's own chunks do.
+
+    Parameters
+    ----------
+    response : Response
+        The answer (from any provider).
+    framing : {"sse", "json-array"}, default "sse"
+        ``alt=sse`` events, or the JSON array Gemini sends without it.
+    losses : list of Loss, optional
+        Where to report what the wire cannot carry.
+    """
+    frames = _Frames(framing)
+    body = loads(encode_response(response, losses=losses))
+    top = {k: v for k, v in body.items() if k not in ("candidates", "usageMetadata")}
+    out = []
+    candidates = body.get("candidates")
+    last: list[Any] = []
+    for candidate in candidates if type(candidates) is list else ():
+        content = candidate.get("content")
+        parts = content.get("parts") if type(content) is dict else None
+        if type(parts) is not list or len(parts) < 2:
+            last.append(candidate)
+            continue
+        index = {"index": candidate["index"]} if "index" in candidate else {}
+        for part in parts[:-1]:
+            piece = {**content, "parts": [part]}
+            out.append(frames.frame({"candidates": [{"content": piece, **index}], **top}))
+        last.append({**candidate, "content": {**content, "parts": parts[-1:]}})
+    final = dict(body)
+    if candidates is not None:
+        final["candidates"] = last
+    out.append(frames.frame(final))
+    out.append(frames.end())
+    return b"".join(out)

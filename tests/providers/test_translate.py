@@ -1,0 +1,154 @@
+"""translate_stream: recorded streams of one family re-sent live as another's, read by the SDKs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import random_sizes
+from readers import (
+    ALL_STREAMS,
+    anthropic_sdk,
+    decode,
+    openai_sdk,
+    raw_of,
+    recorded_run,
+    stream_file,
+)
+
+from chatcodec import Response, StreamError, translate_stream
+from chatcodec._content import ReasoningPart, RefusalPart
+from chatcodec._events import PartReceived, TextDelta
+
+
+def translate(source: str, target: str, raw: bytes, sizes: list[int], **options: Any) -> Any:
+    """Feed ``raw`` in pieces; the target's bytes per piece, the tail and the report."""
+    translator = translate_stream(source, target, **options)
+    pieces, at = [], 0
+    for size in sizes:
+        pieces.append(translator.feed(raw[at : at + size]))
+        at += size
+    pieces.append(translator.feed(raw[at:]))
+    tail, report = translator.finish()
+    return pieces, tail, report, translator
+
+
+def live_params(family: str) -> list[Any]:
+    return [p for p in ALL_STREAMS if p.values[0] == family and "corpus" not in str(p.values[1])]
+
+
+class TestTranslateStream:
+    """Live translation: source bytes in, target bytes out as soon as they can be written."""
+
+    @pytest.mark.parametrize(("family", "path"), live_params("anthropic"))
+    def test_anthropic_to_openai(self, family: str, path: Path) -> None:
+        events, response = recorded_run(family, path)
+        raw = raw_of(path)
+        assert raw is not None
+        head = Response(extras={"openai": {"created": 1}})
+        pieces, tail, report, translator = translate(
+            "anthropic", "openai", raw, random_sizes(len(raw), 9), head=head
+        )
+        out = b"".join(pieces) + tail
+        assert translator.response == response
+        decoded = decode("openai", out)[1]
+        ours = response.message
+        assert ours is not None
+        assert decoded.message is not None
+        assert decoded.message.text == ours.text
+        assert [(c.id, c.name, c.arguments) for c in decoded.tool_calls] == [
+            (c.id, c.name, c.arguments) for c in ours.tool_calls
+        ]
+        assert decoded.finish_reason == response.finish_reason
+        assert decoded.id == response.id
+        completion = openai_sdk(out)
+        assert (completion.choices[0].message.content or "") == ours.text
+        if any(type(e) is PartReceived for e in events):
+            assert report  # server-tool blocks have no Chat Completions field
+        # Text leaves in the feed that brought it: the first text delta's piece has it.
+        first = next((e for e in events if type(e) is TextDelta), None)
+        if first is not None:
+            assert json.dumps(first.text)[1:-1].encode() in b"".join(pieces)
+
+    @pytest.mark.parametrize(("family", "path"), live_params("openai"))
+    def test_openai_to_anthropic(self, family: str, path: Path) -> None:
+        _, response = recorded_run(family, path)
+        raw = raw_of(path)
+        assert raw is not None
+        if len(response.choices) != 1:
+            pytest.skip("several answers: Anthropic has one")
+        pieces, tail, _, _ = translate("openai", "anthropic", raw, random_sizes(len(raw), 13))
+        out = b"".join(pieces) + tail
+        decoded = decode("anthropic", out)[1]
+        ours = response.message
+        assert ours is not None
+        assert decoded.message is not None
+        # A refusal goes as text (and is reported lost as a refusal).
+        parts = () if isinstance(ours.content, str) or ours.content is None else ours.content
+        expected = ours.text + "".join(p.text for p in parts if type(p) is RefusalPart)
+        assert decoded.message.text == expected
+        assert [(c.id, c.name, c.arguments) for c in decoded.tool_calls] == [
+            (c.id, c.name, c.arguments) for c in ours.tool_calls
+        ]
+        message = anthropic_sdk(out)
+        text = "".join(block.text for block in message.content if block.type == "text")
+        assert text == expected
+        assert message.id == response.id
+
+    def test_first_text_leaves_in_the_same_feed(self) -> None:
+        translator = translate_stream("openai", "anthropic")
+        out = translator.feed(
+            b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m",'
+            b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n'
+        )
+        assert b'"text":"Hel"' in out
+        assert translator.feed(b'data: {"id":"c1","object":"chat.completion.chunk",') == b""
+
+    def test_report_and_errors(self) -> None:
+        translator = translate_stream("anthropic", "openai")
+        translator.feed(
+            b'event: message_start\ndata: {"type":"message_start","message":{"id":"m",'
+            b'"type":"message","role":"assistant","model":"c","content":[],'
+            b'"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+            b'"content_block":{"type":"thinking","thinking":"","signature":""}}\n\n'
+            b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"signature_delta","signature":"s"}}\n\n'
+        )
+        _, report = translator.finish()
+        assert report.paths == ["$.choices[0].message"]
+        with pytest.raises(KeyError):
+            translate_stream("anthropic", "nobody")
+        translator = translate_stream("anthropic", "gemini")
+        with pytest.raises(StreamError):
+            translator.feed(
+                b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n'
+            )
+
+    def test_reasoning_signatures_stay_with_their_family(self) -> None:
+        path = stream_file(
+            "pydantic-ai__models__test_anthropic__test_anthropic_model_thinking_part_stream__00"
+        )
+        raw = raw_of(path)
+        assert raw is not None
+        out, tail, report, _ = translate("anthropic", "gemini", raw, [len(raw)])
+        decoded = decode("gemini", b"".join(out) + tail)[1]
+        assert decoded.message is not None
+        parts = decoded.message.content
+        assert isinstance(parts, tuple)
+        assert [p.signature for p in parts if type(p) is ReasoningPart] == [None]
+        assert "a reasoning signature made by another provider" in [loss.reason for loss in report]
+        # Anthropic takes no reasoning another family signed or left unsigned.
+        gemini_raw = raw_of(
+            stream_file(
+                "pydantic-ai__models__test_google__test_google_model_thinking_part_iter__00"
+            )
+        )
+        assert gemini_raw is not None
+        out, tail, report, _ = translate("gemini", "anthropic", gemini_raw, [7] * 50)
+        decoded = decode("anthropic", b"".join(out) + tail)[1]
+        assert decoded.message is not None
+        assert not any(type(p) is ReasoningPart for p in decoded.message.content or ())
+        assert report.paths == ["$.choices[0].message"]
