@@ -616,3 +616,38 @@ class TestReviewRegressions:
         sink = Sink()
         cc.write_jsonl(sink, [cc.user("a"), cc.user("b")])  # type: ignore[arg-type]
         assert "".join(sink.parts).count("\n") == 2
+
+
+class TestToBuiltins:
+    """Plain JSON values where msgspec.to_builtins stops at a Raw."""
+
+    def test_arguments_come_out_parsed(self) -> None:
+        message = cc.assistant(tool_calls=[cc.tool_call("c1", "f", {"a": [1, 2.5, None]})])
+        with pytest.raises(TypeError):
+            msgspec.to_builtins(message)  # what a user meets without it
+        plain = cc.to_builtins(message)
+        assert plain == {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "name": "f", "arguments": {"a": [1, 2.5, None]}}],
+        }
+        assert json.loads(json.dumps(plain)) == plain
+
+    def test_a_response_and_a_conversation(self) -> None:
+        from chatcodec import providers
+
+        body = (
+            b'{"id":"r","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,'
+            b'"message":{"role":"assistant","content":"Hi","tool_calls":[{"id":"c","type":'
+            b'"function","function":{"name":"f","arguments":"{\\"x\\":1}"}}]},'
+            b'"finish_reason":"tool_calls"}]}'
+        )
+        response = providers.get("openai").decode_response(body)
+        assert response.text == "Hi"
+        plain = cc.to_builtins(response)
+        assert plain["choices"][0]["message"]["tool_calls"][0]["arguments"] == {"x": 1}
+        conv = cc.Conversation([cc.user("Hi")], policy="provider")
+        assert cc.to_builtins(conv)["records"] == [{"role": "user", "content": "Hi"}]
+
+    def test_no_wire_form_is_an_encode_error(self) -> None:
+        with pytest.raises(cc.EncodeError):
+            cc.to_builtins(cc.user("x", metadata={"k": object()}))

@@ -775,3 +775,27 @@ class TestEmptyDescriptionOnTheWire:
         out, report = cc.convert(body, source="openai", target=target)
         assert not report.paths
         assert b'"f"' in out
+
+
+class TestPlainArguments:
+    """A call's arguments as bytes and as text, for code that takes either."""
+
+    def test_bytes_and_text(self) -> None:
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b'{"city": "Z\xc3\xbcrich"}'))
+        assert call.arguments_bytes == b'{"city": "Z\xc3\xbcrich"}'
+        assert call.arguments_text == '{"city": "Zürich"}'
+        assert json.loads(call.arguments_text) == {"city": "Zürich"}
+        assert json.loads(call.arguments_bytes) == call.arguments_dict()
+
+
+class TestResponseText:
+    """A response's answer text, empty when there is none."""
+
+    def test_text(self) -> None:
+        answer = cc.Response((cc.Choice(cc.assistant("Done.")),))
+        assert answer.text == "Done."
+        assert cc.Response().text == ""
+        calls_only = cc.Response(
+            (cc.Choice(cc.assistant(tool_calls=[cc.tool_call("c", "f", {})])),)
+        )
+        assert calls_only.text == ""

@@ -9,7 +9,7 @@ read and write the canonical form in JSON and msgpack.
 """
 
 from . import providers
-from ._codec import Format, decode, encode, read_transcript
+from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
     AudioPart,
@@ -38,6 +38,16 @@ from ._errors import (
     StreamError,
     UntrustedInputError,
     ValidationError,
+)
+from ._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
 )
 from ._exchange import (
     Choice,
@@ -114,6 +124,7 @@ __all__ = [
     "FilePart",
     "FileReference",
     "FinishReason",
+    "Finished",
     "Format",
     "ImagePart",
     "InvalidToolCall",
@@ -128,12 +139,15 @@ __all__ = [
     "NotFoundError",
     "OpaquePart",
     "OrderingError",
+    "PartReceived",
     "Policy",
     "Problem",
     "ProviderError",
     "ProviderTool",
     "Reasoning",
+    "ReasoningDelta",
     "ReasoningPart",
+    "RefusalDelta",
     "RefusalPart",
     "Request",
     "Response",
@@ -141,14 +155,17 @@ __all__ = [
     "Role",
     "Severity",
     "StreamError",
+    "StreamEvent",
     "StreamTranslator",
     "StreamedToolCalls",
     "SystemMessage",
+    "TextDelta",
     "TextPart",
     "Tool",
     "ToolCall",
     "ToolCallAccumulator",
     "ToolCallArgumentsDelta",
+    "ToolCallCompleted",
     "ToolCallDelta",
     "ToolCallEvent",
     "ToolCallStarted",
@@ -162,6 +179,7 @@ __all__ = [
     "UnknownRecord",
     "UntrustedInputError",
     "Usage",
+    "UsageReported",
     "UserMessage",
     "ValidationError",
     "assistant",
@@ -180,6 +198,7 @@ __all__ = [
     "resolve_file_references",
     "resolve_image_files",
     "system",
+    "to_builtins",
     "to_request",
     "tool_call",
     "tool_result",

@@ -42,6 +42,7 @@ __all__ = [
     "decode_msgpack",
     "encode",
     "read_transcript",
+    "to_builtins",
 ]
 
 T = TypeVar("T")
@@ -79,6 +80,27 @@ def encode_error(exc: Exception) -> EncodeError:
 JSON_ENCODER = msgspec.json.Encoder(enc_hook=_enc_hook)
 _MSGPACK_ENCODER = msgspec.msgpack.Encoder()
 _MSGPACK_DECODER = msgspec.msgpack.Decoder()
+
+
+def to_builtins(obj: Any) -> Any:
+    """``obj`` as plain JSON values: dicts, lists, strings, numbers, booleans, None.
+
+    What :func:`encode` writes, read back without the types. Use it where
+    ``msgspec.to_builtins`` would stop at a ``msgspec.Raw``: tool-call
+    arguments come out as the JSON object they hold.
+
+    Raises
+    ------
+    EncodeError
+        If a value has no wire form, as for :func:`encode`.
+
+    Examples
+    --------
+    >>> from chatcodec import assistant, tool_call
+    >>> to_builtins(assistant(tool_calls=[tool_call("c1", "f", {"a": 1})]))
+    {'role': 'assistant', 'tool_calls': [{'id': 'c1', 'name': 'f', 'arguments': {'a': 1}}]}
+    """
+    return msgspec.json.decode(encode(obj))
 
 
 def encode(obj: Any, *, format: Format = "json") -> bytes:

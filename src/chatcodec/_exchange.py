@@ -250,6 +250,12 @@ class Response(Record, frozen=True):
         return self.choices[0].finish_reason if self.choices else None
 
     @property
+    def text(self) -> str:
+        """The first choice's answer text (``""`` when it has none)."""
+        message = self.message
+        return message.text if message is not None else ""
+
+    @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The first choice's tool calls."""
         message = self.message

@@ -156,6 +156,16 @@ class ToolCall(Record, frozen=True):
             raise ValidationError(_APPROVAL_RULE, "$.approval")
         return msgspec.structs.replace(self, approval=approval)
 
+    @property
+    def arguments_bytes(self) -> bytes:
+        """The arguments' JSON, as the bytes they arrived as."""
+        return bytes(self.arguments)
+
+    @property
+    def arguments_text(self) -> str:
+        """The arguments' JSON as text: what ``json.loads`` takes."""
+        return bytes(self.arguments).decode()
+
     def arguments_dict(self) -> dict[str, Any]:
         """Parse the arguments into a dict."""
         parsed: dict[str, Any] = _decode_arguments(self.arguments, dict[str, Any])

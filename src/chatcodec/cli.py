@@ -311,5 +311,6 @@ def _demo(out: TextIO) -> int:
     if isinstance(last, AssistantMessage):
         say("repr", f"{last!r} (content never shown)")
 
-    print("\n" + conv.pretty(), file=out)
+    print("\nThe conversation with its content, as the opt-in pretty() shows it:", file=out)
+    print(conv.pretty(), file=out)
     return 0
