@@ -317,3 +317,31 @@ def test_corpus_dir_is_where_the_tests_say() -> None:
     if not HAVE_CORPUS:
         pytest.skip(NO_CORPUS)
     json.loads((CORPUS / "jsontestsuite" / "test_parsing" / "y_object.json").read_bytes())
+
+
+class TestBodySize:
+    """A whole body over ``max_bytes`` is refused before it is parsed, in every family."""
+
+    @pytest.mark.parametrize("codec", NAMES)
+    @pytest.mark.parametrize("method", ["decode_request", "decode_response"])
+    def test_over_the_limit(self, codec: str, method: str) -> None:
+        decode = getattr(providers.get(codec), method)
+        body = b'{"padding":"' + b"x" * 200 + b'"}'
+        with pytest.raises(cc.DecodeError, match=r"over the limit max_bytes=100 - at `\$`"):
+            decode(body, max_bytes=100)
+        with pytest.raises(cc.DecodeError, match="max_bytes=100"):
+            decode(body.decode(), max_bytes=100)  # text counts characters
+
+    @pytest.mark.parametrize("codec", NAMES)
+    def test_at_the_limit_and_by_default(self, codec: str) -> None:
+        module = providers.get(codec)
+        body = module.encode_request(cc.Request((cc.user("Hi"),), model="m", max_tokens=5))
+        assert module.decode_request(body, max_bytes=len(body)).messages == (cc.user("Hi"),)
+        assert module.decode_request(body).messages == (cc.user("Hi"),)
+
+    def test_the_default_is_64_mib(self) -> None:
+        from chatcodec.providers._wire import MAX_BODY
+
+        assert MAX_BODY == 64 * 1024 * 1024
+        with pytest.raises(cc.DecodeError, match="max_bytes"):
+            providers.get("openai").decode_request(b" " * (MAX_BODY + 1))

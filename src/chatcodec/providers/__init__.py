@@ -65,14 +65,21 @@ class Codec(Protocol):
     NAME: str
     """The codec's name, also the key of its fields in ``extras``."""
 
-    def decode_request(self, body: bytes | str) -> Request:
-        """Read a request body (``DecodeError``/``ValidationError`` if malformed)."""
+    def decode_request(self, body: bytes | str, *, max_bytes: int = ...) -> Request:
+        """Read a request body (``DecodeError``/``ValidationError`` if malformed).
+
+        ``max_bytes`` (64 MiB by default) is the largest body read: a larger one
+        is a ``DecodeError`` before anything is parsed.
+        """
 
     def encode_request(self, request: Request, *, losses: list[Loss] | None = None) -> bytes:
         """Write a request body; append what cannot be carried to ``losses``."""
 
-    def decode_response(self, body: bytes | str) -> Response:
-        """Read a response body; an error body raises ``ProviderError``."""
+    def decode_response(self, body: bytes | str, *, max_bytes: int = ...) -> Response:
+        """Read a response body; an error body raises ``ProviderError``.
+
+        ``max_bytes`` as for :meth:`decode_request`.
+        """
 
     def encode_response(self, response: Response, *, losses: list[Loss] | None = None) -> bytes:
         """Write a response body; append what cannot be carried to ``losses``."""

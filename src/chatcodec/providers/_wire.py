@@ -51,6 +51,16 @@ _decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
 
 
+MAX_BODY = 64 * 1024 * 1024
+"""The largest body a provider decoder reads by default, in bytes (64 MiB)."""
+
+
+def check_size(body: bytes | str, max_bytes: int) -> None:
+    """Refuse a body over ``max_bytes`` (characters, for text) before it is parsed."""
+    if len(body) > max_bytes:
+        raise DecodeError(f"the body is over the limit max_bytes={max_bytes} - at `$`")
+
+
 def json_body(body: bytes | str) -> dict[str, Any]:
     """Parse a request or response body, which must be a JSON object."""
     try:

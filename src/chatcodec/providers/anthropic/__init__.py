@@ -71,6 +71,7 @@ from ..._exchange import Request, Response
 from ..._loss import Loss
 from ..._problems import Problem
 from .._lower import DENIED_RESULT
+from .._wire import MAX_BODY, check_size
 from . import _check, _decode, _encode
 from ._fast import fast_response
 from ._stream import AnthropicStreamDecoder, stream
@@ -93,13 +94,16 @@ __all__ = [
 NAME = "anthropic"
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read a Messages API request body.
 
     Parameters
     ----------
     body : bytes or str
         The JSON body of ``POST /v1/messages``.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -114,6 +118,7 @@ def decode_request(body: bytes | str) -> Request:
     ValidationError
         If the body is not an object, or a field has the wrong type.
     """
+    check_size(body, max_bytes)
     return _decode.decode_request(body)
 
 
@@ -158,13 +163,16 @@ def encode_request(
     return _encode.encode_request(request, losses, vision=vision, denied_result=denied_result)
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read a Messages API response body.
 
     Parameters
     ----------
     body : bytes or str
         The JSON body Anthropic answered with.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -181,6 +189,7 @@ def decode_response(body: bytes | str) -> Response:
     ValidationError
         If the body is not an object, or a field has the wrong type.
     """
+    check_size(body, max_bytes)
     # The usual shape decodes straight into typed Structs; anything else
     # (server-tool blocks, unknown keys, errors...) takes the general path.
     response = fast_response(body)

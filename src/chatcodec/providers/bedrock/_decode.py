@@ -26,7 +26,15 @@ from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoi
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from ..._usage import Usage
-from .._wire import encode_body, expect_dict, expect_list, extras_for, json_body
+from .._wire import (
+    MAX_BODY,
+    check_size,
+    encode_body,
+    expect_dict,
+    expect_list,
+    extras_for,
+    json_body,
+)
 from ._blocks import AFTER, NAME, TURN, assistant_part, finish_reason, user_part
 from ._fast import fast_response
 
@@ -275,7 +283,7 @@ def _inference(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> No
     extras["inferenceConfig"] = rest
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read a Bedrock ``Converse`` (or ``ConverseStream``) request body.
 
     ``system`` blocks become system messages at the start; each ``toolResult``
@@ -288,6 +296,9 @@ def decode_request(body: bytes | str) -> Request:
     ----------
     body : bytes or str
         The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Raises
     ------
@@ -312,6 +323,7 @@ def decode_request(body: bytes | str) -> Request:
     >>> bedrock.encode_request(request) == body
     True
     """
+    check_size(body, max_bytes)
     data = json_body(body)
     extras: dict[str, Any] = {key: value for key, value in data.items() if key not in _TOP}
     fields: dict[str, Any] = {}
@@ -438,13 +450,21 @@ def response_from(data: dict[str, Any]) -> Response:
     return Response((choice,), usage=usage, extras=_own(extras))
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read a Bedrock ``Converse`` response body.
 
     One choice, from ``output.message``; ``stopReason`` is normalized
     (``end_turn`` is ``stop``, ``tool_use`` is ``tool_calls``...) and kept in
     ``raw_finish_reason``. ``usage.prompt_tokens`` counts every input token,
     the cache reads and writes included (``inputTokens`` does not).
+
+    Parameters
+    ----------
+    body : bytes or str
+        The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Raises
     ------
@@ -466,6 +486,7 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hi!', <FinishReason.STOP: 'stop'>, 5)
     """
+    check_size(body, max_bytes)
     response = fast_response(body)
     if response is not None:
         return response

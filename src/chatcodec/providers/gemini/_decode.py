@@ -19,7 +19,7 @@ from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Request, Response
 from ..._messages import Message
 from ..._usage import Usage
-from .._wire import expect_dict, expect_list, extras_for, json_body
+from .._wire import MAX_BODY, check_size, expect_dict, expect_list, extras_for, json_body
 from ._fast import fast_response, usage_of
 from ._fields import FieldDecoder
 from ._keys import NAME, finish_reason, snake_hint, split, table
@@ -102,7 +102,7 @@ _USAGE_ORDER = (
 )
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read a Gemini ``generateContent`` request body.
 
     ``systemInstruction`` becomes system messages at the start; each
@@ -115,6 +115,9 @@ def decode_request(body: bytes | str) -> Request:
     ----------
     body : bytes or str
         The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Raises
     ------
@@ -139,6 +142,7 @@ def decode_request(body: bytes | str) -> Request:
     >>> gemini.encode_request(request) == body
     True
     """
+    check_size(body, max_bytes)
     data = json_body(body)
     decoder = _Decoder()
     found, rest = split(data, _TOP, decoder.snakes)
@@ -171,13 +175,21 @@ def decode_request(body: bytes | str) -> Request:
     return Request(tuple(messages), extras=extras_for(NAME, extras or None), **fields)
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read a Gemini ``generateContent`` response body.
 
     One choice per candidate (``message`` is ``None`` for a candidate
     without parts); ``finishReason`` is normalized (``STOP`` with function
     calls is ``tool_calls``), names and proto numbers alike, and kept as sent
     in ``raw_finish_reason``.
+
+    Parameters
+    ----------
+    body : bytes or str
+        The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Raises
     ------
@@ -199,6 +211,7 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hi!', <FinishReason.STOP: 'stop'>, 5)
     """
+    check_size(body, max_bytes)
     response = fast_response(body)
     if response is not None:
         return response

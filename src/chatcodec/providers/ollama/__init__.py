@@ -28,6 +28,7 @@ from ..._framing import Framing, limits
 from ..._loss import Loss
 from ..._problems import Problem
 from .._lower import DENIED_RESULT
+from .._wire import MAX_BODY, check_size
 from . import _check, _decode, _encode
 from ._common import NAME
 from ._stream import OllamaStreamDecoder
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read an Ollama ``/api/chat`` request body.
 
     Tool calls get deterministic ids (:func:`~chatcodec.providers._wire.derive_id`)
@@ -59,6 +60,9 @@ def decode_request(body: bytes | str) -> Request:
     ----------
     body : bytes or str
         The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -84,6 +88,7 @@ def decode_request(body: bytes | str) -> Request:
     >>> bytes(call.arguments), request.messages[1].tool_call_id == call.id
     (b'{"x":1}', True)
     """
+    check_size(body, max_bytes)
     return _decode.decode_request(body)
 
 
@@ -138,12 +143,20 @@ def encode_request(
     )
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read an Ollama ``/api/chat`` response body (or one streamed object).
 
     Usage is ``prompt_eval_count`` and ``eval_count``; the durations stay in
     ``extras``. ``done_reason`` ``"stop"`` with tool calls is
     ``FinishReason.TOOL_CALLS`` (the raw reason is kept).
+
+    Parameters
+    ----------
+    body : bytes or str
+        The JSON body.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Raises
     ------
@@ -163,6 +176,7 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason.value, response.usage.total
     ('Hi!', 'stop', 30)
     """
+    check_size(body, max_bytes)
     return _decode.decode_response(body)
 
 

@@ -24,7 +24,7 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import ToolDefinition
-from .._wire import derive_id, expect_dict, expect_list, expect_str, json_body
+from .._wire import MAX_BODY, check_size, derive_id, expect_dict, expect_list, expect_str, json_body
 from ._common import (
     ABSENT,
     NAME,
@@ -77,7 +77,7 @@ _JSON_SCHEMA = frozenset({"name", "schema", "strict"})
 # -- requests -------------------------------------------------------------------
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read an OpenAI Chat Completions request body.
 
     Parameters
@@ -85,6 +85,9 @@ def decode_request(body: bytes | str) -> Request:
     body : bytes or str
         The JSON body sent to ``/v1/chat/completions`` (OpenAI or a dialect:
         Groq, Mistral, DeepSeek, OpenRouter, Azure, vLLM, Ollama ``/v1``).
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -112,6 +115,7 @@ def decode_request(body: bytes | str) -> Request:
     >>> request.extras
     {'openai': {'~max_tokens': 'max_completion_tokens'}}
     """
+    check_size(body, max_bytes)
     request = fast_request(body)
     if request is not None:
         return request

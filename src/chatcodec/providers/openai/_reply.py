@@ -21,7 +21,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
-from .._wire import derive_id, expect_dict, expect_list, json_body
+from .._wire import MAX_BODY, check_size, derive_id, expect_dict, expect_list, json_body
 from ._common import (
     ABSENT,
     NAME,
@@ -318,7 +318,7 @@ def _parse(
 # -- responses ------------------------------------------------------------------
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read an OpenAI Chat Completions response body.
 
     Parameters
@@ -326,6 +326,9 @@ def decode_response(body: bytes | str) -> Response:
     body : bytes or str
         The JSON body of a (non-streamed) chat completion, from OpenAI or a
         dialect.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -352,6 +355,7 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.usage.total
     ('Hello!', <FinishReason.STOP: 'stop'>, 12)
     """
+    check_size(body, max_bytes)
     response = fast_response(body)
     if response is not None:
         return response

@@ -31,7 +31,7 @@ from ..._schema import thaw
 from ..._tools import ToolDefinition
 from .._ids import unique_call_ids
 from .._lower import lower
-from .._wire import Encoding, encode_body, expect_dict, fill, json_body
+from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_dict, fill, json_body
 from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
 from ._items import read_items
@@ -64,13 +64,16 @@ _SCHEMA = frozenset({"type", "name", "schema", "strict"})
 _NUMBER = (int, float)
 
 
-def decode_request(body: bytes | str) -> Request:
+def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read an OpenAI Responses API request body.
 
     Parameters
     ----------
     body : bytes or str
         The JSON body sent to ``/v1/responses``.
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -101,6 +104,7 @@ def decode_request(body: bytes | str) -> Request:
     >>> request.extras
     {'openai-responses': {'store': False, '~input': 'str'}}
     """
+    check_size(body, max_bytes)
     obj = json_body(body)
     own = rest(obj, _REQUEST)
     messages: list[Message] = []

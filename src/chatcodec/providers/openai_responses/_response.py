@@ -16,7 +16,7 @@ from ..._exchange import Choice, Response
 from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
-from .._wire import Encoding, encode_body, expect_list, fill, json_body
+from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
 from ._common import ABSENT, NAME, extras, finish_of, opt_str, rest
 from ._items import read_items
 from ._write import write_message
@@ -37,7 +37,7 @@ _COUNTS = ("input_tokens", "output_tokens")
 _TOOL_CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 
 
-def decode_response(body: bytes | str) -> Response:
+def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response:
     """Read an OpenAI Responses API response body.
 
     Parameters
@@ -45,6 +45,9 @@ def decode_response(body: bytes | str) -> Response:
     body : bytes or str
         The JSON body of a ``/v1/responses`` answer (or the ``response`` of a
         stream's last event).
+    max_bytes : int, default 64 MiB
+        The largest body read; a larger one raises ``DecodeError`` before it
+        is parsed.
 
     Returns
     -------
@@ -76,6 +79,7 @@ def decode_response(body: bytes | str) -> Response:
     >>> response.message.text, response.finish_reason, response.choices[0].raw_finish_reason
     ('Hel', <FinishReason.LENGTH: 'length'>, 'max_output_tokens')
     """
+    check_size(body, max_bytes)
     return read_response(json_body(body))
 
 
