@@ -258,13 +258,24 @@ class TestKinds:
         with pytest.raises(cc.ValidationError, match="no family named"):
             cc.convert_lines([], source="cohere", target="gemini")
 
-    def test_bedrock_says_there_is_no_codec(self) -> None:
-        with pytest.raises(cc.ValidationError, match="there is no bedrock codec yet"):
-            cc.convert_lines([b'{"messages":[]}'], source="bedrock", target="openai")
+    def test_bedrock_batch_bodies_are_claude_bodies(self) -> None:
         bad = b'{"recordId":"a","modelInput":{"inputText":"hi"}}'
         result = cc.convert_lines([bad], source="bedrock", target="openai", kind="batch")
         assert result.failed == 1
-        assert "there is no bedrock codec yet" in result.problems[0].rule
+        assert "modelInput is a Claude (Anthropic Messages) body" in result.problems[0].rule
+
+    def test_bedrock_converse_requests(self) -> None:
+        converse = (
+            b'{"messages":[{"role":"user","content":[{"text":"Hi"}]}],'
+            b'"inferenceConfig":{"maxTokens":64}}'
+        )
+        result = cc.convert_lines([converse], source="bedrock", target="openai", kind="request")
+        assert (result.converted, result.failed) == (1, 0)
+        assert json.loads(result.records[0])["messages"] == [{"role": "user", "content": "Hi"}]
+        back = cc.convert_lines(result.records, source="openai", target="bedrock")
+        assert json.loads(back.records[0])["messages"] == [
+            {"role": "user", "content": [{"text": "Hi"}]}
+        ]
 
 
 class TestCanonical:

@@ -337,7 +337,7 @@ class TestConvertCommand:
         [
             (["--from", "cohere", "--to", "openai"], "no family named 'cohere'"),
             (["--from", "openai", "--to", "gemini", "--jobs", "0"], "--jobs must be at least 1"),
-            (["--from", "bedrock", "--to", "openai"], "there is no bedrock codec yet"),
+            (["--from", "bedrock", "--to", "openai", "--kind", "sharegpt"], "--from sharegpt"),
             (["--from", "openai", "--to", "gemini", "--kind", "transcript"], "--from chatcodec"),
         ],
     )

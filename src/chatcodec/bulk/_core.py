@@ -24,7 +24,6 @@ from . import _batch
 from ._detect import detect
 from ._families import (
     BEDROCK_NO_MODEL,
-    NO_BEDROCK_CODEC,
     PROVIDERS,
     fill,
     normalize,
@@ -64,8 +63,6 @@ class Plan(msgspec.Struct, frozen=True):
             raise ValidationError(f"--from sharegpt reads ShareGPT records, not a {kind}", "$")
         if kind == "batch" and "sharegpt" in (source, target):
             raise ValidationError("ShareGPT has no batch file format", "$")
-        if kind != "batch" and "bedrock" in (source, target):
-            raise ValidationError(NO_BEDROCK_CODEC, "$")
         if kind == "response" and target == "sharegpt":
             raise ValidationError("sharegpt holds conversations, not responses", "$")
         return cls(source, target, kind, **options)
@@ -81,11 +78,13 @@ class _Converter:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        self.source = family_of(plan.source)
-        self.target = family_of(plan.target)
-        # Provider to provider (Bedrock being Anthropic inside) goes through convert.
-        inner = {"bedrock": "anthropic"}
-        self.via_convert = {plan.source, plan.target} <= PROVIDERS | {"bedrock"}
+        # A Bedrock batch record holds Claude's own body (Anthropic Messages), not a
+        # Converse one. Provider to provider goes through convert.
+        self.batched = plan.kind == "batch"
+        self.source = family_of(plan.source, batch=self.batched)
+        self.target = family_of(plan.target, batch=self.batched)
+        inner = {"bedrock": "anthropic"} if self.batched else {}
+        self.via_convert = {plan.source, plan.target} <= PROVIDERS
         self.convert_source = inner.get(plan.source, plan.source)
         self.convert_target = inner.get(plan.target, plan.target)
 
@@ -108,20 +107,20 @@ class _Converter:
                 request = fill(request, plan.model, plan.max_tokens)
                 return self.target.write_request(request, losses)
             return self.target.write_response(self.source.read_response(data), losses)
-        if plan.source == "bedrock" and part == "request":
+        if self.batched and plan.source == "bedrock" and part == "request":
             data = unwrap(data)
         out, report = convert(
             data,
             source=self.convert_source,
             target=self.convert_target,
             kind="request" if part == "request" else "response",
-            model=None if plan.target == "bedrock" else plan.model,
+            model=None if self.batched and plan.target == "bedrock" else plan.model,
             max_tokens=plan.max_tokens,
         )
         losses.extend(report.losses)
         # The target's preflight findings, where the report carries them.
         found.extend(getattr(report, "problems", None) or getattr(report, "preflight", None) or ())
-        if plan.target == "bedrock" and part == "request":
+        if self.batched and plan.target == "bedrock" and part == "request":
             out, had_model = wrap(out)
             if had_model:
                 losses.append(Loss("$.model", BEDROCK_NO_MODEL))
@@ -151,9 +150,10 @@ def convert_lines(
     lines : iterable of bytes or str
         One JSON record per line; blank lines are counted and passed over.
     source, target : str
-        A provider (``"openai"``, ``"anthropic"``, ``"gemini"``, ``"ollama"``
-        and their aliases), ``"chatcodec"`` (canonical JSON), ``"sharegpt"``,
-        or ``"bedrock"`` (batch files only: Claude's body inside).
+        A provider (``"openai"``, ``"anthropic"``, ``"gemini"``, ``"ollama"``,
+        ``"openai-responses"``, ``"bedrock"`` and their aliases), ``"chatcodec"``
+        (canonical JSON) or ``"sharegpt"``. A Bedrock batch record holds
+        Claude's own body (Anthropic Messages), as batch inference takes it.
     kind : {"request", "response", "transcript", "batch", "sharegpt"}, optional
         What each record is; told from the first record when left out.
     model, max_tokens : optional

@@ -1,10 +1,10 @@
 """The families a bulk run reads and writes, each with the same four functions.
 
-A provider codec is one (``openai``, ``anthropic``...). Three more exist only
-here: ``chatcodec`` (the canonical JSON of requests, responses and
-transcripts), ``sharegpt`` (fine-tuning conversations) and ``bedrock`` (Amazon
-Bedrock batch records, whose body is the model's own: chatcodec reads the
-Anthropic Messages body that Claude takes there, and nothing else yet).
+A provider codec is one (``openai``, ``anthropic``, ``bedrock``...). Two more
+exist only here: ``chatcodec`` (the canonical JSON of requests, responses and
+transcripts) and ``sharegpt`` (fine-tuning conversations). A Bedrock *batch*
+record holds the model's own body, not a Converse one: chatcodec reads the
+Anthropic Messages body that Claude takes there.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from . import _sharegpt
 __all__ = ["FAMILIES", "PROVIDERS", "Family", "family", "fill", "normalize"]
 
 PROVIDERS = frozenset(NAMES)
-FAMILIES = (*NAMES, "bedrock", "chatcodec", "sharegpt")
+FAMILIES = (*NAMES, "chatcodec", "sharegpt")
 """Every name ``--from`` and ``--to`` take (and the aliases of the providers)."""
 
-NO_BEDROCK_CODEC = (
-    "there is no bedrock codec yet: only Bedrock batch records whose modelInput is "
-    "a Claude (Anthropic Messages) body convert"
+BEDROCK_BATCH_BODY = (
+    "a Bedrock batch record converts when its modelInput is a Claude (Anthropic "
+    "Messages) body: batch inference takes each model's own body, not Converse"
 )
 BEDROCK_VERSION = "bedrock-2023-05-31"
 BEDROCK_NO_MODEL = "a Bedrock batch record carries no model: the job names it"
@@ -109,7 +109,7 @@ def unwrap(body: bytes) -> bytes:
     """A Claude-on-Bedrock body as the Anthropic API takes it (``anthropic_version`` out)."""
     values = decode_json(body, Any)
     if not isinstance(values, dict) or "messages" not in values:
-        raise ValidationError(NO_BEDROCK_CODEC, "$")
+        raise ValidationError(BEDROCK_BATCH_BODY, "$")
     values.pop("anthropic_version", None)
     return msgspec.json.encode(values)
 
@@ -163,13 +163,13 @@ class _ShareGpt:
         raise ValidationError("sharegpt holds conversations, not responses", "$")
 
 
-def family(name: str) -> Family:
-    """The family of a name (after :func:`normalize`)."""
+def family(name: str, *, batch: bool = False) -> Family:
+    """The family of a name (after :func:`normalize`); ``batch``: of a batch record's body."""
     key = normalize(name)
     if key == "chatcodec":
         return _Canonical()
     if key == "sharegpt":
         return _ShareGpt()
-    if key == "bedrock":
+    if key == "bedrock" and batch:
         return _Bedrock()
     return _Provider(get(key))

@@ -29,7 +29,7 @@ __all__ = ["read_record", "stats_lines", "validate_lines"]
 
 def read_record(data: bytes, kind: Kind, name: str) -> tuple[list[Request], list[Response]]:
     """The requests and responses one record holds, read as ``kind`` of family ``name``."""
-    adapter = family(name)
+    adapter = family(name, batch=kind == "batch")
     losses: list[Loss] = []
     if kind == "batch":
         entry = _batch.read(name, data)
