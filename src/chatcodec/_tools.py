@@ -677,7 +677,6 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         --------
         >>> def get_weather(city: str, unit: str = "C") -> str:
         ...     '''Current weather in a city.
-        ...
         ...     Args:
         ...         city: The city's name.
         ...         unit: "C" or "F".
