@@ -46,13 +46,13 @@ def _child(target: str, args: list[str]) -> None:
     atheris.Fuzz()
 
 
-def _write_seeds(target: str, folder: Path) -> int:
+def _write_seeds(target: str, folder: Path, max_len: int = MAX_LEN) -> int:
     sys.path.insert(0, str(HERE))
     import targets
 
     count = 0
     for data in targets.seeds(target):
-        if len(data) <= 4 * MAX_LEN:
+        if len(data) <= 4 * max_len:
             (folder / f"seed-{count:05d}").write_bytes(data)
             count += 1
     return count
@@ -73,14 +73,16 @@ def _quoted(word: str) -> str:
     return f'"{escaped}"'
 
 
-def _run(target: str, seconds: int, runs: int | None, smoke: bool) -> tuple[bool, int]:
+def _run(
+    target: str, seconds: int, runs: int | None, smoke: bool, max_len: int = MAX_LEN
+) -> tuple[bool, int]:
     """Fuzz ``target`` in a child process: (whether it stayed clean, inputs run)."""
     crashes = WORK / "crashes"
     crashes.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         seeds = Path(tmp) / "seeds"
         seeds.mkdir()
-        _write_seeds(target, seeds)
+        _write_seeds(target, seeds, max_len)
         dictionary = Path(tmp) / "words.dict"
         _write_dictionary(dictionary)
         kept = Path(tmp) / "kept" if smoke else WORK / target
@@ -88,7 +90,7 @@ def _run(target: str, seconds: int, runs: int | None, smoke: bool) -> tuple[bool
         options = [
             str(kept),
             str(seeds),
-            f"-max_len={MAX_LEN}",
+            f"-max_len={max_len}",
             f"-dict={dictionary}",
             "-timeout=20",
             "-rss_limit_mb=4096",
@@ -113,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("FUZZ_SECONDS", 60)))
     parser.add_argument("--runs", type=int, default=None, help="stop after this many inputs")
     parser.add_argument("--smoke", action="store_true", help="a few seconds per target")
+    parser.add_argument(
+        "--max-len",
+        type=int,
+        default=MAX_LEN,
+        help=f"longest input, in bytes (default {MAX_LEN}); seeds longer are cut",
+    )
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:  # run.py --child TARGET -- LIBFUZZER-ARGS...
         _child(argv[1], argv[3:])
@@ -127,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds = SMOKE_SECONDS if args.smoke else args.seconds
     failed = []
     for name in names:
-        clean, count = _run(name, seconds, args.runs, args.smoke)
+        clean, count = _run(name, seconds, args.runs, args.smoke, args.max_len)
         print(f"{name:20} {'clean' if clean else 'CRASH':6} {count:>12,} inputs", flush=True)
         if not clean:
             failed.append(name)
