@@ -15,10 +15,13 @@ it holds ``--mb`` megabytes (200 by default). Measured, one pass each, in one ru
   many it agreed. A line a peer raises on is counted, not fatal.
 
 Before timing anything it checks that the two command runs give the same bytes
-and that every line was converted. Results go to ``perf/results/bulk.json`` and
-with ``--record``, the table between the ``bulk`` markers of ``perf/README.md``.
+and that every line was converted. Each case runs ``--repeat`` times (3 by
+default); the table gives the median and the spread (slowest to fastest run).
+Results go to ``perf/results/bulk.json`` and a chart to ``perf/results/bulk.png``;
+with ``--record``, to ``perf/recorded/`` and ``perf/charts/bulk.png``, and the
+table between the ``bulk`` markers of ``perf/README.md``.
 
-Usage: python perf/bench_bulk.py [--mb 200] [--record]
+Usage: python perf/bench_bulk.py [--mb 200] [--repeat 3] [--record]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,7 +48,9 @@ SOURCE = PERF.parent / "tests" / "data" / "bulk" / "openai-finetune.jsonl"
 RESULTS = PERF / "results" / "bulk.json"
 RECORDED = PERF / "recorded"
 README = PERF / "README.md"
+CHARTS = PERF / "charts"
 START, END = "<!-- bulk:start -->", "<!-- bulk:end -->"
+GOAL = 0.35  # of the floor's throughput, in one process
 
 
 def build(path: Path, megabytes: int) -> int:
@@ -55,6 +61,9 @@ def build(path: Path, megabytes: int) -> int:
             f.write(data)
             written += len(data)
     return written
+
+
+FLOOR = "floor: orjson.loads + orjson.dumps per line"
 
 
 def floor(path: Path) -> float:
@@ -159,77 +168,167 @@ def command(path: Path, out: Path, jobs: int) -> tuple[float, int]:
     return seconds, peak
 
 
+def _median(runs: list[float]) -> float:
+    return statistics.median(runs)
+
+
+def draw(report: dict[str, Any], path: Path) -> None:
+    """MB/s per case, a bar each (whiskers: slowest to fastest run), goal line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = report["rows"][::-1]
+    labels = [row["case"] for row in rows]
+    rates = [row["mb_per_s"] for row in rows]
+    low = [row["mb_per_s"] - row["mb_per_s_range"][0] for row in rows]
+    high = [row["mb_per_s_range"][1] - row["mb_per_s"] for row in rows]
+    colours = [
+        "#7f7f7f"
+        if "floor" in label
+        else "#d62728"
+        if "chatcodec" in label or "convert_lines" in label
+        else "#1f77b4"
+        for label in labels
+    ]
+    fig, axis = plt.subplots(figsize=(7.5, 0.42 * len(rows) + 1.1))
+    axis.barh(labels, rates, xerr=[low, high], color=colours, capsize=2)
+    floor_rate = report["rows"][0]["mb_per_s"]
+    axis.axvline(GOAL * floor_rate, color="#2ca02c", linestyle="--", linewidth=1)
+    axis.annotate(
+        f"goal: {GOAL:.0%} of the floor",
+        (GOAL * floor_rate, -0.5),
+        xytext=(4, 0),
+        textcoords="offset points",
+        fontsize=7,
+        color="#2ca02c",
+    )
+    for y, (rate, extra) in enumerate(zip(rates, high, strict=True)):
+        axis.annotate(
+            f"{rate:.1f} MB/s",
+            (rate + extra, y),
+            xytext=(4, -3),
+            textcoords="offset points",
+            fontsize=7,
+        )
+    axis.set_xlim(right=max(r + h for r, h in zip(rates, high, strict=True)) * 1.25)
+    axis.set_title(
+        f"OpenAI -> Anthropic, {report['input_mb']:.0f} MB of JSONL ({report['cpus']} CPUs)",
+        fontsize=9,
+        loc="left",
+    )
+    axis.tick_params(labelsize=8)
+    axis.set_xlabel(
+        "MB/s, higher is better: median, whiskers from the slowest to the fastest run\n"
+        "red: chatcodec, grey: the floor, blue: peers",
+        fontsize=7,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each case")
     parser.add_argument("--record", action="store_true", help="write the table into README.md")
     args = parser.parse_args()
+    runs: dict[str, list[float]] = {}
+    rss: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "in.jsonl"
         size = build(source, args.mb)
         lines = sum(1 for _ in source.open("rb"))
         one, two = Path(tmp) / "one.jsonl", Path(tmp) / "two.jsonl"
-        one_s, one_rss = command(source, one, 1)
-        two_s, two_rss = command(source, two, 2)
+        for jobs, out in ((1, one), (2, two)):
+            case = f"chatcodec convert --jobs {jobs}"
+            for _ in range(args.repeat):
+                seconds, peak = command(source, out, jobs)
+                runs.setdefault(case, []).append(seconds)
+                rss[case] = max(rss.get(case, 0), peak)
         if one.read_bytes() != two.read_bytes():
             raise SystemExit("--jobs 1 and --jobs 2 gave different output")
         if sum(1 for _ in one.open("rb")) != lines:
             raise SystemExit("not every line was converted")
-        pure_s, converted = pure(source)
-        if converted != lines:
-            raise SystemExit("convert_lines did not convert every line")
-        floor_s = floor(source)
-        peers = {
-            name: (*peer(source, convert), agreement(convert)) for name, convert in PEERS.items()
-        }
+        for _ in range(args.repeat):
+            pure_s, converted = pure(source)
+            if converted != lines:
+                raise SystemExit("convert_lines did not convert every line")
+            runs.setdefault("convert_lines, this process", []).append(pure_s)
+            runs.setdefault(FLOOR, []).append(floor(source))
+        failures: dict[str, int] = {}
+        agrees: dict[str, int] = {}
+        for name, convert in PEERS.items():
+            agrees[name] = agreement(convert)
+            for _ in range(args.repeat):
+                seconds, failures[name] = peer(source, convert)
+                runs.setdefault(name, []).append(seconds)
     mb = size / 1e6
-    rows: list[dict[str, Any]] = [
-        {"case": "floor: orjson.loads + orjson.dumps per line", "seconds": floor_s},
-        {"case": "convert_lines, this process", "seconds": pure_s},
-        {"case": "chatcodec convert --jobs 1", "seconds": one_s, "peak_rss": one_rss},
-        {"case": "chatcodec convert --jobs 2", "seconds": two_s, "peak_rss": two_rss},
-        *(
-            {"case": name, "seconds": seconds, "failed_lines": failed, "agrees_on": agrees}
-            for name, (seconds, failed, agrees) in peers.items()
-        ),
+    order = [
+        FLOOR,
+        "convert_lines, this process",
+        *(f"chatcodec convert --jobs {j}" for j in (1, 2)),
     ]
-    for row in rows:
-        row["mb_per_s"] = mb / row["seconds"]
-        row["of_floor"] = floor_s / row["seconds"]
+    floor_s = _median(runs[FLOOR])
+    rows: list[dict[str, Any]] = []
+    for case in [*order, *PEERS]:
+        seconds = _median(runs[case])
+        row: dict[str, Any] = {"case": case, "seconds": seconds, "runs": runs[case]}
+        if case in rss:
+            row["peak_rss"] = rss[case]
+        if case in PEERS:
+            row |= {"failed_lines": failures[case], "agrees_on": agrees[case]}
+        row["mb_per_s"] = mb / seconds
+        row["mb_per_s_range"] = [mb / max(runs[case]), mb / min(runs[case])]
+        row["of_floor"] = floor_s / seconds
+        rows.append(row)
+    one_runs, two_runs = runs["chatcodec convert --jobs 1"], runs["chatcodec convert --jobs 2"]
     report = {
         "input_mb": mb,
         "lines": lines,
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
+        "repeat": args.repeat,
         "rows": rows,
-        "speedup_1_to_2": one_s / two_s,
+        "speedup_1_to_2": _median(one_runs) / _median(two_runs),
+        "speedup_1_to_2_range": [min(one_runs) / max(two_runs), max(one_runs) / min(two_runs)],
     }
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    draw(report, RESULTS.with_suffix(".png"))
     table = [
         f"OpenAI -> Anthropic, {mb:.0f} MB, {lines:,} lines of real fine-tuning requests; "
-        f"{os.cpu_count()} CPUs, Python {report['python']}. Produced by `perf/bench_bulk.py`.",
+        f"{os.cpu_count()} CPUs, Python {report['python']}; median of {args.repeat} runs, "
+        "spread from the slowest to the fastest. Produced by `perf/bench_bulk.py`.",
+        "",
+        "![bulk conversion throughput](charts/bulk.png)",
         "",
         "| case | MB/s | of the floor | peak RSS | notes |",
         "|---|---|---|---|---|",
     ]
     distinct = len(SOURCE.read_bytes().splitlines())
     for row in rows:
-        rss = f"{row['peak_rss'] / 1e6:.0f} MB" if "peak_rss" in row else "-"
+        rss_text = f"{row['peak_rss'] / 1e6:.0f} MB" if "peak_rss" in row else "-"
         notes = ""
         if "agrees_on" in row:
             notes = f"chatcodec's conversation on {row['agrees_on']} of {distinct} requests"
             notes += f"; raised on {row['failed_lines']:,} lines" if row["failed_lines"] else ""
+        low, high = row["mb_per_s_range"]
         table.append(
-            f"| {row['case']} | {row['mb_per_s']:.1f} | {row['of_floor'] * 100:.0f} % "
-            f"| {rss} | {notes} |"
+            f"| {row['case']} | {row['mb_per_s']:.1f} [{low:.1f}-{high:.1f}] "
+            f"| {row['of_floor'] * 100:.0f} % | {rss_text} | {notes} |"
         )
+    low, high = report["speedup_1_to_2_range"]
     table.append("")
-    table.append(f"From 1 to 2 processes: {report['speedup_1_to_2']:.2f}x.")
+    table.append(f"From 1 to 2 processes: {report['speedup_1_to_2']:.2f}x [{low:.2f}-{high:.2f}].")
     text = README.read_text()
     if args.record:
         RECORDED.mkdir(exist_ok=True)
         RECORDED.joinpath("bulk.json").write_text(RESULTS.read_text())
+        CHARTS.mkdir(exist_ok=True)
+        draw(report, CHARTS / "bulk.png")
     if args.record and START in text:
         head, rest = text.split(START, 1)
         tail = rest.split(END, 1)[1]
