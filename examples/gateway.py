@@ -164,6 +164,12 @@ async def relay(
                 out = translator.feed(chunk)
                 if out:
                     yield out
+            out = translator.flush()
+            if out:
+                yield out
+            if not translator.complete:  # cut off: never close it as if it had ended
+                yield stream_error(speaks, cc.StreamError("the upstream stream was cut off"))
+                return
             tail, _ = translator.finish()
             yield tail
         except cc.StreamError as error:

@@ -352,6 +352,15 @@ class TestOpenAIClientToAnthropic:
         assert len(calls) == 2
         assert final.choices[0].finish_reason == "tool_calls"
 
+    def test_a_stream_cut_off(self, servers: Servers, gpt_client: Any) -> None:
+        raw = raw_stream(
+            DATA / "streams" / "anthropic__anthropic-sdk-python__streaming__tool_use_response.json"
+        )
+        cut = raw[: raw.index(b"event: message_delta")]
+        servers.claude.answers.append((200, {"content-type": "text/event-stream"}, cut))
+        with pytest.raises(openai.APIError, match="cut off"):
+            openai_stream(gpt_client)
+
     @pytest.mark.parametrize("stream", [False, True])
     def test_rate_limit(self, servers: Servers, gpt_client: Any, stream: bool) -> None:
         body = error_file("anthropic", 429)
@@ -479,6 +488,20 @@ class TestAnthropicClientToOpenAI:
         assert len(calls) == 2
         assert anthropic_view(final)[1] == [(c.id, c.name, c.arguments_dict()) for c in calls]
         assert final.stop_reason == "tool_use"
+
+    def test_a_stream_cut_off(self, servers: Servers, claude_client: Any) -> None:
+        name = (
+            "openai__openai-python__chat_completions_streaming__test_parse_pydantic_model_refusal"
+        )
+        raw = raw_stream(DATA / "streams" / f"{name}.json")
+        cut = raw[: len(raw) // 2]
+        cut = cut[: cut.rindex(b"\n\n") + 2]  # whole events, the last ones missing
+        servers.gpt.answers.append((200, {"content-type": "text/event-stream"}, cut))
+        with (
+            pytest.raises(anthropic.APIError, match="cut off"),
+            claude_client.messages.stream(model="gpt-4o", max_tokens=256, messages=USER) as s,
+        ):
+            s.get_final_message()
 
     @pytest.mark.parametrize("stream", [False, True])
     def test_rate_limit(self, servers: Servers, claude_client: Any, stream: bool) -> None:
