@@ -171,9 +171,9 @@ class TestFlushAndComplete:
         tail, _ = whole.finish()
         translator = translate_stream("anthropic", "openai")
         out = translator.feed(raw[:-1])  # message_stop's last byte still to come
-        assert not translator.complete
+        before = translator.complete
         out += translator.feed(raw[-1:]) + translator.flush()
-        assert translator.complete
+        assert (before, translator.complete) == (False, True)
         end, _ = translator.finish()
         assert out + end == expected + tail
         assert end.endswith(b"data: [DONE]\n\n")
