@@ -128,7 +128,8 @@ def build_request(
     api_key : str, optional
         Sent in the family's header (``Authorization: Bearer``, ``x-api-key``,
         ``x-goog-api-key``); never shown by ``repr``. Bedrock takes none: the
-        caller signs the request (see the module docstring).
+        caller signs the request (see the module docstring). Azure OpenAI
+        takes its key as ``api-key``: pass it in ``headers``.
     base_url : str, optional
         Where the API lives; by default :func:`base_url` of the family
         (OpenAI's and the Responses API's include ``/v1``, as the OpenAI SDK's
@@ -170,7 +171,11 @@ def build_request(
     if api_key is not None and endpoint.key_header is None:
         raise ValueError(f"{name} requests are signed by the caller (SigV4), not sent a key")
     if endpoint.stream_in_body:
-        wanted: bool | None = True if streaming else (False if name == "ollama" else None)
+        wanted: bool | None = True
+        if not streaming:
+            # Ollama streams unless told not to; the others do not unless told to
+            # (an explicit false is kept).
+            wanted = False if name == "ollama" or request.stream is False else None
         if request.stream != wanted:
             request = msgspec.structs.replace(request, stream=wanted)
     elif request.stream is not None:

@@ -192,6 +192,31 @@ class TestBuildRequest:
         usage = http.build_request("openai", REQUEST, stream=True, include_usage=True)
         assert json.loads(usage.body)["stream_options"] == {"include_usage": True}
 
+    @pytest.mark.parametrize(
+        ("family", "path"),
+        [
+            pytest.param(family, path, id=f"{family}-{path.stem[:60]}")
+            for family in providers.NAMES
+            for path in sorted((DATA / family / "request").glob("*.json"))
+        ],
+    )
+    def test_the_body_is_the_codecs_own(self, family: str, path: Path) -> None:
+        codec = providers.get(family)
+        request = codec.decode_request(path.read_bytes())
+        if request.model is None:  # Gemini and Bedrock name it in the URL only
+            request = msgspec.structs.replace(request, model="m-1")
+        built = http.build_request(family, request)
+        assert built.stream is bool(request.stream)
+        sent = codec.decode_request(built.body)
+        assert sent.messages == request.messages
+        assert sent.tools == request.tools
+        if family == "ollama" and request.stream is None:  # Ollama would stream
+            assert json.loads(built.body) == json.loads(codec.encode_request(request)) | {
+                "stream": False
+            }
+        else:
+            assert built.body == codec.encode_request(request)
+
     def test_losses_are_collected(self) -> None:
         losses: list[cc.Loss] = []
         http.build_request("anthropic", msgspec.structs.replace(REQUEST, seed=7), losses=losses)
