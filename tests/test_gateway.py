@@ -195,6 +195,7 @@ def claude_client(servers: Servers) -> Iterator[Any]:
 
 
 USER = [{"role": "user", "content": "What is the weather in Paris?"}]
+SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 
 
 # -- what the SDKs read, next to what chatcodec reads ---------------------------------------
@@ -344,7 +345,16 @@ class TestOpenAIClientToAnthropic:
         # stream Anthropic would have sent for it.
         reply = providers.get("anthropic").decode_response(body)
         servers.claude.answers.append((200, {}, providers.get("anthropic").encode_stream(reply)))
-        final = openai_stream(gpt_client)
+        tools = [
+            {"type": "function", "function": {"name": name, "parameters": SCHEMA}}
+            for name in ("get_weather", "get_time")
+        ]
+        final = openai_stream(gpt_client, tools=tools, parallel_tool_calls=True)
+        sent = json.loads(servers.claude.seen[-1][2])
+        assert [(t["name"], t["input_schema"]) for t in sent["tools"]] == [
+            ("get_weather", SCHEMA),
+            ("get_time", SCHEMA),
+        ]
         calls = final.choices[0].message.tool_calls
         assert [(c.id, c.function.name, json.loads(c.function.arguments)) for c in calls] == [
             (c.id, c.name, c.arguments_dict()) for c in reply.tool_calls
@@ -480,8 +490,17 @@ class TestAnthropicClientToOpenAI:
         name += "test_parse_multiple_pydantic_tools"
         raw = raw_stream(DATA / "streams" / f"{name}.json")
         servers.gpt.answers.append((200, {"content-type": "text/event-stream"}, raw))
-        with claude_client.messages.stream(model="gpt-4o", max_tokens=256, messages=USER) as s:
+        tools = [{"name": name, "input_schema": SCHEMA} for name in ("get_weather", "get_time")]
+        with claude_client.messages.stream(
+            model="gpt-4o", max_tokens=256, messages=USER, tools=tools
+        ) as s:
             final = s.get_final_message()
+        sent = json.loads(servers.gpt.seen[-1][2])
+        assert [(t["function"]["name"], t["function"]["parameters"]) for t in sent["tools"]] == [
+            ("get_weather", SCHEMA),
+            ("get_time", SCHEMA),
+        ]
+        assert sent["stream_options"] == {"include_usage": True}
         source = providers.get("openai").stream()
         source.feed(raw)
         calls = source.finish().tool_calls
