@@ -129,9 +129,16 @@ async def relay(
     options: dict[str, Any] = {}
     if upstream.family == "openai":
         options["include_usage"] = True  # the usage an Anthropic stream reports
-    sent = http.build_request(
-        upstream.family, request, api_key=upstream.api_key, base_url=upstream.base_url, **options
-    )
+    try:
+        sent = http.build_request(
+            upstream.family,
+            request,
+            api_key=upstream.api_key,
+            base_url=upstream.base_url,
+            **options,
+        )
+    except cc.ChatCodecError as error:  # what the upstream's family cannot be sent
+        return error_response(speaks, 400, "invalid_request_error", str(error))
     outgoing = client.build_request(sent.method, sent.url, headers=sent.headers, content=sent.body)
     try:
         answer = await client.send(outgoing, stream=True)

@@ -51,7 +51,7 @@ from typing import Any
 
 import msgspec
 
-from ._errors import ChatCodecError, ProviderError
+from ._errors import ChatCodecError, ProviderError, ValidationError
 from ._exchange import Request, Response
 from ._headers import SECRET_HEADERS, Headers, HTTPRequest, retry_after
 from ._loss import Loss
@@ -158,9 +158,7 @@ def build_request(
     Raises
     ------
     ValidationError
-        Gemini and Bedrock without a model.
-    ValueError
-        An ``api_key`` for Bedrock.
+        Gemini and Bedrock without a model; an ``api_key`` for Bedrock.
     KeyError
         A family that is no codec's.
     """
@@ -169,7 +167,8 @@ def build_request(
     endpoint = ENDPOINTS[name]
     streaming = bool(request.stream) if stream is None else stream
     if api_key is not None and endpoint.key_header is None:
-        raise ValueError(f"{name} requests are signed by the caller (SigV4), not sent a key")
+        rule = f"must not be set: {name} requests are signed by the caller"
+        raise ValidationError(rule, "api_key")
     if endpoint.stream_in_body:
         wanted: bool | None = True
         if not streaming:

@@ -108,7 +108,7 @@ class TestBuildRequest:
         assert "stream" not in json.loads(streamed.body)
 
     def test_bedrock_takes_no_key(self) -> None:
-        with pytest.raises(ValueError, match="signed by the caller"):
+        with pytest.raises(cc.ValidationError, match="signed by the caller - at `api_key`"):
             http.build_request("bedrock", REQUEST, api_key=KEY)
 
     @pytest.mark.parametrize("family", ["gemini", "bedrock"])
