@@ -371,6 +371,23 @@ class TestOpenAIClientToAnthropic:
         with pytest.raises(openai.APIError, match="cut off"):
             openai_stream(gpt_client)
 
+    def test_an_error_inside_the_stream(self, servers: Servers, gpt_client: Any) -> None:
+        raw = (
+            b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+            b'"type":"message","role":"assistant","model":"claude","content":[],'
+            b'"stop_reason":null,"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+            b'"content_block":{"type":"text","text":""}}\n\n'
+            b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"text_delta","text":"Hel"}}\n\n'
+            b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error",'
+            b'"message":"Overloaded"}}\n\n'
+        )
+        servers.claude.answers.append((200, {"content-type": "text/event-stream"}, raw))
+        with pytest.raises(openai.APIError) as raised:
+            openai_stream(gpt_client)
+        assert raised.value.type == "overloaded_error"
+
     @pytest.mark.parametrize("stream", [False, True])
     def test_rate_limit(self, servers: Servers, gpt_client: Any, stream: bool) -> None:
         body = error_file("anthropic", 429)

@@ -107,6 +107,23 @@ class TestBuildRequest:
         assert "authorization" not in streamed.headers
         assert "stream" not in json.loads(streamed.body)
 
+    def test_bedrock_is_signed_by_the_caller(self) -> None:
+        auth = pytest.importorskip("botocore.auth", reason="botocore is not installed")
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+
+        sent = http.build_request("bedrock", REQUEST, stream=True)
+        aws = AWSRequest(
+            method=sent.method, url=sent.url, data=sent.body, headers=dict(sent.headers)
+        )
+        auth.SigV4Auth(Credentials("AKIDEXAMPLE", KEY), "bedrock", "us-east-1").add_auth(aws)
+        signed = http.Headers(aws.headers.items())
+        assert signed["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+        assert "/us-east-1/bedrock/aws4_request" in signed["authorization"]
+        assert signed["content-type"] == "application/json"
+        assert "authorization" in repr(signed)
+        assert "AKIDEXAMPLE" not in repr(signed)
+
     def test_bedrock_takes_no_key(self) -> None:
         with pytest.raises(cc.ValidationError, match="signed by the caller - at `api_key`"):
             http.build_request("bedrock", REQUEST, api_key=KEY)
