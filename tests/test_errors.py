@@ -104,6 +104,19 @@ class TestProviderAndStreamErrors:
             "secret text",
         )
 
+    def test_provider_error_with_an_http_status(self) -> None:
+        error = cc.ProviderError(
+            "anthropic", type="rate_limit_error", message="secret text", status=429, retry_after=2.5
+        )
+        assert str(error) == "anthropic answered with an error: HTTP 429 rate_limit_error"
+        assert "secret" not in repr(error)
+        clone = pickle.loads(pickle.dumps(error))
+        assert (clone.status, clone.retry_after, clone.message) == (429, 2.5, "secret text")
+        assert str(cc.ProviderError("gemini", status=503)) == (
+            "gemini answered with an error: HTTP 503"
+        )
+        assert cc.ProviderError("gemini").status is None
+
     def test_stream_error_carries_the_partial_result(self) -> None:
         partial = cc.Response(id="r1")
         error = cc.StreamError("the stream sent an error event", partial=partial)

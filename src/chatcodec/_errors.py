@@ -14,7 +14,8 @@
      ├── StreamError (ValueError)         a stream broke, was cut off or went past a limit;
  │                                    ``partial``, ``provider``, ``type``, ``code``, ``limit``
      ├── LossError (ValueError)           a strict conversion would lose data; ``losses``
-     └── ProviderError (RuntimeError)     a provider answered with an error body
+     └── ProviderError (RuntimeError)     a provider answered with an error body;
+                                          ``status``, ``type``, ``code``, ``retry_after``
 
 Every message names a JSON path and a rule and never the content of a message:
 content is private and untrusted.  msgspec echoes some input values in its own
@@ -184,9 +185,9 @@ class StreamError(ChatCodecError, ValueError):
 class ProviderError(ChatCodecError, RuntimeError):
     """A provider answered with an error body instead of a result.
 
-    ``str()`` names the provider, the status and the error's type or code;
-    the provider's own message (which may quote the request) is kept apart
-    in :attr:`message`.
+    ``str()`` names the provider, the HTTP status and the error's type or
+    code; the provider's own message (which may quote the request) is kept
+    apart in :attr:`message`.
 
     Attributes
     ----------
@@ -201,7 +202,13 @@ class ProviderError(ChatCodecError, RuntimeError):
     param : str or None
         The request parameter the provider blames (OpenAI).
     body : object
-        The whole error body, parsed.
+        The whole error body, parsed (None when it was not JSON).
+    status : int or None
+        The HTTP status of the answer, when it was read from HTTP
+        (:mod:`chatcodec.http`).
+    retry_after : float or None
+        How many seconds the provider asked to wait before trying again
+        (``Retry-After``, ``retry-after-ms``), when it said so.
     """
 
     def __init__(
@@ -213,6 +220,8 @@ class ProviderError(ChatCodecError, RuntimeError):
         message: str | None = None,
         param: str | None = None,
         body: object = None,
+        status: int | None = None,
+        retry_after: float | None = None,
     ) -> None:
         self.provider = provider
         self.type = type
@@ -220,12 +229,17 @@ class ProviderError(ChatCodecError, RuntimeError):
         self.message = message
         self.param = param
         self.body = body
-        kind = " ".join(str(part) for part in (type, code) if part is not None) or "error"
+        self.status = status
+        self.retry_after = retry_after
+        status_text = None if status is None else f"HTTP {status}"
+        parts = (status_text, type, code)
+        kind = " ".join(str(part) for part in parts if part is not None) or "error"
         super().__init__(f"{provider} answered with an error: {kind}")
 
     def __reduce__(self) -> Any:
         fields: dict[str, Any] = {"type": self.type, "code": self.code}
         fields |= {"message": self.message, "param": self.param, "body": self.body}
+        fields |= {"status": self.status, "retry_after": self.retry_after}
         return (_provider_error, (self.provider, fields))
 
 

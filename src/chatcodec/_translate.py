@@ -77,6 +77,29 @@ class StreamTranslator:
         out += self._encoder.finish()
         return out, LossReport(tuple(self._losses))
 
+    def flush(self) -> bytes:
+        """End the source's input: the target's bytes its last events make.
+
+        The target's stream stays open: :meth:`finish` closes it. Between
+        the two, :attr:`complete` says whether the source's stream ended as
+        its family ends one, so that a gateway can send an error instead of
+        closing a stream that was cut off.
+
+        Raises
+        ------
+        StreamError
+            As :meth:`feed`.
+        """
+        return self._write(self._decoder.flush())
+
+    @property
+    def complete(self) -> bool:
+        """Whether the source's last event came (``message_stop``, ``[DONE]``...).
+
+        Its last bytes may bring it: read it after :meth:`flush` or :meth:`finish`.
+        """
+        return bool(self._decoder.complete)
+
     @property
     def response(self) -> Response:
         """The source's response so far (whole after :meth:`finish`)."""

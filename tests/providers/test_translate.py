@@ -152,3 +152,36 @@ class TestTranslateStream:
         assert decoded.message is not None
         assert not any(type(p) is ReasoningPart for p in decoded.message.content or ())
         assert report.paths == ["$.choices[0].message"]
+
+
+class TestFlushAndComplete:
+    """flush() ends the source's input and leaves the target open; complete says if it ended."""
+
+    STREAM = "anthropic__anthropic-sdk-python__streaming__tool_use_response"
+
+    def raw(self) -> bytes:
+        path = Path(__file__).parent.parent / "data" / "streams" / f"{self.STREAM}.json"
+        data: str = json.loads(path.read_bytes())["raw"]
+        return data.encode()
+
+    def test_a_whole_stream(self) -> None:
+        raw = self.raw()
+        whole = translate_stream("anthropic", "openai")
+        expected = whole.feed(raw)
+        tail, _ = whole.finish()
+        translator = translate_stream("anthropic", "openai")
+        out = translator.feed(raw[:-1])  # message_stop's last byte still to come
+        before = translator.complete
+        out += translator.feed(raw[-1:]) + translator.flush()
+        assert (before, translator.complete) == (False, True)
+        end, _ = translator.finish()
+        assert out + end == expected + tail
+        assert end.endswith(b"data: [DONE]\n\n")
+
+    def test_a_stream_cut_off(self) -> None:
+        raw = self.raw()
+        cut = raw[: raw.index(b"event: message_delta")]
+        translator = translate_stream("anthropic", "openai")
+        out = translator.feed(cut) + translator.flush()
+        assert not translator.complete
+        assert b"[DONE]" not in out  # nothing closed yet: the caller chooses what to send

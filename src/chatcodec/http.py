@@ -1,0 +1,362 @@
+r"""HTTP for every wire family, without I/O: build the request, read the answer.
+
+chatcodec never opens a socket (like h11): :func:`build_request` turns a
+canonical :class:`~chatcodec.Request` into an :class:`HTTPRequest` (method,
+URL, headers, body) for any HTTP client to send, and :func:`read_response`,
+:func:`read_stream` and :func:`read_error` turn what came back (status,
+headers, body) into a :class:`~chatcodec.Response`, a stream decoder, or a
+:class:`~chatcodec.ProviderError` with the status, the provider's error type
+and code, and how long to wait (``retry_after``).
+
+- ``openai``: ``POST /chat/completions``, ``"stream": true`` in the body,
+  ``Authorization: Bearer``; ``openai-responses``: ``POST /responses``, the same.
+- ``anthropic``: ``POST /v1/messages``, ``"stream": true``, ``x-api-key``,
+  ``anthropic-version`` and the ``anthropic-beta`` values the body needs.
+- ``gemini``: ``POST /models/{model}:generateContent``, or
+  ``:streamGenerateContent?alt=sse`` (SSE), ``x-goog-api-key``.
+- ``ollama``: ``POST /api/chat``, ``"stream": true`` or ``false``; a key
+  (Ollama's cloud, a proxy) as ``Authorization: Bearer``.
+- ``bedrock``: ``POST /model/{modelId}/converse`` or ``/converse-stream``
+  (AWS event-stream), the model id escaped as one path segment.
+
+Bedrock requests are signed with AWS Signature Version 4, which needs the
+caller's credentials and the clock: chatcodec leaves that to the caller
+(botocore's ``SigV4Auth(credentials, "bedrock", region).add_auth(AWSRequest(
+method, url, data=body, headers=headers))`` signs one), and puts no key in
+the request.
+
+Examples
+--------
+>>> import chatcodec as cc
+>>> from chatcodec import http
+>>> request = cc.Request((cc.user("Hi"),), model="claude-sonnet-4-5", max_tokens=64)
+>>> sent = http.build_request("anthropic", request, api_key="sk-ant-123", stream=True)
+>>> sent.method, sent.url
+('POST', 'https://api.anthropic.com/v1/messages')
+>>> sent.headers  # doctest: +NORMALIZE_WHITESPACE
+Headers({'content-type': 'application/json', 'accept': 'text/event-stream',
+         'anthropic-version': '2023-06-01', 'x-api-key': '[redacted]'})
+>>> sent.body
+b'{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"Hi"}],"stream":true}'
+>>> http.read_response("anthropic", 429, {"retry-after": "20"},
+...     b'{"type":"error","error":{"type":"rate_limit_error","message":"..."}}')
+Traceback (most recent call last):
+chatcodec.ProviderError: anthropic answered with an error: HTTP 429 rate_limit_error
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from ._errors import ChatCodecError, ProviderError, ValidationError
+from ._exchange import Request, Response
+from ._headers import SECRET_HEADERS, Headers, HTTPRequest, retry_after
+from ._loss import Loss
+from .providers import StreamDecoder, get
+from .providers._endpoints import (
+    ANTHROPIC_VERSION,
+    ENDPOINTS,
+    JSON,
+    anthropic_betas,
+    body_retry_after,
+    joined,
+)
+
+__all__ = [
+    "SECRET_HEADERS",
+    "HTTPRequest",
+    "Headers",
+    "base_url",
+    "build_request",
+    "read_error",
+    "read_response",
+    "read_stream",
+    "retry_after",
+]
+
+HeadersLike = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[Any, Any]]
+"""Headers as any client gives them: a mapping, or (name, value) pairs of str or bytes."""
+
+_ANY = msgspec.json.Decoder()
+
+
+def base_url(family: str, *, region: str = "us-east-1") -> str:
+    """The documented base URL of a family's API (``region`` for Bedrock).
+
+    Examples
+    --------
+    >>> from chatcodec import http
+    >>> http.base_url("gemini"), http.base_url("bedrock", region="eu-west-3")
+    ('https://generativelanguage.googleapis.com/v1beta', 'https://bedrock-runtime.eu-west-3.amazonaws.com')
+    """
+    return ENDPOINTS[get(family).NAME].base_url.format(region=region)
+
+
+def build_request(
+    family: str,
+    request: Request,
+    *,
+    stream: bool | None = None,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    region: str = "us-east-1",
+    anthropic_version: str = ANTHROPIC_VERSION,
+    betas: Iterable[str] = (),
+    include_usage: bool = False,
+    headers: HeadersLike | None = None,
+    losses: list[Loss] | None = None,
+) -> HTTPRequest:
+    """The HTTP request that sends ``request`` to a family's API.
+
+    Parameters
+    ----------
+    family : str
+        A codec name (``"openai"``, ``"anthropic"``...) or a service speaking
+        one (``"groq"``: give its ``base_url``).
+    request : Request
+        What to send. Gemini and Bedrock need ``request.model``: it is in
+        their URL.
+    stream : bool, optional
+        Ask for a streamed answer; by default ``request.stream``. It sets the
+        body's ``"stream"`` (OpenAI, Responses, Anthropic, Ollama, which is
+        sent ``"stream": false`` otherwise, as it streams by default) or
+        picks the streaming operation (Gemini, Bedrock), and the ``accept``
+        header.
+    api_key : str, optional
+        Sent in the family's header (``Authorization: Bearer``, ``x-api-key``,
+        ``x-goog-api-key``); never shown by ``repr``. Bedrock takes none: the
+        caller signs the request (see the module docstring). Azure OpenAI
+        takes its key as ``api-key``: pass it in ``headers``.
+    base_url : str, optional
+        Where the API lives; by default :func:`base_url` of the family
+        (OpenAI's and the Responses API's include ``/v1``, as the OpenAI SDK's
+        do, so that compatible services such as Groq's
+        ``https://api.groq.com/openai/v1`` fit).
+    region : str, default "us-east-1"
+        Bedrock's region, for its default base URL.
+    anthropic_version : str, default "2023-06-01"
+        Anthropic's ``anthropic-version`` header.
+    betas : iterable of str
+        More ``anthropic-beta`` values; those the body needs (computer use,
+        code execution, memory and context management, the MCP connector)
+        are added by themselves.
+    include_usage : bool, default False
+        OpenAI streams only: ask for the usage-only last chunk
+        (``stream_options.include_usage``).
+    headers : mapping, optional
+        More headers, sent after (and in place of) those built here.
+    losses : list of Loss, optional
+        Collects what the family cannot carry, as ``encode_request`` does.
+
+    Returns
+    -------
+    HTTPRequest
+
+    Raises
+    ------
+    ValidationError
+        Gemini and Bedrock without a model; an ``api_key`` for Bedrock.
+    KeyError
+        A family that is no codec's.
+    """
+    codec = get(family)
+    name = codec.NAME
+    endpoint = ENDPOINTS[name]
+    streaming = bool(request.stream) if stream is None else stream
+    if api_key is not None and endpoint.key_header is None:
+        rule = f"must not be set: {name} requests are signed by the caller"
+        raise ValidationError(rule, "api_key")
+    if endpoint.stream_in_body:
+        wanted: bool | None = True
+        if not streaming:
+            # Ollama streams unless told not to; the others do not unless told to
+            # (an explicit false is kept).
+            wanted = False if name == "ollama" or request.stream is False else None
+        if request.stream != wanted:
+            request = msgspec.structs.replace(request, stream=wanted)
+    elif request.stream is not None:
+        request = msgspec.structs.replace(request, stream=None)
+    if name == "openai":
+        request = _stream_options(request, streaming, include_usage)
+    body = codec.encode_request(request, losses=losses)
+    root = (base_url or endpoint.base_url.format(region=region)).rstrip("/")
+    pairs = [("content-type", JSON), ("accept", endpoint.accept_stream if streaming else JSON)]
+    if name == "anthropic":
+        pairs.append(("anthropic-version", anthropic_version))
+        beta = joined([*anthropic_betas(request), *betas])
+        if beta:
+            pairs.append(("anthropic-beta", beta))
+    if api_key is not None and endpoint.key_header is not None:
+        pairs.append((endpoint.key_header, endpoint.key_prefix + api_key))
+    if headers is not None:
+        more = Headers(headers)
+        pairs = [(key, value) for key, value in pairs if key not in more]
+        pairs.extend(more.raw())
+    url = root + endpoint.path(request.model, streaming)
+    return HTTPRequest("POST", url, Headers(pairs), body, stream=streaming)
+
+
+def _stream_options(request: Request, streaming: bool, include_usage: bool) -> Request:
+    """OpenAI refuses ``stream_options`` without ``"stream": true``."""
+    extras = request.extras or {}
+    own = extras.get("openai")
+    own = dict(own) if isinstance(own, dict) else {}
+    if streaming and include_usage:
+        options = own.get("stream_options")
+        options = dict(options) if isinstance(options, dict) else {}
+        own["stream_options"] = options | {"include_usage": True}
+    elif streaming or "stream_options" not in own:
+        return request
+    else:
+        del own["stream_options"]
+    rest = {key: value for key, value in extras.items() if key != "openai"}
+    merged = rest | {"openai": own} if own else rest
+    return msgspec.structs.replace(request, extras=merged or None)
+
+
+def read_error(
+    family: str,
+    status: int,
+    headers: HeadersLike,
+    body: bytes | str,
+    *,
+    now: float | None = None,
+) -> ProviderError:
+    """The :class:`~chatcodec.ProviderError` an error answer stands for (returned, not raised).
+
+    The provider's error type, code, message and parameter come from the
+    family's documented error body (OpenAI ``{"error": {"type", "code",
+    "message", "param"}}``, Anthropic ``{"type": "error", "error": {"type",
+    "message"}}``, Gemini ``{"error": {"code", "message", "status"}}``,
+    Ollama ``{"error": "..."}``, Bedrock ``{"message"}`` with its type in the
+    ``x-amzn-ErrorType`` header). A body that is not one of them (an HTML
+    page from a proxy, an empty body) still gives the error, with the status
+    and nothing else. ``retry_after`` is :func:`retry_after` of the headers
+    (and Gemini's ``RetryInfo`` when they say nothing); ``now`` is for its
+    HTTP-date form.
+
+    Examples
+    --------
+    >>> from chatcodec import http
+    >>> error = http.read_error("bedrock", 429,
+    ...     {"x-amzn-ErrorType": "ThrottlingException:http://internal.amazon.com/coral/"},
+    ...     b'{"message":"Too many requests, please wait before trying again."}')
+    >>> error.status, error.type, error.retry_after
+    (429, 'ThrottlingException', None)
+    >>> http.read_error("openai", 502, {}, b"<html>Bad Gateway</html>")
+    ProviderError('openai answered with an error: HTTP 502')
+    """
+    codec = get(family)
+    name = codec.NAME
+    found: ProviderError | None = None
+    try:
+        codec.decode_response(body)
+    except ProviderError as error:
+        found = error
+    except ChatCodecError:  # not JSON, or not the family's error shape
+        found = None
+    parsed: object = found.body if found is not None else _json(body)
+    header = Headers(headers)
+    wait = retry_after(header, now=now)
+    if wait is None:
+        wait = body_retry_after(name, parsed)
+    kind = found.type if found is not None else None
+    type_header = ENDPOINTS[name].type_header
+    if kind is None and type_header is not None and (sent := header.get(type_header)):
+        # "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/"
+        kind = sent.split(":", 1)[0].strip() or None
+    return ProviderError(
+        name,
+        type=kind,
+        code=found.code if found is not None else None,
+        message=found.message if found is not None else None,
+        param=found.param if found is not None else None,
+        body=parsed,
+        status=status,
+        retry_after=wait,
+    )
+
+
+def _json(body: bytes | str) -> object:
+    try:
+        return _ANY.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+
+
+def _ok(status: int) -> bool:
+    return 200 <= status < 300
+
+
+def read_response(
+    family: str,
+    status: int,
+    headers: HeadersLike,
+    body: bytes | str,
+    *,
+    now: float | None = None,
+    max_bytes: int | None = None,
+) -> Response:
+    """Read a non-streamed answer: the :class:`~chatcodec.Response`, or raise its error.
+
+    Parameters
+    ----------
+    family : str
+        The codec that built the request.
+    status : int
+        The HTTP status.
+    headers : mapping or pairs
+        The answer's headers (any case).
+    body : bytes or str
+        The whole body.
+    now : float, optional
+        For a ``Retry-After`` date (see :func:`read_error`).
+    max_bytes : int, optional
+        The largest body read (the codec's ``decode_response`` limit).
+
+    Raises
+    ------
+    ProviderError
+        For a status other than 2xx (see :func:`read_error`), or an error body
+        sent with a 2xx status; ``status`` is set either way.
+    DecodeError, ValidationError
+        For a 2xx body that is not the family's response.
+    """
+    if not _ok(status):
+        raise read_error(family, status, headers, body, now=now)
+    codec = get(family)
+    try:
+        if max_bytes is None:
+            return codec.decode_response(body)
+        return codec.decode_response(body, max_bytes=max_bytes)
+    except ProviderError as error:
+        raise read_error(family, status, headers, body, now=now) from error
+
+
+def read_stream(
+    family: str,
+    status: int,
+    headers: HeadersLike,
+    body: bytes | str = b"",
+    *,
+    now: float | None = None,
+    **limits: Any,
+) -> StreamDecoder:
+    """The stream decoder for a streamed answer, or raise its error.
+
+    Call it once the status and headers have come. For a 2xx status it
+    returns the family's ``stream(**limits)`` decoder: feed it the body as
+    it arrives. For any other status the body is the error, and a small one:
+    read it whole and pass it as ``body``.
+
+    Raises
+    ------
+    ProviderError
+        For a status other than 2xx (see :func:`read_error`).
+    """
+    if not _ok(status):
+        raise read_error(family, status, headers, body, now=now)
+    return get(family).stream(**limits)
