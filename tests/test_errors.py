@@ -131,3 +131,25 @@ class TestProviderAndStreamErrors:
         )
         assert isinstance(error, ValueError)
         assert pickle.loads(pickle.dumps(error)).losses == losses
+
+
+class TestNotFound:
+    def test_an_unknown_codec_name_is_a_not_found_error(self) -> None:
+        from chatcodec import providers
+
+        with pytest.raises(cc.NotFoundError) as caught:
+            providers.get("no-such-family")
+        assert isinstance(caught.value, KeyError)
+        assert str(caught.value).startswith("no codec named 'no-such-family'; known: openai")
+        assert "bedrock" in caught.value.known
+
+    def test_an_unknown_call_id_in_with_approval_is_a_not_found_error(self) -> None:
+        message = cc.assistant(tool_calls=[cc.tool_call("c1", "f", {})])
+        with pytest.raises(cc.NotFoundError) as caught:
+            message.with_approval("c2", None)
+        assert str(caught.value) == "no tool call has the id 'c2'"
+
+    def test_it_pickles_with_its_fields(self) -> None:
+        error = cc.NotFoundError("x", "codec", ("openai",))
+        back = pickle.loads(pickle.dumps(error))
+        assert (back.id, back.what, back.known, str(back)) == ("x", "codec", ("openai",), str(error))

@@ -114,23 +114,31 @@ class MissingArgumentError(ChatCodecError, KeyError):
 
 
 class NotFoundError(ChatCodecError, KeyError):
-    """A history has no record, or no tool call, with the id that was asked for.
+    """No record, tool call or codec has the id or name that was asked for.
 
     Attributes
     ----------
     id : str
-        The id that was asked for (the caller's own id, not content).
+        The id or name that was asked for (the caller's own, not content).
     what : str
-        ``"record"`` or ``"tool call"``.
+        ``"record"``, ``"tool call"`` or ``"codec"``.
+    known : tuple of str
+        The names that exist, when there are few enough to list (codecs).
     """
 
-    def __init__(self, id: str, what: str = "record") -> None:
+    def __init__(self, id: str, what: str = "record", known: tuple[str, ...] = ()) -> None:
         self.id = id
         self.what = what
+        self.known = known
         super().__init__(id)
 
     def __str__(self) -> str:
+        if self.what == "codec":
+            return f"no codec named {self.id!r}; known: {', '.join(self.known)}"
         return f"no {self.what} has the id {self.id!r}"
+
+    def __reduce__(self) -> Any:
+        return (NotFoundError, (self.id, self.what, self.known))
 
 
 class DecodeError(ChatCodecError, ValueError):

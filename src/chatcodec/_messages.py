@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
-from ._errors import ValidationError
+from ._errors import NotFoundError, ValidationError
 from ._record import Record
 from ._roles import Role
 from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
@@ -220,15 +220,15 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
 
         Raises
         ------
-        KeyError
-            If no tool call of this message has that id.
+        NotFoundError
+            If no tool call of this message has that id (also a ``KeyError``).
         """
         calls = self.tool_calls
         for n, call in enumerate(calls):
             if call.id == call_id:
                 updated = (*calls[:n], call.with_approval(approval), *calls[n + 1 :])
                 return msgspec.structs.replace(self, tool_calls=updated)
-        raise KeyError(call_id)
+        raise NotFoundError(call_id, "tool call")
 
     @property
     def reasoning(self) -> str:

@@ -34,6 +34,7 @@ import importlib
 from collections.abc import Iterable
 from typing import Protocol
 
+from .._errors import NotFoundError
 from .._events import StreamEvent
 from .._exchange import Request, Response
 from .._framing import Framing
@@ -149,14 +150,13 @@ def get(name: str) -> Codec:
 
     Raises
     ------
-    KeyError
-        For a name that is none of these.
+    NotFoundError
+        For a name that is none of these (also a ``KeyError``).
     """
     key = name.lower()
     key = ALIASES.get(key, key)
     if key not in NAMES:
-        known = ", ".join((*NAMES, *ALIASES))
-        raise KeyError(f"no codec named {name!r}; known: {known}")
+        raise NotFoundError(name, "codec", (*NAMES, *ALIASES))
     # A module name cannot hold "-": openai-responses lives in openai_responses.
     module: Codec = importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
     return module
