@@ -152,4 +152,5 @@ class TestNotFound:
     def test_it_pickles_with_its_fields(self) -> None:
         error = cc.NotFoundError("x", "codec", ("openai",))
         back = pickle.loads(pickle.dumps(error))
-        assert (back.id, back.what, back.known, str(back)) == ("x", "codec", ("openai",), str(error))
+        assert (back.id, back.what, back.known) == ("x", "codec", ("openai",))
+        assert str(back) == str(error)
