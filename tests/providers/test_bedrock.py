@@ -329,6 +329,28 @@ class TestResponseSemantics:
         assert response.extras == {"bedrock": {"metrics": {"latencyMs": 9}}}
         assert bedrock.encode_response(response) == self.BODY
 
+    def test_cache_writes_are_the_canonical_count(self) -> None:
+        for decode in (fast_response, general_response):
+            response = decode(self.BODY)
+            assert response is not None
+            assert response.usage == Usage(20, 4, 24, 6, None, 4)
+        out, report = convert(self.BODY, source="bedrock", target="anthropic", kind="response")
+        assert json.loads(out)["usage"] == {
+            "input_tokens": 10,
+            "output_tokens": 4,
+            "cache_read_input_tokens": 6,
+            "cache_creation_input_tokens": 4,
+        }
+        assert not [path for path in report.paths if path.startswith("$.usage")]
+        back, _ = convert(out, source="anthropic", target="bedrock", kind="response")
+        assert json.loads(back)["usage"] == {
+            "inputTokens": 10,
+            "outputTokens": 4,
+            "totalTokens": 24,
+            "cacheReadInputTokens": 6,
+            "cacheWriteInputTokens": 4,
+        }
+
     def test_null_counts_stay_null(self) -> None:
         body = b'{"usage":{"inputTokens":null,"outputTokens":2,"cacheReadInputTokens":null}}'
         response = bedrock.decode_response(body)

@@ -343,9 +343,8 @@ def _lost_settings(request: Request, enc: Encoding) -> None:
 def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
     omit = own.get("~omit") or ()
-    written = own.get("cacheWriteInputTokens")
-    cached = usage.cached_tokens
-    inputs = usage.prompt_tokens - (cached or 0) - (written if type(written) is int else 0)
+    cached, written = usage.cached_tokens, usage.cache_write_tokens
+    inputs = usage.prompt_tokens - (cached or 0) - (written or 0)
     counts = (
         ("inputTokens", max(inputs, 0)),
         ("outputTokens", usage.completion_tokens),
@@ -354,6 +353,8 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     out = {key: count for key, count in counts if key not in omit}
     if cached is not None:
         out["cacheReadInputTokens"] = cached
+    if written is not None:
+        out["cacheWriteInputTokens"] = written
     if usage.reasoning_tokens is not None:
         enc.lose("$.usage.reasoning_tokens", "bedrock does not count reasoning tokens apart")
     return fill(out, own)

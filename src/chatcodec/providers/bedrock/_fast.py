@@ -158,7 +158,6 @@ def fast_response(body: bytes | str) -> Response | None:
     if written is not UNSET:
         if written < 0:
             return None
-        rest["cacheWriteInputTokens"] = written
         inputs += written
     if cached is not UNSET:
         if cached < 0:
@@ -169,6 +168,8 @@ def fast_response(body: bytes | str) -> Response | None:
         outputs,
         total,
         None if cached is UNSET else cached,
+        None,
+        None if written is UNSET else written,
         extras={NAME: rest} if rest else None,
     )
     raw = data.stop_reason
