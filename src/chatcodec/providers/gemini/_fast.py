@@ -110,8 +110,6 @@ class _Response(_Wire):
 
 
 _decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(_Response, "create_time", "prompt_feedback")
-_carry_part = carrier(_Part, "thought", "thought_signature")
 _carry_candidate = carrier(
     _Candidate, "finish_message", "safety_ratings", "citation_metadata", "avg_logprobs",
     "grounding_metadata", "logprobs_result", "url_context_metadata",
@@ -132,7 +130,10 @@ def fast_response(body: bytes | str) -> Response | None:
     try:
         r = _decoder.decode(body)
         own: dict[str, Any] = {}
-        _carry(r, own)
+        if r.create_time is not UNSET:
+            own["createTime"] = r.create_time
+        if r.prompt_feedback is not UNSET:
+            own["promptFeedback"] = r.prompt_feedback
         candidates = r.candidates
         choices: tuple[Choice, ...] = ()
         if type(candidates) is list:
@@ -212,14 +213,20 @@ def _message(parts: list[_Part], k: int) -> AssistantMessage:
                 content.append(TextPart(text))
             else:
                 own: dict[str, Any] = {}
-                _carry_part(p, own)
+                if thought is not UNSET:
+                    own["thought"] = thought
+                if signature is not UNSET:
+                    own["thoughtSignature"] = signature
                 content.append(TextPart(text, extras={NAME: own}))
             continue
         name = fc.name
         if p.text is not UNSET or not name:
             raise _Other  # an opaque part, an invalid call
         own = {}
-        _carry_part(p, own)
+        if thought is not UNSET:
+            own["thought"] = thought
+        if signature is not UNSET:
+            own["thoughtSignature"] = signature
         args = fc.args
         if args:
             data = _encode(args)

@@ -83,7 +83,6 @@ _carry = carrier(
     _Response, "created_at", "done", "total_duration", "load_duration", "prompt_eval_duration",
     "eval_duration",
 )  # fmt: skip
-_carry_nulls = carrier(_Message, nulls=("content", "thinking"))
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -142,9 +141,16 @@ def _assistant(m: _Message, seed: str) -> AssistantMessage:
         own["images"] = m.images
     if m.role is UNSET:
         own["~role"] = ABSENT
-    _carry_nulls(m, own)
-    text = None if m.content is UNSET else m.content
-    thinking = None if m.thinking is UNSET else m.thinking
+    text = m.content
+    if text is UNSET:
+        text = None
+    elif text is None:
+        own["content"] = None
+    thinking = m.thinking
+    if thinking is UNSET:
+        thinking = None
+    elif thinking is None:
+        own["thinking"] = None
     items = m.tool_calls
     calls: tuple[ToolCall, ...] = ()
     if items:

@@ -113,7 +113,6 @@ class _Response(Wire):
 
 _decoder = msgspec.json.Decoder(_Response)
 _carry = carrier(_Response, "object", "created", "system_fingerprint", "service_tier")
-_carry_message = carrier(AssistantFields, "annotations", "audio")
 _carry_prompt = carrier(
     _PromptDetails, "audio_tokens", "cache_write_tokens", "text_tokens", "image_tokens"
 )
@@ -168,7 +167,10 @@ def _choice(c: _Choice) -> Choice:
 def assistant(m: AssistantFields) -> AssistantMessage:
     """The canonical form of a typed assistant message."""
     own: dict[str, Any] = {}
-    _carry_message(m, own)
+    if m.annotations is not UNSET:
+        own["annotations"] = m.annotations
+    if m.audio is not UNSET:
+        own["audio"] = m.audio
     reasoning: tuple[AssistantPart, ...] = ()
     if m.reasoning_content is not UNSET or m.reasoning is not UNSET:
         reasoning = _reasoning(m, own)
