@@ -131,3 +131,24 @@ def finish_of(status: Any, details: Any) -> tuple[FinishReason | None, str | Non
             return INCOMPLETE.get(reason, FinishReason.OTHER), reason
         return FinishReason.OTHER, status
     return STATUS.get(status, FinishReason.OTHER), status
+
+
+_DETAIL = {"input_tokens_details": "cached_tokens", "output_tokens_details": "reasoning_tokens"}
+
+
+def detail(details: Any, key: str, own: dict[str, Any]) -> int | None:
+    """The canonical count of the usage's ``key`` object; what else it holds goes to ``own``."""
+    name = _DETAIL[key]
+    if details is ABSENT:
+        return None
+    if type(details) is not dict:
+        own[key] = details
+        return None
+    value = details.get(name)
+    if type(value) is int and value >= 0:
+        others = {k: v for k, v in details.items() if k != name}
+        if others:
+            own[key] = others
+        return value
+    own[key] = details
+    return None

@@ -17,7 +17,8 @@ from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
-from ._common import ABSENT, NAME, extras, finish_of, opt_str, rest
+from ._common import ABSENT, NAME, detail, extras, finish_of, opt_str, rest
+from ._fast import fast_response
 from ._items import read_items
 from ._write import write_message
 
@@ -80,7 +81,10 @@ def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response
     ('Hel', <FinishReason.LENGTH: 'length'>, 'max_output_tokens')
     """
     check_size(body, max_bytes)
-    return read_response(json_body(body))
+    # The usual answer decodes straight into typed Structs; any other body
+    # (built-in tool calls, new keys, errors...) takes the general path.
+    response = fast_response(body)
+    return response if response is not None else read_response(json_body(body))
 
 
 def read_response(obj: dict[str, Any]) -> Response:
@@ -164,26 +168,11 @@ def _usage(obj: dict[str, Any], own: dict[str, Any]) -> Usage | None:
         total = None
     elif total is None and "total_tokens" in usage:
         usage_own["total_tokens"] = None
-    cached = _detail(usage, "input_tokens_details", "cached_tokens", usage_own)
-    reasoning = _detail(usage, "output_tokens_details", "reasoning_tokens", usage_own)
+    cached = detail(usage.get("input_tokens_details", ABSENT), "input_tokens_details", usage_own)
+    reasoning = detail(
+        usage.get("output_tokens_details", ABSENT), "output_tokens_details", usage_own
+    )
     return Usage(counts[0], counts[1], total, cached, reasoning, extras=extras(usage_own))
-
-
-def _detail(usage: dict[str, Any], key: str, name: str, own: dict[str, Any]) -> int | None:
-    details = usage.get(key, ABSENT)
-    if details is ABSENT:
-        return None
-    if type(details) is not dict:
-        own[key] = details
-        return None
-    value = details.get(name)
-    if type(value) is int and value >= 0:
-        others = {k: v for k, v in details.items() if k != name}
-        if others:
-            own[key] = others
-        return value
-    own[key] = details
-    return None
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
