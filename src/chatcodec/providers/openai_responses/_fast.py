@@ -146,6 +146,7 @@ _carry = carrier(
     "top_p", "truncation", "user",
     nulls=("id", "model"),
 )  # fmt: skip
+_carry_place = carrier(_Message, "id", "status")
 _carry_text = carrier(_OutputText, "annotations", "logprobs")
 _carry_reasoning = carrier(_Reasoning, "content", "id", "status")
 _carry_call = carrier(_FunctionCall, "id", "namespace", "status")
@@ -250,14 +251,10 @@ def _parts(item: _Message) -> list[AssistantPart]:
 def _item_keys(item: _Message, own: dict[str, Any]) -> None:
     """The first part's share of its item's keys (as ``._items._item_keys`` places them)."""
     hint: dict[str, Any] = {}
-    if item.id is not UNSET:
-        hint["id"] = item.id
-    if item.phase is not UNSET:
-        own["phase"] = item.phase
-    if item.status is not UNSET:
-        hint["status"] = item.status
+    _carry_place(item, hint)
     hint["type"] = "message"
-    if item.phase is not UNSET:
+    if item.phase is not UNSET:  # not a place: it sits beside the part's keys
+        own["phase"] = item.phase
         hint["~keys"] = ["phase"]
     own["~item"] = hint
 
