@@ -60,14 +60,13 @@ from ..._stream import ToolCallAccumulator, _join, _problem
 from ..._tools import ToolCallDelta
 from ..._usage import FinishReason, Usage
 from .._fastpath import Wire
-from .._streaming import StreamDecoder
+from .._streaming import TRUNCATED, StreamDecoder
 from .._wire import encode_body, expect_dict, expect_str
 from ._decode import FINISH, Streamed, _reasoning, _tool_use, _usage, response_from
 
 __all__ = ["AnthropicStreamDecoder", "stream"]
 
 _decode_json = msgspec.json.Decoder().decode
-_TRUNCATED = "arguments are truncated"
 _MESSAGE_EVENT_KEYS = frozenset(("type", "delta", "usage"))
 
 
@@ -137,7 +136,7 @@ class _Block:
         fragments = self.fragments
         if self.slot is not None and streamed and (self.open or self.cut):
             # Never stopped: whatever came so far, the input was cut off.
-            block["input"] = Streamed(_join(fragments) if fragments else "", _TRUNCATED)
+            block["input"] = Streamed(_join(fragments) if fragments else "", TRUNCATED)
         elif fragments is not None:
             if len(fragments) > 1:
                 fragments[:] = [_join(fragments)]
