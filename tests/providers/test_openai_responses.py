@@ -533,15 +533,28 @@ class TestResponseSemantics:
         assert response.finish_reason is cc.FinishReason.TOOL_CALLS
         assert response.choices[0].raw_finish_reason == "completed"
         assert response.tool_calls[0].id == "call_1"
-        assert response.usage == cc.Usage(
-            10,
-            20,
-            30,
-            4,
-            12,
-            extras={"openai-responses": {"input_tokens_details": {"cache_write_tokens": 0}}},
-        )
+        assert response.usage == cc.Usage(10, 20, 30, 4, 12, 0)
         same_json(json.loads(codec.encode_response(response)), self.BODY)
+
+    def test_cache_writes_are_the_canonical_count(self) -> None:
+        anthropic = (
+            b'{"id":"m","type":"message","role":"assistant","model":"c","content":'
+            b'[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","usage":{"input_tokens":3,'
+            b'"output_tokens":9,"cache_read_input_tokens":20,"cache_creation_input_tokens":30}}'
+        )
+        out, report = cc.convert(
+            anthropic, source="anthropic", target="openai-responses", kind="response"
+        )
+        usage = json.loads(out)["usage"]
+        assert usage["input_tokens_details"] == {"cached_tokens": 20, "cache_write_tokens": 30}
+        assert not [path for path in report.paths if path.startswith("$.usage")]
+        back, _ = cc.convert(out, source="openai-responses", target="anthropic", kind="response")
+        assert json.loads(back)["usage"] == json.loads(anthropic)["usage"]
+        body = {**self.BODY, "usage": {**self.BODY["usage"], "input_tokens_details": {"x": 1}}}
+        usage = codec.decode_response(json.dumps(body)).usage
+        assert usage is not None
+        assert (usage.cached_tokens, usage.cache_write_tokens) == (None, None)
+        same_json(json.loads(codec.encode_response(codec.decode_response(json.dumps(body)))), body)
 
     @pytest.mark.parametrize(
         ("status", "details", "finish", "raw"),

@@ -133,22 +133,44 @@ def finish_of(status: Any, details: Any) -> tuple[FinishReason | None, str | Non
     return STATUS.get(status, FinishReason.OTHER), status
 
 
-_DETAIL = {"input_tokens_details": "cached_tokens", "output_tokens_details": "reasoning_tokens"}
+def input_details(details: Any, own: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The cache reads and writes of ``usage.input_tokens_details``; the rest goes to ``own``."""
+    if details is ABSENT:
+        return None, None
+    if type(details) is not dict:
+        own["input_tokens_details"] = details
+        return None, None
+    cached = details.get("cached_tokens")
+    written = details.get("cache_write_tokens")
+    if type(cached) is not int or cached < 0:
+        cached = None
+    if type(written) is not int or written < 0:
+        written = None
+    if cached is None and written is None:
+        own["input_tokens_details"] = details
+    elif len(details) != (cached is not None) + (written is not None):
+        own["input_tokens_details"] = {
+            k: v
+            for k, v in details.items()
+            if not (k == "cached_tokens" and cached is not None)
+            and not (k == "cache_write_tokens" and written is not None)
+        }
+    return cached, written
 
 
-def detail(details: Any, key: str, own: dict[str, Any]) -> int | None:
-    """The canonical count of the usage's ``key`` object; what else it holds goes to ``own``."""
-    name = _DETAIL[key]
+def output_details(details: Any, own: dict[str, Any]) -> int | None:
+    """The reasoning count of ``usage.output_tokens_details``; the rest goes to ``own``."""
     if details is ABSENT:
         return None
     if type(details) is not dict:
-        own[key] = details
+        own["output_tokens_details"] = details
         return None
-    value = details.get(name)
+    value = details.get("reasoning_tokens")
     if type(value) is int and value >= 0:
-        others = {k: v for k, v in details.items() if k != name}
-        if others:
-            own[key] = others
+        if len(details) != 1:
+            own["output_tokens_details"] = {
+                k: v for k, v in details.items() if k != "reasoning_tokens"
+            }
         return value
-    own[key] = details
+    own["output_tokens_details"] = details
     return None

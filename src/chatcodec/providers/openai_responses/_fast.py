@@ -29,7 +29,7 @@ from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
-from ._common import ABSENT, NAME, detail, extras, finish_of
+from ._common import ABSENT, NAME, extras, finish_of, input_details, output_details
 
 __all__ = ["fast_response"]
 
@@ -301,14 +301,7 @@ def _usage(u: _Usage) -> Usage:
         own["total_tokens"] = None
     elif total < 0:
         raise _Other
-    cached = detail(
-        ABSENT if u.input_tokens_details is UNSET else u.input_tokens_details,
-        "input_tokens_details",
-        own,
-    )
-    reasoning = detail(
-        ABSENT if u.output_tokens_details is UNSET else u.output_tokens_details,
-        "output_tokens_details",
-        own,
-    )
-    return Usage(inputs, outputs, total, cached, reasoning, extras=extras(own))
+    inside, outside = u.input_tokens_details, u.output_tokens_details
+    cached, written = input_details(ABSENT if inside is UNSET else inside, own)
+    reasoning = output_details(ABSENT if outside is UNSET else outside, own)
+    return Usage(inputs, outputs, total, cached, reasoning, written, extras=extras(own))

@@ -17,7 +17,16 @@ from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
-from ._common import ABSENT, NAME, detail, extras, finish_of, opt_str, rest
+from ._common import (
+    ABSENT,
+    NAME,
+    extras,
+    finish_of,
+    input_details,
+    opt_str,
+    output_details,
+    rest,
+)
 from ._fast import fast_response
 from ._items import read_items
 from ._write import write_message
@@ -168,11 +177,9 @@ def _usage(obj: dict[str, Any], own: dict[str, Any]) -> Usage | None:
         total = None
     elif total is None and "total_tokens" in usage:
         usage_own["total_tokens"] = None
-    cached = detail(usage.get("input_tokens_details", ABSENT), "input_tokens_details", usage_own)
-    reasoning = detail(
-        usage.get("output_tokens_details", ABSENT), "output_tokens_details", usage_own
-    )
-    return Usage(counts[0], counts[1], total, cached, reasoning, extras=extras(usage_own))
+    cached, written = input_details(usage.get("input_tokens_details", ABSENT), usage_own)
+    reasoning = output_details(usage.get("output_tokens_details", ABSENT), usage_own)
+    return Usage(counts[0], counts[1], total, cached, reasoning, written, extras=extras(usage_own))
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
@@ -261,13 +268,20 @@ def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["total_tokens"] = usage.total_tokens
     elif not absent and "total_tokens" not in own:
         out["total_tokens"] = usage.total
-    for key, name, value in (
-        ("input_tokens_details", "cached_tokens", usage.cached_tokens),
-        ("output_tokens_details", "reasoning_tokens", usage.reasoning_tokens),
+    for key, counts in (
+        (
+            "input_tokens_details",
+            (
+                ("cached_tokens", usage.cached_tokens),
+                ("cache_write_tokens", usage.cache_write_tokens),
+            ),
+        ),
+        ("output_tokens_details", (("reasoning_tokens", usage.reasoning_tokens),)),
     ):
         others = own.get(key, ABSENT)
-        if value is not None:
-            out[key] = {name: value, **(others if type(others) is dict else {})}
+        written = {name: value for name, value in counts if value is not None}
+        if written:
+            out[key] = {**written, **(others if type(others) is dict else {})}
         elif others is not ABSENT:
             out[key] = others
     return fill(out, own)
