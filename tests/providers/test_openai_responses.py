@@ -279,9 +279,10 @@ class TestFastPath:
     @pytest.mark.parametrize(
         "body",
         [
-            answer({"type": "web_search_call", "id": "ws_1", "status": "completed"}),
             answer({**CALL, "call_id": ""}),
-            answer({key: value for key, value in TEXT_ITEM.items() if key != "type"}),
+            answer(TEXT_ITEM, {"type": "message", "role": "user", "content": "Hi"}),
+            answer(TEXT_ITEM, OUTPUT),
+            answer({**TEXT_ITEM, "content": [{"type": "output_text", "text": "x" * 70000}]}),
             answer({**TEXT_ITEM, "content": []}),
             answer(TEXT_ITEM, usage={"input_tokens": -1, "output_tokens": 1}),
             answer(TEXT_ITEM, surprise=1),
@@ -289,14 +290,8 @@ class TestFastPath:
             b"[]",
         ],
         ids=[
-            "built-in",
-            "empty-id",
-            "no-type",
-            "no-content",
-            "negative",
-            "new-key",
-            "error",
-            "list",
+            *("empty-id", "user-item", "call-output", "large"),
+            *("no-content", "negative", "new-key", "error", "list"),
         ],
     )
     def test_left_to_the_general_path(self, body: bytes) -> None:
@@ -317,8 +312,18 @@ class TestFastPath:
             ),
             answer({**REASONING, "summary": [], "encrypted_content": None}, usage=None),
             answer({**TEXT_ITEM, "content": [{"type": "output_text", "text": "a"}]}, status=1),
+            answer(
+                REASONING,
+                {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+                {**TEXT_ITEM, "content": "kept whole"},
+                {**CALL, "type": "custom_tool_call", "input": "x", "arguments": None},
+            ),
+            answer({key: value for key, value in TEXT_ITEM.items() if key != "type"}),
         ],
-        ids=["text", "empty", "phase", "call-first", "refusal", "no-summary", "odd-status"],
+        ids=[
+            *("text", "empty", "phase", "call-first", "refusal", "no-summary", "odd-status"),
+            *("built-in", "no-type"),
+        ],
     )
     def test_taken(self, body: bytes) -> None:
         fast = fast_response(body)

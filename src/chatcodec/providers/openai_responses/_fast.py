@@ -7,13 +7,17 @@ items with their summary texts, and ``function_call`` items, beside a
 msgspec decodes such a body straight into the private Structs below, in C;
 the echoed keys are fields typed ``Any`` and kept as sent.
 
-The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
-not fit (a built-in tool call, an item without ``type``, a key OpenAI added
-since, an error body...) or that the mapping does not build (an empty call
-id, a negative count) goes to the general path (:func:`._response.read_response`),
-which gives the same result; a test proves it on every recorded body. The
-general path keeps unknown keys in the order the wire sent them; here they
-come in the order of the Structs' fields, which is the recorded bodies' order.
+The shape is every family's (:mod:`.._fastpath`). The items are decoded one
+by one: an item of another kind the model made (a built-in tool call...) is
+read as the general path reads it (:func:`._items.model_item`) and kept in
+place. Any body the Structs do not fit (a key OpenAI added since, an item the
+model did not make, an error body...), that the mapping does not build (an
+empty call id, a negative count) or over 64 KiB (an image in base64: the
+parse is the cost, not the mapping) goes to the general path
+(:func:`._response.read_response`), which gives the same result; a test
+proves it on every recorded body. The general path keeps unknown keys in the
+order the wire sent them; here they come in the order of the Structs'
+fields, which is the recorded bodies' order.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._exchange import Choice, Response
@@ -30,6 +34,7 @@ from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, NAME, extras, finish_of, input_details, output_details
+from ._items import Run, model_item
 
 __all__ = ["fast_response"]
 
@@ -81,7 +86,13 @@ class _FunctionCall(_Tagged, tag="function_call"):
     status: Any = UNSET
 
 
-_Item = _Message | _Reasoning | _FunctionCall
+_decode_item = msgspec.json.Decoder(_Message | _Reasoning | _FunctionCall).decode
+_decode_any = msgspec.json.Decoder().decode
+# A larger body is an image, a file or a tool's output in base64: parsing it
+# costs more than any mapping, and the typed decode would read it twice.
+_LARGE = 1 << 16
+_CALL_KINDS = frozenset({"function_call", "custom_tool_call"})
+_NOT_MODEL = frozenset({"function_call_output", "custom_tool_call_output"})
 
 
 class _Usage(Wire):
@@ -111,7 +122,8 @@ class _Response(Wire):
     model: str | UnsetType | None = UNSET
     moderation: Any = UNSET
     object: Any = UNSET
-    output: list[_Item] | UnsetType = UNSET
+    # Items one by one: an item of another kind is read the general way.
+    output: list[Raw] | UnsetType = UNSET
     parallel_tool_calls: Any = UNSET
     presence_penalty: Any = UNSET
     previous_response_id: Any = UNSET
@@ -158,6 +170,8 @@ def fast_response(body: bytes | str) -> Response | None:
     None also for a body that is not JSON, or an error body: the general path
     raises the error.
     """
+    if len(body) > _LARGE:
+        return None
     try:
         r = _decoder.decode(body)
         output = r.output
@@ -196,35 +210,39 @@ def fast_response(body: bytes | str) -> Response | None:
         return None
 
 
-def _message(items: list[_Item]) -> tuple[AssistantMessage, bool]:
-    """The one assistant message of ``items``, and whether a function call is among them."""
-    parts: list[AssistantPart] = []
-    calls: list[ToolCall] = []
-    invalid: list[InvalidToolCall] = []
-    layout: list[str] = []
-    for item in items:
+def _message(items: list[Raw]) -> tuple[AssistantMessage, bool]:
+    """The one assistant message of ``items``, and whether a tool call is among them."""
+    run = Run()
+    calls = False
+    for raw in items:
+        try:
+            item = _decode_item(raw)
+        except msgspec.DecodeError:
+            # Another item the model made (a built-in tool call...) is read as
+            # the general path reads it; one it did not make is not a reply.
+            wire = _decode_any(raw)
+            if type(wire) is not dict:
+                raise _Other from None
+            kind, role = wire.get("type"), wire.get("role")
+            if kind in _NOT_MODEL or (type(role) is str and role != "assistant"):
+                raise _Other from None
+            calls = calls or kind in _CALL_KINDS
+            model_item(wire, kind, role, run)
+            continue
         if type(item) is _Message:
-            parts += _parts(item)
-            layout.append("p")
+            run.content(_parts(item))
         elif type(item) is _Reasoning:
-            parts.append(_reasoning(item))
-            layout.append("p")
+            run.content([_reasoning(item)])
         elif type(item) is _FunctionCall:
+            calls = True
             call = _call(item)
             if type(call) is ToolCall:
-                calls.append(call)
-                layout.append("c")
+                run.calls.append(call)
+                run.layout.append("c")
             elif type(call) is InvalidToolCall:
-                invalid.append(call)
-                layout.append("x")
-    own: dict[str, Any] = {}
-    order = "".join(layout)
-    if order != "p" * order.count("p") + "c" * len(calls) + "x" * len(invalid):
-        own["~layout"] = order
-    message = AssistantMessage(
-        tuple(parts) or None, tuple(calls), tuple(invalid), extras=extras(own)
-    )
-    return message, bool(calls or invalid)
+                run.invalid.append(call)
+                run.layout.append("x")
+    return run.message(), calls
 
 
 def _parts(item: _Message) -> list[AssistantPart]:
@@ -280,7 +298,7 @@ def _reasoning(item: _Reasoning) -> ReasoningPart:
 
 def _call(item: _FunctionCall) -> ToolCall | InvalidToolCall:
     if not item.call_id or not item.name:
-        raise _Other  # kept whole by the general path
+        raise _Other  # kept whole by the general path, with its keys in order
     own: dict[str, Any] = {}
     _carry_call(item, own)
     call = parse_tool_call(item.call_id, item.name, item.arguments)
