@@ -279,6 +279,12 @@ class TestRequestSemantics:
         )
         assert json.loads(bedrock.encode_request(bedrock.decode_request(body))) == json.loads(body)
 
+    def test_tool_of_any_kind_is_kept_whole(self) -> None:
+        body = b'{"messages":[],"toolConfig":{"tools":[null,{"x":1}],"model":null}}'
+        request = bedrock.decode_request(body)
+        assert bedrock.encode_request(request) == body
+        assert bedrock.decode_request(bedrock.encode_request(request)) == request
+
     def test_json_result_of_any_kind(self) -> None:
         body = (
             b'{"messages":[{"role":"user","content":[{"toolResult":{"toolUseId":"t",'
