@@ -279,6 +279,12 @@ class TestRequestSemantics:
         )
         assert json.loads(bedrock.encode_request(bedrock.decode_request(body))) == json.loads(body)
 
+    def test_tool_of_any_kind_is_kept_whole(self) -> None:
+        body = b'{"messages":[],"toolConfig":{"tools":[null,{"x":1}],"model":null}}'
+        request = bedrock.decode_request(body)
+        assert bedrock.encode_request(request) == body
+        assert bedrock.decode_request(bedrock.encode_request(request)) == request
+
     def test_json_result_of_any_kind(self) -> None:
         body = (
             b'{"messages":[{"role":"user","content":[{"toolResult":{"toolUseId":"t",'
@@ -328,6 +334,28 @@ class TestResponseSemantics:
         assert response.usage.total == 24
         assert response.extras == {"bedrock": {"metrics": {"latencyMs": 9}}}
         assert bedrock.encode_response(response) == self.BODY
+
+    def test_cache_writes_are_the_canonical_count(self) -> None:
+        for decode in (fast_response, general_response):
+            response = decode(self.BODY)
+            assert response is not None
+            assert response.usage == Usage(20, 4, 24, 6, None, 4)
+        out, report = convert(self.BODY, source="bedrock", target="anthropic", kind="response")
+        assert json.loads(out)["usage"] == {
+            "input_tokens": 10,
+            "output_tokens": 4,
+            "cache_read_input_tokens": 6,
+            "cache_creation_input_tokens": 4,
+        }
+        assert not [path for path in report.paths if path.startswith("$.usage")]
+        back, _ = convert(out, source="anthropic", target="bedrock", kind="response")
+        assert json.loads(back)["usage"] == {
+            "inputTokens": 10,
+            "outputTokens": 4,
+            "totalTokens": 24,
+            "cacheReadInputTokens": 6,
+            "cacheWriteInputTokens": 4,
+        }
 
     def test_null_counts_stay_null(self) -> None:
         body = b'{"usage":{"inputTokens":null,"outputTokens":2,"cacheReadInputTokens":null}}'

@@ -156,6 +156,22 @@ class TestFolding:
         assert bytes(call.arguments) == b'{"city":"Paris"}'
         assert response.extras == {"bedrock": {"metrics": {"latencyMs": 3}}}
 
+    def test_cut_off_inside_a_call(self) -> None:
+        """A call whose block never closed is invalid, whatever its input says so far."""
+        cut = BUILT[: BUILT.index(frame("contentBlockStop", {"contentBlockIndex": 2}))]
+        decoder = bedrock.stream()
+        decoder.feed(cut)
+        with pytest.raises(StreamError):
+            decoder.finish()
+        decoder = bedrock.stream()
+        decoder.feed(cut)
+        message = decoder.finish(allow_incomplete=True).message
+        assert message is not None
+        assert message.tool_calls == ()
+        [call] = message.invalid_tool_calls
+        assert (call.id, call.name, call.arguments) == ("t1", "get_weather", '{"city":"Paris"}')
+        assert call.error == "arguments are truncated"
+
     def test_same_as_the_plain_body(self) -> None:
         body = (
             b'{"output":{"message":{"role":"assistant","content":[{"reasoningContent":'

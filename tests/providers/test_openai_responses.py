@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import msgspec
 import pydantic
 import pytest
-from corpus import DATA, corpus, curated, load, needs_corpus, same_json
+from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from hypothesis import HealthCheck, given, settings
 from openai.types.responses import Response as SdkResponse
 from openai.types.responses import response_create_params
@@ -17,6 +17,9 @@ from test_convert import check
 
 import chatcodec as cc
 from chatcodec import providers
+from chatcodec.providers._wire import json_body
+from chatcodec.providers.openai_responses._fast import fast_response
+from chatcodec.providers.openai_responses._response import read_response
 from strategies import strict_conversations
 
 codec = providers.get("openai-responses")
@@ -227,6 +230,110 @@ REASONING = {
 }
 
 
+def general_response(body: bytes) -> cc.Response:
+    return read_response(json_body(body))
+
+
+def answer(*output: dict[str, Any], **top: Any) -> bytes:
+    usage: dict[str, Any] = {
+        "input_tokens": 9,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 4,
+        "output_tokens_details": {"reasoning_tokens": 2},
+        "total_tokens": 13,
+    }
+    body: dict[str, Any] = {"id": "resp_1", "model": "gpt-5", "object": "response"}
+    # Keys sorted, as in every recorded body: the fast path keeps kept keys in that order.
+    body = {**body, "output": list(output), "status": "completed", "usage": usage, **top}
+    return json.dumps(body, sort_keys=True).encode()
+
+
+TEXT_ITEM = {
+    "type": "message",
+    "id": "msg_1",
+    "status": "completed",
+    "role": "assistant",
+    "content": [{"type": "output_text", "text": "Hi", "annotations": [], "logprobs": []}],
+}
+
+
+class TestFastPath:
+    """The typed fast path gives what the general path gives, on every recorded body."""
+
+    def test_corpus(self) -> None:
+        paths, taken = fast_coverage("openai-responses", "response", fast_response)
+        for path in taken:
+            body = path.read_bytes()
+            fast, general = fast_response(body), general_response(body)
+            assert fast == general, path.name
+            assert fast is not None
+            assert codec.encode_response(fast) == codec.encode_response(general), path.name
+        assert len(taken) * 10 > len(paths) * 7  # the usual answer is the usual case
+
+    @pytest.mark.parametrize("path", curated("openai-responses", "response"))
+    def test_curated(self, path: Path) -> None:
+        body = path.read_bytes()
+        fast = fast_response(body)
+        assert fast is None or fast == general_response(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            answer({**CALL, "call_id": ""}),
+            answer(TEXT_ITEM, {"type": "message", "role": "user", "content": "Hi"}),
+            answer(TEXT_ITEM, OUTPUT),
+            answer({**TEXT_ITEM, "content": [{"type": "output_text", "text": "x" * 70000}]}),
+            answer({**TEXT_ITEM, "content": []}),
+            answer(TEXT_ITEM, usage={"input_tokens": -1, "output_tokens": 1}),
+            answer(TEXT_ITEM, surprise=1),
+            b'{"error":{"type":"invalid_request_error","message":"no"}}',
+            b"[]",
+        ],
+        ids=[
+            *("empty-id", "user-item", "call-output", "large"),
+            *("no-content", "negative", "new-key", "error", "list"),
+        ],
+    )
+    def test_left_to_the_general_path(self, body: bytes) -> None:
+        assert fast_response(body) is None
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            answer(TEXT_ITEM),
+            answer(),
+            answer(REASONING, {**TEXT_ITEM, "phase": "final_answer"}, CALL),
+            answer(CALL, TEXT_ITEM, {**CALL, "call_id": "call_2", "arguments": "{"}),
+            answer(
+                {**TEXT_ITEM, "content": [{"type": "refusal", "refusal": "No."}]},
+                status="incomplete",
+                incomplete_details={"reason": "content_filter"},
+                id=None,
+            ),
+            answer({**REASONING, "summary": [], "encrypted_content": None}, usage=None),
+            answer({**TEXT_ITEM, "content": [{"type": "output_text", "text": "a"}]}, status=1),
+            answer(
+                REASONING,
+                {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+                {**TEXT_ITEM, "content": "kept whole"},
+                {**CALL, "type": "custom_tool_call", "input": "x", "arguments": None},
+            ),
+            answer({key: value for key, value in TEXT_ITEM.items() if key != "type"}),
+        ],
+        ids=[
+            *("text", "empty", "phase", "call-first", "refusal", "no-summary", "odd-status"),
+            *("built-in", "no-type"),
+        ],
+    )
+    def test_taken(self, body: bytes) -> None:
+        fast = fast_response(body)
+        assert fast is not None
+        assert fast == general_response(body)
+        assert codec.decode_response(body) == fast
+        assert codec.encode_response(fast) == codec.encode_response(general_response(body))
+        same_json(json.loads(codec.encode_response(fast)), json.loads(body))
+
+
 class TestRequestSemantics:
     """What each kind of input item becomes."""
 
@@ -431,15 +538,28 @@ class TestResponseSemantics:
         assert response.finish_reason is cc.FinishReason.TOOL_CALLS
         assert response.choices[0].raw_finish_reason == "completed"
         assert response.tool_calls[0].id == "call_1"
-        assert response.usage == cc.Usage(
-            10,
-            20,
-            30,
-            4,
-            12,
-            extras={"openai-responses": {"input_tokens_details": {"cache_write_tokens": 0}}},
-        )
+        assert response.usage == cc.Usage(10, 20, 30, 4, 12, 0)
         same_json(json.loads(codec.encode_response(response)), self.BODY)
+
+    def test_cache_writes_are_the_canonical_count(self) -> None:
+        anthropic = (
+            b'{"id":"m","type":"message","role":"assistant","model":"c","content":'
+            b'[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","usage":{"input_tokens":3,'
+            b'"output_tokens":9,"cache_read_input_tokens":20,"cache_creation_input_tokens":30}}'
+        )
+        out, report = cc.convert(
+            anthropic, source="anthropic", target="openai-responses", kind="response"
+        )
+        usage = json.loads(out)["usage"]
+        assert usage["input_tokens_details"] == {"cached_tokens": 20, "cache_write_tokens": 30}
+        assert not [path for path in report.paths if path.startswith("$.usage")]
+        back, _ = cc.convert(out, source="openai-responses", target="anthropic", kind="response")
+        assert json.loads(back)["usage"] == json.loads(anthropic)["usage"]
+        body = {**self.BODY, "usage": {**self.BODY["usage"], "input_tokens_details": {"x": 1}}}
+        usage = codec.decode_response(json.dumps(body)).usage
+        assert usage is not None
+        assert (usage.cached_tokens, usage.cache_write_tokens) == (None, None)
+        same_json(json.loads(codec.encode_response(codec.decode_response(json.dumps(body)))), body)
 
     @pytest.mark.parametrize(
         ("status", "details", "finish", "raw"),

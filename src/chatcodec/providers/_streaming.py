@@ -30,8 +30,12 @@ from .._errors import ChatCodecError, StreamError
 from .._events import StreamEvent
 from .._exchange import Response
 from .._framing import DEFAULT_LIMITS, Deframer, Framing, Limits, Pair
+from .._tools import InvalidToolCall
 
-__all__ = ["StreamDecoder"]
+__all__ = ["TRUNCATED", "StreamDecoder", "cut_off"]
+
+TRUNCATED = "arguments are truncated"
+"""Why a tool call the stream ended in is invalid."""
 
 
 class StreamDecoder(abc.ABC):
@@ -216,3 +220,27 @@ class StreamDecoder(abc.ABC):
 # What a payload may raise besides our own errors: msgspec's, bad UTF-8, and
 # input nested deeper than the recursion limit (the typed fast paths recurse).
 _FAILURES = (ChatCodecError, msgspec.DecodeError, UnicodeError, RecursionError)
+
+
+def cut_off(response: Response, cut: set[object]) -> Response:
+    """``response`` with the calls of ``cut`` (by id) made invalid: their arguments are truncated.
+
+    A call whose block or item never got its closing event was cut off with
+    the stream, whatever its arguments say so far. The calls are those of the
+    first choice's message (the families that stream one answer).
+    """
+    message = response.choices[0].message if response.choices else None
+    if not cut or message is None:
+        return response
+    truncated = tuple(
+        InvalidToolCall(call.id, call.name, bytes(call.arguments).decode(), TRUNCATED)
+        for call in message.tool_calls
+        if call.id in cut
+    )
+    message = msgspec.structs.replace(
+        message,
+        tool_calls=tuple(call for call in message.tool_calls if call.id not in cut),
+        invalid_tool_calls=message.invalid_tool_calls + truncated,
+    )
+    choice = msgspec.structs.replace(response.choices[0], message=message)
+    return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))

@@ -7,15 +7,13 @@ not be negative, a ``tool_use`` input must be an object); the mapping to the
 canonical form is then a handful of attribute reads, with no scan of leftover
 keys. ``UNSET`` defaults tell an absent key from a ``null``.
 
-The Structs forbid unknown fields. Any body they do not fit (a server-tool
-block, an unknown key, a value of another type, an error body...) makes the
-typed decode fail, and the caller takes the general path
-(:func:`._decode.decode_response`), which gives the same result; so does a
-value that breaks a canonical rule (an empty tool id or name): the canonical
-constructors raise, and the general path keeps the value in its own way.
-Values the general path keeps as sent (``stop_sequence``, ``citations``,
-``cache_creation``...) are decoded as builtins, so both paths build equal
-records.
+The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
+not fit (a server-tool block, an unknown key, a value of another type, an
+error body...) or a value that breaks a canonical rule (an empty tool id or
+name) goes to the general path (:func:`._decode.decode_response`), which
+gives the same result. Values the general path keeps as sent
+(``stop_sequence``, ``citations``, ``cache_creation``...) are decoded as
+builtins, so both paths build equal records.
 """
 
 from __future__ import annotations
@@ -23,14 +21,14 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import UNSET, Meta, Raw, Struct, UnsetType
+from msgspec import UNSET, Meta, Raw, UnsetType
 
 from ..._content import AssistantPart, ReasoningPart, TextPart
-from ..._errors import ValidationError
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._decode import FINISH, NAME
 
 __all__ = ["fast_response"]
@@ -40,32 +38,35 @@ _encode = msgspec.json.Encoder().encode  # as encode_body: compact, keys in orde
 _Count = Annotated[int, Meta(ge=0)]
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False, tag_field="type"):
-    """Base of the wire Structs: unknown keys fail the decode."""
+class _Block(Wire, tag_field="type"):
+    """A content block, told apart by its ``type``."""
 
 
-class _Text(_Wire, tag="text"):
+class _Text(_Block, tag="text"):
     text: str
     citations: Any = UNSET
 
 
-class _ToolUse(_Wire, tag="tool_use"):
+class _ToolUse(_Block, tag="tool_use"):
     id: str
     name: str
     input: dict[str, Any]
     caller: Any = UNSET
 
 
-class _Thinking(_Wire, tag="thinking"):
+class _Thinking(_Block, tag="thinking"):
     thinking: str
     signature: str | UnsetType | None = UNSET
 
 
-class _Redacted(_Wire, tag="redacted_thinking"):
+class _Redacted(_Block, tag="redacted_thinking"):
     data: str
 
 
-class _Usage(Struct, forbid_unknown_fields=True, gc=False):
+_Blocks = _Text | _ToolUse | _Thinking | _Redacted
+
+
+class _Usage(Wire):
     input_tokens: _Count
     output_tokens: _Count
     cache_creation_input_tokens: _Count | UnsetType | None = UNSET
@@ -78,8 +79,8 @@ class _Usage(Struct, forbid_unknown_fields=True, gc=False):
     iterations: Any = UNSET
 
 
-class _Response(Struct, forbid_unknown_fields=True, gc=False):
-    content: list[_Text | _ToolUse | _Thinking | _Redacted]
+class _Response(Wire):
+    content: list[_Blocks]
     id: str | UnsetType | None = UNSET
     type: Literal["message"] | UnsetType = UNSET
     role: Literal["assistant"] | UnsetType = UNSET
@@ -93,6 +94,14 @@ class _Response(Struct, forbid_unknown_fields=True, gc=False):
 
 
 _decoder = msgspec.json.Decoder(_Response)
+_carry = carrier(
+    _Response, "stop_sequence", "stop_details", "container", "context_management",
+    nulls=("id", "model", "usage"),
+)  # fmt: skip
+_carry_usage = carrier(
+    _Usage, "cache_creation", "service_tier", "server_tool_use", "inference_geo", "iterations",
+    nulls=("cache_creation_input_tokens", "cache_read_input_tokens"),
+)  # fmt: skip
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -104,49 +113,27 @@ def fast_response(body: bytes | str) -> Response | None:
     try:
         r = _decoder.decode(body)
         own: dict[str, Any] = {}
-        if r.stop_sequence is not UNSET:
-            own["stop_sequence"] = r.stop_sequence
-        if r.stop_details is not UNSET:
-            own["stop_details"] = r.stop_details
-        if r.container is not UNSET:
-            own["container"] = r.container
-        if r.context_management is not UNSET:
-            own["context_management"] = r.context_management
-        id_ = r.id
-        if id_ is UNSET:
-            id_ = None
-        elif id_ is None:
-            own["id"] = None
-        model = r.model
-        if model is UNSET:
-            model = None
-        elif model is None:
-            own["model"] = None
+        _carry(r, own)
         raw = r.stop_reason
         finish = None
         if type(raw) is str:
             finish = FINISH.get(raw, _OTHER)
         else:
             raw = None
-        u = r.usage
-        usage = None
-        if type(u) is _Usage:
-            usage = _usage(u)
-        elif u is None:
-            own["usage"] = None
+        id_, model, u = r.id, r.model, r.usage
         content = r.content
         return Response(
             (Choice(_message(content) if content else None, finish, raw),),
-            id_,
-            model,
-            usage,
+            None if id_ is UNSET else id_,
+            None if model is UNSET else model,
+            _usage(u) if type(u) is _Usage else None,
             extras={NAME: own} if own else None,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError):
+    except GIVE_UP:
         return None
 
 
-def _message(blocks: list[_Text | _ToolUse | _Thinking | _Redacted]) -> AssistantMessage:
+def _message(blocks: list[_Blocks]) -> AssistantMessage:
     parts: list[AssistantPart] = []
     calls: list[ToolCall] = []
     mixed = False  # a content block after a tool call: the wire order is hinted
@@ -198,26 +185,12 @@ def _thinking(b: _Thinking) -> ReasoningPart:
 
 def _usage(u: _Usage) -> Usage:
     own: dict[str, Any] = {}
-    if u.cache_creation is not UNSET:
-        own["cache_creation"] = u.cache_creation
-    if u.service_tier is not UNSET:
-        own["service_tier"] = u.service_tier
-    if u.server_tool_use is not UNSET:
-        own["server_tool_use"] = u.server_tool_use
-    if u.inference_geo is not UNSET:
-        own["inference_geo"] = u.inference_geo
-    if u.iterations is not UNSET:
-        own["iterations"] = u.iterations
-    created = u.cache_creation_input_tokens
+    _carry_usage(u, own)
+    created, cached = u.cache_creation_input_tokens, u.cache_read_input_tokens
     if created is UNSET:
         created = None
-    elif created is None:
-        own["cache_creation_input_tokens"] = None
-    cached = u.cache_read_input_tokens
     if cached is UNSET:
         cached = None
-    elif cached is None:
-        own["cache_read_input_tokens"] = None
     reasoning = None
     details = u.output_tokens_details
     if details is not UNSET:

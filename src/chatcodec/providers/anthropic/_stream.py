@@ -43,7 +43,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
 from ..._errors import StreamError, ValidationError
 from ..._events import (
@@ -60,22 +59,22 @@ from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits, over_limit
 from ..._stream import ToolCallAccumulator, _join, _problem
 from ..._tools import ToolCallDelta
 from ..._usage import FinishReason, Usage
-from .._streaming import StreamDecoder
+from .._fastpath import Wire
+from .._streaming import TRUNCATED, StreamDecoder
 from .._wire import encode_body, expect_dict, expect_str
 from ._decode import FINISH, Streamed, _reasoning, _tool_use, _usage, response_from
 
 __all__ = ["AnthropicStreamDecoder", "stream"]
 
 _decode_json = msgspec.json.Decoder().decode
-_TRUNCATED = "arguments are truncated"
 _MESSAGE_EVENT_KEYS = frozenset(("type", "delta", "usage"))
 
 
 # -- the usual event, typed: more text, thinking or arguments for an open block -----
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False, tag_field="type"):
-    """Base of the wire Structs: any other key fails the decode."""
+class _Wire(Wire, tag_field="type"):
+    """Base of the wire Structs, told apart by their ``type``."""
 
 
 class _TextDelta(_Wire, tag="text_delta"):
@@ -137,7 +136,7 @@ class _Block:
         fragments = self.fragments
         if self.slot is not None and streamed and (self.open or self.cut):
             # Never stopped: whatever came so far, the input was cut off.
-            block["input"] = Streamed(_join(fragments) if fragments else "", _TRUNCATED)
+            block["input"] = Streamed(_join(fragments) if fragments else "", TRUNCATED)
         elif fragments is not None:
             if len(fragments) > 1:
                 fragments[:] = [_join(fragments)]

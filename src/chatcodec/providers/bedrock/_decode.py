@@ -387,10 +387,8 @@ def _usage(value: Any) -> Usage:
         omitted = [key for key, count in zip(_USAGE[:3], counts, strict=False) if count is None]
         if omitted:
             rest["~omit"] = omitted
-        if written is not None:
-            rest["cacheWriteInputTokens"] = written
     prompt = (inputs or 0) + (cached or 0) + (written or 0)
-    return Usage(prompt, outputs or 0, total, cached, extras=_own(rest))
+    return Usage(prompt, outputs or 0, total, cached, None, written, extras=_own(rest))
 
 
 def _error(data: dict[str, Any]) -> ProviderError:

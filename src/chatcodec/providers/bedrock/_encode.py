@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import Raw
+
 from ..._exchange import Choice, ProviderTool, Request, Response
 from ..._loss import Loss, a
 from ..._messages import (
@@ -24,7 +26,7 @@ from ..._tools import InvalidToolCall, ToolDefinition
 from ..._usage import FinishReason, Usage
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
-from .._wire import Encoding, derive_id, encode_body, fill, json_body
+from .._wire import Encoding, derive_id, encode_body, fill
 from ._blocks import AFTER, NAME, TURN, assistant_block, user_block
 from ._decode import finish_reason
 
@@ -152,7 +154,7 @@ def _invalid(call: InvalidToolCall, enc: Encoding, path: str) -> Any:
 def _tool(tool: ToolDefinition | ProviderTool, enc: Encoding, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
-            return json_body(bytes(tool.data))
+            return Raw(bytes(tool.data))  # kept whole, whatever JSON it holds
         enc.lose(path, f"{a(tool.provider)} tool bedrock cannot run")
         return None
     assert isinstance(tool, ToolDefinition)
@@ -343,9 +345,8 @@ def _lost_settings(request: Request, enc: Encoding) -> None:
 def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
     omit = own.get("~omit") or ()
-    written = own.get("cacheWriteInputTokens")
-    cached = usage.cached_tokens
-    inputs = usage.prompt_tokens - (cached or 0) - (written if type(written) is int else 0)
+    cached, written = usage.cached_tokens, usage.cache_write_tokens
+    inputs = usage.prompt_tokens - (cached or 0) - (written or 0)
     counts = (
         ("inputTokens", max(inputs, 0)),
         ("outputTokens", usage.completion_tokens),
@@ -354,6 +355,8 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     out = {key: count for key, count in counts if key not in omit}
     if cached is not None:
         out["cacheReadInputTokens"] = cached
+    if written is not None:
+        out["cacheWriteInputTokens"] = written
     if usage.reasoning_tokens is not None:
         enc.lose("$.usage.reasoning_tokens", "bedrock does not count reasoning tokens apart")
     return fill(out, own)

@@ -6,8 +6,9 @@ followed by client ``toolUse`` blocks, a ``stopReason``, the token counts
 msgspec decodes that shape into the Structs below in C; anything else
 (another key, a ``null``, a block of another kind, a call before text, an
 empty text) fails the typed decode or the checks here, and
-:func:`fast_response` returns ``None`` for the general path. What it returns
-equals what the general path gives: a test proves it on every recorded body.
+:func:`fast_response` returns ``None`` for the general path. The shape is
+every family's (:mod:`.._fastpath`); what it returns equals what the general
+path gives: a test proves it on every recorded body.
 """
 
 from __future__ import annotations
@@ -18,50 +19,54 @@ import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from ..._content import ReasoningPart, TextPart
-from ..._errors import DECODE_FAILURES
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import Usage
+from .._fastpath import GIVE_UP, Wire, carrier
 from .._wire import encode_body
 from ._blocks import NAME, finish_reason
 
 __all__ = ["fast_response"]
 
 
-class _ToolUse(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Wire(Wire, rename="camel"):
+    """Base of the wire Structs: camelCase keys."""
+
+
+class _ToolUse(_Wire):
     tool_use_id: str
     name: str
     input: dict[str, Any]
     type: str | UnsetType = UNSET
 
 
-class _ReasoningText(msgspec.Struct, forbid_unknown_fields=True):
+class _ReasoningText(Wire):
     text: str
     signature: str | UnsetType = UNSET
 
 
-class _Reasoning(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Reasoning(_Wire):
     reasoning_text: _ReasoningText | UnsetType = UNSET
     redacted_content: str | UnsetType = UNSET
 
 
-class _Block(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Block(_Wire):
     text: str | UnsetType = UNSET
     tool_use: _ToolUse | UnsetType = UNSET
     reasoning_content: _Reasoning | UnsetType = UNSET
 
 
-class _Message(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Message(_Wire):
     role: Literal["assistant"]
     content: list[_Block]
 
 
-class _Output(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Output(_Wire):
     message: _Message
 
 
-class _Usage(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Usage(_Wire):
     input_tokens: int
     output_tokens: int
     total_tokens: int
@@ -73,7 +78,7 @@ class _Usage(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
     cache_write_input_token_count: Any = UNSET
 
 
-class _Response(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Response(_Wire):
     output: _Output
     stop_reason: str
     usage: _Usage
@@ -81,6 +86,9 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
 
 
 _decoder = msgspec.json.Decoder(_Response)
+_carry_usage = carrier(
+    _Usage, "server_tool_usage", "cache_read_input_token_count", "cache_write_input_token_count"
+)
 
 
 def _reasoning(value: _Reasoning) -> ReasoningPart | None:
@@ -137,7 +145,7 @@ def fast_response(body: bytes | str) -> Response | None:
     """The response of the usual body, or ``None`` for any other."""
     try:
         data = _decoder.decode(body)
-    except DECODE_FAILURES:
+    except GIVE_UP:
         return None  # the general path says what is wrong
     usage = data.usage
     inputs, outputs, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
@@ -148,17 +156,10 @@ def fast_response(body: bytes | str) -> Response | None:
         return None
     cached, written = usage.cache_read_input_tokens, usage.cache_write_input_tokens
     rest: dict[str, Any] = {}
-    for key, value in (
-        ("serverToolUsage", usage.server_tool_usage),
-        ("cacheReadInputTokenCount", usage.cache_read_input_token_count),
-        ("cacheWriteInputTokenCount", usage.cache_write_input_token_count),
-    ):
-        if value is not UNSET:
-            rest[key] = value
+    _carry_usage(usage, rest)
     if written is not UNSET:
         if written < 0:
             return None
-        rest["cacheWriteInputTokens"] = written
         inputs += written
     if cached is not UNSET:
         if cached < 0:
@@ -169,6 +170,8 @@ def fast_response(body: bytes | str) -> Response | None:
         outputs,
         total,
         None if cached is UNSET else cached,
+        None,
+        None if written is UNSET else written,
         extras={NAME: rest} if rest else None,
     )
     raw = data.stop_reason

@@ -37,12 +37,10 @@ from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Deframer, Limits, Pair, limits
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCallDelta
-from .._streaming import StreamDecoder
+from .._streaming import StreamDecoder, cut_off
 from .._wire import expect_dict
 from ._blocks import NAME, assistant_part
 from ._decode import _tool_use, _usage, finish_reason, response_from
-
-_TRUNCATED = "arguments are truncated"
 
 __all__ = ["BedrockStreamDecoder", "stream"]
 
@@ -289,29 +287,13 @@ class BedrockStreamDecoder(StreamDecoder):
             message = dict(self._message or {"role": "assistant"})
             message["content"] = [self._blocks[key].wire() for key in sorted(self._blocks)]
             body["output"] = {"message": message}
-        response = response_from(body)
-        # A call whose block never got its contentBlockStop was cut off, whatever
-        # its input says so far.
+        # The calls whose block never got its contentBlockStop.
         cut = {
             block.fields.get("toolUseId")
             for block in self._blocks.values()
             if block.slot >= 0 and not block.closed
         }
-        reply = response.message
-        if not cut or reply is None:
-            return response
-        truncated = tuple(
-            InvalidToolCall(call.id, call.name, bytes(call.arguments).decode(), _TRUNCATED)
-            for call in reply.tool_calls
-            if call.id in cut
-        )
-        reply = msgspec.structs.replace(
-            reply,
-            tool_calls=tuple(call for call in reply.tool_calls if call.id not in cut),
-            invalid_tool_calls=reply.invalid_tool_calls + truncated,
-        )
-        choice = msgspec.structs.replace(response.choices[0], message=reply)
-        return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))
+        return cut_off(response_from(body), cut)
 
     def _complete(self) -> bool:
         return self._stopped

@@ -13,17 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._usage import Usage
+from .._fastpath import Wire
 from ._fast import _Usage, _usage, usage_of
 from ._keys import snake
 
 __all__ = ["TextChunk", "decode_text_chunk", "quick_usage", "typed_usage"]
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """Base of the wire Structs: any other key (or a snake_case one) fails the decode."""
+class _Wire(Wire, rename="camel"):
+    """Base of the wire Structs: camelCase keys (a snake_case one fails the decode)."""
 
 
 class _TextPart(_Wire):

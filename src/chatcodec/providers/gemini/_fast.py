@@ -7,13 +7,13 @@ such a body straight into the private Structs below, in C, checking every
 type on the way; the mapping to the canonical form is then a handful of
 attribute reads. ``UNSET`` defaults tell an absent key from a ``null``.
 
-The Structs forbid unknown fields. Any body they do not fit (a snake_case
-key, a ``null`` where the general path keeps the value, an error body, an
-``inlineData`` or code execution part...) makes the typed decode fail, and
-the caller takes the general path (:func:`._decode.response_from`), which
-gives the same result; so does a shape the mapping does not build (a part
-that is neither text nor a call, a content without parts, a call without a
-name) and a value a canonical constructor refuses (a negative count). Values
+The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
+not fit (a snake_case key, a ``null`` where the general path keeps the value,
+an error body, an ``inlineData`` or code execution part...), a shape the
+mapping does not build (a part that is neither text nor a call, a content
+without parts, a call without a name) and a value a canonical constructor
+refuses (a negative count) go to the general path
+(:func:`._decode.response_from`), which gives the same result. Values
 the general path keeps as sent (``safetyRatings``, ``promptTokensDetails``...)
 are decoded as builtins, so both paths build equal records. Calls without an
 id get the id the general path derives, from the same position and bytes.
@@ -25,14 +25,14 @@ from hashlib import blake2b as _blake2b
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._content import ReasoningPart, TextPart
-from ..._errors import ValidationError
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._keys import _FINISH_NAMES, NAME, finish_reason
 
 __all__ = ["fast_response"]
@@ -49,8 +49,8 @@ class _Other(Exception):
     """A shape the fast path does not build: the general path does."""
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """Base of the wire Structs: camelCase keys, unknown keys fail the decode."""
+class _Wire(Wire, rename="camel"):
+    """Base of the wire Structs: camelCase keys."""
 
 
 class _Call(_Wire):
@@ -110,6 +110,15 @@ class _Response(_Wire):
 
 
 _decoder = msgspec.json.Decoder(_Response)
+_carry_candidate = carrier(
+    _Candidate, "finish_message", "safety_ratings", "citation_metadata", "avg_logprobs",
+    "grounding_metadata", "logprobs_result", "url_context_metadata",
+)  # fmt: skip
+_carry_usage = carrier(
+    _Usage, "prompt_tokens_details", "candidates_tokens_details", "cache_tokens_details",
+    "tool_use_prompt_token_count", "tool_use_prompt_tokens_details", "traffic_type",
+    "service_tier",
+)  # fmt: skip
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -144,26 +153,13 @@ def fast_response(body: bytes | str) -> Response | None:
             None if u is UNSET else _usage(u),
             extras={NAME: own} if own else None,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Other):
+    except (*GIVE_UP, _Other):
         return None
 
 
 def _candidate(c: _Candidate, k: int) -> Choice:
     own: dict[str, Any] = {}
-    if c.finish_message is not UNSET:
-        own["finishMessage"] = c.finish_message
-    if c.safety_ratings is not UNSET:
-        own["safetyRatings"] = c.safety_ratings
-    if c.citation_metadata is not UNSET:
-        own["citationMetadata"] = c.citation_metadata
-    if c.avg_logprobs is not UNSET:
-        own["avgLogprobs"] = c.avg_logprobs
-    if c.grounding_metadata is not UNSET:
-        own["groundingMetadata"] = c.grounding_metadata
-    if c.logprobs_result is not UNSET:
-        own["logprobsResult"] = c.logprobs_result
-    if c.url_context_metadata is not UNSET:
-        own["urlContextMetadata"] = c.url_context_metadata
+    _carry_candidate(c, own)
     content = c.content
     message = None
     if content is not UNSET:
@@ -263,20 +259,7 @@ def _message(parts: list[_Part], k: int) -> AssistantMessage:
 
 def _usage(u: _Usage) -> Usage:
     own: dict[str, Any] = {}
-    if u.prompt_tokens_details is not UNSET:
-        own["promptTokensDetails"] = u.prompt_tokens_details
-    if u.candidates_tokens_details is not UNSET:
-        own["candidatesTokensDetails"] = u.candidates_tokens_details
-    if u.cache_tokens_details is not UNSET:
-        own["cacheTokensDetails"] = u.cache_tokens_details
-    if u.tool_use_prompt_token_count is not UNSET:
-        own["toolUsePromptTokenCount"] = u.tool_use_prompt_token_count
-    if u.tool_use_prompt_tokens_details is not UNSET:
-        own["toolUsePromptTokensDetails"] = u.tool_use_prompt_tokens_details
-    if u.traffic_type is not UNSET:
-        own["trafficType"] = u.traffic_type
-    if u.service_tier is not UNSET:
-        own["serviceTier"] = u.service_tier
+    _carry_usage(u, own)
     prompt = u.prompt_token_count
     candidates = u.candidates_token_count
     total = u.total_token_count

@@ -8,12 +8,11 @@ below, in C, checking every type on the way; the mapping to the canonical form
 is then a handful of attribute reads, with no scan of leftover keys. ``UNSET``
 defaults tell an absent key from a ``null``.
 
-The Structs forbid unknown fields. Any body they do not fit (another key, a
-value of another type, an error body...) makes the typed decode fail, and the
-caller takes the general path (:func:`._decode.general_response`), which gives
-the same result; so does a value that breaks a canonical rule (an empty tool
-name, a negative count): the canonical constructors (or the mapping) raise,
-and the general path keeps the value in its own way. Values that the general
+The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
+not fit (another key, a value of another type, an error body...) or a value
+that breaks a canonical rule (an empty tool name, a negative count) goes to
+the general path (:func:`._decode.general_response`), which gives the same
+result. Values that the general
 path only carries in ``extras`` (``created_at``, ``done``, the durations,
 ``images``) are decoded as builtins, so both paths build equal records; tool
 calls get the same derived ids (the answer's ``created_at``, the call's index,
@@ -26,7 +25,7 @@ from hashlib import blake2b
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._content import ReasoningPart, TextPart
 from ..._errors import ValidationError
@@ -34,6 +33,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, DERIVED, FINISH, NAME
 
 __all__ = ["fast_response"]
@@ -44,22 +44,18 @@ _TOOL_CALLS = FinishReason.TOOL_CALLS
 _encode = msgspec.json.Encoder().encode
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False):
-    """Base of the wire Structs: unknown keys fail the decode."""
-
-
-class _Function(_Wire):
+class _Function(Wire):
     name: str
     arguments: dict[str, Any]
     index: Any = UNSET
 
 
-class _Call(_Wire):
+class _Call(Wire):
     function: _Function
     id: str | UnsetType = UNSET
 
 
-class _Message(_Wire):
+class _Message(Wire):
     role: Literal["assistant"] | UnsetType = UNSET
     content: str | UnsetType | None = UNSET
     thinking: str | UnsetType | None = UNSET
@@ -67,7 +63,7 @@ class _Message(_Wire):
     images: Any = UNSET
 
 
-class _Response(_Wire):
+class _Response(Wire):
     model: str | UnsetType | None = UNSET
     created_at: Any = UNSET
     message: _Message | UnsetType | None = UNSET
@@ -82,6 +78,11 @@ class _Response(_Wire):
 
 
 _decoder = msgspec.json.Decoder(_Response)
+# The carried keys, in the wire's usual order (as the general path keeps them).
+_carry = carrier(
+    _Response, "created_at", "done", "total_duration", "load_duration", "prompt_eval_duration",
+    "eval_duration",
+)  # fmt: skip
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -92,20 +93,8 @@ def fast_response(body: bytes | str) -> Response | None:
     """
     try:
         r = _decoder.decode(body)
-        # The carried keys, in the wire's usual order (as the general path keeps them).
         own: dict[str, Any] = {}
-        if r.created_at is not UNSET:
-            own["created_at"] = r.created_at
-        if r.done is not UNSET:
-            own["done"] = r.done
-        if r.total_duration is not UNSET:
-            own["total_duration"] = r.total_duration
-        if r.load_duration is not UNSET:
-            own["load_duration"] = r.load_duration
-        if r.prompt_eval_duration is not UNSET:
-            own["prompt_eval_duration"] = r.prompt_eval_duration
-        if r.eval_duration is not UNSET:
-            own["eval_duration"] = r.eval_duration
+        _carry(r, own)
         if r.done is UNSET:
             own["~done"] = ABSENT
         model = r.model
@@ -142,7 +131,7 @@ def fast_response(body: bytes | str) -> Response | None:
         else:
             usage = _usage(prompt, completion, own)
         return Response((choice,), None, model, usage, extras={NAME: own} if own else None)
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError):
+    except GIVE_UP:
         return None
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import UNSET, UnsetType
 
 from ..._errors import DECODE_FAILURES, StreamError, ValidationError
 from ..._events import (
@@ -44,6 +44,7 @@ from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
+from .._fastpath import Wire
 from .._streaming import StreamDecoder
 from .._wire import encode_body, expect_dict, expect_list, json_body
 from ._common import NAME
@@ -56,16 +57,12 @@ _MISSING: Any = object()
 _decoder = msgspec.json.Decoder()
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False):
-    """Base of the wire Structs: any other key fails the decode."""
-
-
-class _Message(_Wire):
+class _Message(Wire):
     content: str
     role: Any = UNSET
 
 
-class _Line(_Wire):
+class _Line(Wire):
     """The usual line: one more piece of text, and the envelope."""
 
     message: _Message

@@ -7,13 +7,12 @@ every type on the way; the mapping to the canonical form is then a handful of
 attribute reads, with no scan of leftover keys. ``UNSET`` defaults tell an
 absent key from a ``null``.
 
-The Structs forbid unknown fields. Any body they do not fit (a dialect's key,
-a value of another type, an error body, Mistral's content lists...) makes the
-typed decode fail, and the caller takes the general path (:mod:`._reply`),
-which gives the same result; so does a value that breaks a canonical rule
-(an empty call id, arguments that are not a JSON object, a negative count):
-the canonical constructors raise, and the general path keeps the value in
-its own way. Values that the general path keeps as sent (``logprobs``,
+The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
+not fit (a dialect's key, a value of another type, an error body, Mistral's
+content lists...) or a value that breaks a canonical rule (an empty call id,
+arguments that are not a JSON object, a negative count) goes to the general
+path (:mod:`._reply`), which gives the same result. Values that the general
+path keeps as sent (``logprobs``,
 ``annotations``...) are decoded as builtins, so both paths build equal
 records. The request fast path (:mod:`._fastreq`) reads the assistant
 messages of a history with the same Struct and mapping.
@@ -24,24 +23,20 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
-from ..._errors import ValidationError
 from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import FINISH, NAME
 
-__all__ = ["AssistantFields", "Wire", "assistant", "fast_response"]
+__all__ = ["AssistantFields", "assistant", "fast_response"]
 
 _OTHER = FinishReason.OTHER
 _raw = msgspec.json.Decoder(Raw)
-
-
-class Wire(Struct, forbid_unknown_fields=True, gc=False):
-    """Base of the wire Structs: unknown keys fail the decode."""
 
 
 class _Function(Wire):
@@ -117,6 +112,14 @@ class _Response(Wire):
 
 
 _decoder = msgspec.json.Decoder(_Response)
+_carry = carrier(_Response, "object", "created", "system_fingerprint", "service_tier")
+_carry_prompt = carrier(
+    _PromptDetails, "audio_tokens", "cache_write_tokens", "text_tokens", "image_tokens"
+)
+_carry_completion = carrier(
+    _CompletionDetails, "audio_tokens", "accepted_prediction_tokens",
+    "rejected_prediction_tokens", "text_tokens", "image_tokens",
+)  # fmt: skip
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -127,17 +130,9 @@ def fast_response(body: bytes | str) -> Response | None:
     try:
         r = _decoder.decode(body)
         choices = r.choices
-        own: dict[str, Any] = {}
-        if r.object is not UNSET:
-            own["object"] = r.object
-        else:
-            own["~object"] = None  # absent: not written back
-        if r.created is not UNSET:
-            own["created"] = r.created
-        if r.system_fingerprint is not UNSET:
-            own["system_fingerprint"] = r.system_fingerprint
-        if r.service_tier is not UNSET:
-            own["service_tier"] = r.service_tier
+        # An absent "object" is not written back.
+        own: dict[str, Any] = {} if r.object is not UNSET else {"~object": None}
+        _carry(r, own)
         u = r.usage
         usage = None
         if type(u) is _Usage:
@@ -151,7 +146,7 @@ def fast_response(body: bytes | str) -> Response | None:
             usage,
             extras={NAME: own} if own else None,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError):
+    except GIVE_UP:
         return None
 
 
@@ -265,17 +260,11 @@ def _usage(u: _Usage) -> Usage:
     p = u.prompt_tokens_details
     if type(p) is _PromptDetails:
         rest: dict[str, Any] = {}
-        if p.audio_tokens is not UNSET:
-            rest["audio_tokens"] = p.audio_tokens
+        _carry_prompt(p, rest)
         count = p.cache_write_tokens
         if type(count) is int and count >= 0:
             written = count
-        elif count is not UNSET:
-            rest["cache_write_tokens"] = count
-        if p.text_tokens is not UNSET:
-            rest["text_tokens"] = p.text_tokens
-        if p.image_tokens is not UNSET:
-            rest["image_tokens"] = p.image_tokens
+            del rest["cache_write_tokens"]  # the canonical count
         count = p.cached_tokens
         if type(count) is int:
             if count >= 0:
@@ -288,16 +277,7 @@ def _usage(u: _Usage) -> Usage:
     c = u.completion_tokens_details
     if type(c) is _CompletionDetails:
         rest = {}
-        if c.audio_tokens is not UNSET:
-            rest["audio_tokens"] = c.audio_tokens
-        if c.accepted_prediction_tokens is not UNSET:
-            rest["accepted_prediction_tokens"] = c.accepted_prediction_tokens
-        if c.rejected_prediction_tokens is not UNSET:
-            rest["rejected_prediction_tokens"] = c.rejected_prediction_tokens
-        if c.text_tokens is not UNSET:
-            rest["text_tokens"] = c.text_tokens
-        if c.image_tokens is not UNSET:
-            rest["image_tokens"] = c.image_tokens
+        _carry_completion(c, rest)
         count = c.reasoning_tokens
         if type(count) is int:
             if count >= 0:

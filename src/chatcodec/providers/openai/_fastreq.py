@@ -17,7 +17,6 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from ..._errors import ValidationError
 from ..._exchange import Request, ToolChoice
 from ..._messages import (
     AssistantMessage,
@@ -28,8 +27,9 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import ToolCall, ToolDefinition
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import NAME, is_closed, take_settings
-from ._fast import AssistantFields, Wire, assistant
+from ._fast import AssistantFields, assistant
 
 __all__ = ["fast_request"]
 
@@ -122,6 +122,17 @@ class _Request(Wire):
 
 
 _decoder = msgspec.json.Decoder(_Request)
+_carry = carrier(
+    _Request, "stream_options", "service_tier", "logprobs", "top_logprobs", "logit_bias",
+    "metadata", "store", "prompt_cache_key", "modalities", "prediction", "audio",
+    "web_search_options", "verbosity", "safety_identifier",
+)  # fmt: skip
+# The settings, read by take_settings.
+_carry_settings = carrier(
+    _Request, "seed", "presence_penalty", "frequency_penalty", "n", "user", "top_k",
+    "reasoning_effort",
+)  # fmt: skip
+_carry_instruction = carrier(_Instruction, "name", "tool_calls")
 _raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
 # ToolChoice records are frozen values: one of each serves every request.
@@ -136,7 +147,8 @@ def fast_request(body: bytes | str) -> Request | None:
     """
     try:
         r = _decoder.decode(body)
-        own = _carried(r)
+        own: dict[str, Any] = {}
+        _carry(r, own)
         model = r.model
         if model is None:
             own["model"] = None
@@ -183,20 +195,7 @@ def fast_request(body: bytes | str) -> Request | None:
         if r.stream is None:
             own["stream"] = None
         found: dict[str, Any] = {}
-        if r.seed is not UNSET:
-            found["seed"] = r.seed
-        if r.presence_penalty is not UNSET:
-            found["presence_penalty"] = r.presence_penalty
-        if r.frequency_penalty is not UNSET:
-            found["frequency_penalty"] = r.frequency_penalty
-        if r.n is not UNSET:
-            found["n"] = r.n
-        if r.user is not UNSET:
-            found["user"] = r.user
-        if r.top_k is not UNSET:
-            found["top_k"] = r.top_k
-        if r.reasoning_effort is not UNSET:
-            found["reasoning_effort"] = r.reasoning_effort
+        _carry_settings(r, found)
         settings = take_settings(found, own) if found else {}
         return Request(
             _messages(r.messages),
@@ -212,42 +211,8 @@ def fast_request(body: bytes | str) -> Request | None:
             **settings,
             extras={NAME: own} if own else None,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Fallback):
+    except (*GIVE_UP, _Fallback):
         return None
-
-
-def _carried(r: _Request) -> dict[str, Any]:
-    # One test per key: a loop or a tuple of the fields costs ten times more.
-    own: dict[str, Any] = {}
-    if r.stream_options is not UNSET:
-        own["stream_options"] = r.stream_options
-    if r.service_tier is not UNSET:
-        own["service_tier"] = r.service_tier
-    if r.logprobs is not UNSET:
-        own["logprobs"] = r.logprobs
-    if r.top_logprobs is not UNSET:
-        own["top_logprobs"] = r.top_logprobs
-    if r.logit_bias is not UNSET:
-        own["logit_bias"] = r.logit_bias
-    if r.metadata is not UNSET:
-        own["metadata"] = r.metadata
-    if r.store is not UNSET:
-        own["store"] = r.store
-    if r.prompt_cache_key is not UNSET:
-        own["prompt_cache_key"] = r.prompt_cache_key
-    if r.modalities is not UNSET:
-        own["modalities"] = r.modalities
-    if r.prediction is not UNSET:
-        own["prediction"] = r.prediction
-    if r.audio is not UNSET:
-        own["audio"] = r.audio
-    if r.web_search_options is not UNSET:
-        own["web_search_options"] = r.web_search_options
-    if r.verbosity is not UNSET:
-        own["verbosity"] = r.verbosity
-    if r.safety_identifier is not UNSET:
-        own["safety_identifier"] = r.safety_identifier
-    return own
 
 
 def _messages(items: list[_Turns]) -> tuple[Message, ...]:
@@ -308,10 +273,7 @@ def _instruction_own(m: _Instruction) -> dict[str, Any] | None:
     if m.name is UNSET and m.tool_calls is UNSET:
         return None
     own: dict[str, Any] = {}
-    if m.name is not UNSET:
-        own["name"] = m.name
-    if m.tool_calls is not UNSET:
-        own["tool_calls"] = m.tool_calls
+    _carry_instruction(m, own)
     return {NAME: own}
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import UNSET, UnsetType
+
+from .._fastpath import Wire
 
 _MISSING: Any = object()
 _NULL: Any = object()  # a key that came only as null so far
@@ -20,23 +22,19 @@ _DROPPED = frozenset(("obfuscation", "error"))
 # -- the wire Structs of the fast path --------------------------------------------
 
 
-class _Wire(Struct, forbid_unknown_fields=True, gc=False):
-    """Base of the wire Structs: any other key fails the decode."""
-
-
-class _Function(_Wire):
+class _Function(Wire):
     name: str | UnsetType | None = UNSET
     arguments: str | UnsetType | None = UNSET
 
 
-class _CallDelta(_Wire):
+class _CallDelta(Wire):
     index: int | UnsetType = UNSET
     id: str | UnsetType | None = UNSET
     type: str | UnsetType | None = UNSET
     function: _Function | UnsetType = UNSET
 
 
-class _Delta(_Wire):
+class _Delta(Wire):
     content: str | UnsetType | None = UNSET
     tool_calls: list[_CallDelta] | UnsetType | None = UNSET
     role: str | UnsetType | None = UNSET
@@ -45,14 +43,14 @@ class _Delta(_Wire):
     reasoning: str | UnsetType | None = UNSET
 
 
-class _Choice(_Wire):
+class _Choice(Wire):
     index: int
     delta: _Delta
     finish_reason: str | UnsetType | None = UNSET
     logprobs: Any = UNSET
 
 
-class _Chunk(_Wire):
+class _Chunk(Wire):
     choices: list[_Choice]
     id: Any = UNSET
     object: Any = UNSET
@@ -64,28 +62,28 @@ class _Chunk(_Wire):
     obfuscation: Any = UNSET
 
 
-class _PlainFunction(_Wire):
+class _PlainFunction(Wire):
     arguments: str
 
 
-class _PlainCall(_Wire):
+class _PlainCall(Wire):
     index: int
     function: _PlainFunction
 
 
-class _PlainDelta(_Wire):
+class _PlainDelta(Wire):
     content: str | UnsetType = UNSET
     tool_calls: list[_PlainCall] | UnsetType = UNSET
 
 
-class _PlainChoice(_Wire):
+class _PlainChoice(Wire):
     index: int
     delta: _PlainDelta
     finish_reason: UnsetType | None = UNSET
     logprobs: UnsetType | None = UNSET
 
 
-class _PlainChunk(_Wire):
+class _PlainChunk(Wire):
     """The chunks between the first and the last: more text, more arguments."""
 
     choices: list[_PlainChoice]

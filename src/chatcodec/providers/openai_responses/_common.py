@@ -131,3 +131,46 @@ def finish_of(status: Any, details: Any) -> tuple[FinishReason | None, str | Non
             return INCOMPLETE.get(reason, FinishReason.OTHER), reason
         return FinishReason.OTHER, status
     return STATUS.get(status, FinishReason.OTHER), status
+
+
+def input_details(details: Any, own: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The cache reads and writes of ``usage.input_tokens_details``; the rest goes to ``own``."""
+    if details is ABSENT:
+        return None, None
+    if type(details) is not dict:
+        own["input_tokens_details"] = details
+        return None, None
+    cached = details.get("cached_tokens")
+    written = details.get("cache_write_tokens")
+    if type(cached) is not int or cached < 0:
+        cached = None
+    if type(written) is not int or written < 0:
+        written = None
+    if cached is None and written is None:
+        own["input_tokens_details"] = details
+    elif len(details) != (cached is not None) + (written is not None):
+        own["input_tokens_details"] = {
+            k: v
+            for k, v in details.items()
+            if not (k == "cached_tokens" and cached is not None)
+            and not (k == "cache_write_tokens" and written is not None)
+        }
+    return cached, written
+
+
+def output_details(details: Any, own: dict[str, Any]) -> int | None:
+    """The reasoning count of ``usage.output_tokens_details``; the rest goes to ``own``."""
+    if details is ABSENT:
+        return None
+    if type(details) is not dict:
+        own["output_tokens_details"] = details
+        return None
+    value = details.get("reasoning_tokens")
+    if type(value) is int and value >= 0:
+        if len(details) != 1:
+            own["output_tokens_details"] = {
+                k: v for k, v in details.items() if k != "reasoning_tokens"
+            }
+        return value
+    own["output_tokens_details"] = details
+    return None

@@ -42,7 +42,7 @@ from .._wire import expect_dict
 from ..openai._common import split_data_url
 from ._common import ABSENT, NAME, encode_json, extras, opaque, rest
 
-__all__ = ["Run", "read_items", "user_parts"]
+__all__ = ["Run", "model_item", "read_items", "user_parts"]
 
 _MESSAGE = frozenset({"role", "content"})
 _CALL = frozenset({"type", "call_id", "name", "arguments"})
@@ -113,17 +113,6 @@ def read_items(items: list[Any], path: str) -> list[Message]:
                     run = Run()
                 out.append(message)
                 continue
-        elif (kind is None or kind == "message") and role == "assistant":
-            _assistant_item(item, run)
-            continue
-        elif kind == "function_call" or kind == "custom_tool_call":
-            if _call(item, kind, run):
-                continue
-        elif kind == "reasoning":
-            part = _reasoning(item)
-            if part is not None:
-                run.content([part])
-                continue
         elif kind == "function_call_output" or kind == "custom_tool_call_output":
             result = _tool_message(item, kind)
             if result is not None:
@@ -132,10 +121,26 @@ def read_items(items: list[Any], path: str) -> list[Message]:
                     run = Run()
                 out.append(result)
                 continue
-        run.content([opaque(item)])
+        model_item(item, kind, role, run)
     if run:
         out.append(run.message())
     return out
+
+
+def model_item(item: dict[str, Any], kind: Any, role: Any, run: Run) -> None:
+    """Add an item the model made to ``run``: in its place, or kept whole as an opaque part."""
+    if (kind is None or kind == "message") and role == "assistant":
+        _assistant_item(item, run)
+        return
+    if kind == "function_call" or kind == "custom_tool_call":
+        if _call(item, kind, run):
+            return
+    elif kind == "reasoning":
+        part = _reasoning(item)
+        if part is not None:
+            run.content([part])
+            return
+    run.content([opaque(item)])
 
 
 def _plain_message(item: dict[str, Any], role: str) -> Message | None:

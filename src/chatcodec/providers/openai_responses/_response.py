@@ -17,7 +17,17 @@ from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
-from ._common import ABSENT, NAME, extras, finish_of, opt_str, rest
+from ._common import (
+    ABSENT,
+    NAME,
+    extras,
+    finish_of,
+    input_details,
+    opt_str,
+    output_details,
+    rest,
+)
+from ._fast import fast_response
 from ._items import read_items
 from ._write import write_message
 
@@ -80,7 +90,10 @@ def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response
     ('Hel', <FinishReason.LENGTH: 'length'>, 'max_output_tokens')
     """
     check_size(body, max_bytes)
-    return read_response(json_body(body))
+    # The usual answer decodes straight into typed Structs; any other body
+    # (built-in tool calls, new keys, errors...) takes the general path.
+    response = fast_response(body)
+    return response if response is not None else read_response(json_body(body))
 
 
 def read_response(obj: dict[str, Any]) -> Response:
@@ -164,26 +177,9 @@ def _usage(obj: dict[str, Any], own: dict[str, Any]) -> Usage | None:
         total = None
     elif total is None and "total_tokens" in usage:
         usage_own["total_tokens"] = None
-    cached = _detail(usage, "input_tokens_details", "cached_tokens", usage_own)
-    reasoning = _detail(usage, "output_tokens_details", "reasoning_tokens", usage_own)
-    return Usage(counts[0], counts[1], total, cached, reasoning, extras=extras(usage_own))
-
-
-def _detail(usage: dict[str, Any], key: str, name: str, own: dict[str, Any]) -> int | None:
-    details = usage.get(key, ABSENT)
-    if details is ABSENT:
-        return None
-    if type(details) is not dict:
-        own[key] = details
-        return None
-    value = details.get(name)
-    if type(value) is int and value >= 0:
-        others = {k: v for k, v in details.items() if k != name}
-        if others:
-            own[key] = others
-        return value
-    own[key] = details
-    return None
+    cached, written = input_details(usage.get("input_tokens_details", ABSENT), usage_own)
+    reasoning = output_details(usage.get("output_tokens_details", ABSENT), usage_own)
+    return Usage(counts[0], counts[1], total, cached, reasoning, written, extras=extras(usage_own))
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
@@ -272,13 +268,20 @@ def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["total_tokens"] = usage.total_tokens
     elif not absent and "total_tokens" not in own:
         out["total_tokens"] = usage.total
-    for key, name, value in (
-        ("input_tokens_details", "cached_tokens", usage.cached_tokens),
-        ("output_tokens_details", "reasoning_tokens", usage.reasoning_tokens),
+    for key, counts in (
+        (
+            "input_tokens_details",
+            (
+                ("cached_tokens", usage.cached_tokens),
+                ("cache_write_tokens", usage.cache_write_tokens),
+            ),
+        ),
+        ("output_tokens_details", (("reasoning_tokens", usage.reasoning_tokens),)),
     ):
         others = own.get(key, ABSENT)
-        if value is not None:
-            out[key] = {name: value, **(others if type(others) is dict else {})}
+        written = {name: value for name, value in counts if value is not None}
+        if written:
+            out[key] = {**written, **(others if type(others) is dict else {})}
         elif others is not ABSENT:
             out[key] = others
     return fill(out, own)

@@ -30,8 +30,8 @@ from ..._events import (
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
 from ..._stream import ToolCallAccumulator
-from ..._tools import InvalidToolCall, ToolCallDelta, parse_tool_call
-from .._streaming import StreamDecoder
+from ..._tools import ToolCallDelta, parse_tool_call
+from .._streaming import StreamDecoder, cut_off
 from ._common import opaque
 from ._response import read_response
 
@@ -47,9 +47,6 @@ _TEXT_KEYS = {
     "response.reasoning_text": ("content", "text"),
     "response.reasoning_summary_text": ("summary", "text"),
 }
-
-
-_TRUNCATED = "arguments are truncated"
 
 
 class ResponsesStreamDecoder(StreamDecoder):
@@ -277,29 +274,13 @@ class ResponsesStreamDecoder(StreamDecoder):
         response = read_response(self._body())
         if self._final is not None or not response.choices:
             return response
-        # Cut off: a call whose item never got its done event was cut, whatever
-        # its arguments say so far.
+        # Cut off: the calls whose item never got its done event.
         cut = {
             item.get("call_id")
             for index, item in self._items.items()
             if index in self._slots and index not in self._closed
         }
-        message = response.choices[0].message
-        if not cut or message is None:
-            return response
-        kept = tuple(call for call in message.tool_calls if call.id not in cut)
-        truncated = tuple(
-            InvalidToolCall(call.id, call.name, bytes(call.arguments).decode(), _TRUNCATED)
-            for call in message.tool_calls
-            if call.id in cut
-        )
-        message = msgspec.structs.replace(
-            message,
-            tool_calls=kept,
-            invalid_tool_calls=message.invalid_tool_calls + truncated,
-        )
-        choice = msgspec.structs.replace(response.choices[0], message=message)
-        return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))
+        return cut_off(response, cut)
 
     def _complete(self) -> bool:
         return self._final is not None
