@@ -1,12 +1,13 @@
-"""Recorded streams of the four families, and the official SDKs' own stream readers.
+"""Recorded streams of the six families, and the official SDKs' own stream readers.
 
 Shared by the stream encoder and translation tests: which streams there are,
-decoding and re-encoding them, and what openai-python, the anthropic SDK and
-google-genai make of a stream's bytes.
+decoding and re-encoding them, and what openai-python (Chat Completions and
+Responses), the anthropic SDK, google-genai and botocore make of a stream's bytes.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,14 @@ from chatcodec._events import StreamEvent
 from chatcodec._framing import Deframer
 from chatcodec.providers import get
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
 PREFIXES = {
     "openai": ("openai__", "groq__", "mistral__", "other__"),
     "anthropic": ("anthropic__",),
     "gemini": ("gemini__",),
     "ollama": ("ollama__",),
+    "openai-responses": ("openai-responses__",),
+    "bedrock": ("bedrock__",),
 }
 
 # Streams whose dialect fields no canonical event carries: their events
@@ -73,6 +76,8 @@ ALL_STREAMS = [param for family in FAMILIES for param in recorded(family)]
 def raw_of(path: Path) -> bytes | None:
     """The stream's bytes; None for an excerpt or a stream that ends in an error."""
     data = json.loads(path.read_bytes())
+    if data["framing"] == "aws-eventstream":
+        return base64.b64decode(data["raw_base64"])
     if not data["raw"] or str(data["framing"]).startswith("docs-excerpt"):
         return None
     raw: bytes = data["raw"].encode()

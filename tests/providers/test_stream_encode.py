@@ -30,7 +30,7 @@ from readers import (
 )
 
 from chatcodec import FinishReason, Response, StreamError, Usage
-from chatcodec._content import ReasoningPart, TextPart
+from chatcodec._content import OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
     Finished,
     PartReceived,
@@ -66,6 +66,31 @@ def separable(response: Response) -> bool:
     return True
 
 
+def said(family: str, events: list[Any], response: Response) -> bool:
+    """Whether a Responses stream's events say every item of its response.
+
+    The decoder makes no event for a reasoning item without summary text
+    (only ``encrypted_content``) nor for an item without its done event, and
+    the deltas of a summary in several parts do not say where the parts end.
+    """
+    message = response.message
+    if family != "openai-responses" or message is None or not isinstance(message.content, tuple):
+        return True
+    parts = message.content
+    runs = sum(
+        1
+        for k, event in enumerate(events)
+        if type(event) is ReasoningDelta and (k == 0 or type(events[k - 1]) is not ReasoningDelta)
+    )
+    summaries = [((p.extras or {}).get("openai-responses") or {}).get("~summary") for p in parts]
+    return (
+        runs == sum(1 for p in parts if type(p) is ReasoningPart)
+        and sum(1 for e in events if type(e) is PartReceived)
+        == sum(1 for p in parts if type(p) is OpaquePart)
+        and not any(type(lengths) is list and len(lengths) > 1 for lengths in summaries)
+    )
+
+
 class TestEventsRoundTrip:
     """Every recorded stream: decode, encode its events again, decode: the same response."""
 
@@ -74,7 +99,11 @@ class TestEventsRoundTrip:
         events, response = recorded_run(family, path)
         raw = encode_events(family, events, response)
         again, decoded = decode(family, raw)
-        if stem_of(path) in DIALECT or not separable(response):
+        if (
+            stem_of(path) in DIALECT
+            or not separable(response)
+            or not said(family, events, response)
+        ):
             # The text, the calls and the reasons still come through.
             assert [c.message.text if c.message else None for c in decoded.choices] == [
                 c.message.text if c.message else None for c in response.choices
@@ -111,6 +140,8 @@ def bodies(family: str) -> list[Any]:
 
 def streamable(family: str, body: Any) -> bool:
     """Whether a stream can say what this body says (see the cases below)."""
+    if family == "bedrock":
+        return bedrock_streamable(body)
     if family != "openai":
         return True
     choices = body.get("choices")
@@ -128,6 +159,23 @@ def streamable(family: str, body: Any) -> bool:
             return False  # entries sharing an index merge, as OpenRouter's stream means them to
         if "reasoning" in message and "reasoning_details" in message:
             return False  # which one came first is the body's key order, not the stream's
+    return True
+
+
+def bedrock_streamable(body: Any) -> bool:
+    """Whether the server-tool blocks kept whole have their input (content) last.
+
+    A stream sends a block's other keys in its start and the input after:
+    the block it folds has them in that order (a body may have sorted keys).
+    """
+    output = body.get("output") or {}
+    message = output.get("message") or {}
+    for block in message.get("content") or ():
+        for kind, last in (("toolUse", "input"), ("toolResult", "content")):
+            inner = block.get(kind)
+            opaque = kind == "toolResult" or (inner or {}).get("type") == "server_tool_use"
+            if type(inner) is dict and opaque and list(inner)[-1:] != [last]:
+                return False
     return True
 
 
