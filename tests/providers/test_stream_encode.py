@@ -43,7 +43,7 @@ from chatcodec._events import (
 )
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._tools import ToolCall
-from chatcodec.providers import anthropic, gemini, ollama, openai
+from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
 
 
 def without_usage(events: list[Any]) -> list[Any]:
@@ -485,6 +485,8 @@ class TestEncoderRules:
             ("claude", anthropic),
             ("google", gemini),
             ("ollama", ollama),
+            ("responses", openai_responses),
+            ("bedrock", bedrock),
         ):
             assert codec(name).stream_encoder is module.stream_encoder
 
@@ -552,7 +554,7 @@ class TestAnyEvents:
         assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [
             (name, arguments) for name, arguments, _ in calls
         ]
-        if family in ("openai", "anthropic"):  # arguments as their fragments said them
+        if family in ("openai", "anthropic", "openai-responses"):  # as the fragments said them
             assert [bytes(c.arguments) for c in decoded.tool_calls] == [
                 json.dumps(arguments).encode() for _, arguments, _ in calls
             ]
