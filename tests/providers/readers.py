@@ -211,7 +211,9 @@ def responses_sdk(raw: bytes) -> Any:
             numbers.append(event.sequence_number)
             state.handle_event(event)
     assert numbers == list(range(len(numbers)))
-    return state._completed_response
+    # response.completed gives the final response; incomplete and failed only the snapshot.
+    completed = state._completed_response
+    return completed if completed is not None else state._ResponseStreamState__current_snapshot
 
 
 _CONVERSE_STREAM = (

@@ -24,6 +24,7 @@ from chatcodec import FinishReason, Response, Usage
 from chatcodec._content import ReasoningPart
 from chatcodec._events import (
     Finished,
+    PartReceived,
     ReasoningDelta,
     RefusalDelta,
     StreamEvent,
@@ -235,3 +236,13 @@ class TestEncoderRules:
             "response.completed",
         ]
         assert events[-1]["response"]["output"] == []
+
+    def test_parts_written_whole_keep_distinct_ids(self) -> None:
+        """Ids derived from a part's place repeat across parts: each item gets its own."""
+        part = ReasoningPart("", redacted="opaque", provider="anthropic")
+        events: list[StreamEvent] = [PartReceived(part), PartReceived(part), TextDelta("Hi")]
+        raw = encode_events(FAMILY, events, HEAD, losses=[])
+        output = events_of(raw)[-1]["response"]["output"]
+        assert [item["type"] for item in output] == ["reasoning", "reasoning", "message"]
+        assert len({item["id"] for item in output}) == 3
+        assert responses_sdk(raw).output_text == "Hi"

@@ -245,6 +245,11 @@ class ResponsesStreamEncoder(StreamEncoder):
         out = self._close()
         for item in items if type(items) is list else ():
             index = len(self._output)
+            if type(item) is dict and "id" in item:
+                # Each part is written on its own, so ids derived from a part's place repeat.
+                taken = {o.get("id") for o in self._output.values() if type(o) is dict}
+                if item["id"] in taken:
+                    item = {**item, "id": item_id({"type": item.get("type")}, index)}
             self._output[index] = item
             out += whole_item(self._write, index, item)
         return out
