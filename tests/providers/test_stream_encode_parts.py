@@ -44,7 +44,7 @@ def events_of(
     """
     events: list[StreamEvent] = []
     parts: list[list[Any]] = []
-    calls = []
+    calls: list[Any] = []
     last = None
     for kind, value in steps:
         if kind == "call":
