@@ -288,21 +288,11 @@ class ResponsesStreamEncoder(StreamEncoder):
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.text:
-                reasoning = self._current
-                key = (
-                    reasoning.key
-                    if reasoning is not None and reasoning.kind == "reasoning"
-                    else None
-                )
-                if key is None:
-                    out += self._open("reasoning")[0]
-                    reasoning = self._current
-                    assert reasoning is not None
-                    key = reasoning.key
+                more, reasoning = self._open("reasoning")
                 part, name = "summary_text", "response.reasoning_summary_text.delta"
-                if key == "content":
+                if reasoning.key == "content":
                     part, name = "reasoning_text", "response.reasoning_text.delta"
-                out += self._text(part, "text", event.text, name)
+                out += more + self._text(part, "text", event.text, name)
             if event.signature is not None:
                 more, reasoning = self._open("reasoning")
                 reasoning.item["encrypted_content"] = event.signature
