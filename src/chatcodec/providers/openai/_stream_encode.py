@@ -31,7 +31,9 @@ from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
 from ..._usage import Usage
 from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
-from ._encode import encode_response
+from .._wire import Encoding
+from ._common import NAME
+from ._encode import _usage, encode_response
 
 __all__ = ["OpenAIStreamEncoder", "encode_stream", "stream_encoder"]
 
@@ -222,7 +224,8 @@ class OpenAIStreamEncoder(StreamEncoder):
         if self._include_usage and self._usage is not None:
             chunk = dict(self._top)
             chunk["choices"] = []
-            chunk["usage"] = tiny(encode_response, usage=self._usage)["usage"]
+            # The family's own usage rule, without writing and reading a whole body.
+            chunk["usage"] = _usage(self._usage, Encoding(NAME, None))
             out = sse(dumps(chunk))
         return out + _DONE
 
