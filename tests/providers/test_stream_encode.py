@@ -378,6 +378,17 @@ class TestEncoderRules:
         assert b'"usage"' not in raw
         assert decode("openai", raw)[1].usage is None
 
+    def test_openai_cut_off_choice_keeps_its_keys_beside_the_usage(self) -> None:
+        head = openai.decode_response(
+            b'{"id":"c","object":"chat.completion","created":1,"model":"m","choices":'
+            b'[{"index":0,"message":{"role":"assistant","content":"x"},"logprobs":null,'
+            b'"finish_reason":"stop"}]}'
+        )
+        raw = encode_events("openai", [TextDelta("Hi"), UsageReported(Usage(1, 2))], head)
+        chunks = [json.loads(d) for _, d in sse_payloads(raw) if d != b"[DONE]"]
+        assert chunks[1]["choices"] == [{"index": 0, "delta": {}, "logprobs": None}]
+        assert chunks[2]["usage"]["total_tokens"] == 3
+
     def test_anthropic_interleaved_calls_keep_their_blocks(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("On it."),

@@ -226,7 +226,7 @@ class OpenAIStreamEncoder(StreamEncoder):
             chunk["choices"] = []
             # The family's own usage rule, without writing and reading a whole body.
             chunk["usage"] = _usage(self._usage, Encoding(NAME, None))
-            out = sse(dumps(chunk))
+            out += sse(dumps(chunk))
         return out + _DONE
 
 
