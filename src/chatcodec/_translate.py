@@ -4,7 +4,9 @@ The source family's decoder turns each read into events; the target
 family's stream encoder turns each event into bytes at once. Nothing waits
 for the end unless the target needs it whole (Gemini and Ollama send a
 tool call whole, so a call leaves when it completes), so memory is what the
-decoder keeps for the response plus what the target makes wait.
+decoder keeps for the response plus what the target makes wait (the
+Responses API's last event repeats the whole response: its encoder keeps
+the items it wrote).
 
 The target's envelope (id, model) is the source's: the encoder is made at
 the first event that writes something, from the response so far. Reasoning

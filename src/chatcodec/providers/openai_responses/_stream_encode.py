@@ -12,7 +12,8 @@ output; per output item, by its ``output_index``,
 ``response.completed`` (``response.incomplete``, ``response.failed``, by
 the status) holding the whole response: every item, the status and the
 usage. Every event has the next ``sequence_number`` (see
-:mod:`._stream_items`).
+:mod:`._stream_items`). That last event is why the encoder keeps the items
+it wrote, each part's text joined once the part is done.
 
 Items are numbered in order of appearance. Text goes into a ``message``
 item, reasoning into a ``reasoning`` item (its summary, or its
