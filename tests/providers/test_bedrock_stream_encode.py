@@ -167,6 +167,17 @@ class TestEncoderRules:
         assert botocore_events(raw)[-1] == {"messageStop": {"stopReason": "max_tokens"}}
         assert decode(FAMILY, raw)[1].finish_reason is FinishReason.LENGTH
 
+    def test_usage_loss_said_once(self) -> None:
+        losses: list[Any] = []
+        usage = Usage(5, 6, reasoning_tokens=2)
+        encode_events(
+            FAMILY,
+            [UsageReported(usage), TextDelta("a"), UsageReported(usage)],
+            None,
+            losses=losses,
+        )
+        assert [loss.path for loss in losses] == ["$.usage.reasoning_tokens"]
+
     def test_whole_parts_and_losses(self) -> None:
         losses: list[Any] = []
         events: list[StreamEvent] = [

@@ -204,7 +204,10 @@ class BedrockStreamEncoder(StreamEncoder):
         kind = type(event)
         if kind is UsageReported:
             assert isinstance(event, UsageReported)
-            self._usage = tiny(encode_response, usage=event.usage, losses=self.losses)["usage"]
+            found: list[Loss] = []
+            self._usage = tiny(encode_response, usage=event.usage, losses=found)["usage"]
+            for loss in found:  # once per stream, not once per report of the usage so far
+                self._lose_once(loss.path, loss.reason)
             return b""
         if getattr(event, "choice", 0) != 0:
             self._lose_once("$.choices[1]", "bedrock answers with one message")
