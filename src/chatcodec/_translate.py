@@ -159,8 +159,9 @@ def translate_stream(
         Provider names, as for :func:`chatcodec.providers.get`.
     head : Response, optional
         The target's envelope (id, model, the target family's ``extras``,
-        such as OpenAI's ``created``). The source's id and model fill what it
-        leaves out.
+        such as OpenAI's ``created``, or the Responses API's ``created_at``
+        and ``tools``, or Bedrock's ``metrics``). The source's id and model
+        fill what it leaves out.
     **options
         For the target's stream encoder: ``include_usage`` (OpenAI),
         ``ping`` (Anthropic), ``framing`` (Gemini).
