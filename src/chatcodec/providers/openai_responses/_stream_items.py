@@ -59,18 +59,18 @@ def item_id(item: dict[str, Any], index: int) -> str:
     return derive_id(prefix, index, str(item.get("call_id", "")))
 
 
-def started(body: dict[str, Any], status: str = "in_progress") -> dict[str, Any]:
+def started(body: dict[str, Any]) -> dict[str, Any]:
     """The response of ``response.created``: the envelope, no output, nothing final yet."""
     out: dict[str, Any] = {} if "object" in body else {"object": "response"}
     for key, value in body.items():
         if key == "output":
             value = []
         elif key == "status":
-            value = status
+            value = "in_progress"
         elif key in _LATE:
             value = None
         out[key] = value
-    out.setdefault("status", status)
+    out.setdefault("status", "in_progress")
     out.setdefault("output", [])
     return out
 
