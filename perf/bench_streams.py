@@ -27,6 +27,7 @@ from stream_encode_scenarios import (
     TRANSLATED,
     check_encode,
     check_translate,
+    decode_alone,
     encode_chatcodec,
     encode_floor,
     translate_chatcodec,
@@ -66,6 +67,10 @@ def timers() -> dict[str, tuple[Callable[[int], float], int]]:
     source = STREAMS[TRANSLATED]
     out[f"translate/{TRANSLATED}/chatcodec"] = (
         timer(translate_chatcodec, source.pieces),
+        len(source.payloads),
+    )
+    out[f"translate/{TRANSLATED}/decode-alone"] = (
+        timer(decode_alone, source.pieces),
         len(source.payloads),
     )
     return out

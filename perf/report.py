@@ -91,6 +91,7 @@ GOALS = [
     Goal("convert/openai-to-gemini-medium", "orjson-floor", "at most", 3.0),
     Goal("stream/openai-200", "msgspec-floor", "at most", 1.5),
     Goal("stream/openai-200", "openai-sdk", "at least", 60.0),
+    Goal("translate/anthropic-corpus", "decode-alone", "at most", 2.0),
     Goal("stream/preview-every-fragment", "jiter", "at most", 1.5),
     Goal("stream/preview-4kb", "jiter", "at most", 1.0),
 ]

@@ -17,9 +17,10 @@ recorded chunks. Decoding the same stream (``stream/openai-200/...`` in
 
 Translating: the recorded Anthropic stream (``anthropic-corpus``) fed in its
 network pieces to ``translate_stream("anthropic", "openai")``, against
-decoding it alone (``stream/anthropic-corpus/chatcodec``; the goal is at
-most twice that). Its check: the OpenAI stream it writes decodes to the
-calls and the finish reason the Anthropic stream holds.
+decoding it alone (``translate/anthropic-corpus/decode-alone``, the same as
+``stream/anthropic-corpus/chatcodec``; the goal is at most twice that).
+Its check: the OpenAI stream it writes decodes to the calls and the finish
+reason the Anthropic stream holds.
 """
 
 from __future__ import annotations
@@ -75,6 +76,14 @@ def translate_chatcodec(pieces: list[bytes]) -> bytes:
     feed = translator.feed
     out = b"".join([feed(piece) for piece in pieces])
     return out + translator.finish()[0]
+
+
+def decode_alone(pieces: list[bytes]) -> Response:
+    """The same pieces through the Anthropic decoder alone: what translating is read against."""
+    decoder = anthropic.stream()
+    for piece in pieces:
+        decoder.feed(piece)
+    return decoder.finish()
 
 
 def check_translate() -> None:

@@ -309,6 +309,18 @@ class TestConvert:
         convert_cases = {f"convert/openai-to-{t}-{s}" for t, s in convert_scenarios.CASES}
         assert {case for case in cases if case.startswith("convert/")} <= convert_cases
 
+    def test_stream_goals_name_timed_benchmarks(self) -> None:
+        import report
+
+        names = set(bench_streams.timers())
+        for goal in report.GOALS:
+            if goal.case.startswith(("stream/", "translate/")):
+                assert {f"{goal.case}/chatcodec", f"{goal.case}/{goal.peer}"} <= names
+        pieces = stream_scenarios.STREAMS[stream_encode_scenarios.TRANSLATED].pieces
+        whole = stream_encode_scenarios.decode_alone(pieces)
+        assert whole == stream_encode_scenarios.decode_alone([b"".join(pieces)])
+        assert whole.tool_calls
+
 
 class _Timing:
     def __init__(self, mean: float, stdev: float) -> None:

@@ -4,7 +4,9 @@ The source family's decoder turns each read into events; the target
 family's stream encoder turns each event into bytes at once. Nothing waits
 for the end unless the target needs it whole (Gemini and Ollama send a
 tool call whole, so a call leaves when it completes), so memory is what the
-decoder keeps for the response plus what the target makes wait.
+decoder keeps for the response plus what the target makes wait (the
+Responses API's last event repeats the whole response: its encoder keeps
+the items it wrote).
 
 The target's envelope (id, model) is the source's: the encoder is made at
 the first event that writes something, from the response so far. Reasoning
@@ -180,8 +182,9 @@ def translate_stream(
         Provider names, as for :func:`chatcodec.providers.get`.
     head : Response, optional
         The target's envelope (id, model, the target family's ``extras``,
-        such as OpenAI's ``created``). The source's id and model fill what it
-        leaves out.
+        such as OpenAI's ``created``, or the Responses API's ``created_at``
+        and ``tools``, or Bedrock's ``metrics``). The source's id and model
+        fill what it leaves out.
     **options
         For the target's stream encoder: ``include_usage`` (OpenAI),
         ``ping`` (Anthropic), ``framing`` (Gemini).

@@ -1,34 +1,47 @@
-"""Recorded streams of the four families, and the official SDKs' own stream readers.
+"""Recorded streams of the six families, and the official SDKs' own stream readers.
 
 Shared by the stream encoder and translation tests: which streams there are,
-decoding and re-encoding them, and what openai-python, the anthropic SDK and
-google-genai make of a stream's bytes.
+decoding and re-encoding them, and what openai-python (Chat Completions and
+Responses), the anthropic SDK, google-genai and botocore make of a stream's bytes.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import typing
+import warnings
 from pathlib import Path
 from typing import Any
 
+import botocore.session
+import pydantic
 import pytest
 from anthropic.lib.streaming._messages import accumulate_event
+from botocore.eventstream import EventStream
+from botocore.parsers import EventStreamJSONParser
 from corpus import STREAMS, corpus, run_stream
 from google.genai import types as genai
+from openai import omit
+from openai._models import construct_type
 from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.lib.streaming.responses._responses import ResponseStreamState
 from openai.types.chat import ChatCompletionChunk
+from openai.types.responses import ResponseStreamEvent
 
 from chatcodec import Response, StreamError
 from chatcodec._events import StreamEvent
 from chatcodec._framing import Deframer
 from chatcodec.providers import get
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
 PREFIXES = {
     "openai": ("openai__", "groq__", "mistral__", "other__"),
     "anthropic": ("anthropic__",),
     "gemini": ("gemini__",),
     "ollama": ("ollama__",),
+    "openai-responses": ("openai-responses__",),
+    "bedrock": ("bedrock__",),
 }
 
 # Streams whose dialect fields no canonical event carries: their events
@@ -73,6 +86,8 @@ ALL_STREAMS = [param for family in FAMILIES for param in recorded(family)]
 def raw_of(path: Path) -> bytes | None:
     """The stream's bytes; None for an excerpt or a stream that ends in an error."""
     data = json.loads(path.read_bytes())
+    if data["framing"] == "aws-eventstream":
+        return base64.b64decode(data["raw_base64"])
     if not data["raw"] or str(data["framing"]).startswith("docs-excerpt"):
         return None
     raw: bytes = data["raw"].encode()
@@ -150,3 +165,80 @@ def gemini_sdk(raw: bytes) -> tuple[str, list[Any]]:
                 if part.function_call:
                     calls.append(part.function_call)
     return "".join(text), calls
+
+
+_RESPONSES_EVENTS: dict[str, Any] = {
+    typing.get_args(member.model_fields["type"].annotation)[0]: member
+    for member in typing.get_args(typing.get_args(ResponseStreamEvent)[0])
+}
+
+
+def responses_complaints(raw: bytes) -> set[tuple[str, tuple[Any, ...], str]]:
+    """What openai-python's event types refuse in a Responses stream: (event, field, error).
+
+    Each event is validated against the type its ``type`` names. The SDK's
+    types may ask for fields newer than a recording (``cache_write_tokens``):
+    a stream written again is held to what its recording passes. An item is
+    named as refused in ``response.output_item``, whether added or done.
+    """
+    found = set()
+    for _, data in sse_payloads(raw):
+        if data == b"[DONE]":
+            continue  # how OpenRouter ends a Responses stream
+        kind = json.loads(data)["type"]
+        try:
+            _RESPONSES_EVENTS[kind].model_validate_json(data)
+        except pydantic.ValidationError as exc:
+            for error in exc.errors():
+                where = tuple(part for part in error["loc"] if type(part) is not int)
+                name = kind.removesuffix(".added").removesuffix(".done")
+                found.add((name if name == "response.output_item" else kind, where, error["type"]))
+    return found
+
+
+def responses_sdk(raw: bytes) -> Any:
+    """The response openai-python's ``ResponseStreamState`` folds from a stream's events.
+
+    The events are built as the SDK's own stream builds them (``construct_type``).
+    """
+    state: Any = ResponseStreamState(input_tools=omit, text_format=omit)
+    numbers = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydantic on items the SDK does not type exactly
+        for name, data in sse_payloads(raw):
+            event: Any = construct_type(type_=ResponseStreamEvent, value=json.loads(data))
+            assert event.type == name
+            numbers.append(event.sequence_number)
+            state.handle_event(event)
+    assert numbers == list(range(len(numbers)))
+    # response.completed gives the final response; incomplete and failed only the snapshot.
+    completed = state._completed_response
+    return completed if completed is not None else state._ResponseStreamState__current_snapshot
+
+
+_CONVERSE_STREAM = (
+    botocore.session.get_session()
+    .get_service_model("bedrock-runtime")
+    .operation_model("ConverseStream")
+    .output_shape.members["stream"]
+)
+
+
+class _Body:
+    """A botocore raw stream over bytes, read in small pieces."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def stream(self) -> Any:
+        for at in range(0, len(self.data), 7):
+            yield self.data[at : at + 7]
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def botocore_events(raw: bytes) -> list[dict[str, Any]]:
+    """A ConverseStream's events as boto3 gives them: frames (CRCs checked) parsed by the model."""
+    stream = EventStream(_Body(raw), _CONVERSE_STREAM, EventStreamJSONParser(), "ConverseStream")
+    return list(stream)

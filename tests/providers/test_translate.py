@@ -6,15 +6,21 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from corpus import random_sizes
 from readers import (
     ALL_STREAMS,
+    FAMILIES,
     anthropic_sdk,
+    botocore_events,
+    codec,
     decode,
     openai_sdk,
     raw_of,
     recorded_run,
+    responses_complaints,
+    responses_sdk,
     stream_file,
 )
 
@@ -185,3 +191,85 @@ class TestFlushAndComplete:
         out = translator.feed(cut) + translator.flush()
         assert not translator.complete
         assert b"[DONE]" not in out  # nothing closed yet: the caller chooses what to send
+
+
+NEW = ("openai-responses", "bedrock")
+
+
+def pair_params() -> list[Any]:
+    """Every pair of families on each curated stream of the source; the corpus's too
+    where the Responses API or Bedrock is one of the two."""
+    return [
+        pytest.param(source, target, p.values[1], id=f"{source}-{target}-{p.id}"[:120])
+        for p in ALL_STREAMS
+        for source in (p.values[0],)
+        for target in FAMILIES
+        if "corpus" not in str(p.values[1]) or source in NEW or target in NEW
+    ]
+
+
+class TestEveryPair:
+    """Every family to every family, live: the target's stream says the source's answer."""
+
+    @pytest.mark.parametrize(("source", "target", "path"), pair_params())
+    def test_pair(self, source: str, target: str, path: Path) -> None:
+        _, response = recorded_run(source, path)
+        raw = raw_of(path)
+        assert raw is not None
+        if len(response.choices) != 1 and target not in ("openai", "gemini"):
+            pytest.skip("several answers: only Chat Completions and Gemini carry them")
+        sizes = random_sizes(len(raw), 11)
+        # What openai-python's Response type requires, and a head from another family lacks.
+        envelope = {
+            "created_at": 1,
+            "tools": [],
+            "tool_choice": "auto",
+            "parallel_tool_calls": True,
+        }
+        head = Response(extras={"openai-responses": envelope})
+        pieces, tail, report, translator = translate(source, target, raw, sizes, head=head)
+        assert translator.response == response
+        # Each text delta leaves in the feed that brought it.
+        reader, at = codec(source).stream(), 0
+        for size, piece in zip([*sizes, len(raw)], pieces, strict=True):
+            for event in reader.feed(raw[at : at + size]):
+                if type(event) is TextDelta and event.text:
+                    assert msgspec.json.encode(event.text)[1:-1] in piece
+            at += size
+        decoded = decode(target, b"".join(pieces) + tail)[1]
+        ours = response.message
+        assert ours is not None
+        theirs = decoded.message
+        parts = () if isinstance(ours.content, str) or ours.content is None else ours.content
+        refusal = "".join(p.text for p in parts if type(p) is RefusalPart)
+        text = ours.text + (refusal if target not in ("openai", "openai-responses") else "")
+        assert (theirs.text if theirs is not None else "") == text
+        expected: list[tuple[str | None, Any]] = [
+            (c.name, c.arguments_dict()) for c in ours.tool_calls
+        ]
+        if target in ("gemini", "ollama") and ours.invalid_tool_calls:
+            # A call goes out whole there, and whole arguments must be an object: {}, said lost.
+            expected += [(c.name, {}) for c in ours.invalid_tool_calls]
+            assert report
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == expected
+        if target != "ollama":  # Ollama's calls have no ids on the wire
+            assert [c.id for c in decoded.tool_calls][: len(ours.tool_calls)] == [
+                c.id for c in ours.tool_calls
+            ]
+        if response.usage is not None:
+            assert decoded.usage is not None
+            assert decoded.usage.completion_tokens == response.usage.completion_tokens
+        out = b"".join(pieces) + tail
+        if target == "openai-responses":
+            # openai-python's types: its usage details (no recording has them all either),
+            # the id and model when the source has none, and what the recording had.
+            allowed = responses_complaints(raw) if source == target else set()
+            for _, where, _ in responses_complaints(out) - allowed:
+                said = where[:2] == ("response", "usage")
+                said = said or (where == ("response", "id") and response.id is None)
+                assert said or (where == ("response", "model") and response.model is None)
+            assert responses_sdk(out).output_text == text
+        if target == "bedrock":
+            parsed = botocore_events(out)
+            deltas = [e["contentBlockDelta"]["delta"] for e in parsed if "contentBlockDelta" in e]
+            assert "".join(delta.get("text", "") for delta in deltas) == text

@@ -88,7 +88,39 @@ def tiny(
     finish: tuple[FinishReason | None, str | int | None] | None = None,
     losses: list[Loss] | None = None,
 ) -> Any:
-    """The family body of a response holding one thing: how the family writes it."""
+    """The family body of a response holding one thing: how the family writes it.
+
+    The body of a finish reason alone is the same every time: it is kept, and
+    shared (a caller reads it, never changes it).
+    """
+    if finish is None or part is not None or call is not None or usage is not None:
+        return _tiny(encode_response, part, call, usage, finish, losses)
+    key = (encode_response, *finish)
+    body = _FINISHES.get(key)
+    if body is None:
+        found: list[Loss] = []
+        body = _tiny(encode_response, None, None, None, finish, found)
+        if not found and len(_FINISHES) < _MAX_FINISHES:
+            _FINISHES[key] = body
+        if losses is not None:
+            losses.extend(found)
+    return body
+
+
+# The bodies of finish reasons, by family and reason: a stream ends with one, and the
+# reasons a family sends are few (a source may send any string: the count is bounded).
+_FINISHES: dict[tuple[Any, ...], Any] = {}
+_MAX_FINISHES = 256
+
+
+def _tiny(
+    encode_response: EncodeResponse,
+    part: AssistantPart | None,
+    call: ToolCall | InvalidToolCall | None,
+    usage: Usage | None,
+    finish: tuple[FinishReason | None, str | int | None] | None,
+    losses: list[Loss] | None,
+) -> Any:
     message = None
     if part is not None:
         message = AssistantMessage(content=(part,))

@@ -11,7 +11,7 @@ URL, so ``Request.model`` is ``None`` unless the body has a ``modelId``.
 
 ``ConverseStream`` answers in AWS's binary event-stream framing
 (:mod:`chatcodec._eventstream`); :func:`stream` folds its events into the
-response ``decode_response`` gives.
+response ``decode_response`` gives, and :func:`stream_encoder` writes one.
 """
 
 from __future__ import annotations
@@ -21,14 +21,18 @@ from ._check import check_request
 from ._decode import decode_request, decode_response
 from ._encode import encode_request, encode_response
 from ._stream import BedrockStreamDecoder, stream
+from ._stream_encode import BedrockStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
     "BedrockStreamDecoder",
+    "BedrockStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]

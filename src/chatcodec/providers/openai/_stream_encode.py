@@ -29,8 +29,11 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._usage import Usage
 from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
-from ._encode import encode_response
+from .._wire import Encoding
+from ._common import NAME
+from ._encode import _usage, encode_response
 
 __all__ = ["OpenAIStreamEncoder", "encode_stream", "stream_encoder"]
 
@@ -111,7 +114,7 @@ class OpenAIStreamEncoder(StreamEncoder):
             self._heads[number if type(number) is int else place] = choice
         self._answers: dict[int, _Answer] = {}
         self._include_usage = include_usage
-        self._usage: Any = None
+        self._usage: Usage | None = None
         self._signed = False
 
     def _chunk(self, choice: dict[str, Any]) -> bytes:
@@ -174,7 +177,7 @@ class OpenAIStreamEncoder(StreamEncoder):
             return self._part(event)
         if kind is UsageReported:
             assert isinstance(event, UsageReported)
-            self._usage = tiny(encode_response, usage=event.usage)["usage"]
+            self._usage = event.usage  # written at the end: only the last one is sent
             return b""
         assert isinstance(event, Finished)
         answer = self._answer(event.choice)
@@ -221,8 +224,9 @@ class OpenAIStreamEncoder(StreamEncoder):
         if self._include_usage and self._usage is not None:
             chunk = dict(self._top)
             chunk["choices"] = []
-            chunk["usage"] = self._usage
-            out = sse(dumps(chunk))
+            # The family's own usage rule, without writing and reading a whole body.
+            chunk["usage"] = _usage(self._usage, Encoding(NAME, None))
+            out += sse(dumps(chunk))
         return out + _DONE
 
 

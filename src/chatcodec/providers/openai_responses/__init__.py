@@ -14,14 +14,18 @@ from ._common import NAME
 from ._request import decode_request, encode_request
 from ._response import decode_response, encode_response
 from ._stream import ResponsesStreamDecoder, stream
+from ._stream_encode import ResponsesStreamEncoder, encode_stream, stream_encoder
 
 __all__ = [
     "NAME",
     "ResponsesStreamDecoder",
+    "ResponsesStreamEncoder",
     "check_request",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
+    "encode_stream",
     "stream",
+    "stream_encoder",
 ]

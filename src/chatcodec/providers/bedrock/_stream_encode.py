@@ -1,0 +1,350 @@
+"""Bedrock ``ConverseStream`` written: events in, AWS event-stream frames out.
+
+Each frame (:func:`chatcodec._eventstream.encode_message`, CRCs included)
+has the headers Bedrock sends (``:event-type``, ``:content-type``
+``application/json``, ``:message-type`` ``event``) and a JSON payload. The
+order Bedrock sends and botocore reads: ``messageStart`` with the role; per
+content block, by its ``contentBlockIndex``, a ``contentBlockStart`` for a
+``toolUse`` or ``toolResult`` block (text and reasoning blocks have none),
+its ``contentBlockDelta`` events (``text``, ``reasoningContent`` text then
+signature, ``toolUse`` input text, ``toolResult`` content) and
+``contentBlockStop``; then ``messageStop`` with the ``stopReason``, and
+``metadata`` with the ``usage`` and the ``metrics``.
+
+Blocks are numbered in order of appearance, as in the Anthropic encoder: a
+text or reasoning block stays open while its kind of delta keeps coming, a
+``toolUse`` block until its call completes. A call announced without an id
+or a name cannot open a block: it goes out whole once complete.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Raw
+
+from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from ..._eventstream import encode_message
+from ..._exchange import Response
+from ..._loss import Loss
+from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from .._stream_writer import StreamEncoder, dumps, loads, tiny
+from ._encode import encode_response
+
+__all__ = ["BedrockStreamEncoder", "encode_stream", "stream_encoder"]
+
+# The keys of a Converse body that messageStop carries; metadata has the others.
+_STOP_KEYS = ("stopReason", "additionalModelResponseFields")
+_SAID = frozenset(("output", "usage", *_STOP_KEYS))
+
+
+def _frame(kind: str, payload: dict[str, Any]) -> bytes:
+    headers = {
+        ":event-type": kind,
+        ":content-type": "application/json",
+        ":message-type": "event",
+    }
+    return encode_message(headers, dumps(payload))
+
+
+def _delta(index: int, delta: dict[str, Any]) -> bytes:
+    return _frame("contentBlockDelta", {"contentBlockIndex": index, "delta": delta})
+
+
+def _start(index: int, start: dict[str, Any]) -> bytes:
+    return _frame("contentBlockStart", {"contentBlockIndex": index, "start": start})
+
+
+def _stop(index: int) -> bytes:
+    return _frame("contentBlockStop", {"contentBlockIndex": index})
+
+
+def _input_text(value: Any) -> str:
+    if isinstance(value, Raw):
+        return bytes(value).decode()
+    return value if type(value) is str else dumps(value).decode()
+
+
+def _whole(index: int, block: dict[str, Any]) -> bytes:
+    """A block written as Bedrock streams it: its start (if it has one), deltas and stop."""
+    out = []
+    if "text" in block:
+        out.append(_delta(index, {"text": block["text"]}))
+    elif "reasoningContent" in block:
+        reasoning = block["reasoningContent"]
+        said = reasoning.get("reasoningText") if type(reasoning) is dict else None
+        if type(said) is dict:
+            out.append(_delta(index, {"reasoningContent": {"text": said.get("text", "")}}))
+            if type(said.get("signature")) is str:
+                signature = {"signature": said["signature"]}
+                out.append(_delta(index, {"reasoningContent": signature}))
+        else:
+            out.append(_delta(index, {"reasoningContent": reasoning}))
+    elif "toolUse" in block:
+        fields = dict(block["toolUse"])
+        value = fields.pop("input", None)
+        out.append(_start(index, {"toolUse": fields}))
+        text = _input_text(value) if value is not None else ""
+        if text:
+            out.append(_delta(index, {"toolUse": {"input": text}}))
+    elif "toolResult" in block:
+        fields = dict(block["toolResult"])
+        content = fields.pop("content", None)
+        out.append(_start(index, {"toolResult": fields}))
+        if type(content) is list and content:
+            out.append(_delta(index, {"toolResult": content}))
+    else:
+        out.append(_start(index, block))
+    out.append(_stop(index))
+    return b"".join(out)
+
+
+def _tail(body: dict[str, Any], stop: Any, usage: Any) -> bytes:
+    """``messageStop`` and ``metadata``: the stop reason, then the usage and the rest."""
+    last = {key: body[key] for key in _STOP_KEYS[1:] if key in body}
+    if stop is not None:
+        last = {"stopReason": stop, **last}
+    out = _frame("messageStop", last)
+    metadata = {key: value for key, value in body.items() if key not in _SAID}
+    if usage is not None:
+        metadata = {"usage": usage, **metadata}
+    if metadata:
+        out += _frame("metadata", metadata)
+    return out
+
+
+def _role(body: dict[str, Any]) -> dict[str, Any]:
+    output = body.get("output")
+    message = output.get("message") if type(output) is dict else None
+    if type(message) is dict and "role" in message:
+        return {"role": message["role"]}
+    return {"role": "assistant"} if not message else {}
+
+
+class BedrockStreamEncoder(StreamEncoder):
+    """Write a Bedrock ``ConverseStream``; made by :func:`stream_encoder`, see there."""
+
+    __slots__ = (
+        "_body",
+        "_calls",
+        "_current",
+        "_kind",
+        "_next",
+        "_started",
+        "_stop_reason",
+        "_tools",
+        "_usage",
+        "_warned",
+    )
+
+    def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
+        super().__init__(losses)
+        self._body: dict[str, Any] = loads(encode_response(head)) if head is not None else {}
+        # The head's toolUse blocks by id: their keys the events do not carry ("type").
+        output = self._body.get("output")
+        message = output.get("message") if type(output) is dict else None
+        content = message.get("content") if type(message) is dict else None
+        self._tools: dict[str, dict[str, Any]] = {}
+        for block in content if type(content) is list else ():
+            spec = block.get("toolUse") if type(block) is dict else None
+            if type(spec) is dict and type(spec.get("toolUseId")) is str:
+                self._tools[spec["toolUseId"]] = spec
+        self._started = False
+        self._next = 0  # the next block's index
+        self._current: int | None = None  # the open text or reasoning block
+        self._kind: str | None = None  # its kind
+        self._calls: dict[int, int] = {}  # slot -> index of its open toolUse block
+        self._usage: Any = None
+        self._stop_reason: Any = None
+        self._warned: set[str] = set()
+
+    def _begin(self) -> bytes:
+        if self._started:
+            return b""
+        self._started = True
+        return _frame("messageStart", _role(self._body))
+
+    def _close(self) -> bytes:
+        """Close the open text or reasoning block."""
+        if self._current is None:
+            return b""
+        index, self._current, self._kind = self._current, None, None
+        return _stop(index)
+
+    def _open(self, kind: str) -> tuple[bytes, int]:
+        """The open block of ``kind``, opened (after closing another) if need be."""
+        if self._kind == kind and self._current is not None:
+            return b"", self._current
+        out = self._close()
+        index = self._current = self._new()
+        self._kind = kind
+        return out, index
+
+    def _new(self) -> int:
+        index = self._next
+        self._next += 1
+        return index
+
+    def _lose_once(self, path: str, reason: str) -> None:
+        if reason not in self._warned:
+            self._warned.add(reason)
+            self._lose(path, reason)
+
+    def _event(self, event: StreamEvent) -> bytes:
+        kind = type(event)
+        if kind is UsageReported:
+            assert isinstance(event, UsageReported)
+            found: list[Loss] = []
+            self._usage = tiny(encode_response, usage=event.usage, losses=found)["usage"]
+            for loss in found:  # once per stream, not once per report of the usage so far
+                self._lose_once(loss.path, loss.reason)
+            return b""
+        if getattr(event, "choice", 0) != 0:
+            self._lose_once("$.choices[1]", "bedrock answers with one message")
+            return b""
+        out = self._begin()
+        if kind is TextDelta or kind is RefusalDelta:
+            assert isinstance(event, TextDelta | RefusalDelta)
+            if kind is RefusalDelta:
+                self._lose_once(
+                    "$.choices[0].message", "bedrock has no refusal block: sent as text"
+                )
+            if not event.text:
+                return out
+            more, index = self._open("text")
+            return out + more + _delta(index, {"text": event.text})
+        if kind is ToolCallArgumentsDelta:
+            assert isinstance(event, ToolCallArgumentsDelta)
+            index_ = self._calls.get(event.slot)
+            if index_ is None:
+                return out  # no block for the call yet: it goes out whole when complete
+            return out + _delta(index_, {"toolUse": {"input": event.delta}})
+        if kind is ReasoningDelta:
+            assert isinstance(event, ReasoningDelta)
+            if event.text:
+                more, index = self._open("reasoning")
+                out += more + _delta(index, {"reasoningContent": {"text": event.text}})
+            if event.signature is not None:
+                more, index = self._open("reasoning")
+                signature = {"reasoningContent": {"signature": event.signature}}
+                out += more + _delta(index, signature) + self._close()
+            return out
+        if kind is ToolCallStarted:
+            assert isinstance(event, ToolCallStarted)
+            out += self._close()
+            if event.id is None or event.name is None:
+                return out  # a block needs both: the call goes out whole when complete
+            index = self._calls[event.slot] = self._new()
+            spec = {k: v for k, v in self._tools.get(event.id, {}).items() if k != "input"}
+            spec.update(toolUseId=event.id, name=event.name)
+            return out + _start(index, {"toolUse": spec})
+        if kind is ToolCallCompleted:
+            assert isinstance(event, ToolCallCompleted)
+            index_ = self._calls.pop(event.slot, None)
+            if index_ is not None:
+                return out + _stop(index_)
+            out += self._close()
+            wire = tiny(encode_response, call=event.call, losses=self.losses)
+            return out + self._blocks(wire["output"]["message"]["content"])
+        if kind is PartReceived:
+            assert isinstance(event, PartReceived)
+            return out + self._part(event)
+        assert isinstance(event, Finished)
+        out += self._close() + self._stop_calls()
+        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        self._stop_reason = wire.get("stopReason")
+        return out
+
+    def _part(self, event: PartReceived) -> bytes:
+        part = event.part
+        if type(part) is TextPart and part.extras is None:
+            return self._event(TextDelta(part.text)) if part.text else b""
+        if type(part) is RefusalPart:
+            return self._event(RefusalDelta(part.text)) if part.text else b""
+        if type(part) is ReasoningPart and part.redacted is None and part.extras is None:
+            return self._event(ReasoningDelta(part.text, signature=part.signature))
+        out = self._close()
+        wire = tiny(encode_response, part=part, losses=self.losses)
+        return out + self._blocks(wire["output"]["message"]["content"])
+
+    def _blocks(self, blocks: Any) -> bytes:
+        return b"".join(_whole(self._new(), block) for block in blocks)
+
+    def _stop_calls(self) -> bytes:
+        out = b"".join(_stop(index) for index in self._calls.values())
+        self._calls.clear()
+        return out
+
+    def _end(self) -> bytes:
+        out = self._begin() + self._close() + self._stop_calls()
+        return out + _tail(self._body, self._stop_reason, self._usage)
+
+
+def stream_encoder(
+    head: Response | None = None, *, losses: list[Loss] | None = None
+) -> BedrockStreamEncoder:
+    r"""An encoder for a Bedrock ``ConverseStream``: events in, event-stream frames out.
+
+    Sans-IO: :meth:`~BedrockStreamEncoder.encode` takes one stream event (as
+    any family's decoder makes them) and returns the frames to send at once;
+    :meth:`~BedrockStreamEncoder.finish` closes the open blocks and returns
+    ``messageStop`` (the stop reason) and ``metadata`` (the usage, and the
+    head's ``metrics``).
+
+    Parameters
+    ----------
+    head : Response, optional
+        Where the keys the events do not carry come from: those kept in
+        ``extras["bedrock"]`` (``metrics``, ``trace``...) and the keys of its
+        ``toolUse`` blocks (``type``), by call id. Its content, usage and
+        stop reason are not used.
+    losses : list of Loss, optional
+        Where to report what the stream cannot carry (a second answer, a
+        refusal, parts Bedrock has no block for).
+
+    Examples
+    --------
+    >>> from chatcodec._events import TextDelta
+    >>> from chatcodec._eventstream import EventStreamReader
+    >>> from chatcodec.providers import bedrock
+    >>> encoder = bedrock.stream_encoder()
+    >>> raw = encoder.encode(TextDelta("Hi")) + encoder.finish()
+    >>> [frame.headers[":event-type"] for frame in EventStreamReader().feed(raw)]
+    ['messageStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop']
+    """
+    return BedrockStreamEncoder(head, losses=losses)
+
+
+def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
+    """Write a whole response as the ``ConverseStream`` Bedrock would have sent for it.
+
+    The stream decodes to the response :func:`decode_response` gives for
+    :func:`encode_response`'s body: each block whole (a ``toolUse`` input as
+    one delta holding its text), then ``messageStop`` and ``metadata``.
+
+    Parameters
+    ----------
+    response : Response
+        The answer (from any provider).
+    losses : list of Loss, optional
+        Where to report what the wire cannot carry.
+    """
+    body = loads(encode_response(response, losses=losses))
+    out = [_frame("messageStart", _role(body))]
+    output = body.get("output")
+    message = output.get("message") if type(output) is dict else None
+    content = message.get("content") if type(message) is dict else None
+    for index, block in enumerate(content if type(content) is list else ()):
+        out.append(_whole(index, block))
+    out.append(_tail(body, body.get("stopReason"), body.get("usage")))
+    return b"".join(out)

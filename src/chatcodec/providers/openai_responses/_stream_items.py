@@ -1,0 +1,171 @@
+"""Responses API stream events written: the typed SSE events, and whole items as events.
+
+Every event is ``event: <type>`` and one ``data:`` line holding its
+``type``, its ``sequence_number`` (0, 1, 2... in the order sent) and its
+fields in the order OpenAI writes them (``item_id``, ``output_index``,
+``content_index``...). An item goes out as OpenAI streams it: added with
+its streamed fields empty and its ``status`` ``in_progress``, each part
+added, its text as deltas and done, the part done, then the whole item
+done. :func:`whole_item` writes a finished item that way; the stream
+encoder writes items as their events come, with the same events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Raw
+
+from .._stream_writer import dumps, sse
+from .._wire import derive_id
+
+__all__ = ["Sequence", "adding", "item_id", "started", "text_event", "text_of", "whole_item"]
+
+# The keys of a response that only its last event fills: null in the first ones.
+_LATE = frozenset(("usage", "error", "incomplete_details", "completed_at"))
+
+
+class Sequence:
+    """The events of one stream, numbered as they are written."""
+
+    __slots__ = ("next",)
+
+    def __init__(self) -> None:
+        self.next = 0
+
+    def __call__(self, kind: str, **fields: Any) -> bytes:
+        data = {"type": kind, "sequence_number": self.next}
+        data.update(fields)
+        self.next += 1
+        return sse(dumps(data), kind)
+
+
+def text_of(value: Any) -> str:
+    """A string field of an item read by ``loads``, which keeps ``arguments`` as JSON bytes."""
+    if isinstance(value, Raw):
+        value = msgspec.json.decode(bytes(value))
+    return value if type(value) is str else ""
+
+
+def item_id(item: dict[str, Any], index: int) -> str:
+    """The id the events name an item by (a call's item may have none: one is derived)."""
+    found = item.get("id")
+    if type(found) is str:
+        return found
+    prefix = {"function_call": "fc_", "message": "msg_", "reasoning": "rs_"}.get(
+        str(item.get("type")), "item_"
+    )
+    return derive_id(prefix, index, str(item.get("call_id", "")))
+
+
+def started(body: dict[str, Any]) -> dict[str, Any]:
+    """The response of ``response.created``: the envelope, no output, nothing final yet."""
+    out: dict[str, Any] = {} if "object" in body else {"object": "response"}
+    for key, value in body.items():
+        if key == "output":
+            value = []
+        elif key == "status":
+            value = "in_progress"
+        elif key in _LATE:
+            value = None
+        out[key] = value
+    out.setdefault("status", "in_progress")
+    out.setdefault("output", [])
+    return out
+
+
+def text_event(part: dict[str, Any]) -> str:
+    """The name (before ``.delta`` / ``.done``) of the events that write a part's text."""
+    return _TEXT_EVENTS.get(part.get("type"), "response.output_text")
+
+
+_TEXT_EVENTS: dict[Any, str] = {
+    "output_text": "response.output_text",
+    "refusal": "response.refusal",
+    "summary_text": "response.reasoning_summary_text",
+    "reasoning_text": "response.reasoning_text",
+}
+
+
+def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
+    """An item as its ``output_item.added`` shows it: ``empty`` fields, in progress."""
+    out = {**item, **empty}
+    if "status" in out:
+        out["status"] = "in_progress"
+    return out
+
+
+def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> bytes:
+    """The events of a list of text parts: each added, its text as a delta, done."""
+    added, done = "response.content_part.added", "response.content_part.done"
+    if key == "summary":
+        added, done = (
+            "response.reasoning_summary_part.added",
+            "response.reasoning_summary_part.done",
+        )
+    index_key = "summary_index" if key == "summary" else "content_index"
+    out = []
+    for k, part in enumerate(parts if type(parts) is list else ()):
+        if type(part) is not dict:
+            continue
+        field = "refusal" if part.get("type") == "refusal" else "text"
+        text = part.get(field)
+        at = {**where, index_key: k}
+        if type(text) is not str:
+            out.append(write(added, **at, part=part))
+            out.append(write(done, **at, part=part))
+            continue
+        kind = text_event(part)
+        extra: dict[str, Any] = {"logprobs": []} if kind == "response.output_text" else {}
+        out.append(write(added, **at, part={**part, field: ""}))
+        if text:
+            out.append(write(kind + ".delta", **at, delta=text, **extra))
+        out.append(write(kind + ".done", **at, **{field: text}, **extra))
+        out.append(write(done, **at, part=part))
+    return b"".join(out)
+
+
+def whole_item(write: Sequence, index: int, item: Any) -> bytes:
+    """A finished output item written as OpenAI streams one."""
+    if type(item) is not dict:
+        return write("response.output_item.added", output_index=index, item=item) + write(
+            "response.output_item.done", output_index=index, item=item
+        )
+    kind = item.get("type")
+    where = {"item_id": item_id(item, index), "output_index": index}
+    out = []
+    if kind == "message" and type(item.get("content")) is list:
+        out.append(
+            write(
+                "response.output_item.added", output_index=index, item=adding(item, {"content": []})
+            )
+        )
+        out.append(_parts(write, where, "content", item["content"]))
+    elif kind == "reasoning":
+        empty: dict[str, Any] = {"summary": []}
+        if type(item.get("content")) is list:
+            empty["content"] = []
+        out.append(
+            write("response.output_item.added", output_index=index, item=adding(item, empty))
+        )
+        out.append(_parts(write, where, "summary", item.get("summary")))
+        out.append(_parts(write, where, "content", item.get("content")))
+    elif kind == "function_call" or kind == "custom_tool_call":
+        field = "arguments" if kind == "function_call" else "input"
+        name = (
+            "response.function_call_arguments"
+            if field == "arguments"
+            else "response.custom_tool_call_input"
+        )
+        text = text_of(item.get(field))
+        out.append(
+            write("response.output_item.added", output_index=index, item=adding(item, {field: ""}))
+        )
+        if text:
+            out.append(write(name + ".delta", **where, delta=text))
+        out.append(write(name + ".done", **where, **{field: text}))
+    else:
+        out.append(write("response.output_item.added", output_index=index, item=item))
+    out.append(write("response.output_item.done", output_index=index, item=item))
+    return b"".join(out)

@@ -1,0 +1,248 @@
+"""The Responses API stream encoder: its events, read back and by openai-python."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import needs_corpus
+from msgspec import Raw
+from readers import (
+    decode,
+    encode_events,
+    raw_of,
+    recorded,
+    recorded_run,
+    responses_complaints,
+    responses_sdk,
+    sse_payloads,
+)
+
+from chatcodec import FinishReason, Response, Usage
+from chatcodec._content import ReasoningPart
+from chatcodec._events import (
+    Finished,
+    PartReceived,
+    ReasoningDelta,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    UsageReported,
+)
+from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
+from chatcodec._tools import ToolCall
+from chatcodec.providers import openai_responses
+
+FAMILY = "openai-responses"
+# What openai-python's Response type requires, and a head from another family lacks.
+ENVELOPE = {"created_at": 1, "tools": [], "tool_choice": "auto", "parallel_tool_calls": True}
+HEAD = Response(id="resp_1", model="gpt-5", extras={FAMILY: ENVELOPE})
+
+
+def events_of(raw: bytes) -> list[dict[str, Any]]:
+    return [json.loads(data) for _, data in sse_payloads(raw)]
+
+
+class TestOfficialReader:
+    """Recorded streams written again pass openai-python's types and fold to our response."""
+
+    @pytest.mark.parametrize(("family", "path"), needs_corpus(recorded(FAMILY), 2))
+    def test_events_and_whole(self, family: str, path: Path) -> None:
+        events, response = recorded_run(family, path)
+        recording = raw_of(path)
+        assert recording is not None
+        allowed = responses_complaints(recording)
+        for raw in (
+            encode_events(family, events, response),
+            openai_responses.encode_stream(response),
+        ):
+            assert responses_complaints(raw) <= allowed
+            ours = decode(family, raw)[1]
+            final = responses_sdk(raw)
+            assert final.id == ours.id
+            assert final.output_text == (ours.message.text if ours.message else "")
+            calls = [
+                (o.call_id, o.name, o.arguments) for o in final.output if o.type == "function_call"
+            ]
+            assert calls == [(c.id, c.name, bytes(c.arguments).decode()) for c in ours.tool_calls]
+            assert final.status == (ours.choices[0].extras or {})[FAMILY]["~status"]
+
+
+def answer() -> list[StreamEvent]:
+    """Reasoning, text, a refusal, two calls whose fragments interleave, the end."""
+    return [
+        ReasoningDelta("Let me"),
+        ReasoningDelta(" think."),
+        TextDelta("On "),
+        TextDelta("it."),
+        RefusalDelta("Not that."),
+        ToolCallStarted(0, "call_a", "f"),
+        ToolCallStarted(1, "call_b", "g"),
+        ToolCallArgumentsDelta(1, '{"b":'),
+        ToolCallArgumentsDelta(0, '{"a":1}'),
+        ToolCallArgumentsDelta(1, "2}"),
+        ToolCallCompleted(0, ToolCall("call_a", "f", Raw(b'{"a":1}'))),
+        ToolCallCompleted(1, ToolCall("call_b", "g", Raw(b'{"b":2}'))),
+        Finished(FinishReason.TOOL_CALLS, "tool_calls"),
+        UsageReported(Usage(7, 9, cached_tokens=0, reasoning_tokens=0)),
+    ]
+
+
+class TestEncoderRules:
+    """Sequence numbers, item and part addresses, the last event, and what is lost."""
+
+    def test_addresses(self) -> None:
+        raw = encode_events(FAMILY, answer(), HEAD)
+        events = events_of(raw)
+        assert [e["sequence_number"] for e in events] == list(range(len(events)))
+        assert [e["type"] for e in events[:2]] == ["response.created", "response.in_progress"]
+        assert events[0]["response"]["status"] == "in_progress"
+        assert events[0]["response"]["output"] == []
+        added = [e for e in events if e["type"] == "response.output_item.added"]
+        assert [(e["output_index"], e["item"]["type"]) for e in added] == [
+            (0, "reasoning"),
+            (1, "message"),
+            (2, "function_call"),
+            (3, "function_call"),
+        ]
+        ids = {e["output_index"]: e["item"].get("id") for e in added}
+        summary = [e for e in events if e["type"] == "response.reasoning_summary_text.delta"]
+        assert [(e["output_index"], e["summary_index"], e["item_id"]) for e in summary] == [
+            (0, 0, ids[0])
+        ] * 2
+        text = [e for e in events if e["type"] == "response.output_text.delta"]
+        assert [(e["output_index"], e["content_index"], e["delta"]) for e in text] == [
+            (1, 0, "On "),
+            (1, 0, "it."),
+        ]
+        refusal = [e for e in events if e["type"] == "response.refusal.delta"]
+        assert [(e["output_index"], e["content_index"]) for e in refusal] == [(1, 1)]
+        arguments = [e for e in events if e["type"] == "response.function_call_arguments.delta"]
+        assert [(e["output_index"], e["delta"]) for e in arguments] == [
+            (3, '{"b":'),
+            (2, '{"a":1}'),
+            (3, "2}"),
+        ]
+        assert len({e["item_id"] for e in arguments}) == 2
+        done = [e for e in events if e["type"] == "response.function_call_arguments.done"]
+        assert [e["arguments"] for e in done] == ['{"a":1}', '{"b":2}']
+        last = events[-1]
+        assert last["type"] == "response.completed"
+        assert last["response"]["status"] == "completed"
+        assert last["response"]["usage"]["total_tokens"] == 16
+        assert [item["type"] for item in last["response"]["output"]] == [
+            "reasoning",
+            "message",
+            "function_call",
+            "function_call",
+        ]
+        # The one field openai-python asks for that no recorded OpenAI stream has either.
+        newer = ("response", "usage", "input_tokens_details", "cache_write_tokens")
+        assert responses_complaints(raw) == {("response.completed", newer, "missing")}
+        final = responses_sdk(raw)
+        assert final.output_text == "On it."
+        decoded = decode(FAMILY, raw)[1]
+        message = decoded.message
+        assert message is not None
+        assert message.text == "On it."
+        assert message.reasoning == "Let me think."
+        assert [(c.id, bytes(c.arguments)) for c in decoded.tool_calls] == [
+            ("call_a", b'{"a":1}'),
+            ("call_b", b'{"b":2}'),
+        ]
+        assert decoded.finish_reason is FinishReason.TOOL_CALLS
+        assert decoded.usage == Usage(7, 9, 16, cached_tokens=0, reasoning_tokens=0)
+
+    @pytest.mark.parametrize(
+        ("reason", "kind", "status"),
+        [
+            (FinishReason.LENGTH, "response.incomplete", "incomplete"),
+            (FinishReason.ERROR, "response.failed", "failed"),
+            (FinishReason.STOP, "response.completed", "completed"),
+        ],
+    )
+    def test_last_event_by_status(self, reason: FinishReason, kind: str, status: str) -> None:
+        raw = encode_events(FAMILY, [TextDelta("Hel"), Finished(reason)], HEAD)
+        last = events_of(raw)[-1]
+        assert (last["type"], last["response"]["status"]) == (kind, status)
+        assert decode(FAMILY, raw)[1].finish_reason is reason
+
+    def test_head_reasoning_content_and_keys(self) -> None:
+        """A head whose reasoning item held reasoning_text gets its text there again."""
+        body = (
+            b'{"id":"r","object":"response","status":"completed","model":"m","output":['
+            b'{"type":"reasoning","id":"rs_9","summary":[],'
+            b'"content":[{"type":"reasoning_text","text":"old"}]},'
+            b'{"type":"message","id":"msg_9","status":"completed","role":"assistant",'
+            b'"phase":"final_answer","content":[{"type":"output_text","text":"x",'
+            b'"annotations":[],"logprobs":[]}]}]}'
+        )
+        head = openai_responses.decode_response(body)
+        raw = encode_events(FAMILY, [ReasoningDelta("new"), TextDelta("Hi")], head)
+        kinds = [e["type"] for e in events_of(raw)]
+        assert "response.reasoning_text.delta" in kinds
+        final = events_of(raw)[-1]["response"]["output"]
+        assert final[0] == {
+            "type": "reasoning",
+            "id": "rs_9",
+            "summary": [],
+            "content": [{"type": "reasoning_text", "text": "new"}],
+        }
+        assert final[1]["id"] == "msg_9"
+        assert final[1]["phase"] == "final_answer"
+        assert final[1]["content"] == [
+            {"type": "output_text", "annotations": [], "logprobs": [], "text": "Hi"}
+        ]
+
+    def test_signature_closes_reasoning(self) -> None:
+        events: list[StreamEvent] = [ReasoningDelta("Hm"), ReasoningDelta("", signature="enc")]
+        raw = encode_events(FAMILY, [*events, TextDelta("4")], HEAD)
+        decoded = decode(FAMILY, raw)[1].message
+        assert decoded is not None
+        assert decoded.content is not None
+        part = decoded.content[0]
+        assert type(part) is ReasoningPart
+        assert (part.text, part.signature) == ("Hm", "enc")
+
+    def test_call_without_id_goes_whole(self) -> None:
+        call = ToolCall("call_1", "f", Raw(b'{"x": [1, 2]}'))
+        events: list[StreamEvent] = [
+            ToolCallStarted(0, None, None),
+            ToolCallArgumentsDelta(0, '{"x": [1, 2]}'),
+            ToolCallCompleted(0, call),
+        ]
+        raw = encode_events(FAMILY, events, HEAD)
+        kinds = [e["type"] for e in events_of(raw)]
+        assert kinds.count("response.function_call_arguments.delta") == 1
+        assert decode(FAMILY, raw)[1].tool_calls == (call,)
+
+    def test_losses(self) -> None:
+        losses: list[Any] = []
+        raw = encode_events(FAMILY, [TextDelta("a", choice=1), TextDelta("b")], None, losses=losses)
+        assert [(loss.path, loss.reason) for loss in losses] == [
+            ("$.choices[1]", "openai-responses has one answer per response")
+        ]
+        assert decode(FAMILY, raw)[1].message.text == "b"  # type: ignore[union-attr]
+
+    def test_no_events(self) -> None:
+        encoder = openai_responses.stream_encoder(HEAD)
+        events = events_of(encoder.finish())
+        assert [e["type"] for e in events] == [
+            "response.created",
+            "response.in_progress",
+            "response.completed",
+        ]
+        assert events[-1]["response"]["output"] == []
+
+    def test_parts_written_whole_keep_distinct_ids(self) -> None:
+        """Ids derived from a part's place repeat across parts: each item gets its own."""
+        part = ReasoningPart("", redacted="opaque", provider="anthropic")
+        events: list[StreamEvent] = [PartReceived(part), PartReceived(part), TextDelta("Hi")]
+        raw = encode_events(FAMILY, events, HEAD, losses=[])
+        output = events_of(raw)[-1]["response"]["output"]
+        assert [item["type"] for item in output] == ["reasoning", "reasoning", "message"]
+        assert len({item["id"] for item in output}) == 3
+        assert responses_sdk(raw).output_text == "Hi"
