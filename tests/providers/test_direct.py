@@ -168,6 +168,26 @@ class TestDeclines:
         messages = [*self.BASE["messages"][:3], {"role": "user", "content": "Well?"}]
         assert not same(self.body(messages=messages), target, None, 64)
 
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("url", "taken"),
+        [
+            (b'"data:image/png;base64,iVBORw0KGgo="', True),  # copied as sent
+            (b'"data:image/png;base64,iVBO\\/w0KGgo="', True),  # an escape: read as text
+            (b'"data:image\\/png;base64,iVBORw0KGgo="', True),
+            (b'"data:image/png;base64,iVBOR\\u00e9="', True),  # not base64: sent as it is
+            (b'"data:image/png;base64,iVBOR\xc3\xa9="', True),
+            (b'"data:image/png;base64,iVBOR\xff="', False),  # not UTF-8: refused
+            (b'"data:image/bmp;base64,Qk0="', False),  # a type Anthropic refuses
+            (b'"data:;base64,Qk0="', False),
+            (b"12", False),
+        ],
+    )
+    def test_image_urls(self, target: str, url: bytes, taken: bool) -> None:
+        part = b'{"type":"image_url","image_url":{"url":%b}}' % url
+        body = b'{"messages":[{"role":"user","content":[%b]}]}' % part
+        assert same(body, target, None, 64) is taken
+
     def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
         report = cc.convert(self.body(), source="openai", target="anthropic")[1]
         assert [p.path for p in report.problems] == ["$.max_tokens"]

@@ -11,15 +11,14 @@ the bytes they were sent as.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from msgspec import UNSET
+from msgspec import UNSET, Raw
 
 from ..._loss import Loss
-from ..._schema import unsupported
 from .._wire import Encoding, encode_body
-from ..openai._common import split_data_url
-from ._source import Fallback, Message, Read
+from ._source import CACHE_LIMIT, Fallback, Message, Read, Tools
 
 __all__ = ["write"]
 
@@ -41,7 +40,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     if r.max_tokens is None:
         raise Fallback
-    tools = _tools(r)
+    tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if body.stream_options is not UNSET:
         Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
@@ -56,7 +55,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     elif start:
         out["system"] = [{"type": "text", "text": m.content} for m in messages[:start]]
     out["messages"] = _turns(r, losses)
-    if tools:
+    if tools is not None:
         out["tools"] = tools
     if body.tool_choice is not UNSET:
         out["tool_choice"] = {"type": _MODES[body.tool_choice]}
@@ -75,6 +74,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
 def _turns(r: Read, losses: list[Loss]) -> list[Any]:
     messages = r.body.messages
     arguments = r.arguments
+    images = iter(r.images)
     turns: list[Any] = []
     k = r.start
     n = len(messages)
@@ -103,13 +103,13 @@ def _turns(r: Read, losses: list[Loss]) -> list[Any]:
                         }
                     )
                 else:
-                    _user(item.content, blocks)
+                    _user(item.content, blocks, images)
             turns.append({"role": "user", "content": results + blocks})
         k = end
     return turns
 
 
-def _user(content: Any, blocks: list[Any]) -> None:
+def _user(content: Any, blocks: list[Any], images: Iterator[tuple[str, Any]]) -> None:
     if type(content) is str:
         blocks.append({"type": "text", "text": content})
         return
@@ -117,7 +117,7 @@ def _user(content: Any, blocks: list[Any]) -> None:
         if part.type == "text":
             blocks.append({"type": "text", "text": part.text})
         else:
-            media_type, data = split_data_url(part.image_url.url)  # type: ignore[misc]
+            media_type, data = next(images)
             source = {"type": "base64", "media_type": media_type, "data": data}
             blocks.append({"type": "image", "source": source})
 
@@ -141,21 +141,37 @@ def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]
     return {"role": "assistant", "content": blocks}
 
 
-def _tools(r: Read) -> list[Any]:
-    tools = r.body.tools
-    if tools is UNSET:
-        return []
+def _tools(r: Read) -> Raw:
+    """The tools as Anthropic takes them, written once per array."""
+    tools = r.tools
+    assert tools is not None
+    try:
+        found = _WRITTEN[tools.key]
+    except KeyError:
+        found = _write_tools(tools)
+        if len(_WRITTEN) >= CACHE_LIMIT:
+            _WRITTEN.clear()
+        _WRITTEN[tools.key] = found
+    if found is None:
+        raise Fallback
+    return found
+
+
+_WRITTEN: dict[bytes, Raw | None] = {}
+
+
+def _write_tools(tools: Tools) -> Raw | None:
     out: list[Any] = []
-    for t, strict in zip(tools, r.strict, strict=True):
+    for t, schema in zip(tools.specs, tools.schemas, strict=True):
         f = t.function
-        params = f.parameters
-        if unsupported(params, NAME, strict):
-            raise Fallback  # a warning of the preflight
+        strict = f.strict is True
+        if strict and not schema.anthropic_strict:
+            return None  # a warning of the preflight
         tool: dict[str, Any] = {"name": f.name}
         if type(f.description) is str and f.description:
             tool["description"] = f.description
-        tool["input_schema"] = params
+        tool["input_schema"] = schema.value
         if strict:
             tool["strict"] = True
         out.append(tool)
-    return out
+    return Raw(encode_body(out))

@@ -10,17 +10,16 @@ is a JSON object its ``response`` as sent, other text ``{"result": text}``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from msgspec import UNSET, Raw
 
 from ..._loss import Loss
-from ..._schema import unsupported
 from .._wire import Encoding, encode_body
 from ..gemini._encode_parts import _object_reply
 from ..gemini._keys import signs_calls
-from ..openai._common import split_data_url
-from ._source import Fallback, Read
+from ._source import CACHE_LIMIT, Fallback, Read, Tools
 
 __all__ = ["write"]
 
@@ -42,7 +41,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if signs_calls(r.model):
         raise Fallback
     body = r.body
-    tools = _tools(r)
+    tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if body.stream_options is not UNSET:
         Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
@@ -51,7 +50,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if start:
         system = [{"text": m.content} for m in body.messages[:start]]
         out["systemInstruction"] = {"parts": system}
-    if tools:
+    if tools is not None:
         out["tools"] = [{"functionDeclarations": tools}]
     if body.tool_choice is not UNSET:
         out["toolConfig"] = {"functionCallingConfig": {"mode": _MODES[body.tool_choice]}}
@@ -76,6 +75,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
 def _contents(r: Read) -> list[Any]:
     messages = r.body.messages
     arguments, names = r.arguments, r.names
+    images = iter(r.images)
     contents: list[Any] = []
     results: list[Any] | None = None  # the parts of the open content of results
     for k in range(r.start, len(messages)):
@@ -92,7 +92,7 @@ def _contents(r: Read) -> list[Any]:
             continue
         results = None
         if role == "user":
-            contents.append({"role": "user", "parts": _user(m.content)})
+            contents.append({"role": "user", "parts": _user(m.content, images)})
         else:
             parts: list[Any] = []
             if m.reasoning_content is not UNSET:
@@ -115,7 +115,7 @@ def _result(name: str, text: str, call_id: str) -> dict[str, Any]:
     return {"name": name, "response": response, "id": call_id}
 
 
-def _user(content: Any) -> list[Any]:
+def _user(content: Any, images: Iterator[tuple[str, Any]]) -> list[Any]:
     if type(content) is str:
         return [{"text": content}]
     parts: list[Any] = []
@@ -123,25 +123,40 @@ def _user(content: Any) -> list[Any]:
         if part.type == "text":
             parts.append({"text": part.text})
         else:
-            media_type, data = split_data_url(part.image_url.url)  # type: ignore[misc]
+            media_type, data = next(images)
             parts.append({"inlineData": {"mimeType": media_type, "data": data}})
     return parts
 
 
-def _tools(r: Read) -> list[Any]:
-    tools = r.body.tools
-    if tools is UNSET:
-        return []
+def _tools(r: Read) -> Raw:
+    """The function declarations, written once per array of tools."""
+    tools = r.tools
+    assert tools is not None
+    try:
+        found = _WRITTEN[tools.key]
+    except KeyError:
+        found = _write_tools(tools)
+        if len(_WRITTEN) >= CACHE_LIMIT:
+            _WRITTEN.clear()
+        _WRITTEN[tools.key] = found
+    if found is None:
+        raise Fallback
+    return found
+
+
+_WRITTEN: dict[bytes, Raw | None] = {}
+
+
+def _write_tools(tools: Tools) -> Raw | None:
     out: list[Any] = []
-    for t in tools:
+    for t, schema in zip(tools.specs, tools.schemas, strict=True):
+        if not schema.gemini:
+            return None  # a warning of the preflight
         f = t.function
-        params = f.parameters
-        if unsupported(params, NAME, False):
-            raise Fallback  # a warning of the preflight
         decl: dict[str, Any] = {}
         if type(f.description) is str and f.description:
             decl["description"] = f.description
         decl["name"] = f.name
-        decl["parametersJsonSchema"] = params
+        decl["parametersJsonSchema"] = schema.value
         out.append(decl)
-    return out
+    return Raw(encode_body(out))

@@ -19,13 +19,24 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
-from ..._schema import any_open
+from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY
 from ..anthropic._blocks import IMAGE_TYPES, wire_id
 from ..openai._common import is_closed, split_data_url
 
-__all__ = ["INSTRUCTIONS", "Body", "Fallback", "Message", "Part", "Read", "read"]
+__all__ = [
+    "INSTRUCTIONS",
+    "Body",
+    "Fallback",
+    "Message",
+    "Part",
+    "Read",
+    "Schema",
+    "Tools",
+    "image",
+    "read",
+]
 
 
 class Fallback(Exception):
@@ -37,7 +48,7 @@ class _Wire(Struct, forbid_unknown_fields=True, gc=False):
 
 
 class _URL(_Wire):
-    url: str
+    url: Raw  # an image of megabytes is not read into a string and written again (see image)
 
 
 class Part(_Wire, kw_only=True):
@@ -75,7 +86,7 @@ class Message(_Wire, kw_only=True):
 class _FunctionSpec(_Wire, kw_only=True):
     name: str
     description: str | UnsetType = UNSET
-    parameters: dict[str, Any]
+    parameters: Raw  # examined with its array (see _tools)
     strict: bool | UnsetType = UNSET
 
 
@@ -91,7 +102,7 @@ class _Format(_Wire):
 class Body(_Wire, kw_only=True):
     messages: list[Message]
     model: str | UnsetType = UNSET
-    tools: list[_ToolSpec] | UnsetType = UNSET
+    tools: Raw | UnsetType = UNSET  # checked once per array of tools (see _tools)
     tool_choice: Literal["auto", "none", "required"] | UnsetType = UNSET
     max_tokens: int | UnsetType = UNSET
     max_completion_tokens: int | UnsetType = UNSET
@@ -103,6 +114,23 @@ class Body(_Wire, kw_only=True):
     response_format: _Format | UnsetType = UNSET
 
 
+class Schema(Struct, frozen=True, gc=False):
+    """A tool's parameter schema: what is written, and the rules it passes."""
+
+    value: Any  # the bytes as sent (Raw) when msgspec writes them so, else the parsed schema
+    closed: bool  # every object schema is closed: a strict tool may have it
+    anthropic_strict: bool  # no keyword anthropic's strict mode leaves unenforced
+    gemini: bool  # only keywords of gemini's schema subset
+
+
+class Tools(Struct, frozen=True, gc=False):
+    """A request's tools, checked: the same for every request that sends the same array."""
+
+    key: bytes  # the array as sent: the writers keep what they write for it by this key
+    specs: list[_ToolSpec]
+    schemas: list[Schema]  # each tool's parameters
+
+
 class Read(Struct, gc=False):
     """A request of the usual shape, and what the writers need of it."""
 
@@ -112,7 +140,8 @@ class Read(Struct, gc=False):
     max_tokens: int | None
     arguments: dict[str, Raw]  # each call's arguments, by call id
     names: dict[str, str]  # each call's tool name, by call id
-    strict: list[bool]  # each tool's strict flag
+    images: list[tuple[str, Any]]  # each image's media type and data (see image), in order
+    tools: Tools | None
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -152,19 +181,22 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     for value in (r.temperature, r.top_p):
         if value is not UNSET and not 0 <= value <= 1:
             raise Fallback  # the targets' ranges differ: their preflights decide
-    arguments, names = _messages(r.messages)
-    strict = _tools(r)
-    if r.tool_choice == "required" and not strict:
+    images: list[tuple[str, Any]] = []
+    arguments, names = _messages(r.messages, images)
+    tools = None if r.tools is UNSET else _tools(r.tools)
+    if r.tool_choice == "required" and tools is None:
         raise Fallback
     if model is None and r.model is not UNSET:
         model = r.model
     start = 0
     while r.messages[start].role in INSTRUCTIONS:
         start += 1
-    return Read(r, start, model, limit, arguments, names, strict)
+    return Read(r, start, model, limit, arguments, names, images, tools)
 
 
-def _messages(messages: list[Message]) -> tuple[dict[str, Raw], dict[str, str]]:
+def _messages(
+    messages: list[Message], images: list[tuple[str, Any]]
+) -> tuple[dict[str, Raw], dict[str, str]]:
     """Check the conversation; each call's arguments and tool name, by id."""
     arguments: dict[str, Raw] = {}
     names: dict[str, str] = {}
@@ -189,7 +221,7 @@ def _messages(messages: list[Message]) -> tuple[dict[str, Raw], dict[str, str]]:
         elif m.tool_call_id is not UNSET or pending:
             raise Fallback  # a call left unanswered before the conversation goes on
         elif role == "user":
-            _user(content)
+            _user(content, images)
         elif role in INSTRUCTIONS:
             if started or type(content) is not str or not content:
                 raise Fallback
@@ -203,7 +235,7 @@ def _messages(messages: list[Message]) -> tuple[dict[str, Raw], dict[str, str]]:
     return arguments, names
 
 
-def _user(content: Any) -> None:
+def _user(content: Any, images: list[tuple[str, Any]]) -> None:
     if type(content) is str:
         if not content:
             raise Fallback
@@ -216,11 +248,37 @@ def _user(content: Any) -> None:
             if not part.text or part.image_url is not UNSET:
                 raise Fallback
         elif kind == "image_url" and part.text is UNSET and part.image_url is not UNSET:
-            split = split_data_url(part.image_url.url)
-            if split is None or split[0] not in IMAGE_TYPES:
-                raise Fallback
+            images.append(image(part.image_url.url))
         else:
             raise Fallback
+
+
+def image(url: Raw) -> tuple[str, Any]:
+    """The media type and base64 data of an image's data URL.
+
+    The data is the JSON string as sent (a Raw, from the quote after the
+    comma) when the URL has no escape and no character outside ASCII: msgspec
+    writes such a string byte for byte, so the image is copied once, not read
+    and written. Else it is read as text and split by the same rule.
+    """
+    data = bytes(url)
+    if data.isascii() and b"\\" not in data:
+        # split_data_url's rule, on the bytes: one quote before the text.
+        end = data.find(b";base64,", 6, 301)
+        if data[:6] != b'"data:' or end <= 6:
+            raise Fallback
+        media_type = data[6:end].decode()
+        if media_type not in IMAGE_TYPES:
+            raise Fallback
+        return media_type, Raw(b'"' + memoryview(data)[end + 8 :])
+    try:
+        text = msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeError):
+        raise Fallback from None
+    split = split_data_url(text) if type(text) is str else None
+    if split is None or split[0] not in IMAGE_TYPES:
+        raise Fallback
+    return split
 
 
 def _assistant(
@@ -253,33 +311,69 @@ def _assistant(
         pending.add(id_)
 
 
-def _tools(r: Body) -> list[bool]:
-    """Check the tools; each one's strict flag."""
-    tools = r.tools
-    if tools is UNSET:
-        return []
-    if not tools:
+# Each array of tools checked, by its bytes: an application sends the same
+# tools with every request. Bounded, so made-up arrays cannot grow it.
+_TOOLS: dict[bytes, Tools | None] = {}
+CACHE_LIMIT = 256
+_encode = msgspec.json.Encoder().encode
+_specs = msgspec.json.Decoder(list[_ToolSpec])
+
+
+def _tools(raw: Raw) -> Tools:
+    key = bytes(raw)
+    try:
+        found = _TOOLS[key]
+    except KeyError:
+        found = _check_tools(key)
+        if len(_TOOLS) >= CACHE_LIMIT:
+            _TOOLS.clear()
+        _TOOLS[key] = found
+    if found is None:
         raise Fallback
-    strict: list[bool] = []
+    return found
+
+
+def _check_tools(key: bytes) -> Tools | None:
+    """The tools, if every one is usual (its schema too); else None."""
+    try:
+        specs = _specs.decode(key)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    if not specs:
+        return None
+    schemas: list[Schema] = []
     seen: set[str] = set()
-    for t in tools:
+    for t in specs:
         f = t.function
         name = f.name
         if name in seen or name[:1].isdigit():
-            raise Fallback
+            return None
         seen.add(name)
         try:
             check_name(name)
         except ValueError:
-            raise Fallback from None
+            return None
         description = f.description
         if type(description) is str and len(description) > DESCRIPTION_LIMIT:
-            raise Fallback
-        params = f.parameters
-        if params.get("type") != "object":
-            raise Fallback
-        flag = f.strict is True
-        if flag and (any_open(params) or not is_closed(params)):
-            raise Fallback
-        strict.append(flag)
-    return strict
+            return None
+        schema = _examine(bytes(f.parameters))
+        if schema is None or (f.strict is True and not schema.closed):
+            return None
+        schemas.append(schema)
+    return Tools(key, specs, schemas)
+
+
+def _examine(data: bytes) -> Schema | None:
+    """The rules a schema passes (ToolDefinition's, the preflights'); None: not an object schema."""
+    try:
+        params = msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    if type(params) is not dict or params.get("type") != "object":
+        return None
+    return Schema(
+        Raw(data) if _encode(params) == data else params,
+        not any_open(params) and is_closed(params),
+        not unsupported(params, "anthropic", True),
+        not unsupported(params, "gemini", False),
+    )
