@@ -62,7 +62,10 @@ def convert(
         Run the target's preflight (``check_request``) on the converted
         request, read back as the target would, and put what it finds in the
         report's ``problems``. It costs one more decode of the output; pass
-        ``False`` where the output is checked elsewhere.
+        ``False`` where the output is checked elsewhere. The usual OpenAI Chat
+        request (text, data-URL images, tool calls and results, function
+        tools, the common parameters) goes to Anthropic and Gemini straight,
+        without the canonical form or that decode: the same bytes and report.
 
     Returns
     -------
