@@ -226,8 +226,11 @@ def _assistant(draw: st.DrawFn) -> dict[str, Any]:
         message["content"] = None
     elif content == "text":
         message["content"] = draw(_TEXTS)
-    if draw(st.booleans()):
-        message["reasoning_content"] = draw(_TEXTS)
+    for key in draw(st.sets(st.sampled_from(["reasoning_content", "reasoning"]))):
+        message[key] = draw(_TEXTS)
+    prefix = draw(st.sampled_from([None, False, True]))
+    if prefix is not None:
+        message["prefix"] = prefix
     calls = draw(st.lists(st.tuples(_IDS, _ARGUMENTS), max_size=3))
     empty: bool = draw(st.booleans())  # an empty list of calls
     if calls or empty:
@@ -301,6 +304,7 @@ _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
     "n": st.sampled_from([1, 2]),
     "response_format": st.sampled_from([{"type": "text"}, {"type": "json_object"}]),
     "seed": st.just(7),
+    "stop": st.sampled_from(["x", " ", [], ["a", "b"], ["\n"], ["a"] * 6, None]),
 }
 
 
@@ -337,7 +341,10 @@ def usual_requests(draw: st.DrawFn) -> bytes:
     for _ in range(draw(st.integers(0, 4))):
         answer: dict[str, Any] = {"role": "assistant"}
         if draw(st.booleans()):
-            answer["reasoning_content"] = draw(st.sampled_from(["", "Thinking."]))
+            key = draw(st.sampled_from(["reasoning_content", "reasoning"]))
+            answer[key] = draw(st.sampled_from(["", "Thinking."]))
+        if draw(st.booleans()):
+            answer["prefix"] = False
         ids = [f"call_{calls + k}" for k in range(draw(st.integers(0, 2)))]
         calls += len(ids)
         answer["content"] = draw(texts) if not ids or draw(st.booleans()) else None
@@ -391,6 +398,7 @@ def usual_requests(draw: st.DrawFn) -> bytes:
     usual = {key: _OPTIONAL[key] for key in ("stream", "stream_options", "response_format")}
     usual["temperature"] = st.sampled_from([0, 0.5, 1])
     usual["n"] = st.just(1)
+    usual["stop"] = st.sampled_from(["x", ["a", "b"], []])
     for key in draw(st.sets(st.sampled_from(sorted(usual)), max_size=3)):
         value = draw(usual[key])
         if value != {}:

@@ -63,6 +63,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["temperature"] = body.temperature
     if body.top_p is not UNSET:
         out["top_p"] = body.top_p
+    if r.stop is not None:
+        out["stop_sequences"] = r.stop
     if body.stream is not UNSET:
         out["stream"] = body.stream
     fmt = body.response_format
@@ -125,7 +127,7 @@ def _user(content: Any, blocks: list[Any], images: Iterator[tuple[str, Any]]) ->
 def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]) -> Any:
     content = m.content
     calls = m.tool_calls
-    reasoning = m.reasoning_content is not UNSET
+    reasoning = m.reasoning_content is not UNSET or m.reasoning is not UNSET
     if not reasoning and calls is UNSET:
         return {"role": "assistant", "content": content}
     if reasoning:

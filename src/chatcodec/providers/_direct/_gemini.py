@@ -61,6 +61,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         config["temperature"] = body.temperature
     if body.top_p is not UNSET:
         config["topP"] = body.top_p
+    if r.stop is not None:
+        config["stopSequences"] = r.stop
     if body.n is not UNSET:
         config["candidateCount"] = body.n
     if body.response_format is not UNSET:
@@ -97,6 +99,8 @@ def _contents(r: Read) -> list[Any]:
             parts: list[Any] = []
             if m.reasoning_content is not UNSET:
                 parts.append({"text": m.reasoning_content, "thought": True})
+            elif m.reasoning is not UNSET:
+                parts.append({"text": m.reasoning, "thought": True})
             if type(m.content) is str:
                 parts.append({"text": m.content})
             if m.tool_calls is not UNSET:

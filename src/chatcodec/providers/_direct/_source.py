@@ -23,6 +23,7 @@ from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY
 from ..anthropic._blocks import IMAGE_TYPES, wire_id
+from ..gemini._check import STOP_LIMIT
 from ..openai._common import is_closed, split_data_url
 
 __all__ = [
@@ -81,6 +82,8 @@ class Message(_Wire, kw_only=True):
     tool_calls: list[_Call] | UnsetType = UNSET
     tool_call_id: str | UnsetType = UNSET
     reasoning_content: str | UnsetType = UNSET
+    reasoning: str | UnsetType = UNSET  # the same, as other servers spell it (one of the two)
+    prefix: Literal[False] | UnsetType = UNSET  # Mistral's default: nothing to carry
 
 
 class _FunctionSpec(_Wire, kw_only=True):
@@ -110,6 +113,7 @@ class Body(_Wire, kw_only=True):
     top_p: int | float | UnsetType = UNSET
     stream: bool | UnsetType = UNSET
     stream_options: dict[str, Any] | UnsetType = UNSET  # kept by OpenAI only: reported
+    stop: list[str] | str | UnsetType = UNSET
     n: Literal[1] | UnsetType = UNSET
     response_format: _Format | UnsetType = UNSET
 
@@ -142,6 +146,7 @@ class Read(Struct, gc=False):
     names: dict[str, str]  # each call's tool name, by call id
     images: list[tuple[str, Any]]  # each image's media type and data (see image), in order
     tools: Tools | None
+    stop: list[str] | None
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -178,6 +183,13 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         raise Fallback
     if r.stream_options is not UNSET and not r.stream_options:
         raise Fallback  # an empty value is not reported as lost
+    stop: list[str] | None = None
+    if type(r.stop) is str:
+        stop = [r.stop]
+    elif type(r.stop) is list:
+        stop = r.stop
+    if stop is not None and (len(stop) > STOP_LIMIT or not all(s.strip() for s in stop)):
+        raise Fallback  # the preflights' rules: Gemini takes 5, Anthropic no blank one
     for value in (r.temperature, r.top_p):
         if value is not UNSET and not 0 <= value <= 1:
             raise Fallback  # the targets' ranges differ: their preflights decide
@@ -191,7 +203,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     start = 0
     while r.messages[start].role in INSTRUCTIONS:
         start += 1
-    return Read(r, start, model, limit, arguments, names, images, tools)
+    return Read(r, start, model, limit, arguments, names, images, tools, stop)
 
 
 def _messages(
@@ -210,7 +222,11 @@ def _messages(
             if not started or previous == "assistant" or pending or m.tool_call_id is not UNSET:
                 raise Fallback  # the first turn is a user's; targets join answers
             _assistant(m, arguments, names, pending)
-        elif m.tool_calls is not UNSET or m.reasoning_content is not UNSET:
+        elif (
+            m.tool_calls is not UNSET
+            or m.reasoning_content is not UNSET
+            or m.reasoning is not UNSET
+        ):
             raise Fallback
         elif role == "tool":
             if previous != "assistant" and previous != "tool":
@@ -287,6 +303,8 @@ def _assistant(
     content = m.content
     if content == "" or type(content) is list:
         raise Fallback
+    if m.reasoning is not UNSET and m.reasoning_content is not UNSET:
+        raise Fallback  # the general path keeps the second as sent
     calls = m.tool_calls
     if calls is UNSET:
         if type(content) is not str:
