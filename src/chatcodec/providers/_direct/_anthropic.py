@@ -18,14 +18,13 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
+from ..anthropic._blocks import UNSIGNED
+from ..anthropic._encode import _MODES, NO_SCHEMA
 from ._source import CACHE_LIMIT, Fallback, Message, Read, Tools
 
 __all__ = ["write"]
 
 NAME = "anthropic"
-UNSIGNED = "anthropic cannot carry reasoning that it did not sign"
-NO_SCHEMA = "anthropic has no JSON output without a schema"
-_MODES = {"auto": "auto", "required": "any", "none": "none"}
 
 
 def write(r: Read) -> tuple[bytes, list[Loss]]:

@@ -17,6 +17,7 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
+from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import _object_reply
 from ..gemini._keys import signs_calls
 from ._source import CACHE_LIMIT, Fallback, Read, Tools
@@ -24,8 +25,6 @@ from ._source import CACHE_LIMIT, Fallback, Read, Tools
 __all__ = ["write"]
 
 NAME = "gemini"
-STREAM = "gemini streams by endpoint, not by a body field"
-_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _MIME = {"text": "text/plain", "json_object": "application/json"}
 
 
