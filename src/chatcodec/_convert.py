@@ -11,6 +11,7 @@ from ._errors import LossError
 from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
+from .providers._direct import direct_request
 
 __all__ = ["convert"]
 
@@ -61,7 +62,10 @@ def convert(
         Run the target's preflight (``check_request``) on the converted
         request, read back as the target would, and put what it finds in the
         report's ``problems``. It costs one more decode of the output; pass
-        ``False`` where the output is checked elsewhere.
+        ``False`` where the output is checked elsewhere. The usual OpenAI Chat
+        request (text, data-URL images, tool calls and results, function
+        tools, the common parameters) goes to Anthropic and Gemini straight,
+        without the canonical form or that decode: the same bytes and report.
 
     Returns
     -------
@@ -97,21 +101,12 @@ def convert(
     losses: list[Loss] = []
     problems: list[Problem] = []
     if kind == "request":
-        request = reader.decode_request(body)
-        fill: dict[str, object] = {}
-        if model is not None and request.model != model:
-            fill["model"] = model
-        if max_tokens is not None and request.max_tokens is None:
-            fill["max_tokens"] = max_tokens
-        if fill:
-            request = msgspec.structs.replace(request, **fill)
-        out = writer.encode_request(request, losses=losses)
-        if check:
-            sent = writer.decode_request(out)
-            if sent.model is None and request.model is not None:
-                # Gemini takes the model in the URL: its rules still depend on it.
-                sent = msgspec.structs.replace(sent, model=request.model)
-            problems = writer.check_request(sent)
+        # The usual request goes straight across (same bytes, same losses, no problems).
+        done = direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
+        if done is None:
+            out, problems = general_request(reader, writer, body, model, max_tokens, check, losses)
+        else:
+            out, losses = done
     elif kind == "response":
         out = writer.encode_response(reader.decode_response(body), losses=losses)
     else:
@@ -120,3 +115,31 @@ def convert(
     if strict and losses:
         raise LossError(report.losses)
     return out, report
+
+
+def general_request(
+    reader: Codec,
+    writer: Codec,
+    body: bytes | str,
+    model: str | None,
+    max_tokens: int | None,
+    check: bool,
+    losses: list[Loss],
+) -> tuple[bytes, list[Problem]]:
+    """A request through the canonical form: the target body, and its preflight's problems."""
+    request = reader.decode_request(body)
+    fill: dict[str, object] = {}
+    if model is not None and request.model != model:
+        fill["model"] = model
+    if max_tokens is not None and request.max_tokens is None:
+        fill["max_tokens"] = max_tokens
+    if fill:
+        request = msgspec.structs.replace(request, **fill)
+    out = writer.encode_request(request, losses=losses)
+    if not check:
+        return out, []
+    sent = writer.decode_request(out)
+    if sent.model is None and request.model is not None:
+        # Gemini takes the model in the URL: its rules still depend on it.
+        sent = msgspec.structs.replace(sent, model=request.model)
+    return out, writer.check_request(sent)

@@ -74,6 +74,7 @@ from .._lower import DENIED_RESULT
 from .._wire import MAX_BODY, check_size
 from . import _check, _decode, _encode
 from ._fast import fast_response
+from ._fastreq import fast_request
 from ._stream import AnthropicStreamDecoder, stream
 from ._stream_encode import AnthropicStreamEncoder, encode_stream, stream_encoder
 
@@ -119,7 +120,8 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
         If the body is not an object, or a field has the wrong type.
     """
     check_size(body, max_bytes)
-    return _decode.decode_request(body)
+    fast = fast_request(body)
+    return fast if fast is not None else _decode.decode_request(body)
 
 
 def encode_request(

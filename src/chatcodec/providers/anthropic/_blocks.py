@@ -38,6 +38,9 @@ _ID = re.compile(r"[a-zA-Z0-9_-]+")
 _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 
 
+UNSIGNED = "anthropic cannot carry reasoning that it did not sign"
+"""The loss of reasoning Anthropic did not sign (it takes no other)."""
+
 WIRE_IDS: dict[str, str] = {}  # wire_id's answers: each id comes twice (call, result)
 
 
@@ -160,7 +163,7 @@ class Blocks:
         self, part: ReasoningPart, own: dict[str, Any], path: str, out: list[Any]
     ) -> None:
         if part.provider != NAME:
-            self.enc.lose(path, "anthropic cannot carry reasoning that it did not sign")
+            self.enc.lose(path, UNSIGNED)
             return
         if part.redacted is not None:
             out.append(fill({"type": "redacted_thinking", "data": part.redacted}, own))

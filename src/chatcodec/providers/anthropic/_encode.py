@@ -38,7 +38,8 @@ _STOP = {
     FinishReason.CONTENT_FILTER: "refusal",
 }
 _MODES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
-_KEEP = frozenset({McpResource})  # written by Blocks.part, as a document
+_KEEP = frozenset({McpResource})
+NO_SCHEMA = "anthropic has no JSON output without a schema"  # written by Blocks.part, as a document
 
 
 # --- requests ---------------------------------------------------------------
@@ -133,7 +134,7 @@ def encode_request(
             if fmt.name is not None:
                 enc.lose("$.response_format.name", "anthropic output formats have no name")
         elif fmt.type != "text":
-            enc.lose("$.response_format", "anthropic has no JSON output without a schema")
+            enc.lose("$.response_format", NO_SCHEMA)
     write_settings(request, own, out, enc)
     return encode_body(fill(out, own) if own else out)
 

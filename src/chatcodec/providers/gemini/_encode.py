@@ -44,6 +44,7 @@ __all__ = ["encode_request", "encode_response"]
 
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
+STREAM = "gemini streams by endpoint, not by a body field"
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -558,7 +559,7 @@ def encode_request(
     if request.parallel_tool_calls is not None:
         enc.lose("$.parallel_tool_calls", "gemini has no switch for parallel tool calls")
     if request.stream:
-        enc.lose("$.stream", "gemini streams by endpoint, not by a body field")
+        enc.lose("$.stream", STREAM)
     return encode_body(_fill(out, own, _CONTAINERS))
 
 

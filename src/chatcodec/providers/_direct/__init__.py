@@ -1,0 +1,45 @@
+"""Direct conversions: a usual request written straight from one wire format to another.
+
+:func:`chatcodec.convert` reads a body into the canonical form, writes the
+target from it and reads the target back for its preflight. For the usual
+OpenAI Chat request (see :mod:`._source`) the conversions here write the
+Anthropic or Gemini body straight from msgspec's typed decode of the source:
+the same bytes and the same losses as that general path, for a request whose
+preflight finds nothing. Anything else (a key or part they do not know, a
+value the general path keeps or reports, a problem the preflight would find)
+makes them decline, and ``convert`` takes the general path. Tests prove both
+paths equal on every recorded request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..._loss import Loss
+from . import _anthropic, _gemini
+from ._source import Fallback, Read, read
+
+__all__ = ["direct_request"]
+
+Writer = Callable[[Read], tuple[bytes, list[Loss]]]
+_WRITERS: dict[tuple[str, str], Writer] = {
+    ("openai", "anthropic"): _anthropic.write,
+    ("openai", "gemini"): _gemini.write,
+}
+
+
+def direct_request(
+    source: str, target: str, body: bytes | str, model: str | None, max_tokens: int | None
+) -> tuple[bytes, list[Loss]] | None:
+    """The target body and its losses, or None when the general path must convert.
+
+    ``source`` and ``target`` are codec names (``NAME``); ``model`` and
+    ``max_tokens`` are :func:`~chatcodec.convert`'s.
+    """
+    write = _WRITERS.get((source, target))
+    if write is None:
+        return None
+    try:
+        return write(read(body, model, max_tokens))
+    except Fallback:
+        return None

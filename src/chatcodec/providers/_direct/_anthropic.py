@@ -1,0 +1,178 @@
+"""A usual OpenAI Chat request written straight as an Anthropic Messages request.
+
+What :func:`chatcodec.providers.anthropic.encode_request` writes for the
+canonical form of such a request, without building that form: leading
+instructions become ``system`` (a string when there is one), runs of user and
+tool messages one user turn (results first), an answer with calls or
+reasoning its blocks; reasoning that Anthropic did not sign is left out and
+reported, as the general path reports it. Tool-call arguments go through as
+the bytes they were sent as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from msgspec import UNSET, Raw
+
+from ..._loss import Loss
+from .._wire import Encoding, encode_body
+from ..anthropic._blocks import UNSIGNED
+from ..anthropic._encode import _MODES, NO_SCHEMA
+from ._source import CACHE_LIMIT, Fallback, Message, Read, Tools
+
+__all__ = ["write"]
+
+NAME = "anthropic"
+
+
+def write(r: Read) -> tuple[bytes, list[Loss]]:
+    """The Anthropic body, and what it could not carry.
+
+    Raises
+    ------
+    Fallback
+        When Anthropic's preflight would find a problem the shape check
+        does not rule out (no ``max_tokens``, a schema keyword).
+    """
+    body = r.body
+    if r.max_tokens is None:
+        raise Fallback
+    tools = None if r.tools is None else _tools(r)
+    losses: list[Loss] = []
+    if body.stream_options is not UNSET:
+        Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
+    out: dict[str, Any] = {}
+    if r.model is not None:
+        out["model"] = r.model
+    out["max_tokens"] = r.max_tokens
+    messages = body.messages
+    start = r.start
+    if start == 1:
+        out["system"] = messages[0].content
+    elif start:
+        out["system"] = [{"type": "text", "text": m.content} for m in messages[:start]]
+    out["messages"] = _turns(r, losses)
+    if tools is not None:
+        out["tools"] = tools
+    if body.tool_choice is not UNSET:
+        out["tool_choice"] = {"type": _MODES[body.tool_choice]}
+    if body.temperature is not UNSET:
+        out["temperature"] = body.temperature
+    if body.top_p is not UNSET:
+        out["top_p"] = body.top_p
+    if r.stop is not None:
+        out["stop_sequences"] = r.stop
+    if body.stream is not UNSET:
+        out["stream"] = body.stream
+    fmt = body.response_format
+    if fmt is not UNSET and fmt.type != "text":
+        losses.append(Loss("$.response_format", NO_SCHEMA))
+    return encode_body(out), losses
+
+
+def _turns(r: Read, losses: list[Loss]) -> list[Any]:
+    messages = r.body.messages
+    arguments = r.arguments
+    images = iter(r.images)
+    turns: list[Any] = []
+    k = r.start
+    n = len(messages)
+    while k < n:
+        m = messages[k]
+        if m.role == "assistant":
+            turns.append(_assistant(m, k, arguments, losses))
+            k += 1
+            continue
+        end = k + 1
+        while end < n and messages[end].role != "assistant":
+            end += 1
+        if end == k + 1 and m.role == "user" and type(m.content) is str:
+            turns.append({"role": "user", "content": m.content})
+        else:
+            results: list[Any] = []
+            blocks: list[Any] = []
+            for j in range(k, end):
+                item = messages[j]
+                if item.role == "tool":
+                    results.append(
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": item.tool_call_id,
+                            "content": item.content,
+                        }
+                    )
+                else:
+                    _user(item.content, blocks, images)
+            turns.append({"role": "user", "content": results + blocks})
+        k = end
+    return turns
+
+
+def _user(content: Any, blocks: list[Any], images: Iterator[tuple[str, Any]]) -> None:
+    if type(content) is str:
+        blocks.append({"type": "text", "text": content})
+        return
+    for part in content:
+        if part.type == "text":
+            blocks.append({"type": "text", "text": part.text})
+        else:
+            media_type, data = next(images)
+            source = {"type": "base64", "media_type": media_type, "data": data}
+            blocks.append({"type": "image", "source": source})
+
+
+def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]) -> Any:
+    content = m.content
+    calls = m.tool_calls
+    reasoning = m.reasoning_content is not UNSET or m.reasoning is not UNSET
+    if not reasoning and calls is UNSET:
+        return {"role": "assistant", "content": content}
+    if reasoning:
+        losses.append(Loss(f"$.messages[{k}].content[0]", UNSIGNED))
+    blocks: list[Any] = []
+    if type(content) is str:
+        blocks.append({"type": "text", "text": content})
+    if calls is not UNSET:
+        for c in calls:
+            blocks.append(
+                {"type": "tool_use", "id": c.id, "name": c.function.name, "input": arguments[c.id]}
+            )
+    return {"role": "assistant", "content": blocks}
+
+
+def _tools(r: Read) -> Raw:
+    """The tools as Anthropic takes them, written once per array."""
+    tools = r.tools
+    assert tools is not None
+    try:
+        found = _WRITTEN[tools.key]
+    except KeyError:
+        found = _write_tools(tools)
+        if len(_WRITTEN) >= CACHE_LIMIT:
+            _WRITTEN.clear()
+        _WRITTEN[tools.key] = found
+    if found is None:
+        raise Fallback
+    return found
+
+
+_WRITTEN: dict[bytes, Raw | None] = {}
+
+
+def _write_tools(tools: Tools) -> Raw | None:
+    out: list[Any] = []
+    for t, schema in zip(tools.specs, tools.schemas, strict=True):
+        f = t.function
+        strict = f.strict is True
+        if strict and not schema.anthropic_strict:
+            return None  # a warning of the preflight
+        tool: dict[str, Any] = {"name": f.name}
+        if type(f.description) is str and f.description:
+            tool["description"] = f.description
+        tool["input_schema"] = schema.value
+        if strict:
+            tool["strict"] = True
+        out.append(tool)
+    return Raw(encode_body(out))

@@ -1,0 +1,165 @@
+"""A usual OpenAI Chat request written straight as a Gemini ``generateContent`` request.
+
+What :func:`chatcodec.providers.gemini.encode_request` writes for the
+canonical form of such a request, without building that form: leading
+instructions become ``systemInstruction``, each message a content (the
+results of one answer's calls share one), reasoning a ``thought`` part, a
+call's arguments its ``args`` as the bytes they were sent as, a result that
+is a JSON object its ``response`` as sent, other text ``{"result": text}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from msgspec import UNSET, Raw
+
+from ..._loss import Loss
+from .._wire import Encoding, encode_body
+from ..gemini._encode import _MODES, STREAM
+from ..gemini._encode_parts import _object_reply
+from ..gemini._keys import signs_calls
+from ._source import CACHE_LIMIT, Fallback, Read, Tools
+
+__all__ = ["write"]
+
+NAME = "gemini"
+_MIME = {"text": "text/plain", "json_object": "application/json"}
+
+
+def write(r: Read) -> tuple[bytes, list[Loss]]:
+    """The Gemini body, and what it could not carry.
+
+    Raises
+    ------
+    Fallback
+        When the general path would write more (a Gemini 3 model's call
+        signatures) or Gemini's preflight would warn (a schema keyword).
+    """
+    if signs_calls(r.model):
+        raise Fallback
+    body = r.body
+    tools = None if r.tools is None else _tools(r)
+    losses: list[Loss] = []
+    if body.stream_options is not UNSET:
+        Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
+    out: dict[str, Any] = {"contents": _contents(r)}
+    start = r.start
+    if start:
+        system = [{"text": m.content} for m in body.messages[:start]]
+        out["systemInstruction"] = {"parts": system}
+    if tools is not None:
+        out["tools"] = [{"functionDeclarations": tools}]
+    if body.tool_choice is not UNSET:
+        out["toolConfig"] = {"functionCallingConfig": {"mode": _MODES[body.tool_choice]}}
+    config: dict[str, Any] = {}
+    if r.max_tokens is not None:
+        config["maxOutputTokens"] = r.max_tokens
+    if body.temperature is not UNSET:
+        config["temperature"] = body.temperature
+    if body.top_p is not UNSET:
+        config["topP"] = body.top_p
+    if r.stop is not None:
+        config["stopSequences"] = r.stop
+    if body.n is not UNSET:
+        config["candidateCount"] = body.n
+    if body.response_format is not UNSET:
+        config["responseMimeType"] = _MIME[body.response_format.type]
+    if config:
+        out["generationConfig"] = config
+    if body.stream is True:
+        losses.append(Loss("$.stream", STREAM))
+    return encode_body(out), losses
+
+
+def _contents(r: Read) -> list[Any]:
+    messages = r.body.messages
+    arguments, names = r.arguments, r.names
+    images = iter(r.images)
+    contents: list[Any] = []
+    results: list[Any] | None = None  # the parts of the open content of results
+    for k in range(r.start, len(messages)):
+        m: Any = messages[k]  # its keys were checked for its role by read
+        role = m.role
+        if role == "tool":
+            call_id = m.tool_call_id
+            part = {"functionResponse": _result(names[call_id], m.content, call_id)}
+            if results is None:
+                results = [part]
+                contents.append({"role": "user", "parts": results})
+            else:
+                results.append(part)
+            continue
+        results = None
+        if role == "user":
+            contents.append({"role": "user", "parts": _user(m.content, images)})
+        else:
+            parts: list[Any] = []
+            if m.reasoning_content is not UNSET:
+                parts.append({"text": m.reasoning_content, "thought": True})
+            elif m.reasoning is not UNSET:
+                parts.append({"text": m.reasoning, "thought": True})
+            if type(m.content) is str:
+                parts.append({"text": m.content})
+            if m.tool_calls is not UNSET:
+                for c in m.tool_calls:
+                    f = c.function
+                    call = {"name": f.name, "args": arguments[c.id], "id": c.id}
+                    parts.append({"functionCall": call})
+            contents.append({"role": "model", "parts": parts})
+    return contents
+
+
+def _result(name: str, text: str, call_id: str) -> dict[str, Any]:
+    data = text.encode("utf-8", "surrogatepass")
+    # A JSON object goes as itself, other text wrapped.
+    response: Any = Raw(data) if _object_reply(data) else {"result": text}
+    return {"name": name, "response": response, "id": call_id}
+
+
+def _user(content: Any, images: Iterator[tuple[str, Any]]) -> list[Any]:
+    if type(content) is str:
+        return [{"text": content}]
+    parts: list[Any] = []
+    for part in content:
+        if part.type == "text":
+            parts.append({"text": part.text})
+        else:
+            media_type, data = next(images)
+            parts.append({"inlineData": {"mimeType": media_type, "data": data}})
+    return parts
+
+
+def _tools(r: Read) -> Raw:
+    """The function declarations, written once per array of tools."""
+    tools = r.tools
+    assert tools is not None
+    try:
+        found = _WRITTEN[tools.key]
+    except KeyError:
+        found = _write_tools(tools)
+        if len(_WRITTEN) >= CACHE_LIMIT:
+            _WRITTEN.clear()
+        _WRITTEN[tools.key] = found
+    if found is None:
+        raise Fallback
+    return found
+
+
+_WRITTEN: dict[bytes, Raw | None] = {}
+
+
+def _write_tools(tools: Tools) -> Raw | None:
+    out: list[Any] = []
+    for t, schema in zip(tools.specs, tools.schemas, strict=True):
+        if not schema.gemini:
+            return None  # a warning of the preflight
+        f = t.function
+        decl: dict[str, Any] = {}
+        if type(f.description) is str and f.description:
+            decl["description"] = f.description
+        decl["name"] = f.name
+        decl["parametersJsonSchema"] = schema.value
+        out.append(decl)
+    return Raw(encode_body(out))

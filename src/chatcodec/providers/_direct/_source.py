@@ -1,0 +1,397 @@
+"""The usual OpenAI Chat request, read into typed Structs and checked for a direct conversion.
+
+msgspec decodes the usual request (leading instructions, then user, assistant
+and tool messages of text, data-URL images and tool calls; function tools;
+the common parameters) straight into the private Structs below, in C. The
+Structs forbid unknown fields, so a key they do not name (a dialect's, a
+setting, a message ``name``...) fails the decode, and so does a value of
+another type. :func:`read` then checks what the types cannot: that the
+conversation is one every target takes as it is (no empty text, each call
+answered right after it, ids and tool names the targets keep), so that the
+general path would report no loss beyond the few each target writes itself
+and its preflight would find no problem. Whatever fails goes the general way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from ..._schema import any_open, unsupported
+from ..._tools import DESCRIPTION_LIMIT, check_name
+from .._wire import MAX_BODY
+from ..anthropic._blocks import IMAGE_TYPES, wire_id
+from ..gemini._check import STOP_LIMIT
+from ..openai._common import is_closed, split_data_url
+
+__all__ = [
+    "INSTRUCTIONS",
+    "Body",
+    "Fallback",
+    "Message",
+    "Part",
+    "Read",
+    "Schema",
+    "Tools",
+    "image",
+    "read",
+]
+
+
+class Fallback(Exception):
+    """The request is not of the usual shape: the general path converts it."""
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    pass
+
+
+class _URL(_Wire):
+    url: Raw  # an image of megabytes is not read into a string and written again (see image)
+
+
+class Part(_Wire, kw_only=True):
+    """A part of a user message: text, or an image (tells them apart by ``type``)."""
+
+    # Untagged: the tag comes after the image in most bodies, and a tagged
+    # union would read an image of megabytes twice to find it.
+    type: str
+    text: str | UnsetType = UNSET
+    image_url: _URL | UnsetType = UNSET
+
+
+class _Function(_Wire):
+    name: str
+    arguments: str
+
+
+class _Call(_Wire):
+    id: str
+    type: Literal["function"]
+    function: _Function
+
+
+class Message(_Wire, kw_only=True):
+    """A message of the history, of any role (see :func:`_messages` for each one's keys)."""
+
+    # Untagged, as Part: the role comes after the content in many bodies.
+    role: str
+    content: str | list[Part] | UnsetType | None = UNSET
+    tool_calls: list[_Call] | UnsetType = UNSET
+    tool_call_id: str | UnsetType = UNSET
+    reasoning_content: str | UnsetType = UNSET
+    reasoning: str | UnsetType = UNSET  # the same, as other servers spell it (one of the two)
+    prefix: Literal[False] | UnsetType = UNSET  # Mistral's default: nothing to carry
+
+
+class _FunctionSpec(_Wire, kw_only=True):
+    name: str
+    description: str | UnsetType = UNSET
+    parameters: Raw  # examined with its array (see _tools)
+    strict: bool | UnsetType = UNSET
+
+
+class _ToolSpec(_Wire):
+    type: Literal["function"]
+    function: _FunctionSpec
+
+
+class _Format(_Wire):
+    type: Literal["text", "json_object"]
+
+
+class Body(_Wire, kw_only=True):
+    messages: list[Message]
+    model: str | UnsetType = UNSET
+    tools: Raw | UnsetType = UNSET  # checked once per array of tools (see _tools)
+    tool_choice: Literal["auto", "none", "required"] | UnsetType = UNSET
+    max_tokens: int | UnsetType = UNSET
+    max_completion_tokens: int | UnsetType = UNSET
+    temperature: int | float | UnsetType = UNSET
+    top_p: int | float | UnsetType = UNSET
+    stream: bool | UnsetType = UNSET
+    stream_options: dict[str, Any] | UnsetType = UNSET  # kept by OpenAI only: reported
+    stop: list[str] | str | UnsetType = UNSET
+    n: Literal[1] | UnsetType = UNSET
+    response_format: _Format | UnsetType = UNSET
+
+
+class Schema(Struct, frozen=True, gc=False):
+    """A tool's parameter schema: what is written, and the rules it passes."""
+
+    value: Any  # the bytes as sent (Raw) when msgspec writes them so, else the parsed schema
+    closed: bool  # every object schema is closed: a strict tool may have it
+    anthropic_strict: bool  # no keyword anthropic's strict mode leaves unenforced
+    gemini: bool  # only keywords of gemini's schema subset
+
+
+class Tools(Struct, frozen=True, gc=False):
+    """A request's tools, checked: the same for every request that sends the same array."""
+
+    key: bytes  # the array as sent: the writers keep what they write for it by this key
+    specs: list[_ToolSpec]
+    schemas: list[Schema]  # each tool's parameters
+
+
+class Read(Struct, gc=False):
+    """A request of the usual shape, and what the writers need of it."""
+
+    body: Body
+    start: int  # the index of the first message after the leading instructions
+    model: str | None
+    max_tokens: int | None
+    arguments: dict[str, Raw]  # each call's arguments, by call id
+    names: dict[str, str]  # each call's tool name, by call id
+    images: list[tuple[str, Any]]  # each image's media type and data (see image), in order
+    tools: Tools | None
+    stop: list[str] | None
+
+
+_decoder = msgspec.json.Decoder(Body)
+_raw = msgspec.json.Decoder(Raw)
+INSTRUCTIONS = frozenset(("system", "developer"))
+"""The roles of the instructions, which come first."""
+
+
+def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
+    """The typed request, checked to be of the usual shape.
+
+    ``model`` and ``max_tokens`` are :func:`~chatcodec.convert`'s: the model
+    replaces the body's, the limit fills a gap.
+
+    Raises
+    ------
+    Fallback
+        When the body is not of the usual shape (or not JSON).
+    """
+    if len(body) > MAX_BODY:
+        raise Fallback  # the general path refuses it
+    try:
+        r = _decoder.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+    limit: int | None = max_tokens
+    if r.max_tokens is not UNSET:
+        if r.max_completion_tokens is not UNSET:
+            raise Fallback
+        limit = r.max_tokens
+    elif r.max_completion_tokens is not UNSET:
+        limit = r.max_completion_tokens
+    if limit is not None and limit < 1:
+        raise Fallback
+    if r.stream_options is not UNSET and not r.stream_options:
+        raise Fallback  # an empty value is not reported as lost
+    stop: list[str] | None = None
+    if type(r.stop) is str:
+        stop = [r.stop]
+    elif type(r.stop) is list:
+        stop = r.stop
+    if stop is not None and (len(stop) > STOP_LIMIT or not all(s.strip() for s in stop)):
+        raise Fallback  # the preflights' rules: Gemini takes 5, Anthropic no blank one
+    for value in (r.temperature, r.top_p):
+        if value is not UNSET and not 0 <= value <= 1:
+            raise Fallback  # the targets' ranges differ: their preflights decide
+    images: list[tuple[str, Any]] = []
+    arguments, names = _messages(r.messages, images)
+    tools = None if r.tools is UNSET else _tools(r.tools)
+    if r.tool_choice == "required" and tools is None:
+        raise Fallback
+    if model is None and r.model is not UNSET:
+        model = r.model
+    start = 0
+    while r.messages[start].role in INSTRUCTIONS:
+        start += 1
+    return Read(r, start, model, limit, arguments, names, images, tools, stop)
+
+
+def _messages(
+    messages: list[Message], images: list[tuple[str, Any]]
+) -> tuple[dict[str, Raw], dict[str, str]]:
+    """Check the conversation; each call's arguments and tool name, by id."""
+    arguments: dict[str, Raw] = {}
+    names: dict[str, str] = {}
+    started = False
+    previous = ""  # the role of the last message
+    pending: set[str] = set()  # calls of the last assistant message not answered yet
+    for m in messages:
+        role = m.role
+        content = m.content
+        if role == "assistant":
+            if not started or previous == "assistant" or pending or m.tool_call_id is not UNSET:
+                raise Fallback  # the first turn is a user's; targets join answers
+            _assistant(m, arguments, names, pending)
+        elif (
+            m.tool_calls is not UNSET
+            or m.reasoning_content is not UNSET
+            or m.reasoning is not UNSET
+        ):
+            raise Fallback
+        elif role == "tool":
+            if previous != "assistant" and previous != "tool":
+                raise Fallback
+            if type(content) is not str or m.tool_call_id not in pending:
+                raise Fallback
+            pending.discard(m.tool_call_id)
+        elif m.tool_call_id is not UNSET or pending:
+            raise Fallback  # a call left unanswered before the conversation goes on
+        elif role == "user":
+            _user(content, images)
+        elif role in INSTRUCTIONS:
+            if started or type(content) is not str or not content:
+                raise Fallback
+            continue
+        else:
+            raise Fallback
+        started = True
+        previous = role
+    if not started or (pending and previous != "assistant"):
+        raise Fallback
+    return arguments, names
+
+
+def _user(content: Any, images: list[tuple[str, Any]]) -> None:
+    if type(content) is str:
+        if not content:
+            raise Fallback
+        return
+    if type(content) is not list or not content:
+        raise Fallback
+    for part in content:
+        kind = part.type
+        if kind == "text":
+            if not part.text or part.image_url is not UNSET:
+                raise Fallback
+        elif kind == "image_url" and part.text is UNSET and part.image_url is not UNSET:
+            images.append(image(part.image_url.url))
+        else:
+            raise Fallback
+
+
+def image(url: Raw) -> tuple[str, Any]:
+    """The media type and base64 data of an image's data URL.
+
+    The data is the JSON string as sent (a Raw, from the quote after the
+    comma) when the URL has no escape and no character outside ASCII: msgspec
+    writes such a string byte for byte, so the image is copied once, not read
+    and written. Else it is read as text and split by the same rule.
+    """
+    data = bytes(url)
+    if data.isascii() and b"\\" not in data:
+        # split_data_url's rule, on the bytes: one quote before the text.
+        end = data.find(b";base64,", 6, 301)
+        if data[:6] != b'"data:' or end <= 6:
+            raise Fallback
+        media_type = data[6:end].decode()
+        if media_type not in IMAGE_TYPES:
+            raise Fallback
+        return media_type, Raw(b'"' + memoryview(data)[end + 8 :])
+    try:
+        text = msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeError):
+        raise Fallback from None
+    split = split_data_url(text) if type(text) is str else None
+    if split is None or split[0] not in IMAGE_TYPES:
+        raise Fallback
+    return split
+
+
+def _assistant(
+    m: Message, arguments: dict[str, Raw], names: dict[str, str], pending: set[str]
+) -> None:
+    content = m.content
+    if content == "" or type(content) is list:
+        raise Fallback
+    if m.reasoning is not UNSET and m.reasoning_content is not UNSET:
+        raise Fallback  # the general path keeps the second as sent
+    calls = m.tool_calls
+    if calls is UNSET:
+        if type(content) is not str:
+            raise Fallback  # nothing to send
+        return
+    if not calls:
+        raise Fallback
+    raw = _raw.decode
+    for c in calls:
+        id_ = c.id
+        name = c.function.name
+        if not id_ or not name or id_ in names or wire_id(id_) != id_:
+            raise Fallback
+        try:
+            data = raw(c.function.arguments.encode())
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            raise Fallback from None
+        if bytes(data)[:1] != b"{":
+            raise Fallback
+        arguments[id_] = data
+        names[id_] = name
+        pending.add(id_)
+
+
+# Each array of tools checked, by its bytes: an application sends the same
+# tools with every request. Bounded, so made-up arrays cannot grow it.
+_TOOLS: dict[bytes, Tools | None] = {}
+CACHE_LIMIT = 256
+_encode = msgspec.json.Encoder().encode
+_specs = msgspec.json.Decoder(list[_ToolSpec])
+
+
+def _tools(raw: Raw) -> Tools:
+    key = bytes(raw)
+    try:
+        found = _TOOLS[key]
+    except KeyError:
+        found = _check_tools(key)
+        if len(_TOOLS) >= CACHE_LIMIT:
+            _TOOLS.clear()
+        _TOOLS[key] = found
+    if found is None:
+        raise Fallback
+    return found
+
+
+def _check_tools(key: bytes) -> Tools | None:
+    """The tools, if every one is usual (its schema too); else None."""
+    try:
+        specs = _specs.decode(key)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    if not specs:
+        return None
+    schemas: list[Schema] = []
+    seen: set[str] = set()
+    for t in specs:
+        f = t.function
+        name = f.name
+        if name in seen or name[:1].isdigit():
+            return None
+        seen.add(name)
+        try:
+            check_name(name)
+        except ValueError:
+            return None
+        description = f.description
+        if type(description) is str and len(description) > DESCRIPTION_LIMIT:
+            return None
+        schema = _examine(bytes(f.parameters))
+        if schema is None or (f.strict is True and not schema.closed):
+            return None
+        schemas.append(schema)
+    return Tools(key, specs, schemas)
+
+
+def _examine(data: bytes) -> Schema | None:
+    """The rules a schema passes (ToolDefinition's, the preflights'); None: not an object schema."""
+    try:
+        params = msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    if type(params) is not dict or params.get("type") != "object":
+        return None
+    return Schema(
+        Raw(data) if _encode(params) == data else params,
+        not any_open(params) and is_closed(params),
+        not unsupported(params, "anthropic", True),
+        not unsupported(params, "gemini", False),
+    )

@@ -1,0 +1,412 @@
+"""The direct conversions give what the general path gives: the same bytes, losses and problems."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from corpus import corpus, curated, needs_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._convert import general_request
+from chatcodec._errors import ChatCodecError
+from chatcodec.providers._direct import direct_request
+
+TARGETS = ("anthropic", "gemini")
+# (model, max_tokens) as convert takes them: none, and the target's model with a limit
+FILLS = ((None, None), ("m", 1024))
+PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
+
+
+def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
+    """Whether the direct path took ``body``; it gives what the general path gives."""
+    direct = direct_request("openai", target, body, model, max_tokens)
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get("openai"), providers.get(target)
+    try:
+        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
+    except ChatCodecError:
+        assert direct is None  # the general path raises: so does convert
+        return False
+    # convert gives the general path's answer, whichever path it takes.
+    converted, report = cc.convert(
+        body, source="openai", target=target, model=model, max_tokens=max_tokens
+    )
+    assert converted == out
+    assert report == cc.LossReport(tuple(losses), tuple(problems))
+    if direct is None:
+        return False
+    assert direct[0] == out
+    assert direct[1] == losses
+    assert problems == []  # the direct path declines what the preflight would refuse
+    return True
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
+@pytest.mark.parametrize("target", TARGETS)
+class TestSameAsGeneral:
+    """Every recorded OpenAI Chat request converts the same by either path."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("openai", "request")))
+    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+    @pytest.mark.parametrize("path", curated("openai", "request"))
+    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+    @pytest.mark.parametrize("size", ["small", "medium", "large"])
+    def test_benchmark_requests_take_the_direct_path(
+        self, size: str, target: str, fill: tuple[str | None, int | None]
+    ) -> None:
+        # The benchmark's requests, as it converts them (with max_tokens) and with a model.
+        assert same((PERF / f"{size}.json").read_bytes(), target, fill[0], 1024)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
+    paths = [param.values[0] for param in corpus("openai", "request")]
+    if not paths:
+        pytest.skip("the recorded corpus is not there")
+    taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
+    assert len(taken) * 2 > len(paths), (len(taken), len(paths))
+
+
+class TestDeclines:
+    """What is outside the usual shape goes the general way, with its losses and problems."""
+
+    BASE: ClassVar[dict[str, Any]] = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": '{"sky": "clear"}'},
+            {"role": "assistant", "content": "Clear."},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "weather",
+                    "description": "The weather in a city.",
+                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+                },
+            }
+        ],
+    }
+
+    def body(self, **changes: Any) -> bytes:
+        body = json.loads(json.dumps(self.BASE))
+        for key, value in changes.items():
+            if value is None:
+                del body[key]
+            else:
+                body[key] = value
+        return json.dumps(body).encode()
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_the_usual_request_is_taken(self, target: str) -> None:
+        assert same(self.body(), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        "changes",
+        [
+            {"seed": 1},  # a setting the direct path does not write
+            {"n": 2},  # reported by Anthropic
+            {"stream_options": {}},  # empty: not reported
+            {"temperature": 1.5},  # Anthropic refuses it, Gemini takes it
+            {"tool_choice": "required", "tools": None},  # nothing to choose from
+            {"max_tokens": 0},
+        ],
+        ids=repr,
+    )
+    def test_outside_the_shape(self, target: str, changes: dict[str, Any]) -> None:
+        assert not same(self.body(**changes), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        "messages",
+        [
+            [{"role": "user", "content": ""}],  # an empty text
+            [{"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Hi"}],
+            [{"role": "user", "content": "Hi"}, {"role": "system", "content": "Late"}],
+            [{"role": "user", "content": "Hi", "name": "ann"}],
+            [
+                {
+                    "role": "user",
+                    "content": [{"type": "image_url", "image_url": {"url": "https://x"}}],
+                }
+            ],
+            [{"role": "user", "content": [{"type": "text", "text": "Hi", "cache_control": {}}]}],
+        ],
+        ids=("empty-text", "answer-first", "late-system", "name", "image-by-url", "part-key"),
+    )
+    def test_outside_the_conversation_shape(
+        self, target: str, messages: list[dict[str, Any]]
+    ) -> None:
+        assert not same(self.body(messages=messages, tools=None), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_an_unanswered_call_before_the_next_turn(self, target: str) -> None:
+        messages = [*self.BASE["messages"][:3], {"role": "user", "content": "Well?"}]
+        assert not same(self.body(messages=messages), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("url", "taken"),
+        [
+            (b'"data:image/png;base64,iVBORw0KGgo="', True),  # copied as sent
+            (b'"data:image/png;base64,iVBO\\/w0KGgo="', True),  # an escape: read as text
+            (b'"data:image\\/png;base64,iVBORw0KGgo="', True),
+            (b'"data:image/png;base64,iVBOR\\u00e9="', True),  # not base64: sent as it is
+            (b'"data:image/png;base64,iVBOR\xc3\xa9="', True),
+            (b'"data:image/png;base64,iVBOR\xff="', False),  # not UTF-8: refused
+            (b'"data:image/bmp;base64,Qk0="', False),  # a type Anthropic refuses
+            (b'"data:;base64,Qk0="', False),
+            (b"12", False),
+        ],
+    )
+    def test_image_urls(self, target: str, url: bytes, taken: bool) -> None:
+        part = b'{"type":"image_url","image_url":{"url":%b}}' % url
+        body = b'{"messages":[{"role":"user","content":[%b]}]}' % part
+        assert same(body, target, None, 64) is taken
+
+    def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
+        report = cc.convert(self.body(), source="openai", target="anthropic")[1]
+        assert [p.path for p in report.problems] == ["$.max_tokens"]
+        assert not same(self.body(), "anthropic", None, None)
+
+    def test_a_gemini_3_model_gets_signatures_from_the_general_path(self) -> None:
+        assert not same(self.body(), "gemini", "gemini-3-pro-preview", None)
+        assert same(self.body(), "gemini", "gemini-2.5-flash", None)
+
+
+# --- generated requests -------------------------------------------------------
+
+_IDS = st.sampled_from(["call_1", "call_2", "toolu_3", "call 4", ""])
+_ARGUMENTS = st.sampled_from(['{"a": 1}', "{}", ' {"b":[1,2]}', "[1]", "nope", '{"a":"\u00e9"}'])
+_RESULTS = st.sampled_from(["ok", '{"r": 1}', " {}", "", "[1, 2]", "{bad", '{"n": 1e999}'])
+_TEXTS = st.sampled_from(["Hi", "", "  ", "Ünïcode ✓", "line\nbreak"])
+_USUAL_IMAGES = ["data:image/png;base64,iVBORw0KGgo=", "data:image/jpeg;base64,/9j/4AAQ"]
+_IMAGES = st.sampled_from(
+    [*_USUAL_IMAGES, "data:image/bmp;base64,Qk0=", "https://example.com/a.png"]
+)
+_PARTS = st.lists(
+    st.one_of(
+        _TEXTS.map(lambda text: {"type": "text", "text": text}),
+        _IMAGES.map(lambda url: {"type": "image_url", "image_url": {"url": url}}),
+    ),
+    min_size=0,
+    max_size=3,
+)
+
+
+@st.composite
+def _assistant(draw: st.DrawFn) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant"}
+    content = draw(st.sampled_from(["absent", "null", "text"]))
+    if content == "null":
+        message["content"] = None
+    elif content == "text":
+        message["content"] = draw(_TEXTS)
+    for key in draw(st.sets(st.sampled_from(["reasoning_content", "reasoning"]))):
+        message[key] = draw(_TEXTS)
+    prefix = draw(st.sampled_from([None, False, True]))
+    if prefix is not None:
+        message["prefix"] = prefix
+    calls = draw(st.lists(st.tuples(_IDS, _ARGUMENTS), max_size=3))
+    empty: bool = draw(st.booleans())  # an empty list of calls
+    if calls or empty:
+        message["tool_calls"] = [
+            {"id": id_, "type": "function", "function": {"name": "f", "arguments": arguments}}
+            for id_, arguments in calls
+        ]
+    return message
+
+
+@st.composite
+def _conversation(draw: st.DrawFn) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [
+        {"role": draw(st.sampled_from(["system", "developer"])), "content": draw(_TEXTS)}
+        for _ in range(draw(st.integers(0, 2)))
+    ]
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["user", "parts", "assistant", "system"]))
+        if kind == "user":
+            messages.append({"role": "user", "content": draw(_TEXTS)})
+        elif kind == "parts":
+            messages.append({"role": "user", "content": draw(_PARTS)})
+        elif kind == "system":
+            messages.append({"role": "system", "content": draw(_TEXTS)})
+        else:
+            answer = draw(_assistant())
+            messages.append(answer)
+            ids = [call["id"] for call in answer.get("tool_calls", [])]
+            # Usually every call answered, in order; sometimes some, shuffled.
+            if draw(st.booleans()):
+                ids = draw(st.permutations(ids))[: draw(st.integers(0, len(ids)))]
+            for id_ in ids:
+                messages.append({"role": "tool", "tool_call_id": id_, "content": draw(_RESULTS)})
+    return messages
+
+
+_SCHEMAS = st.sampled_from(
+    [
+        {"type": "object", "properties": {"a": {"type": "integer"}}},
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}},
+        {"type": "object", "additionalProperties": True},
+        {},
+    ]
+)
+
+
+@st.composite
+def _tool(draw: st.DrawFn) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": draw(st.sampled_from(["f", "g", "1f"]))}
+    description = draw(st.sampled_from([None, "", "Does f."]))
+    if description is not None:
+        function["description"] = description
+    function["parameters"] = draw(_SCHEMAS)
+    strict = draw(st.sampled_from([None, True, False]))
+    if strict is not None:
+        function["strict"] = strict
+    return {"type": "function", "function": function}
+
+
+_OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
+    "model": st.sampled_from(["gpt-4o", "gemini-3-pro"]),
+    "tools": st.lists(_tool(), max_size=2),
+    "tool_choice": st.sampled_from(["auto", "none", "required"]),
+    "max_tokens": st.sampled_from([0, 100]),
+    "max_completion_tokens": st.just(50),
+    "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
+    "top_p": st.sampled_from([0.9, 1]),
+    "stream": st.booleans(),
+    "stream_options": st.sampled_from([{}, {"include_usage": True}]),
+    "n": st.sampled_from([1, 2]),
+    "response_format": st.sampled_from([{"type": "text"}, {"type": "json_object"}]),
+    "seed": st.just(7),
+    "stop": st.sampled_from(["x", " ", [], ["a", "b"], ["\n"], ["a"] * 6, None]),
+}
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> bytes:
+    body: dict[str, Any] = {"messages": draw(_conversation())}
+    for key in draw(st.sets(st.sampled_from(sorted(_OPTIONAL)), max_size=5)):
+        body[key] = draw(_OPTIONAL[key])
+    return json.dumps(body).encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=requests(),
+    target=st.sampled_from(TARGETS),
+    model=st.sampled_from([None, "claude-x", "gemini-3-pro"]),
+    max_tokens=st.sampled_from([None, 1024]),
+)
+def test_generated_requests_convert_the_same(
+    body: bytes, target: str, model: str | None, max_tokens: int | None
+) -> None:
+    same(body, target, model, max_tokens)
+
+
+@st.composite
+def usual_requests(draw: st.DrawFn) -> bytes:
+    """Requests of the usual shape only: every one takes the direct path."""
+    texts = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}'])
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": draw(texts)} for _ in range(draw(st.integers(0, 2)))
+    ]
+    messages.append({"role": "user", "content": draw(texts)})
+    calls = 0
+    for _ in range(draw(st.integers(0, 4))):
+        answer: dict[str, Any] = {"role": "assistant"}
+        if draw(st.booleans()):
+            key = draw(st.sampled_from(["reasoning_content", "reasoning"]))
+            answer[key] = draw(st.sampled_from(["", "Thinking."]))
+        if draw(st.booleans()):
+            answer["prefix"] = False
+        ids = [f"call_{calls + k}" for k in range(draw(st.integers(0, 2)))]
+        calls += len(ids)
+        answer["content"] = draw(texts) if not ids or draw(st.booleans()) else None
+        if ids:
+            answer["tool_calls"] = [
+                {
+                    "id": id_,
+                    "type": "function",
+                    "function": {
+                        "name": "f",
+                        "arguments": draw(st.sampled_from(['{"a": 1}', "{}"])),
+                    },
+                }
+                for id_ in ids
+            ]
+        messages.append(answer)
+        for id_ in draw(st.permutations(ids)):
+            messages.append({"role": "tool", "tool_call_id": id_, "content": draw(_RESULTS)})
+        if not ids or draw(st.booleans()):  # answers are not joined: a user turn between
+            parts = draw(
+                st.lists(
+                    st.one_of(
+                        texts.map(lambda text: {"type": "text", "text": text}),
+                        st.sampled_from(_USUAL_IMAGES).map(
+                            lambda url: {"type": "image_url", "image_url": {"url": url}}
+                        ),
+                    ),
+                    min_size=1,
+                    max_size=2,
+                )
+            )
+            messages.append({"role": "user", "content": draw(st.sampled_from([parts, "Go on."]))})
+    body: dict[str, Any] = {"messages": messages, "model": "gpt-4o"}
+    if draw(st.booleans()):
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": "f",
+                    "description": draw(st.sampled_from(["", "Does f."])),
+                    "parameters": {
+                        "type": "object",
+                        "properties": {},
+                        "additionalProperties": False,
+                    },
+                    "strict": draw(st.booleans()),
+                },
+            }
+        ]
+        body["tool_choice"] = draw(st.sampled_from(["auto", "none", "required"]))
+    usual = {key: _OPTIONAL[key] for key in ("stream", "stream_options", "response_format")}
+    usual["temperature"] = st.sampled_from([0, 0.5, 1])
+    usual["n"] = st.just(1)
+    usual["stop"] = st.sampled_from(["x", ["a", "b"], []])
+    for key in draw(st.sets(st.sampled_from(sorted(usual)), max_size=3)):
+        value = draw(usual[key])
+        if value != {}:
+            body[key] = value
+    return json.dumps(body).encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=usual_requests(), target=st.sampled_from(TARGETS))
+def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
+    assert same(body, target, None, 1024)
