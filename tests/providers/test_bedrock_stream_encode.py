@@ -178,16 +178,6 @@ class TestEncoderRules:
         )
         assert [loss.path for loss in losses] == ["$.usage.reasoning_tokens"]
 
-    def test_call_closed_at_the_stop_is_not_sent_again(self) -> None:
-        events: list[StreamEvent] = [
-            ToolCallStarted(0, "c1", "f"),
-            ToolCallArgumentsDelta(0, '{"a":1}'),
-            Finished(FinishReason.TOOL_CALLS),
-            ToolCallCompleted(0, ToolCall("c1", "f", Raw(b'{"a":1}'))),
-        ]
-        decoded = decode(FAMILY, encode_events(FAMILY, events, None))[1]
-        assert [(c.id, c.arguments_dict()) for c in decoded.tool_calls] == [("c1", {"a": 1})]
-
     def test_whole_parts_and_losses(self) -> None:
         losses: list[Any] = []
         events: list[StreamEvent] = [
