@@ -453,6 +453,17 @@ class TestEncoderRules:
             encoder.encode(TextDelta("y"))
 
     @pytest.mark.parametrize("family", FAMILIES)
+    def test_call_closed_at_the_stop_is_not_sent_again(self, family: str) -> None:
+        events: list[StreamEvent] = [
+            ToolCallStarted(0, "c1", "f"),
+            ToolCallArgumentsDelta(0, '{"a":1}'),
+            Finished(FinishReason.TOOL_CALLS),
+            ToolCallCompleted(0, ToolCall("c1", "f", Raw(b'{"a":1}'))),
+        ]
+        decoded = decode(family, encode_events(family, events, None))[1]
+        assert [(c.id, c.arguments_dict()) for c in decoded.tool_calls] == [("c1", {"a": 1})]
+
+    @pytest.mark.parametrize("family", FAMILIES)
     def test_whole_parts_and_calls(self, family: str) -> None:
         call = ToolCall("call_1", "f", Raw(b'{"x": [1, 2]}'))
         events: list[StreamEvent] = [

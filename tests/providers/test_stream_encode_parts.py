@@ -16,6 +16,7 @@ from chatcodec import FinishReason, Response, Usage
 from chatcodec._content import ReasoningPart, RefusalPart, TextPart
 from chatcodec._events import (
     Finished,
+    PartReceived,
     ReasoningDelta,
     RefusalDelta,
     StreamEvent,
@@ -95,3 +96,65 @@ def test_parts_come_back(family: str, steps: list[Any], cuts: int, seed: int) ->
     assert [c.arguments_dict() for c in decoded.tool_calls] == calls
     assert decoded.usage is not None
     assert decoded.usage.completion_tokens == 2
+
+
+NAME = st.sampled_from([None, "f", "g"])
+PARTS = st.sampled_from(
+    [
+        TextPart("whole"),
+        ReasoningPart("thought", signature="sig", provider="anthropic"),
+        ReasoningPart("", redacted="opaque", provider="anthropic"),
+        RefusalPart("no"),
+    ]
+)
+SLOT = st.integers(0, 2)
+ANY_EVENT = st.one_of(
+    st.builds(TextDelta, TEXT),
+    st.builds(ReasoningDelta, TEXT | st.just(""), signature=st.none() | st.just("sig")),
+    st.builds(RefusalDelta, TEXT),
+    st.builds(PartReceived, PARTS),
+    st.tuples(st.just("start"), SLOT, st.booleans(), NAME),
+    st.builds(ToolCallArgumentsDelta, SLOT, st.sampled_from(['{"a"', ":1}", "{}", "x"])),
+    st.tuples(st.just("complete"), SLOT),
+    st.builds(UsageReported, st.builds(Usage, st.integers(0, 9), st.integers(0, 9))),
+    st.builds(Finished, st.sampled_from(list(FinishReason))),
+)
+
+
+def ordered(drawn: list[Any]) -> list[StreamEvent]:
+    """Events in any order, with what a decoder keeps: a call per slot, its id its own."""
+    events: list[StreamEvent] = []
+    seen: set[int] = set()  # slots started or completed
+    completed: set[int] = set()
+    for item in drawn:
+        if type(item) is tuple and item[0] == "start":
+            _, slot, has_id, name = item
+            if slot not in seen:
+                seen.add(slot)
+                events.append(ToolCallStarted(slot, f"call_{slot}" if has_id else None, name))
+        elif type(item) is tuple:
+            slot = item[1]
+            if slot not in completed:
+                seen.add(slot)
+                completed.add(slot)
+                events.append(ToolCallCompleted(slot, ToolCall(f"call_{slot}", "f", Raw(b"{}"))))
+        elif type(item) is ToolCallArgumentsDelta:
+            if item.slot in seen and item.slot not in completed:
+                events.append(item)
+        else:
+            events.append(item)
+    return events
+
+
+@pytest.mark.parametrize("family", ["openai-responses", "bedrock"])
+@settings(max_examples=150, deadline=None)
+@given(drawn=st.lists(ANY_EVENT, max_size=12), seed=st.integers(0, 99))
+def test_any_order_makes_a_stream_its_decoder_reads(
+    family: str, drawn: list[Any], seed: int
+) -> None:
+    """Whatever the order, the bytes are a whole stream of the family, read to its end."""
+    events = ordered(drawn)
+    raw = encode_events(family, events, Response(id="r1", model="m"), losses=[])
+    decoded = decode(family, raw, random_sizes(len(raw), seed))[1]
+    text = "".join(e.text for e in events if type(e) is TextDelta)
+    assert decoded.message is not None or not text

@@ -118,6 +118,7 @@ class AnthropicStreamEncoder(StreamEncoder):
         "_body",
         "_calls",
         "_current",
+        "_ended",
         "_kind",
         "_next",
         "_ping",
@@ -151,6 +152,7 @@ class AnthropicStreamEncoder(StreamEncoder):
         self._current: int | None = None  # the open text or thinking block
         self._kind: str | None = None  # its kind
         self._calls: dict[int, int] = {}  # slot -> index of its open tool_use block
+        self._ended: set[int] = set()  # slots whose block the stop closed before their call
         self._usage: Any = None
         self._stop: Any = None
         self._warned: set[str] = set()
@@ -248,6 +250,8 @@ class AnthropicStreamEncoder(StreamEncoder):
             block_index = self._calls.pop(event.slot, None)
             if block_index is not None:
                 return out + _block_stop(block_index)
+            if event.slot in self._ended:
+                return out  # its block was closed at the stop, fragments and all
             out += self._close()
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             return out + self._blocks(wire["content"])
@@ -280,6 +284,7 @@ class AnthropicStreamEncoder(StreamEncoder):
 
     def _stop_calls(self) -> bytes:
         out = b"".join(_block_stop(index) for index in self._calls.values())
+        self._ended.update(self._calls)
         self._calls.clear()
         return out
 

@@ -138,6 +138,7 @@ class BedrockStreamEncoder(StreamEncoder):
         "_body",
         "_calls",
         "_current",
+        "_ended",
         "_kind",
         "_next",
         "_started",
@@ -164,6 +165,7 @@ class BedrockStreamEncoder(StreamEncoder):
         self._current: int | None = None  # the open text or reasoning block
         self._kind: str | None = None  # its kind
         self._calls: dict[int, int] = {}  # slot -> index of its open toolUse block
+        self._ended: set[int] = set()  # slots whose block the stop closed before their call
         self._usage: Any = None
         self._stop_reason: Any = None
         self._warned: set[str] = set()
@@ -253,6 +255,8 @@ class BedrockStreamEncoder(StreamEncoder):
             index_ = self._calls.pop(event.slot, None)
             if index_ is not None:
                 return out + _stop(index_)
+            if event.slot in self._ended:
+                return out  # its block was closed at the stop, fragments and all
             out += self._close()
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             return out + self._blocks(wire["output"]["message"]["content"])
@@ -282,6 +286,7 @@ class BedrockStreamEncoder(StreamEncoder):
 
     def _stop_calls(self) -> bytes:
         out = b"".join(_stop(index) for index in self._calls.values())
+        self._ended.update(self._calls)
         self._calls.clear()
         return out
 

@@ -93,6 +93,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         "_body",
         "_calls",
         "_current",
+        "_ended",
         "_messages",
         "_output",
         "_reasonings",
@@ -128,6 +129,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         self._output: dict[int, Any] = {}  # output index -> the item (whole once done)
         self._current: _Item | None = None  # the open message or reasoning item
         self._calls: dict[int, _Item] = {}  # slot -> its open function_call item
+        self._ended: set[int] = set()  # slots whose item the stop closed before their call
         self._usage: Any = None
         self._status: dict[str, Any] = {"status": "completed"}
         self._warned: set[str] = set()
@@ -321,6 +323,8 @@ class ResponsesStreamEncoder(StreamEncoder):
             call = self._calls.pop(event.slot, None)
             if call is not None:
                 return out + self._done(call)
+            if event.slot in self._ended:
+                return out  # its item was closed at the stop, fragments and all
             wire = tiny(encode_response, call=event.call, losses=self.losses)["output"]
             known = self._tools.get(event.call.id or "")
             if known is not None and len(wire) == 1:
@@ -353,6 +357,7 @@ class ResponsesStreamEncoder(StreamEncoder):
 
     def _stop_calls(self) -> bytes:
         out = b"".join(self._done(call) for call in self._calls.values())
+        self._ended.update(self._calls)
         self._calls.clear()
         return out
 
