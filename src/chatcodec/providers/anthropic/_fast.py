@@ -28,7 +28,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
-from .._fastpath import GIVE_UP, Wire, carrier, keeping
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._decode import FINISH, NAME
 
 __all__ = ["fast_response"]
@@ -79,20 +79,25 @@ class _Usage(Wire):
     iterations: Any = UNSET
 
 
-class _Read(Wire):
+class _Response(Wire):
     content: list[_Blocks]
     id: str | UnsetType | None = UNSET
     type: Literal["message"] | UnsetType = UNSET
     role: Literal["assistant"] | UnsetType = UNSET
     model: str | UnsetType | None = UNSET
     stop_reason: str | UnsetType | None = UNSET
+    stop_sequence: Any = UNSET
+    stop_details: Any = UNSET
     usage: _Usage | UnsetType | None = UNSET
+    container: Any = UNSET
+    context_management: Any = UNSET
 
 
-_KEPT = ("stop_sequence", "stop_details", "container", "context_management")
-_Response = keeping("_Response", _Read, _KEPT)
 _decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(_Response, *_KEPT, nulls=("id", "model", "usage"))
+_carry = carrier(
+    _Response, "stop_sequence", "stop_details", "container", "context_management",
+    nulls=("id", "model", "usage"),
+)  # fmt: skip
 _carry_usage = carrier(
     _Usage, "cache_creation", "service_tier", "server_tool_use", "inference_geo", "iterations",
     nulls=("cache_creation_input_tokens", "cache_read_input_tokens"),

@@ -33,7 +33,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
-from .._fastpath import GIVE_UP, Wire, carrier, keeping
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, DERIVED, FINISH, NAME
 
 __all__ = ["fast_response"]
@@ -63,24 +63,26 @@ class _Message(Wire):
     images: Any = UNSET
 
 
-class _Read(Wire):
+class _Response(Wire):
     model: str | UnsetType | None = UNSET
     created_at: Any = UNSET
     message: _Message | UnsetType | None = UNSET
     done_reason: str | UnsetType | None = UNSET
     done: Any = UNSET
+    total_duration: Any = UNSET
+    load_duration: Any = UNSET
     prompt_eval_count: int | UnsetType | None = UNSET
+    prompt_eval_duration: Any = UNSET
     eval_count: int | UnsetType | None = UNSET
+    eval_duration: Any = UNSET
 
 
+_decoder = msgspec.json.Decoder(_Response)
 # The carried keys, in the wire's usual order (as the general path keeps them).
-_KEPT = (
-    "created_at", "done", "total_duration", "load_duration", "prompt_eval_duration",
+_carry = carrier(
+    _Response, "created_at", "done", "total_duration", "load_duration", "prompt_eval_duration",
     "eval_duration",
 )  # fmt: skip
-_Response = keeping("_Response", _Read, _KEPT)
-_decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(_Response, *_KEPT)
 
 
 def fast_response(body: bytes | str) -> Response | None:

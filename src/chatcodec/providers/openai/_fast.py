@@ -30,7 +30,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
-from .._fastpath import GIVE_UP, Wire, carrier, keeping
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import FINISH, NAME
 
 __all__ = ["AssistantFields", "assistant", "fast_response"]
@@ -100,18 +100,19 @@ class _Usage(Wire):
     completion_tokens_details: _CompletionDetails | UnsetType | None = UNSET
 
 
-class _Read(Wire):
+class _Response(Wire):
     id: str
     model: str
     choices: list[_Choice]
     usage: _Usage | UnsetType | None = UNSET
     object: Any = UNSET
+    created: Any = UNSET
+    system_fingerprint: Any = UNSET
+    service_tier: Any = UNSET
 
 
-_KEPT = ("object", "created", "system_fingerprint", "service_tier")
-_Response = keeping("_Response", _Read, _KEPT)
 _decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(_Response, *_KEPT)
+_carry = carrier(_Response, "object", "created", "system_fingerprint", "service_tier")
 _carry_prompt = carrier(
     _PromptDetails, "audio_tokens", "cache_write_tokens", "text_tokens", "image_tokens"
 )
