@@ -27,7 +27,7 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import ToolCall, ToolDefinition
-from .._fastpath import GIVE_UP, Wire, carrier, keeping
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import NAME, is_closed, take_settings
 from ._fast import AssistantFields, assistant
 
@@ -84,9 +84,7 @@ class _ToolSpec(Wire):
 _Turns = _System | _Developer | _User | _Assistant | _ToolResult
 
 
-class _Read(Wire):
-    """The keys of a request the mapping reads."""
-
+class _Request(Wire):
     messages: list[_Turns] = msgspec.field(default_factory=list)
     model: str | UnsetType | None = UNSET
     tools: list[_ToolSpec] | UnsetType | None = UNSET
@@ -98,22 +96,42 @@ class _Read(Wire):
     top_p: int | float | UnsetType | None = UNSET
     stop: str | list[str] | UnsetType | None = UNSET
     stream: bool | UnsetType | None = UNSET
+    # Settings: read by take_settings, as the general path reads them.
+    n: Any = UNSET
+    reasoning_effort: Any = UNSET
+    seed: Any = UNSET
+    user: Any = UNSET
+    frequency_penalty: Any = UNSET
+    presence_penalty: Any = UNSET
+    top_k: Any = UNSET
+    # Kept as sent, in extras.
+    stream_options: Any = UNSET
+    service_tier: Any = UNSET
+    logprobs: Any = UNSET
+    top_logprobs: Any = UNSET
+    logit_bias: Any = UNSET
+    metadata: Any = UNSET
+    store: Any = UNSET
+    prompt_cache_key: Any = UNSET
+    modalities: Any = UNSET
+    prediction: Any = UNSET
+    audio: Any = UNSET
+    web_search_options: Any = UNSET
+    verbosity: Any = UNSET
+    safety_identifier: Any = UNSET
 
 
-# Kept as sent, in extras.
-_KEPT = (
-    "stream_options", "service_tier", "logprobs", "top_logprobs", "logit_bias", "metadata",
-    "store", "prompt_cache_key", "modalities", "prediction", "audio", "web_search_options",
-    "verbosity", "safety_identifier",
-)  # fmt: skip
-# Read by take_settings, as the general path reads them.
-_SETTINGS = (
-    "seed", "presence_penalty", "frequency_penalty", "n", "user", "top_k", "reasoning_effort"
-)  # fmt: skip
-_Request = keeping("_Request", _Read, (*_SETTINGS, *_KEPT))
 _decoder = msgspec.json.Decoder(_Request)
-_carry = carrier(_Request, *_KEPT)
-_carry_settings = carrier(_Request, *_SETTINGS)
+_carry = carrier(
+    _Request, "stream_options", "service_tier", "logprobs", "top_logprobs", "logit_bias",
+    "metadata", "store", "prompt_cache_key", "modalities", "prediction", "audio",
+    "web_search_options", "verbosity", "safety_identifier",
+)  # fmt: skip
+# The settings, read by take_settings.
+_carry_settings = carrier(
+    _Request, "seed", "presence_penalty", "frequency_penalty", "n", "user", "top_k",
+    "reasoning_effort",
+)  # fmt: skip
 _carry_instruction = carrier(_Instruction, "name", "tool_calls")
 _raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
