@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import UNSET, UnsetType
 
-from chatcodec.providers._fastpath import Wire, carrier, keeping
+from chatcodec.providers._fastpath import Wire, carrier
 
 
 class _Body(Wire, rename="camel"):
@@ -69,30 +69,3 @@ class TestCarrier:
     def test_no_field(self) -> None:
         with pytest.raises(ValueError, match="at least one field"):
             carrier(_Body)
-
-
-class _Read(Wire, rename="camel"):
-    model: str | UnsetType | None = UNSET
-
-
-_KEPT = ("create_time", "model", "prompt_feedback")
-_Kept = keeping("_Kept", _Read, _KEPT)
-
-
-class TestKeeping:
-    """``keeping`` adds the kept keys as fields, so one list serves the Struct and its carrier."""
-
-    def test_fields(self) -> None:
-        assert _Kept.__struct_fields__ == ("model", "create_time", "prompt_feedback")
-        assert _Kept.__struct_encode_fields__ == ("model", "createTime", "promptFeedback")
-        assert issubclass(_Kept, _Read)
-
-    def test_decode_and_carry(self) -> None:
-        r = msgspec.json.decode(b'{"model":"m","createTime":[1],"promptFeedback":null}', type=_Kept)
-        own: dict[str, Any] = {}
-        carrier(_Kept, *_KEPT)(r, own)
-        assert own == {"createTime": [1], "model": "m", "promptFeedback": None}
-
-    def test_unknown_keys_still_fail(self) -> None:
-        with pytest.raises(msgspec.ValidationError, match="unknown field"):
-            msgspec.json.decode(b'{"create_time":1}', type=_Kept)
