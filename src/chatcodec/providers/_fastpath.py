@@ -22,23 +22,19 @@ body). Its shape, in every family::
 The keys a family keeps as sent in ``extras`` (a ``logprobs``, a
 ``createTime``...) are fields of the Struct typed ``Any = UNSET``: an absent
 key stays ``UNSET``, ``null`` is ``None``. :func:`carrier` writes the function
-that copies them into the record's own extras, by their wire names; for a
-top-level Struct, :func:`keeping` adds those fields from the same list.
+that copies them into the record's own extras, by their wire names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import msgspec
 from msgspec import UNSET, Struct
 
 from .._errors import DECODE_FAILURES, ValidationError
 
-__all__ = ["GIVE_UP", "Wire", "carrier", "keeping"]
-
-S = TypeVar("S", bound=Struct)
+__all__ = ["GIVE_UP", "Wire", "carrier"]
 
 GIVE_UP = (*DECODE_FAILURES, ValidationError)
 """What makes a fast path return ``None``: a body it does not decode or map."""
@@ -89,16 +85,3 @@ def carrier(
     carry: Callable[[Any, dict[str, Any]], None] = scope["carry"]
     carry.__qualname__ = f"carrier.<{struct.__name__}>"
     return carry
-
-
-def keeping(name: str, base: type[S], keys: tuple[str, ...]) -> type[S]:
-    """``base`` with a field for each of ``keys`` it lacks: any value, ``UNSET`` when absent.
-
-    The keys kept as sent are listed once, for the Struct and its
-    :func:`carrier` alike; ``base`` declares the fields the mapping reads.
-    The type checker sees ``base``: the added fields are read by the carrier
-    only.
-    """
-    fields = [(key, Any, UNSET) for key in keys if key not in base.__struct_fields__]
-    made = msgspec.defstruct(name, fields, bases=(base,), module=base.__module__)
-    return cast("type[S]", made)

@@ -16,8 +16,8 @@ empty call id, a negative count) or over 64 KiB (an image in base64: the
 parse is the cost, not the mapping) goes to the general path
 (:func:`._response.read_response`), which gives the same result; a test
 proves it on every recorded body. The general path keeps unknown keys in the
-order the wire sent them; here they come in the order of the list of kept
-keys, which is the recorded bodies' order.
+order the wire sent them; here they come in the order of the Structs'
+fields, which is the recorded bodies' order.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ..._exchange import Choice, Response
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
-from .._fastpath import GIVE_UP, Wire, carrier, keeping
+from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, NAME, extras, finish_of, input_details, output_details
 from ._items import Run, model_item
 
@@ -103,31 +103,61 @@ class _Usage(Wire):
     output_tokens_details: dict[str, Any] | UnsetType = UNSET
 
 
-class _Read(Wire):
-    """The keys of a response the mapping reads."""
-
+class _Response(Wire):
+    # The echoed settings and the response's own keys, in the recorded order.
+    background: Any = UNSET
+    billing: Any = UNSET
+    completed_at: Any = UNSET
+    content_filters: Any = UNSET
+    conversation: Any = UNSET
+    created_at: Any = UNSET
+    error: Any = UNSET
+    frequency_penalty: Any = UNSET
     id: str | UnsetType | None = UNSET
     incomplete_details: Any = UNSET
+    instructions: Any = UNSET
+    max_output_tokens: Any = UNSET
+    max_tool_calls: Any = UNSET
+    metadata: Any = UNSET
     model: str | UnsetType | None = UNSET
+    moderation: Any = UNSET
+    object: Any = UNSET
     # Items one by one: an item of another kind is read the general way.
     output: list[Raw] | UnsetType = UNSET
+    parallel_tool_calls: Any = UNSET
+    presence_penalty: Any = UNSET
+    previous_response_id: Any = UNSET
+    prompt_cache_key: Any = UNSET
+    prompt_cache_retention: Any = UNSET
+    reasoning: Any = UNSET
+    safety_identifier: Any = UNSET
+    service_tier: Any = UNSET
     status: Any = UNSET
+    status_details: Any = UNSET
+    store: Any = UNSET
+    temperature: Any = UNSET
+    text: Any = UNSET
+    tool_choice: Any = UNSET
+    tool_usage: Any = UNSET
+    tools: Any = UNSET
+    top_logprobs: Any = UNSET
+    top_p: Any = UNSET
+    truncation: Any = UNSET
     usage: _Usage | UnsetType | None = UNSET
+    user: Any = UNSET
 
-
-# The echoed settings and the response's own keys, kept as sent, in the recorded order.
-_KEPT = (
-    "background", "billing", "completed_at", "content_filters", "conversation", "created_at",
-    "error", "frequency_penalty", "incomplete_details", "instructions", "max_output_tokens",
-    "max_tool_calls", "metadata", "moderation", "object", "parallel_tool_calls",
-    "presence_penalty", "previous_response_id", "prompt_cache_key", "prompt_cache_retention",
-    "reasoning", "safety_identifier", "service_tier", "status_details", "store", "temperature",
-    "text", "tool_choice", "tool_usage", "tools", "top_logprobs", "top_p", "truncation", "user",
-)  # fmt: skip
-_Response = keeping("_Response", _Read, _KEPT)
 
 _decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(_Response, *_KEPT, nulls=("id", "model"))
+_carry = carrier(
+    _Response, "background", "billing", "completed_at", "content_filters", "conversation",
+    "created_at", "error", "frequency_penalty", "incomplete_details", "instructions",
+    "max_output_tokens", "max_tool_calls", "metadata", "moderation", "object",
+    "parallel_tool_calls", "presence_penalty", "previous_response_id", "prompt_cache_key",
+    "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "status_details",
+    "store", "temperature", "text", "tool_choice", "tool_usage", "tools", "top_logprobs",
+    "top_p", "truncation", "user",
+    nulls=("id", "model"),
+)  # fmt: skip
 _carry_place = carrier(_Message, "id", "status")
 _carry_text = carrier(_OutputText, "annotations", "logprobs")
 _carry_reasoning = carrier(_Reasoning, "content", "id", "status")
