@@ -94,14 +94,11 @@ class _Response(Wire):
 
 
 _decoder = msgspec.json.Decoder(_Response)
-_carry = carrier(
-    _Response, "stop_sequence", "stop_details", "container", "context_management",
-    nulls=("id", "model", "usage"),
-)  # fmt: skip
+# A null the mapping reads anyway (an id, a count) is noted there: one read, not two.
+_carry = carrier(_Response, "stop_sequence", "stop_details", "container", "context_management")
 _carry_usage = carrier(
-    _Usage, "cache_creation", "service_tier", "server_tool_use", "inference_geo", "iterations",
-    nulls=("cache_creation_input_tokens", "cache_read_input_tokens"),
-)  # fmt: skip
+    _Usage, "cache_creation", "service_tier", "server_tool_use", "inference_geo", "iterations"
+)
 
 
 def fast_response(body: bytes | str) -> Response | None:
@@ -114,19 +111,34 @@ def fast_response(body: bytes | str) -> Response | None:
         r = _decoder.decode(body)
         own: dict[str, Any] = {}
         _carry(r, own)
+        id_ = r.id
+        if id_ is UNSET:
+            id_ = None
+        elif id_ is None:
+            own["id"] = None
+        model = r.model
+        if model is UNSET:
+            model = None
+        elif model is None:
+            own["model"] = None
         raw = r.stop_reason
         finish = None
         if type(raw) is str:
             finish = FINISH.get(raw, _OTHER)
         else:
             raw = None
-        id_, model, u = r.id, r.model, r.usage
+        u = r.usage
+        usage = None
+        if type(u) is _Usage:
+            usage = _usage(u)
+        elif u is None:
+            own["usage"] = None
         content = r.content
         return Response(
             (Choice(_message(content) if content else None, finish, raw),),
-            None if id_ is UNSET else id_,
-            None if model is UNSET else model,
-            _usage(u) if type(u) is _Usage else None,
+            id_,
+            model,
+            usage,
             extras={NAME: own} if own else None,
         )
     except GIVE_UP:
@@ -186,11 +198,16 @@ def _thinking(b: _Thinking) -> ReasoningPart:
 def _usage(u: _Usage) -> Usage:
     own: dict[str, Any] = {}
     _carry_usage(u, own)
-    created, cached = u.cache_creation_input_tokens, u.cache_read_input_tokens
+    created = u.cache_creation_input_tokens
     if created is UNSET:
         created = None
+    elif created is None:
+        own["cache_creation_input_tokens"] = None
+    cached = u.cache_read_input_tokens
     if cached is UNSET:
         cached = None
+    elif cached is None:
+        own["cache_read_input_tokens"] = None
     reasoning = None
     details = u.output_tokens_details
     if details is not UNSET:

@@ -232,12 +232,12 @@ def _calls(calls: list[_Call]) -> tuple[ToolCall, ...]:
         c = calls[0]
         extras = None if c.type == "function" and c.index is UNSET else _call_own(c)
         f = c.function
-        return (ToolCall(c.id, f.name, _raw.decode(f.arguments.encode()), extras=extras),)
+        return (ToolCall(c.id, f.name, _raw.decode(f.arguments), extras=extras),)
     out: list[ToolCall] = []
     for c in calls:
         extras = None if c.type == "function" and c.index is UNSET else _call_own(c)
         f = c.function
-        out.append(ToolCall(c.id, f.name, _raw.decode(f.arguments.encode()), extras=extras))
+        out.append(ToolCall(c.id, f.name, _raw.decode(f.arguments), extras=extras))
     return tuple(out)
 
 

@@ -242,7 +242,7 @@ def _messages(items: list[_Turns]) -> tuple[Message, ...]:
                         if c.type != "function" or c.index is not UNSET:
                             break
                         f = c.function
-                        valid.append(ToolCall(c.id, f.name, raw(f.arguments.encode())))
+                        valid.append(ToolCall(c.id, f.name, raw(f.arguments)))
                     else:
                         append(
                             AssistantMessage(
