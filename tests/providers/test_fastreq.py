@@ -211,7 +211,8 @@ class TestGeminiDeclines:
             b'"systemInstruction":{"parts":[{"text":"s"},{"text":"t"}]},'
             b'"tools":[{"functionDeclarations":[{"name":"f"}]}],'
             b'"toolConfig":{"functionCallingConfig":{"mode":"ANY"}},'
-            b'"generationConfig":{"candidateCount":1,"responseMimeType":"text/plain"}}',
+            b'"generationConfig":{"candidateCount":1,"responseMimeType":"text/plain","seed":3,'
+            b'"topK":2,"presencePenalty":0.5,"frequencyPenalty":1}}',
         ],
     )
     def test_hints_as_the_general_path_writes_them(self, body: bytes) -> None:

@@ -104,6 +104,10 @@ class _Generation(_Wire, kw_only=True):
     topP: int | float | UnsetType = UNSET  # noqa: N815
     stopSequences: list[str] | UnsetType = UNSET  # noqa: N815
     candidateCount: int | UnsetType = UNSET  # noqa: N815
+    topK: int | UnsetType = UNSET  # noqa: N815
+    seed: int | UnsetType = UNSET
+    presencePenalty: int | float | UnsetType = UNSET  # noqa: N815
+    frequencyPenalty: int | float | UnsetType = UNSET  # noqa: N815
     responseMimeType: Literal["application/json", "text/plain"] | UnsetType = UNSET  # noqa: N815
 
 
@@ -303,6 +307,18 @@ def _generation(g: _Generation, fields: dict[str, Any]) -> None:
         used = True
     if g.candidateCount is not UNSET:
         fields["n"] = g.candidateCount
+        used = True
+    if g.topK is not UNSET:
+        fields["top_k"] = g.topK
+        used = True
+    if g.seed is not UNSET:
+        fields["seed"] = g.seed
+        used = True
+    if g.presencePenalty is not UNSET:
+        fields["presence_penalty"] = g.presencePenalty
+        used = True
+    if g.frequencyPenalty is not UNSET:
+        fields["frequency_penalty"] = g.frequencyPenalty
         used = True
     if g.stopSequences is not UNSET:
         fields["stop"] = tuple(g.stopSequences)
