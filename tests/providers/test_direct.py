@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from corpus import corpus, curated, needs_corpus
+from corpus import NO_CORPUS, corpus, curated, needs_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -72,7 +72,7 @@ class TestSameAsGeneral:
 def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
     paths = [param.values[0] for param in corpus("openai", "request")]
     if not paths:
-        pytest.skip("the recorded corpus is not there")
+        pytest.skip(NO_CORPUS)
     taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
     assert len(taken) * 2 > len(paths), (len(taken), len(paths))
 

@@ -21,11 +21,12 @@ from ..._messages import Message
 from ..._usage import Usage
 from .._wire import MAX_BODY, check_size, expect_dict, expect_list, extras_for, json_body
 from ._fast import fast_response, usage_of
+from ._fastreq import fast_request
 from ._fields import FieldDecoder
 from ._keys import NAME, finish_reason, snake_hint, split, table
 from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
-__all__ = ["decode_request", "decode_response", "response_from"]
+__all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 
 _TOP = table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
 _RESPONSE = table("candidates", "usageMetadata", "modelVersion", "responseId")
@@ -143,6 +144,12 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     True
     """
     check_size(body, max_bytes)
+    fast = fast_request(body)
+    return fast if fast is not None else general_request(body)
+
+
+def general_request(body: bytes | str) -> Request:
+    """:func:`decode_request` without the fast path: any shape, key by key."""
     data = json_body(body)
     decoder = _Decoder()
     found, rest = split(data, _TOP, decoder.snakes)

@@ -1,0 +1,219 @@
+"""The typed fast paths of the Anthropic and Gemini request decoders build what the general ones do.
+
+They read recorded requests, and what ``convert`` writes for their family
+(read back for the preflight): both are checked here against the general
+decoders.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import corpus, curated, needs_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_direct import PERF, requests, usual_requests
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec.providers.anthropic._decode import decode_request as general_anthropic
+from chatcodec.providers.anthropic._fastreq import fast_request as fast_anthropic
+from chatcodec.providers.gemini._decode import general_request as general_gemini
+from chatcodec.providers.gemini._fastreq import fast_request as fast_gemini
+
+FAMILIES = providers.NAMES
+TARGETS = ("anthropic", "gemini")
+PATHS: dict[str, tuple[Callable[[bytes], Any], Callable[[bytes], cc.Request]]] = {
+    "anthropic": (fast_anthropic, general_anthropic),
+    "gemini": (fast_gemini, general_gemini),
+}
+
+
+def same(body: bytes, family: str = "anthropic") -> bool:
+    """Whether the fast path read ``body``; it gives what the general path gives."""
+    fast_request, general_request = PATHS[family]
+    fast = fast_request(body)
+    try:
+        general = general_request(body)
+    except cc.ChatCodecError:
+        assert fast is None
+        return False
+    assert providers.get(family).decode_request(body) == general
+    if fast is None:
+        return False
+    assert fast == general
+    return True
+
+
+def every_request() -> list[Any]:
+    params = [
+        pytest.param(family, param.values[0], id=f"{family}:{param.id}")
+        for family in FAMILIES
+        for param in corpus(family, "request")
+    ]
+    return needs_corpus(params, width=2)
+
+
+def recorded(kind: str) -> list[Any]:
+    params = [
+        pytest.param(family, param.values[0], id=f"{family}:{param.id}")
+        for family in TARGETS
+        for param in (corpus(family, "request") if kind == "corpus" else curated(family, "request"))
+    ]
+    return needs_corpus(params, width=2) if kind == "corpus" else params
+
+
+class TestRecorded:
+    """Recorded Anthropic and Gemini requests."""
+
+    @pytest.mark.parametrize(("family", "path"), recorded("corpus"))
+    def test_corpus(self, family: str, path: Path) -> None:
+        same(path.read_bytes(), family)
+
+    @pytest.mark.parametrize(("family", "path"), recorded("curated"))
+    def test_curated(self, family: str, path: Path) -> None:
+        same(path.read_bytes(), family)
+
+
+class TestReadBack:
+    """What the encoders write from every family's requests, as convert reads it back."""
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(("family", "path"), every_request())
+    def test_corpus(self, family: str, path: Path, target: str) -> None:
+        for model, max_tokens in ((None, None), ("m", 1024)):
+            try:
+                out, _ = cc.convert(
+                    path.read_bytes(),
+                    source=family,
+                    target=target,
+                    model=model,
+                    max_tokens=max_tokens,
+                    check=False,
+                )
+            except cc.ChatCodecError:
+                continue
+            same(out, target)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("size", ["small", "medium", "large"])
+    def test_benchmark_requests_outside_the_direct_path(self, size: str, target: str) -> None:
+        # A setting the direct path does not take, and the target drops, sends
+        # them the general way.
+        key, value = {"anthropic": ("seed", 7), "gemini": ("user", "u1")}[target]
+        body = json.loads((PERF / f"{size}.json").read_bytes())
+        body[key] = value
+        out, report = cc.convert(
+            json.dumps(body).encode(), source="openai", target=target, max_tokens=1024
+        )
+        assert "$." + key in [loss.path for loss in report.losses]
+        assert same(out, target)
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        body=st.one_of(requests(), usual_requests()),
+        target=st.sampled_from(TARGETS),
+        max_tokens=st.sampled_from([None, 64]),
+    )
+    def test_generated(self, body: bytes, target: str, max_tokens: int | None) -> None:
+        try:
+            out, _ = cc.convert(
+                body, source="openai", target=target, max_tokens=max_tokens, check=False
+            )
+        except cc.ChatCodecError:
+            return
+        same(out, target)
+
+
+class TestAnthropicDeclines:
+    """What Anthropic's general path marks or keeps is left to it."""
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}',
+            b'{"system":"","messages":[{"role":"user","content":"a"}]}',
+            b'{"messages":[{"role":"user","content":[{"type":"text","text":"a"},'
+            b'{"type":"tool_result","tool_use_id":"t","content":"r"}]}]}',
+            b'{"messages":[{"role":"user","content":"a","cache":1}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f",'
+            b'"description":"","input_schema":{"type":"object"},"strict":false}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f f",'
+            b'"input_schema":{"type":"object"}}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"metadata":{"user_id":"u"}}',
+            b"[]",
+            b"{",
+        ],
+    )
+    def test_left_to_the_general_path(self, body: bytes) -> None:
+        assert fast_anthropic(body) is None
+        assert not same(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"model":"m","max_tokens":9,"system":[{"type":"text","text":"s"}],'
+            b'"messages":[{"role":"user","content":[{"type":"text","text":""}]},'
+            b'{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f",'
+            b'"input":{"a": 1}},{"type":"text","text":"x"}]},{"role":"user","content":'
+            b'[{"type":"tool_result","tool_use_id":"t","content":"r","is_error":false}]}],'
+            b'"tools":[{"name":"f","description":"","input_schema":{"type":"object"}}],'
+            b'"tool_choice":{"type":"any","disable_parallel_tool_use":true}}',
+            b'{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t",'
+            b'"signature":"s"},{"type":"text","text":"a"}]}],"stop_sequences":["x"]}',
+        ],
+    )
+    def test_hints_as_the_general_path_writes_them(self, body: bytes) -> None:
+        assert same(body)
+
+
+class TestGeminiDeclines:
+    """What Gemini's general path marks, derives or keeps is left to it."""
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"model":"m"}',
+            b'{"contents":[{"parts":[{"text":"a"}]}]}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a","thought":false}]}]}',
+            b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}]}',
+            b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{},'
+            b'"id":"c"}}]},{"role":"user","parts":[{"functionResponse":{"name":"g",'
+            b'"response":{"result":"r"},"id":"c"}}]}]}',
+            b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{},'
+            b'"id":"c"}}]},{"role":"user","parts":[{"functionResponse":{"name":"f",'
+            b'"response":{"result":"{x"},"id":"c"}}]}]}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"generationConfig":{}}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],'
+            b'"system_instruction":{"parts":[{"text":"s"}]}}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"tools":[{"functionDeclarations":'
+            b'[{"name":"f","description":""}]}]}',
+            b'{"contents":[]',
+        ],
+    )
+    def test_left_to_the_general_path(self, body: bytes) -> None:
+        assert fast_gemini(body) is None
+        assert not same(body, "gemini")
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"contents":[{"role":"user","parts":[{"text":""}]},{"role":"model","parts":'
+            b'[{"functionCall":{"name":"f","args":{"a": 1},"id":"c"}},{"text":"t"}]},'
+            b'{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"error":"e"},'
+            b'"id":"c"}}]},{"role":"model","parts":[{"text":"r","thought":true},{"text":"x"}]},'
+            b'{"role":"user","parts":[{"inlineData":{"mimeType":"audio/wav","data":"AA=="}}]}],'
+            b'"systemInstruction":{"parts":[{"text":"s"},{"text":"t"}]},'
+            b'"tools":[{"functionDeclarations":[{"name":"f"}]}],'
+            b'"toolConfig":{"functionCallingConfig":{"mode":"ANY"}},'
+            b'"generationConfig":{"candidateCount":1,"responseMimeType":"text/plain","seed":3,'
+            b'"topK":2,"presencePenalty":0.5,"frequencyPenalty":1}}',
+        ],
+    )
+    def test_hints_as_the_general_path_writes_them(self, body: bytes) -> None:
+        assert same(body, "gemini")
