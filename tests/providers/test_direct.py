@@ -68,6 +68,27 @@ class TestSameAsGeneral:
         assert same((PERF / f"{size}.json").read_bytes(), target, fill[0], 1024)
 
 
+BULK = Path(__file__).parents[1] / "data" / "bulk"
+
+
+def bulk_bodies() -> list[bytes]:
+    """The requests ``make run`` converts: the fine-tuning lines and the batch file's bodies."""
+    lines = (BULK / "openai-finetune.jsonl").read_bytes().splitlines()
+    batch = (BULK / "openai-batch-input.jsonl").read_bytes().splitlines()
+    return lines + [json.dumps(json.loads(line)["body"]).encode() for line in batch]
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_bulk_requests_convert_the_same_and_most_take_the_direct_path(
+    target: str, fill: tuple[str | None, int | None]
+) -> None:
+    bodies = bulk_bodies()
+    taken = sum(same(body, target, fill[0], 1024 if fill[1] else None) for body in bodies)
+    if fill[1] or target == "gemini":  # Anthropic needs max_tokens: without it, none is taken
+        assert taken * 10 > len(bodies) * 8, (taken, len(bodies))
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
     paths = [param.values[0] for param in corpus("openai", "request")]

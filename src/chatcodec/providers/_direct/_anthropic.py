@@ -127,13 +127,15 @@ def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]
     content = m.content
     calls = m.tool_calls
     reasoning = m.reasoning_content is not UNSET or m.reasoning is not UNSET
-    if not reasoning and calls is UNSET:
+    if not reasoning and calls is UNSET and type(content) is str:
         return {"role": "assistant", "content": content}
     if reasoning:
         losses.append(Loss(f"$.messages[{k}].content[0]", UNSIGNED))
     blocks: list[Any] = []
     if type(content) is str:
         blocks.append({"type": "text", "text": content})
+    elif type(content) is list:
+        blocks.extend({"type": "text", "text": part.text} for part in content)
     if calls is not UNSET:
         for c in calls:
             blocks.append(

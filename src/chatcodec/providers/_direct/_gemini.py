@@ -102,6 +102,8 @@ def _contents(r: Read) -> list[Any]:
                 parts.append({"text": m.reasoning, "thought": True})
             if type(m.content) is str:
                 parts.append({"text": m.content})
+            elif type(m.content) is list:
+                parts.extend({"text": part.text} for part in m.content)
             if m.tool_calls is not UNSET:
                 for c in m.tool_calls:
                     f = c.function

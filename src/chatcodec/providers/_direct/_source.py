@@ -67,10 +67,11 @@ class _Function(_Wire):
     arguments: str
 
 
-class _Call(_Wire):
+class _Call(_Wire, kw_only=True):
     id: str
     type: Literal["function"]
     function: _Function
+    index: int | UnsetType = UNSET  # a streamed call's position: no target needs it, none loses it
 
 
 class Message(_Wire, kw_only=True):
@@ -93,8 +94,8 @@ class _FunctionSpec(_Wire, kw_only=True):
     strict: bool | UnsetType = UNSET
 
 
-class _ToolSpec(_Wire):
-    type: Literal["function"]
+class _ToolSpec(_Wire, kw_only=True):
+    type: Literal["function"] | UnsetType = UNSET  # fine-tuning files often leave it out
     function: _FunctionSpec
 
 
@@ -301,13 +302,20 @@ def _assistant(
     m: Message, arguments: dict[str, Raw], names: dict[str, str], pending: set[str]
 ) -> None:
     content = m.content
-    if content == "" or type(content) is list:
+    if content == "":
         raise Fallback
+    if type(content) is list:
+        # Text parts, each written as a text block or part; none empty.
+        if not content and m.tool_calls is UNSET:
+            raise Fallback
+        for part in content:
+            if part.type != "text" or not part.text or part.image_url is not UNSET:
+                raise Fallback
     if m.reasoning is not UNSET and m.reasoning_content is not UNSET:
         raise Fallback  # the general path keeps the second as sent
     calls = m.tool_calls
     if calls is UNSET:
-        if type(content) is not str:
+        if type(content) is not str and type(content) is not list:
             raise Fallback  # nothing to send
         return
     if not calls:
