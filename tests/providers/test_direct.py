@@ -172,17 +172,36 @@ class TestDeclines:
             [
                 {
                     "role": "user",
-                    "content": [{"type": "image_url", "image_url": {"url": "https://x"}}],
+                    "content": [{"type": "image_url", "image_url": {"url": "http://x/a.png"}}],
                 }
             ],
             [{"role": "user", "content": [{"type": "text", "text": "Hi", "cache_control": {}}]}],
         ],
-        ids=("empty-text", "answer-first", "late-system", "name", "image-by-url", "part-key"),
+        ids=("empty-text", "answer-first", "late-system", "name", "image-by-http-url", "part-key"),
     )
     def test_outside_the_conversation_shape(
         self, target: str, messages: list[dict[str, Any]]
     ) -> None:
         assert not same(self.body(messages=messages, tools=None), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("url", "taken"),
+        [
+            ("https://example.com/cat.png", True),
+            ("https://example.com/a cat.png", False),
+            ("https://example.com/" + "a" * 3000 + ".png", False),
+        ],
+        ids=("usual", "space", "long"),
+    )
+    def test_an_image_by_url_goes_direct_to_anthropic_only(
+        self, target: str, url: str, taken: bool
+    ) -> None:
+        part = {"type": "image_url", "image_url": {"url": url}}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "What?"}, part]}]
+        # Gemini needs the image's media type, which the general path guesses.
+        expected = taken and target == "anthropic"
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
 
     @pytest.mark.parametrize("target", TARGETS)
     def test_an_unanswered_call_before_the_next_turn(self, target: str) -> None:

@@ -119,7 +119,10 @@ def _user(content: Any, blocks: list[Any], images: Iterator[tuple[str, Any]]) ->
             blocks.append({"type": "text", "text": part.text})
         else:
             media_type, data = next(images)
-            source = {"type": "base64", "media_type": media_type, "data": data}
+            if media_type:
+                source = {"type": "base64", "media_type": media_type, "data": data}
+            else:
+                source = {"type": "url", "url": data}
             blocks.append({"type": "image", "source": source})
 
 

@@ -1,7 +1,7 @@
 """The usual OpenAI Chat request, read into typed Structs and checked for a direct conversion.
 
 msgspec decodes the usual request (leading instructions, then user, assistant
-and tool messages of text, data-URL images and tool calls; function tools;
+and tool messages of text, data-URL images (https images for Anthropic) and tool calls; function tools;
 the common parameters) straight into the private Structs below, in C. The
 Structs forbid unknown fields, so a key they do not name (a dialect's, a
 setting, a message ``name``...) fails the decode, and so does a value of
@@ -153,6 +153,7 @@ class Read(Struct, gc=False):
 _decoder = msgspec.json.Decoder(Body)
 _raw = msgspec.json.Decoder(Raw)
 INSTRUCTIONS = frozenset(("system", "developer"))
+URL_LIMIT = 2048  # an image URL taken as sent; a longer one goes the general way
 """The roles of the instructions, which come first."""
 
 
@@ -279,6 +280,12 @@ def image(url: Raw) -> tuple[str, Any]:
     and written. Else it is read as text and split by the same rule.
     """
     data = bytes(url)
+    if data[:9] == b'"https://' and data.isascii() and b"\\" not in data:
+        # An image by URL: Anthropic fetches it ("" as the media type says so);
+        # Gemini needs a media type the general path guesses (its writer declines).
+        if len(data) > URL_LIMIT or not data[9:-1].decode().isprintable() or b" " in data:
+            raise Fallback
+        return "", url
     if data.isascii() and b"\\" not in data:
         # split_data_url's rule, on the bytes: one quote before the text.
         end = data.find(b";base64,", 6, 301)
