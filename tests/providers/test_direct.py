@@ -204,6 +204,31 @@ class TestDeclines:
         assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
 
     @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("file", "taken"),
+        [
+            ({"file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"}, True),
+            ({"file_data": "data:application/pdf;base64,JVBERi0="}, True),
+            ({"file_id": "file-1"}, True),
+            ({"file_id": "file-1", "filename": "a.pdf"}, True),
+            ({"file_data": "data:text/plain;base64,aGk="}, False),  # a text file: its own rule
+            ({"file_data": "data:application/pdf;base64,JVBERi0=", "file_id": "f"}, False),
+            ({"file_id": ""}, False),
+            ({"filename": "a.pdf"}, False),
+            ({"file_data": "data:application/pdf;base64,JVBERi0=", "filename": None}, False),
+        ],
+        ids=("pdf", "pdf-unnamed", "id", "id-named", "text", "both", "empty-id", "none", "null"),
+    )
+    def test_a_file_goes_direct_to_anthropic_only(
+        self, target: str, file: dict[str, Any], taken: bool
+    ) -> None:
+        part = {"type": "file", "file": file}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "Read"}, part]}]
+        # The file name is a loss, reported the same by both paths.
+        expected = taken and target == "anthropic"
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
+
+    @pytest.mark.parametrize("target", TARGETS)
     def test_an_unanswered_call_before_the_next_turn(self, target: str) -> None:
         messages = [*self.BASE["messages"][:3], {"role": "user", "content": "Well?"}]
         assert not same(self.body(messages=messages), target, None, 64)

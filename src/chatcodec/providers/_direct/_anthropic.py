@@ -18,7 +18,7 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
-from ..anthropic._blocks import UNSIGNED
+from ..anthropic._blocks import NO_FILE_NAME, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ._source import CACHE_LIMIT, Fallback, Message, Read, Tools
 
@@ -104,19 +104,34 @@ def _turns(r: Read, losses: list[Loss]) -> list[Any]:
                         }
                     )
                 else:
-                    _user(item.content, blocks, images)
+                    _user(item.content, blocks, images, j, losses)
             turns.append({"role": "user", "content": results + blocks})
         k = end
     return turns
 
 
-def _user(content: Any, blocks: list[Any], images: Iterator[tuple[str, Any]]) -> None:
+def _user(
+    content: Any,
+    blocks: list[Any],
+    images: Iterator[tuple[str, Any]],
+    k: int,
+    losses: list[Loss],
+) -> None:
     if type(content) is str:
         blocks.append({"type": "text", "text": content})
         return
-    for part in content:
+    for n, part in enumerate(content):
         if part.type == "text":
             blocks.append({"type": "text", "text": part.text})
+        elif part.type == "file":
+            if part.file.filename is not UNSET:
+                losses.append(Loss(f"$.messages[{k}].content[{n}].filename", NO_FILE_NAME))
+            media_type, data = next(images)
+            if media_type:
+                source = {"type": "base64", "media_type": media_type, "data": data}
+            else:
+                source = {"type": "file", "file_id": data}
+            blocks.append({"type": "document", "source": source})
         else:
             media_type, data = next(images)
             if media_type:

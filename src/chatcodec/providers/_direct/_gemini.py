@@ -129,8 +129,8 @@ def _user(content: Any, images: Iterator[tuple[str, Any]]) -> list[Any]:
             parts.append({"text": part.text})
         else:
             media_type, data = next(images)
-            if not media_type:
-                raise Fallback  # an image by URL: the general path guesses its media type
+            if not media_type or part.type == "file":
+                raise Fallback  # an image by URL, a file: the general path knows their rules
             parts.append({"inlineData": {"mimeType": media_type, "data": data}})
     return parts
 

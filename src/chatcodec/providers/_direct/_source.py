@@ -1,7 +1,8 @@
 """The usual OpenAI Chat request, read into typed Structs and checked for a direct conversion.
 
 msgspec decodes the usual request (leading instructions, then user, assistant
-and tool messages of text, data-URL images (https images for Anthropic) and tool calls; function tools;
+and tool messages of text, data-URL images, tool calls, and for Anthropic
+images by https URL and PDF files; function tools;
 the common parameters) straight into the private Structs below, in C. The
 Structs forbid unknown fields, so a key they do not name (a dialect's, a
 setting, a message ``name``...) fails the decode, and so does a value of
@@ -52,14 +53,21 @@ class _URL(_Wire):
     url: Raw  # an image of megabytes is not read into a string and written again (see image)
 
 
+class _File(_Wire, kw_only=True):
+    file_data: Raw | UnsetType = UNSET  # a PDF's data URL, passed on as sent (see document)
+    file_id: str | UnsetType = UNSET
+    filename: str | UnsetType = UNSET
+
+
 class Part(_Wire, kw_only=True):
-    """A part of a user message: text, or an image (tells them apart by ``type``)."""
+    """A part of a user message: text, an image or a file (told apart by ``type``)."""
 
     # Untagged: the tag comes after the image in most bodies, and a tagged
     # union would read an image of megabytes twice to find it.
     type: str
     text: str | UnsetType = UNSET
     image_url: _URL | UnsetType = UNSET
+    file: _File | UnsetType = UNSET
 
 
 class _Function(_Wire):
@@ -145,7 +153,7 @@ class Read(Struct, gc=False):
     max_tokens: int | None
     arguments: dict[str, Raw]  # each call's arguments, by call id
     names: dict[str, str]  # each call's tool name, by call id
-    images: list[tuple[str, Any]]  # each image's media type and data (see image), in order
+    images: list[tuple[str, Any]]  # each image's and file's source (see image, document), in order
     tools: Tools | None
     stop: list[str] | None
 
@@ -263,12 +271,39 @@ def _user(content: Any, images: list[tuple[str, Any]]) -> None:
     for part in content:
         kind = part.type
         if kind == "text":
-            if not part.text or part.image_url is not UNSET:
+            if not part.text or part.image_url is not UNSET or part.file is not UNSET:
                 raise Fallback
-        elif kind == "image_url" and part.text is UNSET and part.image_url is not UNSET:
+        elif kind == "image_url" and part.text is UNSET and part.file is UNSET:
+            if part.image_url is UNSET:
+                raise Fallback
             images.append(image(part.image_url.url))
+        elif kind == "file" and part.text is UNSET and part.image_url is UNSET:
+            if part.file is UNSET:
+                raise Fallback
+            images.append(document(part.file))
         else:
             raise Fallback
+
+
+_PDF = b'"data:application/pdf;base64,'
+
+
+def document(f: _File) -> tuple[str, Any]:
+    """A file part's source: ``("", file_id)``, or a PDF's media type and base64 data.
+
+    Anthropic writes either as a document block; Gemini's writer leaves files
+    to the general path. Any other file goes the general way.
+    """
+    if f.file_id is not UNSET:
+        if f.file_data is not UNSET or not f.file_id:
+            raise Fallback
+        return "", f.file_id
+    if f.file_data is UNSET:
+        raise Fallback
+    data = bytes(f.file_data)
+    if not data.startswith(_PDF) or not data.isascii() or b"\\" in data:
+        raise Fallback
+    return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
 
 
 def image(url: Raw) -> tuple[str, Any]:
@@ -317,6 +352,8 @@ def _assistant(
             raise Fallback
         for part in content:
             if part.type != "text" or not part.text or part.image_url is not UNSET:
+                raise Fallback
+            if part.file is not UNSET:
                 raise Fallback
     if m.reasoning is not UNSET and m.reasoning_content is not UNSET:
         raise Fallback  # the general path keeps the second as sent

@@ -37,6 +37,8 @@ IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 _ID = re.compile(r"[a-zA-Z0-9_-]+")
 _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 
+NO_FILE_NAME = "anthropic documents have no file name"
+"""The loss of a file part's name."""
 
 UNSIGNED = "anthropic cannot carry reasoning that it did not sign"
 """The loss of reasoning Anthropic did not sign (it takes no other)."""
@@ -101,7 +103,7 @@ class Blocks:
                 out.append(fill({"type": "image", "source": source}, own))
         elif type(part) is FilePart:
             if part.filename is not None:
-                self.enc.lose(path + ".filename", "anthropic documents have no file name")
+                self.enc.lose(path + ".filename", NO_FILE_NAME)
             block = self.file(part, path)
             if block is not None:
                 out.append(fill(block, own))
