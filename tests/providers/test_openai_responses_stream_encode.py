@@ -18,9 +18,10 @@ from readers import (
     responses_complaints,
     responses_sdk,
     sse_payloads,
+    stream_file,
 )
 
-from chatcodec import FinishReason, Response, Usage
+from chatcodec import FinishReason, Response, Usage, translate_stream
 from chatcodec._content import ReasoningPart
 from chatcodec._events import (
     Finished,
@@ -246,3 +247,49 @@ class TestEncoderRules:
         assert [item["type"] for item in output] == ["reasoning", "reasoning", "message"]
         assert len({item["id"] for item in output}) == 3
         assert responses_sdk(raw).output_text == "Hi"
+
+
+class TestReasoningItems:
+    """A reasoning item that carries only its encrypted content is an event, written back."""
+
+    NAME = (
+        "pydantic-ai__models__test_openai_responses"
+        "__test_openai_responses_phase_streamed_on_part_start__00"
+    )
+
+    def recording(self) -> tuple[bytes, str]:
+        """The recorded stream, and its reasoning item's content as its done event has it."""
+        raw = raw_of(stream_file(self.NAME))
+        assert raw is not None
+        (item,) = [
+            e["item"]
+            for e in events_of(raw)
+            if e["type"] == "response.output_item.done" and e["item"]["type"] == "reasoning"
+        ]
+        assert item["summary"] == []
+        assert item.get("content") == []
+        return raw, item["encrypted_content"]
+
+    def test_event_at_item_done(self) -> None:
+        raw, encrypted = self.recording()
+        events = decode(FAMILY, raw)[0]
+        assert ReasoningDelta("", signature=encrypted) in events
+
+    def test_written_back(self) -> None:
+        raw, encrypted = self.recording()
+        events = decode(FAMILY, raw)[0]
+        again = encode_events(FAMILY, events, HEAD)
+        output = events_of(again)[-1]["response"]["output"]
+        recorded = events_of(raw)[-1]["response"]["output"]
+        assert [item["type"] for item in output] == [item["type"] for item in recorded]
+        assert output[0]["encrypted_content"] == encrypted
+        assert responses_sdk(again).output[0].encrypted_content == encrypted
+
+    def test_translated_to_itself(self) -> None:
+        raw, encrypted = self.recording()
+        translator = translate_stream(FAMILY, FAMILY)
+        out = b"".join(translator.feed(raw[k : k + 97]) for k in range(0, len(raw), 97))
+        out += translator.finish()[0]
+        part = decode(FAMILY, out)[1].message.content[0]  # type: ignore[union-attr, index]
+        assert type(part) is ReasoningPart
+        assert part.signature == encrypted

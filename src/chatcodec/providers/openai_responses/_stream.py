@@ -196,6 +196,12 @@ class ResponsesStreamDecoder(StreamDecoder):
             if type(call_id) is str and type(name) is str and type(arguments) is str:
                 call = parse_tool_call(call_id, name, arguments)
                 events.append(ToolCallCompleted(self._slots[index], call))
+        elif kind == "reasoning":
+            # The item's signature, as Anthropic's signature_delta closes a thinking block:
+            # an item with no summary text says nothing else.
+            signature = item.get("encrypted_content")
+            if type(signature) is str:
+                events.append(ReasoningDelta("", signature=signature))
         elif kind not in _MODELED:
             events.append(PartReceived(opaque(item)))
 
