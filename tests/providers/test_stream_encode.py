@@ -514,10 +514,41 @@ class TestEncoderRules:
             ],
             None,
         )
-        (chunk,) = [json.loads(d) for _, d in sse_payloads(raw)]
+        chunk, last = [json.loads(d) for _, d in sse_payloads(raw)]
         part = chunk["candidates"][0]["content"]["parts"][0]
         assert part["thoughtSignature"] == "sig"
         assert part["functionCall"]["args"] == {"a": 1}
+        assert last == {"candidates": [{"finishReason": "FINISH_REASON_UNSPECIFIED"}]}
+
+    @pytest.mark.parametrize("family", FAMILIES)
+    @pytest.mark.parametrize("count", [0, 1, 2])
+    def test_stream_without_finished_reads_to_its_end(self, family: str, count: int) -> None:
+        """Without a Finished event (or any event), finish() still writes the family's end."""
+        events: list[StreamEvent] = [TextDelta("Hi"), UsageReported(Usage(2, 1))][:count]
+        raw = encode_events(family, events, None)
+        decoder = codec(family).stream()
+        decoder.feed(raw)
+        decoder.flush()
+        assert decoder.complete
+        assert decoder.finish().text == ("Hi" if count else "")
+
+    @pytest.mark.parametrize("framing", ["sse", "json-array"])
+    def test_gemini_candidates_without_a_reason_end_unspecified(self, framing: str) -> None:
+        events: list[StreamEvent] = [
+            TextDelta("a"),
+            TextDelta("b", choice=1),
+            Finished(FinishReason.STOP, "STOP"),
+            TextDelta("c", choice=2),
+            Finished(None, choice=2),
+        ]
+        raw = encode_events("gemini", events, None, framing=framing)
+        again, decoded = decode("gemini", raw)
+        assert [(c.finish_reason, c.raw_finish_reason) for c in decoded.choices] == [
+            (FinishReason.STOP, "STOP"),
+            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
+            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
+        ]
+        assert [e.choice for e in again if type(e) is Finished] == [0, 2, 1]
 
     def test_ollama_last_line(self) -> None:
         events: list[StreamEvent] = [
