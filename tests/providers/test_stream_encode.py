@@ -524,7 +524,8 @@ class TestEncoderRules:
     @pytest.mark.parametrize("count", [0, 1, 2])
     def test_stream_without_finished_reads_to_its_end(self, family: str, count: int) -> None:
         """Without a Finished event (or any event), finish() still writes the family's end."""
-        events: list[StreamEvent] = [TextDelta("Hi"), UsageReported(Usage(2, 1))][:count]
+        said: list[StreamEvent] = [TextDelta("Hi"), UsageReported(Usage(2, 1))]
+        events = said[:count]
         raw = encode_events(family, events, None)
         decoder = codec(family).stream()
         decoder.feed(raw)
