@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from corpus import needs_corpus
@@ -293,3 +293,50 @@ class TestReasoningItems:
         part = decode(FAMILY, out)[1].message.content[0]  # type: ignore[union-attr, index]
         assert type(part) is ReasoningPart
         assert part.signature == encrypted
+
+    BODY: ClassVar[dict[str, Any]] = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "gpt-5",
+        "status": "completed",
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "output": [
+            {
+                "id": "rs_1",
+                "type": "reasoning",
+                "encrypted_content": "enc",
+                "summary": [
+                    {"type": "summary_text", "text": "**Plan**\n\nFirst"},
+                    {"type": "summary_text", "text": "Then"},
+                    {"type": "summary_text", "text": ""},
+                ],
+            },
+            {
+                "id": "msg_1",
+                "type": "message",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "4", "annotations": []}],
+            },
+        ],
+    }
+
+    def test_summary_parts_told_apart(self) -> None:
+        """The deltas make the reasoning text, and their events keep each summary part."""
+        response = openai_responses.decode_response(json.dumps(self.BODY).encode())
+        events, decoded = decode(FAMILY, openai_responses.encode_stream(response))
+        assert decoded == response
+        reasoning = [e for e in events if type(e) is ReasoningDelta]
+        part = response.message.content[0]  # type: ignore[union-attr, index]
+        assert "".join(e.text for e in reasoning) == part.text  # type: ignore[union-attr]
+        assert [e.text for e in reasoning].count("\n\n") == 2
+        raw = encode_events(FAMILY, events, None)
+        written = events_of(raw)
+        assert written[-1]["response"]["output"][0]["summary"] == self.BODY["output"][0]["summary"]
+        added = [e["summary_index"] for e in written if e["type"].endswith("summary_part.added")]
+        assert added == [0, 1, 2]
+        assert decode(FAMILY, raw)[0] == events
+        assert responses_sdk(raw).output[0].summary[1].text == "Then"

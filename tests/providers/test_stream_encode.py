@@ -75,9 +75,8 @@ def separable(response: Response, family: str) -> bool:
 def said(family: str, events: list[Any], response: Response) -> bool:
     """Whether a Responses stream's events say every item of its response.
 
-    The decoder makes no event for an item without its done event, an item's
-    done event may say otherwise than the last event's response, and the
-    deltas of a summary in several parts do not say where the parts end.
+    The decoder makes no event for an item without its done event, and an
+    item's done event may say otherwise than the last event's response.
     """
     message = response.message
     if family != "openai-responses" or message is None or not isinstance(message.content, tuple):
@@ -88,13 +87,11 @@ def said(family: str, events: list[Any], response: Response) -> bool:
         for k, event in enumerate(events)
         if type(event) is ReasoningDelta and (k == 0 or type(events[k - 1]) is not ReasoningDelta)
     )
-    summaries = [((p.extras or {}).get("openai-responses") or {}).get("~summary") for p in parts]
     return (
         runs == sum(1 for p in parts if type(p) is ReasoningPart)
         # Items told whole by their done event (a recording's last event may differ).
         and [e.part for e in events if type(e) is PartReceived]
         == [p for p in parts if type(p) is OpaquePart]
-        and not any(type(lengths) is list and len(lengths) > 1 for lengths in summaries)
     )
 
 
