@@ -126,8 +126,10 @@ class StreamTranslator:
 
     @property
     def response(self) -> Response:
-        """The source's response so far (whole after :meth:`finish`)."""
-        response: Response = self._decoder.finish() if self._decoder._done else self._partial()
+        """The source's response so far (whole after :meth:`finish`, if the source was)."""
+        if not self._decoder._done:
+            return self._partial()
+        response: Response = self._decoder.finish(allow_incomplete=True)
         return response
 
     def _partial(self) -> Response:
