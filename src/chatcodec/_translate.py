@@ -161,6 +161,8 @@ class StreamTranslator:
                     continue
                 if event.signature is not None:
                     self._lose(path, "a reasoning signature made by another provider")
+                    if not event.text:
+                        continue  # the signature alone: nothing is left to send
                     event = ReasoningDelta(event.text, event.choice)
             out.append(event)
         return out

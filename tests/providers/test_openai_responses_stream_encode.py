@@ -294,6 +294,18 @@ class TestReasoningItems:
         assert type(part) is ReasoningPart
         assert part.signature == encrypted
 
+    @pytest.mark.parametrize("target", ["openai", "gemini", "ollama", "bedrock"])
+    def test_translated_to_another_family(self, target: str) -> None:
+        """Another family gets no empty reasoning for the signature it cannot take."""
+        raw, _ = self.recording()
+        translator = translate_stream(FAMILY, target)
+        out = translator.feed(raw)
+        tail, report = translator.finish()
+        message = decode(target, out + tail)[1].message
+        assert message is not None
+        assert not any(type(p) is ReasoningPart for p in message.content or ())
+        assert "a reasoning signature made by another provider" in [x.reason for x in report]
+
     BODY: ClassVar[dict[str, Any]] = {
         "id": "resp_1",
         "object": "response",
