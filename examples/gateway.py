@@ -174,9 +174,7 @@ async def relay(
             out = translator.flush()
             if out:
                 yield out
-            if not translator.complete:  # cut off: never close it as if it had ended
-                yield stream_error(speaks, cc.StreamError("the upstream stream was cut off"))
-                return
+            # A stream cut off raises here: it is never closed as if it had ended.
             tail, _ = translator.finish()
             yield tail
         except cc.StreamError as error:

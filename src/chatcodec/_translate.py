@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._errors import StreamError
 from ._events import ReasoningDelta, StreamEvent, UsageReported
 from ._exchange import Response
 from ._loss import Loss, LossReport
@@ -35,6 +36,7 @@ class StreamTranslator:
         "_encoder",
         "_foreign",
         "_head",
+        "_held",
         "_losses",
         "_options",
         "_target",
@@ -54,6 +56,7 @@ class StreamTranslator:
         self._encoder: Any = None
         self._waiting: list[StreamEvent] = []  # usage reported before the first content
         self._losses: list[Loss] = []
+        self._held = b""  # bytes made by a finish() that raised, not returned yet
 
     def feed(self, data: bytes) -> bytes:
         """Take the source's next bytes; return the target's bytes they make.
@@ -65,15 +68,33 @@ class StreamTranslator:
         """
         return self._write(self._decoder.feed(data))
 
-    def finish(self) -> tuple[bytes, LossReport]:
+    def finish(self, *, allow_incomplete: bool = False) -> tuple[bytes, LossReport]:
         """End the stream: the target's last bytes, and what the target could not carry.
+
+        Parameters
+        ----------
+        allow_incomplete : bool, default False
+            Close the target's stream even when the source's was cut off
+            (ended before its family's last event), instead of raising. The
+            target's stream then looks complete: its reason is the source's,
+            if one came.
 
         Raises
         ------
         StreamError
-            When the source stream stopped in a way that leaves no response.
+            As :meth:`feed`; and, unless ``allow_incomplete``, when the source
+            stream was cut off (``partial`` holds the source's response so
+            far). The target's stream is left open: a gateway sends an error
+            instead, or calls ``finish(allow_incomplete=True)``.
         """
-        out = self._write(self._decoder.flush())
+        out = self._held + self._write(self._decoder.flush())
+        self._held = b""
+        if not allow_incomplete and not self._decoder.complete:
+            self._held = out  # the bytes of the source's last events, for the next call
+            last = getattr(self._decoder, "_LAST", "its last event")
+            raise StreamError(
+                f"the source stream was cut off before {last}", partial=self._partial()
+            )
         if self._encoder is None:
             self._start()
         out += self._encoder.finish()
@@ -84,8 +105,9 @@ class StreamTranslator:
 
         The target's stream stays open: :meth:`finish` closes it. Between
         the two, :attr:`complete` says whether the source's stream ended as
-        its family ends one, so that a gateway can send an error instead of
-        closing a stream that was cut off.
+        its family ends one, so that a gateway can send the bytes so far and
+        then an error instead of closing a stream that was cut off (which
+        :meth:`finish` refuses unless told ``allow_incomplete``).
 
         Raises
         ------
@@ -104,8 +126,10 @@ class StreamTranslator:
 
     @property
     def response(self) -> Response:
-        """The source's response so far (whole after :meth:`finish`)."""
-        response: Response = self._decoder.finish() if self._decoder._done else self._partial()
+        """The source's response so far (whole after :meth:`finish`, if the source was)."""
+        if not self._decoder._done:
+            return self._partial()
+        response: Response = self._decoder.finish(allow_incomplete=True)
         return response
 
     def _partial(self) -> Response:
@@ -137,6 +161,8 @@ class StreamTranslator:
                     continue
                 if event.signature is not None:
                     self._lose(path, "a reasoning signature made by another provider")
+                    if not event.text:
+                        continue  # the signature alone: nothing is left to send
                     event = ReasoningDelta(event.text, event.choice)
             out.append(event)
         return out
@@ -174,7 +200,11 @@ def translate_stream(
     in the ``feed`` that brought it, a tool call's argument fragments as they
     come (whole, once complete, for Gemini and Ollama, which send calls
     whole). ``finish()`` returns the target's last bytes and a
-    :class:`LossReport` of what the target could not carry.
+    :class:`LossReport` of what the target could not carry; a source stream
+    cut off before its family's last event makes it raise
+    :class:`~chatcodec.StreamError` instead, as the decoders' ``finish()``
+    does, and ``finish(allow_incomplete=True)`` closes the target's stream
+    anyway.
 
     Parameters
     ----------
@@ -212,6 +242,12 @@ def translate_stream(
     ... )
     >>> b'"content":"Hi!"' in out, b'"id":"msg_1"' in out
     (True, True)
+    >>> out = translator.feed(
+    ...     b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+    ...     b'event: message_delta\ndata: {"type":"message_delta","delta":'
+    ...     b'{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}\n\n'
+    ...     b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+    ... )
     >>> tail, report = translator.finish()
     >>> tail.endswith(b"data: [DONE]\n\n"), bool(report)
     (True, False)

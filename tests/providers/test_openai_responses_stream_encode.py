@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from corpus import needs_corpus
@@ -18,9 +18,10 @@ from readers import (
     responses_complaints,
     responses_sdk,
     sse_payloads,
+    stream_file,
 )
 
-from chatcodec import FinishReason, Response, Usage
+from chatcodec import FinishReason, Response, Usage, translate_stream
 from chatcodec._content import ReasoningPart
 from chatcodec._events import (
     Finished,
@@ -246,3 +247,108 @@ class TestEncoderRules:
         assert [item["type"] for item in output] == ["reasoning", "reasoning", "message"]
         assert len({item["id"] for item in output}) == 3
         assert responses_sdk(raw).output_text == "Hi"
+
+
+class TestReasoningItems:
+    """A reasoning item that carries only its encrypted content is an event, written back."""
+
+    NAME = (
+        "pydantic-ai__models__test_openai_responses"
+        "__test_openai_responses_phase_streamed_on_part_start__00"
+    )
+
+    def recording(self) -> tuple[bytes, str]:
+        """The recorded stream, and its reasoning item's content as its done event has it."""
+        raw = raw_of(stream_file(self.NAME))
+        assert raw is not None
+        (item,) = [
+            e["item"]
+            for e in events_of(raw)
+            if e["type"] == "response.output_item.done" and e["item"]["type"] == "reasoning"
+        ]
+        assert item["summary"] == []
+        assert item.get("content") == []
+        return raw, item["encrypted_content"]
+
+    def test_event_at_item_done(self) -> None:
+        raw, encrypted = self.recording()
+        events = decode(FAMILY, raw)[0]
+        assert ReasoningDelta("", signature=encrypted) in events
+
+    def test_written_back(self) -> None:
+        raw, encrypted = self.recording()
+        events = decode(FAMILY, raw)[0]
+        again = encode_events(FAMILY, events, HEAD)
+        output = events_of(again)[-1]["response"]["output"]
+        recorded = events_of(raw)[-1]["response"]["output"]
+        assert [item["type"] for item in output] == [item["type"] for item in recorded]
+        assert output[0]["encrypted_content"] == encrypted
+        assert responses_sdk(again).output[0].encrypted_content == encrypted
+
+    def test_translated_to_itself(self) -> None:
+        raw, encrypted = self.recording()
+        translator = translate_stream(FAMILY, FAMILY)
+        out = b"".join(translator.feed(raw[k : k + 97]) for k in range(0, len(raw), 97))
+        out += translator.finish()[0]
+        part = decode(FAMILY, out)[1].message.content[0]  # type: ignore[union-attr, index]
+        assert type(part) is ReasoningPart
+        assert part.signature == encrypted
+
+    @pytest.mark.parametrize("target", ["openai", "gemini", "ollama", "bedrock"])
+    def test_translated_to_another_family(self, target: str) -> None:
+        """Another family gets no empty reasoning for the signature it cannot take."""
+        raw, _ = self.recording()
+        translator = translate_stream(FAMILY, target)
+        out = translator.feed(raw)
+        tail, report = translator.finish()
+        message = decode(target, out + tail)[1].message
+        assert message is not None
+        assert not any(type(p) is ReasoningPart for p in message.content or ())
+        assert "a reasoning signature made by another provider" in [x.reason for x in report]
+
+    BODY: ClassVar[dict[str, Any]] = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "gpt-5",
+        "status": "completed",
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "output": [
+            {
+                "id": "rs_1",
+                "type": "reasoning",
+                "encrypted_content": "enc",
+                "summary": [
+                    {"type": "summary_text", "text": "**Plan**\n\nFirst"},
+                    {"type": "summary_text", "text": "Then"},
+                    {"type": "summary_text", "text": ""},
+                ],
+            },
+            {
+                "id": "msg_1",
+                "type": "message",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "4", "annotations": []}],
+            },
+        ],
+    }
+
+    def test_summary_parts_told_apart(self) -> None:
+        """The deltas make the reasoning text, and their events keep each summary part."""
+        response = openai_responses.decode_response(json.dumps(self.BODY).encode())
+        events, decoded = decode(FAMILY, openai_responses.encode_stream(response))
+        assert decoded == response
+        reasoning = [e for e in events if type(e) is ReasoningDelta]
+        part = response.message.content[0]  # type: ignore[union-attr, index]
+        assert "".join(e.text for e in reasoning) == part.text  # type: ignore[union-attr]
+        assert [e.text for e in reasoning].count("\n\n") == 2
+        raw = encode_events(FAMILY, events, None)
+        written = events_of(raw)
+        assert written[-1]["response"]["output"][0]["summary"] == self.BODY["output"][0]["summary"]
+        added = [e["summary_index"] for e in written if e["type"].endswith("summary_part.added")]
+        assert added == [0, 1, 2]
+        assert decode(FAMILY, raw)[0] == events
+        assert responses_sdk(raw).output[0].summary[1].text == "Then"

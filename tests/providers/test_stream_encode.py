@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from corpus import corpus, curated, needs_corpus, random_sizes, run_stream
 from hypothesis import given, settings
@@ -74,10 +75,8 @@ def separable(response: Response, family: str) -> bool:
 def said(family: str, events: list[Any], response: Response) -> bool:
     """Whether a Responses stream's events say every item of its response.
 
-    The decoder makes no event for a reasoning item without summary text
-    (only ``encrypted_content``) nor for an item without its done event, an
-    item's done event may say otherwise than the last event's response, and
-    the deltas of a summary in several parts do not say where the parts end.
+    The decoder makes no event for an item without its done event, and an
+    item's done event may say otherwise than the last event's response.
     """
     message = response.message
     if family != "openai-responses" or message is None or not isinstance(message.content, tuple):
@@ -88,14 +87,35 @@ def said(family: str, events: list[Any], response: Response) -> bool:
         for k, event in enumerate(events)
         if type(event) is ReasoningDelta and (k == 0 or type(events[k - 1]) is not ReasoningDelta)
     )
-    summaries = [((p.extras or {}).get("openai-responses") or {}).get("~summary") for p in parts]
     return (
         runs == sum(1 for p in parts if type(p) is ReasoningPart)
         # Items told whole by their done event (a recording's last event may differ).
         and [e.part for e in events if type(e) is PartReceived]
         == [p for p in parts if type(p) is OpaquePart]
-        and not any(type(lengths) is list and len(lengths) > 1 for lengths in summaries)
     )
+
+
+def as_told(family: str, events: list[Any], response: Response) -> Response:
+    """The response with the reasoning signatures its events carry.
+
+    OpenAI encrypts a reasoning item's ``encrypted_content`` again for each
+    event: the item's done event (the stream event) and the last event's
+    response (the decoded response) hold two tokens for the same reasoning.
+    """
+    message = response.message
+    if family != "openai-responses" or message is None or not isinstance(message.content, tuple):
+        return response
+    told = iter([e.signature for e in events if type(e) is ReasoningDelta and e.signature])
+    content = tuple(
+        msgspec.structs.replace(part, signature=next(told, part.signature))
+        if type(part) is ReasoningPart and part.signature is not None
+        else part
+        for part in message.content
+    )
+    choice = msgspec.structs.replace(
+        response.choices[0], message=msgspec.structs.replace(message, content=content)
+    )
+    return msgspec.structs.replace(response, choices=(choice, *response.choices[1:]))
 
 
 class TestEventsRoundTrip:
@@ -106,6 +126,7 @@ class TestEventsRoundTrip:
         events, response = recorded_run(family, path)
         raw = encode_events(family, events, response)
         again, decoded = decode(family, raw)
+        response = as_told(family, events, response)
         if (
             stem_of(path) in DIALECT
             or not separable(response, family)
@@ -490,10 +511,42 @@ class TestEncoderRules:
             ],
             None,
         )
-        (chunk,) = [json.loads(d) for _, d in sse_payloads(raw)]
+        chunk, last = [json.loads(d) for _, d in sse_payloads(raw)]
         part = chunk["candidates"][0]["content"]["parts"][0]
         assert part["thoughtSignature"] == "sig"
         assert part["functionCall"]["args"] == {"a": 1}
+        assert last == {"candidates": [{"finishReason": "FINISH_REASON_UNSPECIFIED"}]}
+
+    @pytest.mark.parametrize("family", FAMILIES)
+    @pytest.mark.parametrize("count", [0, 1, 2])
+    def test_stream_without_finished_reads_to_its_end(self, family: str, count: int) -> None:
+        """Without a Finished event (or any event), finish() still writes the family's end."""
+        said: list[StreamEvent] = [TextDelta("Hi"), UsageReported(Usage(2, 1))]
+        events = said[:count]
+        raw = encode_events(family, events, None)
+        decoder = codec(family).stream()
+        decoder.feed(raw)
+        decoder.flush()
+        assert decoder.complete
+        assert decoder.finish().text == ("Hi" if count else "")
+
+    @pytest.mark.parametrize("framing", ["sse", "json-array"])
+    def test_gemini_candidates_without_a_reason_end_unspecified(self, framing: str) -> None:
+        events: list[StreamEvent] = [
+            TextDelta("a"),
+            TextDelta("b", choice=1),
+            Finished(FinishReason.STOP, "STOP"),
+            TextDelta("c", choice=2),
+            Finished(None, choice=2),
+        ]
+        raw = encode_events("gemini", events, None, framing=framing)
+        again, decoded = decode("gemini", raw)
+        assert [(c.finish_reason, c.raw_finish_reason) for c in decoded.choices] == [
+            (FinishReason.STOP, "STOP"),
+            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
+            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
+        ]
+        assert [e.choice for e in again if type(e) is Finished] == [0, 2, 1]
 
     def test_ollama_last_line(self) -> None:
         events: list[StreamEvent] = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,7 @@ class TestTranslateStream:
             b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
             b'"delta":{"type":"signature_delta","signature":"s"}}\n\n'
         )
-        _, report = translator.finish()
+        _, report = translator.finish(allow_incomplete=True)
         assert report.paths == ["$.choices[0].message"]
         with pytest.raises(KeyError):
             translate_stream("anthropic", "nobody")
@@ -191,6 +192,49 @@ class TestFlushAndComplete:
         out = translator.feed(cut) + translator.flush()
         assert not translator.complete
         assert b"[DONE]" not in out  # nothing closed yet: the caller chooses what to send
+
+    @pytest.mark.parametrize("flushed", [False, True])
+    def test_finish_refuses_a_stream_cut_off(self, flushed: bool) -> None:
+        """As a decoder's finish(): a cut-off source raises, unless allow_incomplete."""
+        raw = self.raw()
+        cut = raw[: raw.index(b"event: message_delta")]
+        translator = translate_stream("anthropic", "openai")
+        out = translator.feed(cut) + (translator.flush() if flushed else b"")
+        with pytest.raises(StreamError, match="cut off before message_stop") as caught:
+            translator.finish()
+        assert caught.value.partial is not None
+        # Cut after its blocks: the calls are whole.
+        assert caught.value.partial.tool_calls == decode("anthropic", raw)[1].tool_calls
+        with pytest.raises(StreamError):
+            translator.finish()  # still open: asked again, still refused
+        end, _ = translator.finish(allow_incomplete=True)
+        assert end.endswith(b"data: [DONE]\n\n")
+        # The bytes of the source's last events are sent once, whichever call made them.
+        again = translate_stream("anthropic", "openai")
+        expected = again.feed(cut) + again.flush() + again.finish(allow_incomplete=True)[0]
+        assert out + end == expected
+        assert translator.finish(allow_incomplete=True)[0] == b""
+        assert translator.response == caught.value.partial  # what came, not an error
+
+    @pytest.mark.parametrize(("family", "path"), live_params("gemini") + live_params("openai"))
+    def test_any_source_cut_off(self, family: str, path: Path) -> None:
+        raw = raw_of(path)
+        if raw is None or not raw.startswith(b"data:"):
+            pytest.skip("not a whole server-sent event stream")
+        events = raw.replace(b"\r\n", b"\n").strip().split(b"\n\n")
+        # Cut before the first event with a finish reason, which ends a choice.
+        last = [k for k, e in enumerate(events) if re.search(rb'"finish_?[rR]eason": ?"', e)]
+        if not last or last[0] == 0:
+            pytest.skip("no event before the finish reason")
+        cut = b"\n\n".join(events[: last[0]]) + b"\n\n"
+        translator = translate_stream(family, "anthropic")
+        translator.feed(cut)
+        translator.flush()
+        assert not translator.complete
+        with pytest.raises(StreamError, match="cut off"):
+            translator.finish()
+        tail, _ = translator.finish(allow_incomplete=True)
+        assert tail.endswith(b'data: {"type":"message_stop"}\n\n')
 
 
 NEW = ("openai-responses", "bedrock")

@@ -5,7 +5,11 @@ the parts that arrived (a piece of text or thought, or a whole part: a
 function call is sent whole, with its ``thoughtSignature``), the usage so
 far (Gemini's usage is cumulative), and the envelope (``modelVersion``,
 ``responseId``). The finish reason goes in the last chunk of its candidate,
-with the usage that follows it. Framing: ``alt=sse`` (``data:`` lines, CRLF
+with the usage that follows it. A Gemini stream ends with a ``finishReason``
+for every candidate: :meth:`~GeminiStreamEncoder.finish` gives the candidates
+that had none ``FINISH_REASON_UNSPECIFIED`` (candidate 0, when no event came),
+so that the stream always reads to its end, as the other families' encoders
+always write their last event. Framing: ``alt=sse`` (``data:`` lines, CRLF
 as Gemini sends them) or the JSON array sent without it. Keys are written in
 camelCase.
 
@@ -38,6 +42,9 @@ __all__ = ["GeminiStreamEncoder", "encode_stream", "stream_encoder"]
 GeminiFraming = Literal["sse", "json-array"]
 
 _CANDIDATE_OWN = frozenset(("content", "finishReason", "index"))
+# Gemini's reason when none is known (its proto's 0): what a stream ends with when
+# the events gave no reason, as the other families end theirs with no stop reason.
+_UNSPECIFIED = "FINISH_REASON_UNSPECIFIED"
 
 
 class _Frames:
@@ -176,8 +183,7 @@ class GeminiStreamEncoder(StreamEncoder):
             candidate = dict(self._heads.get(event.choice, {}))
             candidate.update(self._index(event.choice))
             reason = wire["candidates"][0].get("finishReason")
-            if reason is not None:
-                candidate["finishReason"] = reason
+            candidate["finishReason"] = reason if reason is not None else _UNSPECIFIED
             self._finishing[event.choice] = candidate
             self._started.add(event.choice)
             self._done.add(event.choice)
@@ -186,11 +192,12 @@ class GeminiStreamEncoder(StreamEncoder):
 
     def _end(self) -> bytes:
         out = self._flush()
-        # Candidates cut off before their reason: their other keys still go out.
+        # A stream ends with a finishReason for every candidate: those the events
+        # gave none (or no candidate at all) end unspecified, with their other keys.
+        keys = sorted(self._started - self._done) or ([] if self._done else [0])
         rest = [
-            {**self._heads[key], **self._index(key)}
-            for key in sorted(self._started)
-            if key not in self._done and self._heads.get(key)
+            {**self._heads.get(key, {}), **self._index(key), "finishReason": _UNSPECIFIED}
+            for key in keys
         ]
         if rest:
             out += self._chunk(rest)
@@ -210,7 +217,9 @@ def stream_encoder(
     Sans-IO: :meth:`~GeminiStreamEncoder.encode` takes one stream event (as
     any family's decoder makes them) and returns the bytes to send at once;
     :meth:`~GeminiStreamEncoder.finish` returns the last chunk (and the
-    array's closing bracket).
+    array's closing bracket): a candidate the events gave no finish reason
+    (candidate 0, after no event at all) ends there with
+    ``FINISH_REASON_UNSPECIFIED``, so the stream always reads to its end.
 
     Parameters
     ----------

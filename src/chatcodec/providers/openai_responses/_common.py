@@ -41,6 +41,9 @@ from .._wire import expect_str, leftover
 
 NAME = "openai-responses"
 
+SUMMARY_JOIN = "\n\n"
+"""What joins the parts of a reasoning summary into one reasoning text."""
+
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
 

@@ -33,7 +33,7 @@ from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
-from ._common import ABSENT, NAME, extras, finish_of, input_details, output_details
+from ._common import ABSENT, NAME, SUMMARY_JOIN, extras, finish_of, input_details, output_details
 from ._items import Run, model_item
 
 __all__ = ["fast_response"]
@@ -293,7 +293,9 @@ def _reasoning(item: _Reasoning) -> ReasoningPart:
         signature = None
     elif signature is None:
         own["encrypted_content"] = None
-    return ReasoningPart("\n\n".join(texts), signature=signature, provider=NAME, extras=extras(own))
+    return ReasoningPart(
+        SUMMARY_JOIN.join(texts), signature=signature, provider=NAME, extras=extras(own)
+    )
 
 
 def _call(item: _FunctionCall) -> ToolCall | InvalidToolCall:

@@ -40,7 +40,7 @@ from ..._messages import (
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._wire import expect_dict
 from ..openai._common import split_data_url
-from ._common import ABSENT, NAME, encode_json, extras, opaque, rest
+from ._common import ABSENT, NAME, SUMMARY_JOIN, encode_json, extras, opaque, rest
 
 __all__ = ["Run", "model_item", "read_items", "user_parts"]
 
@@ -356,7 +356,9 @@ def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
         return None
     if signature is None and "encrypted_content" in item:
         own["encrypted_content"] = None
-    return ReasoningPart("\n\n".join(texts), signature=signature, provider=NAME, extras=extras(own))
+    return ReasoningPart(
+        SUMMARY_JOIN.join(texts), signature=signature, provider=NAME, extras=extras(own)
+    )
 
 
 def _tool_message(item: dict[str, Any], kind: str) -> ToolMessage | None:

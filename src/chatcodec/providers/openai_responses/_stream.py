@@ -8,6 +8,13 @@ those items in, and ``response.completed`` (``incomplete``, ``failed``) gives
 the final body. That body is read by the same function as a non-streaming
 answer; a stream cut off before its last event gives the items so far.
 An ``error`` event raises :class:`~chatcodec.StreamError`.
+
+A reasoning item's ``encrypted_content`` is a :class:`ReasoningDelta`'s
+signature at the item's done event (as Anthropic's ``signature_delta``
+ends a thinking block), and the parts of a summary are told apart by a
+delta of two newlines at each part after the first: the text the deltas
+make is the text of the response's reasoning part, whose summary parts are
+joined so.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
 from ..._stream import ToolCallAccumulator
 from ..._tools import ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
-from ._common import opaque
+from ._common import SUMMARY_JOIN, opaque
 from ._response import read_response
 
 __all__ = ["ResponsesStreamDecoder", "stream"]
@@ -108,6 +115,10 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._part(payload, "content", "content_index", "part")
         elif kind.startswith("response.reasoning_summary_part."):
             self._part(payload, "summary", "summary_index", "part")
+            at = payload.get("summary_index")
+            if kind.endswith(".added") and type(at) is int and at > 0:
+                # The parts of a summary are joined as the response's text joins them.
+                events.append(ReasoningDelta(SUMMARY_JOIN))
         elif kind.endswith(".done") and kind[:-5] in _TEXT_KEYS:
             key, field = _TEXT_KEYS[kind[:-5]]
             index = "summary_index" if key == "summary" else "content_index"
@@ -196,6 +207,12 @@ class ResponsesStreamDecoder(StreamDecoder):
             if type(call_id) is str and type(name) is str and type(arguments) is str:
                 call = parse_tool_call(call_id, name, arguments)
                 events.append(ToolCallCompleted(self._slots[index], call))
+        elif kind == "reasoning":
+            # The item's signature, as Anthropic's signature_delta closes a thinking block:
+            # an item with no summary text says nothing else.
+            signature = item.get("encrypted_content")
+            if type(signature) is str:
+                events.append(ReasoningDelta("", signature=signature))
         elif kind not in _MODELED:
             events.append(PartReceived(opaque(item)))
 

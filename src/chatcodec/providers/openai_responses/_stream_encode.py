@@ -18,7 +18,9 @@ it wrote, each part's text joined once the part is done.
 Items are numbered in order of appearance. Text goes into a ``message``
 item, reasoning into a ``reasoning`` item (its summary, or its
 ``reasoning_text`` content where the head's item had that), each open while
-its kind of event keeps coming; a ``function_call`` item stays open until
+its kind of event keeps coming (a reasoning delta of two newlines, which
+joins two parts of a summary, begins the summary's next part, as the
+decoder tells the parts apart); a ``function_call`` item stays open until
 its call completes, so calls whose fragments interleave each keep their
 own item. A call announced without an id or a name goes out whole once
 complete. The head's items give what the events do not say: the ids,
@@ -45,7 +47,7 @@ from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
 from .._stream_writer import StreamEncoder, loads, tiny
-from ._common import NAME
+from ._common import NAME, SUMMARY_JOIN
 from ._response import encode_response
 from ._stream_items import Sequence, adding, item_id, started, text_event, whole_item
 
@@ -62,7 +64,18 @@ def _final_event(body: dict[str, Any]) -> str:
 class _Item:
     """One output item being written: its keys, and its parts so far."""
 
-    __slots__ = ("field", "id", "index", "item", "key", "kind", "parts", "pieces", "shells")
+    __slots__ = (
+        "field",
+        "id",
+        "index",
+        "item",
+        "key",
+        "kind",
+        "parts",
+        "pieces",
+        "shells",
+        "split",
+    )
 
     def __init__(self, index: int, shell: dict[str, Any], key: str) -> None:
         self.index = index
@@ -75,6 +88,7 @@ class _Item:
         self.parts: list[dict[str, Any]] = []  # the parts done, then the open one
         self.field = "text"  # the open part's text field ("refusal" for a refusal)
         self.pieces: list[str] = []  # the open part's text (or the call's arguments) so far
+        self.split = False  # the next text goes in a new summary part
 
     def where(self) -> dict[str, Any]:
         """The fields that place an event of this item (and of its open part)."""
@@ -168,6 +182,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         item.parts.append(part)
         item.field = field
         item.pieces = []
+        item.split = False
         added = "response.reasoning_summary_part.added"
         if item.key == "content":
             added = "response.content_part.added"
@@ -197,7 +212,10 @@ class ResponsesStreamEncoder(StreamEncoder):
                 "response.function_call_arguments.done", **item.where(), arguments=text
             )
         else:
-            out = self._close_part(item)
+            out = b""
+            if item.split:  # a summary part that stayed empty
+                out = self._open_part(item, "summary_text", "text")
+            out += self._close_part(item)
             whole[item.key] = item.parts
         if whole.get("status") == "in_progress":
             whole["status"] = "completed"
@@ -237,7 +255,7 @@ class ResponsesStreamEncoder(StreamEncoder):
     def _text(self, kind: str, field: str, text: str, event: str) -> bytes:
         """``text`` in a part of ``kind`` of the open item of the right kind."""
         out, item = self._open("message" if kind in ("output_text", "refusal") else "reasoning")
-        if not item.parts or item.parts[-1].get("type") != kind:
+        if not item.parts or item.parts[-1].get("type") != kind or item.split:
             out += self._open_part(item, kind, field)
         item.pieces.append(text)
         extra: dict[str, Any] = {"logprobs": []} if event == "response.output_text.delta" else {}
@@ -290,7 +308,17 @@ class ResponsesStreamEncoder(StreamEncoder):
             )
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
-            if event.text:
+            current = self._current
+            if (
+                event.text == SUMMARY_JOIN
+                and current is not None
+                and current.kind == "reasoning"
+                and current.key == "summary"
+                and current.parts
+                and not current.split
+            ):
+                current.split = True  # what joins two summary parts: the next part begins
+            elif event.text:
                 more, reasoning = self._open("reasoning")
                 part, name = "summary_text", "response.reasoning_summary_text.delta"
                 if reasoning.key == "content":

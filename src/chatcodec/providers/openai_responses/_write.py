@@ -34,7 +34,7 @@ from ..._messages import (
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import Encoding, derive_id, fill
 from ..openai._common import data_url
-from ._common import NAME, split_lengths
+from ._common import NAME, SUMMARY_JOIN, split_lengths
 
 __all__ = ["write_message", "write_user_parts"]
 
@@ -264,7 +264,7 @@ def _reasoning(
     if output and "id" not in own:
         item["id"] = derive_id("rs_", path, n)
     if "summary" not in own and own.get("~summary", 0) is not None:
-        pieces = split_lengths(part.text, own.get("~summary"), "\n\n")
+        pieces = split_lengths(part.text, own.get("~summary"), SUMMARY_JOIN)
         if pieces is None:
             pieces = [part.text] if part.text else []
         item["summary"] = [{"type": "summary_text", "text": p} for p in pieces]
