@@ -30,7 +30,7 @@ from msgspec import Raw
 
 from .._content import AssistantPart
 from .._errors import StreamError
-from .._events import StreamEvent
+from .._events import StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
@@ -240,6 +240,16 @@ class BlockStreamEncoder(StreamEncoder):
     def _blocks(self, blocks: Any) -> bytes:
         return b"".join([self._whole(self._new(), block) for block in blocks])
 
+    def _completed(self, event: ToolCallCompleted) -> bytes:
+        """A call complete: its open block closed, or the call sent whole."""
+        index = self._calls.pop(event.slot, None)
+        if index is not None:
+            return self._block_stop(index)
+        if event.slot in self._ended:
+            return b""  # its block was closed at the stop, fragments and all
+        out = self._close()
+        return out + self._blocks(self._content(call=event.call))
+
     def _stop_calls(self) -> bytes:
         """Close the open call blocks (at the stop)."""
         out = b"".join([self._block_stop(index) for index in self._calls.values()])
@@ -254,6 +264,15 @@ class BlockStreamEncoder(StreamEncoder):
     @abc.abstractmethod
     def _block_stop(self, index: int) -> bytes:
         """The bytes that close block ``index``."""
+
+    @abc.abstractmethod
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        """The family's content blocks of a response holding ``part`` or ``call``."""
 
     @abc.abstractmethod
     def _whole(self, index: int, block: Any) -> bytes:

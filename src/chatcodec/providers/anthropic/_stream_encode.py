@@ -20,7 +20,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._events import (
     Finished,
     PartReceived,
@@ -34,6 +34,7 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, sse, tiny
 from ._encode import encode_response
 
@@ -155,6 +156,14 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
     def _block_stop(self, index: int) -> bytes:
         return _block_stop(index)
 
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        return tiny(encode_response, part=part, call=call, losses=self.losses)["content"]
+
     def _whole(self, index: int, block: Any) -> bytes:
         return _whole(index, block)
 
@@ -209,14 +218,7 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
             return out + _block_start(index, block)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            block_index = self._calls.pop(event.slot, None)
-            if block_index is not None:
-                return out + _block_stop(block_index)
-            if event.slot in self._ended:
-                return out  # its block was closed at the stop, fragments and all
-            out += self._close()
-            wire = tiny(encode_response, call=event.call, losses=self.losses)
-            return out + self._blocks(wire["content"])
+            return out + self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             return out + self._part(event)
@@ -236,10 +238,9 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
         if type(part) is RefusalPart:
             return self._event(TextDelta(part.text)) if part.text else b""
         out = self._close()
-        message = {"content": ()}
-        if not (type(part) is ReasoningPart and part.redacted is None and not part.text):
-            message = tiny(encode_response, part=part, losses=self.losses)
-        return out + self._blocks(message["content"])
+        if type(part) is ReasoningPart and part.redacted is None and not part.text:
+            return out
+        return out + self._blocks(self._content(part=part))
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()
