@@ -23,7 +23,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._events import (
     Finished,
     PartReceived,
@@ -38,6 +38,7 @@ from ..._eventstream import encode_message
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, tiny
 from ._encode import encode_response
 
@@ -164,6 +165,15 @@ class BedrockStreamEncoder(BlockStreamEncoder):
     def _block_stop(self, index: int) -> bytes:
         return _stop(index)
 
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        wire = tiny(encode_response, part=part, call=call, losses=self.losses)
+        return wire["output"]["message"]["content"]
+
     def _whole(self, index: int, block: Any) -> bytes:
         return _whole(index, block)
 
@@ -217,14 +227,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
             return out + _start(index, {"toolUse": spec})
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            index_ = self._calls.pop(event.slot, None)
-            if index_ is not None:
-                return out + _stop(index_)
-            if event.slot in self._ended:
-                return out  # its block was closed at the stop, fragments and all
-            out += self._close()
-            wire = tiny(encode_response, call=event.call, losses=self.losses)
-            return out + self._blocks(wire["output"]["message"]["content"])
+            return out + self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             return out + self._part(event)
@@ -243,8 +246,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
         if type(part) is ReasoningPart and part.redacted is None and part.extras is None:
             return self._event(ReasoningDelta(part.text, signature=part.signature))
         out = self._close()
-        wire = tiny(encode_response, part=part, losses=self.losses)
-        return out + self._blocks(wire["output"]["message"]["content"])
+        return out + self._blocks(self._content(part=part))
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()
