@@ -34,6 +34,7 @@ from .._events import StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
+from .._stream import ToolCallStarted
 from .._tools import InvalidToolCall, ToolCall
 from .._usage import FinishReason, Usage
 
@@ -240,6 +241,14 @@ class BlockStreamEncoder(StreamEncoder):
     def _blocks(self, blocks: Any) -> bytes:
         return b"".join([self._whole(self._new(), block) for block in blocks])
 
+    def _start_call(self, event: ToolCallStarted) -> bytes:
+        """A call started: the open block closed, and a block of its own opened."""
+        out = self._close()
+        if event.id is None or event.name is None:
+            return out  # a block needs both: the call goes out whole when complete
+        index = self._calls[event.slot] = self._new()
+        return out + self._call_start(index, event.id, event.name)
+
     def _completed(self, event: ToolCallCompleted) -> bytes:
         """A call complete: its open block closed, or the call sent whole."""
         index = self._calls.pop(event.slot, None)
@@ -264,6 +273,10 @@ class BlockStreamEncoder(StreamEncoder):
     @abc.abstractmethod
     def _block_stop(self, index: int) -> bytes:
         """The bytes that close block ``index``."""
+
+    @abc.abstractmethod
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        """The bytes that open the block of a call streamed in fragments."""
 
     @abc.abstractmethod
     def _content(

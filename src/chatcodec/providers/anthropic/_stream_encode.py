@@ -156,6 +156,11 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
     def _block_stop(self, index: int) -> bytes:
         return _block_stop(index)
 
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        block = dict(self._tools.get(id_, {}))
+        block.update(type="tool_use", id=id_, name=name, input={})
+        return _block_start(index, block)
+
     def _content(
         self,
         *,
@@ -209,13 +214,7 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
             return out
         if kind is ToolCallStarted:
             assert isinstance(event, ToolCallStarted)
-            out += self._close()
-            if event.id is None or event.name is None:
-                return out  # a block needs both: the call goes out whole when complete
-            index = self._calls[event.slot] = self._new()
-            block = dict(self._tools.get(event.id, {}))
-            block.update(type="tool_use", id=event.id, name=event.name, input={})
-            return out + _block_start(index, block)
+            return out + self._start_call(event)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
             return out + self._completed(event)
