@@ -165,6 +165,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
     def _block_stop(self, index: int) -> bytes:
         return _stop(index)
 
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        spec = {k: v for k, v in self._tools.get(id_, {}).items() if k != "input"}
+        spec.update(toolUseId=id_, name=name)
+        return _start(index, {"toolUse": spec})
+
     def _content(
         self,
         *,
@@ -218,13 +223,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
             return out
         if kind is ToolCallStarted:
             assert isinstance(event, ToolCallStarted)
-            out += self._close()
-            if event.id is None or event.name is None:
-                return out  # a block needs both: the call goes out whole when complete
-            index = self._calls[event.slot] = self._new()
-            spec = {k: v for k, v in self._tools.get(event.id, {}).items() if k != "input"}
-            spec.update(toolUseId=event.id, name=event.name)
-            return out + _start(index, {"toolUse": spec})
+            return out + self._start_call(event)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
             return out + self._completed(event)
