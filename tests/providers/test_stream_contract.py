@@ -520,3 +520,43 @@ def test_any_bytes_give_events_or_a_stream_error(family: str, data: bytes, cut: 
 def test_all_stream_errors_are_chatcodec_errors() -> None:
     assert issubclass(StreamError, cc.ChatCodecError)
     assert issubclass(StreamError, ValueError)
+
+
+# An error the stream reports, as each family sends it: the first payload of the stream.
+_REPORTED = {
+    "anthropic": (
+        b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error",'
+        b'"message":"secret text"}}\n\n'
+    ),
+    "gemini": (
+        b'data: {"error":{"code":503,"message":"secret text","status":"UNAVAILABLE"}}\r\n\r\n'
+    ),
+    "openai": b'data: {"error":{"message":"secret text","type":"server_error","code":500}}\n\n',
+}
+
+
+def _fed_in_two(decoder: Any, raw: bytes, cut: int) -> None:
+    decoder.feed(raw[:cut])
+    decoder.feed(raw[cut:])
+
+
+@pytest.mark.parametrize(
+    ("family", "message", "kind", "code"),
+    [
+        ("anthropic", "anthropic stream error: overloaded_error", "overloaded_error", None),
+        ("gemini", "gemini stream error: UNAVAILABLE (code 503)", "UNAVAILABLE", 503),
+        ("openai", "openai stream error: server_error (code 500)", "server_error", 500),
+    ],
+)
+def test_a_reported_error_names_its_type_and_code_alike(
+    family: str, message: str, kind: str, code: int | None
+) -> None:
+    raw = _REPORTED[family]
+    for cut in range(len(raw) + 1):
+        with pytest.raises(StreamError) as caught:
+            _fed_in_two(stream(family), raw, cut)
+        error = caught.value
+        assert str(error) == message
+        assert "secret" not in str(error)
+        assert "secret" not in repr(error)
+        assert (error.provider, error.type, error.code) == (family, kind, code)

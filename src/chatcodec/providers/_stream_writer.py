@@ -30,14 +30,15 @@ from msgspec import Raw
 
 from .._content import AssistantPart
 from .._errors import StreamError
-from .._events import StreamEvent
+from .._events import StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
+from .._stream import ToolCallStarted
 from .._tools import InvalidToolCall, ToolCall
 from .._usage import FinishReason, Usage
 
-__all__ = ["ARGUMENTS", "StreamEncoder", "dumps", "loads", "sse", "tiny"]
+__all__ = ["ARGUMENTS", "BlockStreamEncoder", "StreamEncoder", "dumps", "loads", "sse", "tiny"]
 
 EncodeResponse = Callable[..., bytes]
 
@@ -148,11 +149,12 @@ class StreamEncoder(abc.ABC):
     (what closes the stream).
     """
 
-    __slots__ = ("_finished", "losses")
+    __slots__ = ("_finished", "_warned", "losses")
 
     def __init__(self, losses: list[Loss] | None) -> None:
         self.losses: list[Loss] = losses if losses is not None else []
         self._finished = False
+        self._warned: set[str] = set()
 
     def encode(self, event: StreamEvent) -> bytes:
         """Take one event; return the bytes to send for it (may be empty).
@@ -180,6 +182,12 @@ class StreamEncoder(abc.ABC):
     def _lose(self, path: str, reason: str) -> None:
         self.losses.append(Loss(path, reason))
 
+    def _lose_once(self, path: str, reason: str) -> None:
+        """Report a loss the first time its reason comes up in the stream."""
+        if reason not in self._warned:
+            self._warned.add(reason)
+            self._lose(path, reason)
+
     @abc.abstractmethod
     def _event(self, event: StreamEvent) -> bytes:
         """The bytes for one event."""
@@ -187,3 +195,98 @@ class StreamEncoder(abc.ABC):
     @abc.abstractmethod
     def _end(self) -> bytes:
         """The bytes that close the stream."""
+
+
+class BlockStreamEncoder(StreamEncoder):
+    """Base of the encoders whose stream is content blocks by index (Anthropic, Bedrock).
+
+    One text or reasoning block is open at a time (its ``kind``); a call gets
+    a block of its own, open from its start to its completion, by slot. The
+    stop closes every open block: a call completed after it has no more to
+    send. Subclasses write a block's start (``_block_start``, possibly
+    nothing), its stop (``_block_stop``) and a whole block (``_whole``).
+    """
+
+    __slots__ = ("_calls", "_current", "_ended", "_kind", "_next")
+
+    def __init__(self, losses: list[Loss] | None) -> None:
+        super().__init__(losses)
+        self._next = 0  # the next block's index
+        self._current: int | None = None  # the open text or reasoning block
+        self._kind: str | None = None  # its kind
+        self._calls: dict[int, int] = {}  # slot -> index of its open call block
+        self._ended: set[int] = set()  # slots whose block the stop closed before their call
+
+    def _new(self) -> int:
+        index = self._next
+        self._next += 1
+        return index
+
+    def _close(self) -> bytes:
+        """Close the open text or reasoning block."""
+        if self._current is None:
+            return b""
+        index, self._current, self._kind = self._current, None, None
+        return self._block_stop(index)
+
+    def _open(self, kind: str) -> tuple[bytes, int]:
+        """The open block of ``kind``, opened (after closing another) if need be."""
+        if self._kind == kind and self._current is not None:
+            return b"", self._current
+        out = self._close()
+        index = self._current = self._new()
+        self._kind = kind
+        return out + self._block_start(index, kind), index
+
+    def _blocks(self, blocks: Any) -> bytes:
+        return b"".join([self._whole(self._new(), block) for block in blocks])
+
+    def _start_call(self, event: ToolCallStarted) -> bytes:
+        """A call started: the open block closed, and a block of its own opened."""
+        out = self._close()
+        if event.id is None or event.name is None:
+            return out  # a block needs both: the call goes out whole when complete
+        index = self._calls[event.slot] = self._new()
+        return out + self._call_start(index, event.id, event.name)
+
+    def _completed(self, event: ToolCallCompleted) -> bytes:
+        """A call complete: its open block closed, or the call sent whole."""
+        index = self._calls.pop(event.slot, None)
+        if index is not None:
+            return self._block_stop(index)
+        if event.slot in self._ended:
+            return b""  # its block was closed at the stop, fragments and all
+        out = self._close()
+        return out + self._blocks(self._content(call=event.call))
+
+    def _stop_calls(self) -> bytes:
+        """Close the open call blocks (at the stop)."""
+        out = b"".join([self._block_stop(index) for index in self._calls.values()])
+        self._ended.update(self._calls)
+        self._calls.clear()
+        return out
+
+    @abc.abstractmethod
+    def _block_start(self, index: int, kind: str) -> bytes:
+        """The bytes that open a text or reasoning block of ``kind``."""
+
+    @abc.abstractmethod
+    def _block_stop(self, index: int) -> bytes:
+        """The bytes that close block ``index``."""
+
+    @abc.abstractmethod
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        """The bytes that open the block of a call streamed in fragments."""
+
+    @abc.abstractmethod
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        """The family's content blocks of a response holding ``part`` or ``call``."""
+
+    @abc.abstractmethod
+    def _whole(self, index: int, block: Any) -> bytes:
+        """The bytes of a whole block (a part or call sent at once)."""

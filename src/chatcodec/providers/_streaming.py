@@ -181,6 +181,19 @@ class StreamDecoder(abc.ABC):
         self._error = error
         return error
 
+    def _reported(self, provider: str, kind: object, code: object = None) -> StreamError:
+        """The error the stream itself reported: its type and code, never its message."""
+        name = kind if type(kind) is str and kind else None
+        number = code if type(code) is int or type(code) is str else None
+        said = f" (code {number})" if number is not None else ""
+        return StreamError(
+            f"{provider} stream error: {name or 'error'}{said}",
+            partial=self._partial(),
+            provider=provider,
+            type=name,
+            code=number,
+        )
+
     def _partial(self) -> Response | None:
         try:
             return self._response()

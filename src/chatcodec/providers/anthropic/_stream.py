@@ -44,7 +44,7 @@ from typing import Any
 
 import msgspec
 
-from ..._errors import StreamError, ValidationError
+from ..._errors import ValidationError
 from ..._events import (
     Finished,
     PartReceived,
@@ -234,14 +234,7 @@ class AnthropicStreamDecoder(StreamDecoder):
             self._stopped = True
         elif kind == "error" or event == "error":
             error = payload.get("error")
-            name = error.get("type") if type(error) is dict else None
-            name = name if type(name) is str and name else None
-            raise StreamError(
-                f"anthropic stream error: {name or 'error'}",
-                partial=self._partial(),
-                provider="anthropic",
-                type=name,
-            )
+            raise self._reported("anthropic", error.get("type") if type(error) is dict else None)
         # ping and unknown events change nothing
 
     def _more(self, state: _Block, text: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._events import (
     Finished,
     PartReceived,
@@ -34,7 +34,8 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
-from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
+from ..._tools import InvalidToolCall, ToolCall
+from .._stream_writer import BlockStreamEncoder, dumps, loads, sse, tiny
 from ._encode import encode_response
 
 __all__ = ["AnthropicStreamEncoder", "encode_stream", "stream_encoder"]
@@ -111,23 +112,10 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
     return b"".join(out)
 
 
-class AnthropicStreamEncoder(StreamEncoder):
+class AnthropicStreamEncoder(BlockStreamEncoder):
     """Write an Anthropic Messages stream; made by :func:`stream_encoder`, see there."""
 
-    __slots__ = (
-        "_body",
-        "_calls",
-        "_current",
-        "_ended",
-        "_kind",
-        "_next",
-        "_ping",
-        "_started",
-        "_stop",
-        "_tools",
-        "_usage",
-        "_warned",
-    )
+    __slots__ = ("_body", "_ping", "_started", "_stop", "_tools", "_usage")
 
     def __init__(
         self, head: Response | None = None, *, ping: bool = False, losses: list[Loss] | None = None
@@ -148,14 +136,8 @@ class AnthropicStreamEncoder(StreamEncoder):
         }
         self._ping = ping
         self._started = False
-        self._next = 0  # the next block's index
-        self._current: int | None = None  # the open text or thinking block
-        self._kind: str | None = None  # its kind
-        self._calls: dict[int, int] = {}  # slot -> index of its open tool_use block
-        self._ended: set[int] = set()  # slots whose block the stop closed before their call
         self._usage: Any = None
         self._stop: Any = None
-        self._warned: set[str] = set()
 
     # -- writing --------------------------------------------------------------
 
@@ -166,35 +148,29 @@ class AnthropicStreamEncoder(StreamEncoder):
         usage = self._usage if self._usage is not None else {"input_tokens": 0, "output_tokens": 0}
         return _start_message(self._body, usage) + (_PING if self._ping else b"")
 
-    def _close(self) -> bytes:
-        """Close the open text or thinking block."""
-        if self._current is None:
-            return b""
-        index, self._current, self._kind = self._current, None, None
+    def _block_start(self, index: int, kind: str) -> bytes:
+        if kind == "thinking":
+            return _block_start(index, {"type": "thinking", "thinking": "", "signature": ""})
+        return _block_start(index, {"type": "text", "text": ""})
+
+    def _block_stop(self, index: int) -> bytes:
         return _block_stop(index)
 
-    def _open(self, kind: str) -> tuple[bytes, int]:
-        """The open block of ``kind``, opened (after closing another) if need be."""
-        if self._kind == kind and self._current is not None:
-            return b"", self._current
-        out = self._close()
-        index = self._current = self._next
-        self._next += 1
-        self._kind = kind
-        block: dict[str, Any] = {"type": "text", "text": ""}
-        if kind == "thinking":
-            block = {"type": "thinking", "thinking": "", "signature": ""}
-        return out + _block_start(index, block), index
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        block = dict(self._tools.get(id_, {}))
+        block.update(type="tool_use", id=id_, name=name, input={})
+        return _block_start(index, block)
 
-    def _new(self) -> int:
-        index = self._next
-        self._next += 1
-        return index
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        return tiny(encode_response, part=part, call=call, losses=self.losses)["content"]
 
-    def _lose_once(self, path: str, reason: str) -> None:
-        if reason not in self._warned:
-            self._warned.add(reason)
-            self._lose(path, reason)
+    def _whole(self, index: int, block: Any) -> bytes:
+        return _whole(index, block)
 
     def _event(self, event: StreamEvent) -> bytes:
         if type(event) is not UsageReported and getattr(event, "choice", 0) != 0:
@@ -238,23 +214,10 @@ class AnthropicStreamEncoder(StreamEncoder):
             return out
         if kind is ToolCallStarted:
             assert isinstance(event, ToolCallStarted)
-            out += self._close()
-            if event.id is None or event.name is None:
-                return out  # a block needs both: the call goes out whole when complete
-            index = self._calls[event.slot] = self._new()
-            block = dict(self._tools.get(event.id, {}))
-            block.update(type="tool_use", id=event.id, name=event.name, input={})
-            return out + _block_start(index, block)
+            return out + self._start_call(event)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            block_index = self._calls.pop(event.slot, None)
-            if block_index is not None:
-                return out + _block_stop(block_index)
-            if event.slot in self._ended:
-                return out  # its block was closed at the stop, fragments and all
-            out += self._close()
-            wire = tiny(encode_response, call=event.call, losses=self.losses)
-            return out + self._blocks(wire["content"])
+            return out + self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             return out + self._part(event)
@@ -274,19 +237,9 @@ class AnthropicStreamEncoder(StreamEncoder):
         if type(part) is RefusalPart:
             return self._event(TextDelta(part.text)) if part.text else b""
         out = self._close()
-        message = {"content": ()}
-        if not (type(part) is ReasoningPart and part.redacted is None and not part.text):
-            message = tiny(encode_response, part=part, losses=self.losses)
-        return out + self._blocks(message["content"])
-
-    def _blocks(self, blocks: Any) -> bytes:
-        return b"".join(_whole(self._new(), block) for block in blocks)
-
-    def _stop_calls(self) -> bytes:
-        out = b"".join(_block_stop(index) for index in self._calls.values())
-        self._ended.update(self._calls)
-        self._calls.clear()
-        return out
+        if type(part) is ReasoningPart and part.redacted is None and not part.text:
+            return out
+        return out + self._blocks(self._content(part=part))
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()

@@ -23,7 +23,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._events import (
     Finished,
     PartReceived,
@@ -38,7 +38,8 @@ from ..._eventstream import encode_message
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
-from .._stream_writer import StreamEncoder, dumps, loads, tiny
+from ..._tools import InvalidToolCall, ToolCall
+from .._stream_writer import BlockStreamEncoder, dumps, loads, tiny
 from ._encode import encode_response
 
 __all__ = ["BedrockStreamEncoder", "encode_stream", "stream_encoder"]
@@ -131,22 +132,10 @@ def _role(body: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant"} if not message else {}
 
 
-class BedrockStreamEncoder(StreamEncoder):
+class BedrockStreamEncoder(BlockStreamEncoder):
     """Write a Bedrock ``ConverseStream``; made by :func:`stream_encoder`, see there."""
 
-    __slots__ = (
-        "_body",
-        "_calls",
-        "_current",
-        "_ended",
-        "_kind",
-        "_next",
-        "_started",
-        "_stop_reason",
-        "_tools",
-        "_usage",
-        "_warned",
-    )
+    __slots__ = ("_body", "_started", "_stop_reason", "_tools", "_usage")
 
     def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
         super().__init__(losses)
@@ -161,14 +150,8 @@ class BedrockStreamEncoder(StreamEncoder):
             if type(spec) is dict and type(spec.get("toolUseId")) is str:
                 self._tools[spec["toolUseId"]] = spec
         self._started = False
-        self._next = 0  # the next block's index
-        self._current: int | None = None  # the open text or reasoning block
-        self._kind: str | None = None  # its kind
-        self._calls: dict[int, int] = {}  # slot -> index of its open toolUse block
-        self._ended: set[int] = set()  # slots whose block the stop closed before their call
         self._usage: Any = None
         self._stop_reason: Any = None
-        self._warned: set[str] = set()
 
     def _begin(self) -> bytes:
         if self._started:
@@ -176,31 +159,28 @@ class BedrockStreamEncoder(StreamEncoder):
         self._started = True
         return _frame("messageStart", _role(self._body))
 
-    def _close(self) -> bytes:
-        """Close the open text or reasoning block."""
-        if self._current is None:
-            return b""
-        index, self._current, self._kind = self._current, None, None
+    def _block_start(self, index: int, kind: str) -> bytes:
+        return b""  # a text or reasoning block opens with its first delta
+
+    def _block_stop(self, index: int) -> bytes:
         return _stop(index)
 
-    def _open(self, kind: str) -> tuple[bytes, int]:
-        """The open block of ``kind``, opened (after closing another) if need be."""
-        if self._kind == kind and self._current is not None:
-            return b"", self._current
-        out = self._close()
-        index = self._current = self._new()
-        self._kind = kind
-        return out, index
+    def _call_start(self, index: int, id_: str, name: str) -> bytes:
+        spec = {k: v for k, v in self._tools.get(id_, {}).items() if k != "input"}
+        spec.update(toolUseId=id_, name=name)
+        return _start(index, {"toolUse": spec})
 
-    def _new(self) -> int:
-        index = self._next
-        self._next += 1
-        return index
+    def _content(
+        self,
+        *,
+        part: AssistantPart | None = None,
+        call: ToolCall | InvalidToolCall | None = None,
+    ) -> Any:
+        wire = tiny(encode_response, part=part, call=call, losses=self.losses)
+        return wire["output"]["message"]["content"]
 
-    def _lose_once(self, path: str, reason: str) -> None:
-        if reason not in self._warned:
-            self._warned.add(reason)
-            self._lose(path, reason)
+    def _whole(self, index: int, block: Any) -> bytes:
+        return _whole(index, block)
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
@@ -243,23 +223,10 @@ class BedrockStreamEncoder(StreamEncoder):
             return out
         if kind is ToolCallStarted:
             assert isinstance(event, ToolCallStarted)
-            out += self._close()
-            if event.id is None or event.name is None:
-                return out  # a block needs both: the call goes out whole when complete
-            index = self._calls[event.slot] = self._new()
-            spec = {k: v for k, v in self._tools.get(event.id, {}).items() if k != "input"}
-            spec.update(toolUseId=event.id, name=event.name)
-            return out + _start(index, {"toolUse": spec})
+            return out + self._start_call(event)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            index_ = self._calls.pop(event.slot, None)
-            if index_ is not None:
-                return out + _stop(index_)
-            if event.slot in self._ended:
-                return out  # its block was closed at the stop, fragments and all
-            out += self._close()
-            wire = tiny(encode_response, call=event.call, losses=self.losses)
-            return out + self._blocks(wire["output"]["message"]["content"])
+            return out + self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             return out + self._part(event)
@@ -278,17 +245,7 @@ class BedrockStreamEncoder(StreamEncoder):
         if type(part) is ReasoningPart and part.redacted is None and part.extras is None:
             return self._event(ReasoningDelta(part.text, signature=part.signature))
         out = self._close()
-        wire = tiny(encode_response, part=part, losses=self.losses)
-        return out + self._blocks(wire["output"]["message"]["content"])
-
-    def _blocks(self, blocks: Any) -> bytes:
-        return b"".join(_whole(self._new(), block) for block in blocks)
-
-    def _stop_calls(self) -> bytes:
-        out = b"".join(_stop(index) for index in self._calls.values())
-        self._ended.update(self._calls)
-        self._calls.clear()
-        return out
+        return out + self._blocks(self._content(part=part))
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()

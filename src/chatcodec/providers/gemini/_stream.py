@@ -47,7 +47,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..._content import ReasoningPart, TextPart
-from ..._errors import ChatCodecError, StreamError, ValidationError
+from ..._errors import ChatCodecError, ValidationError
 from ..._events import (
     Finished,
     PartReceived,
@@ -295,17 +295,7 @@ class GeminiStreamDecoder(StreamDecoder):
         chunk = expect_dict(_decode_json(data), "$")
         error = chunk.get("error")
         if type(error) is dict and "candidates" not in chunk:
-            status, code = error.get("status"), error.get("code")
-            status = status if type(status) is str and status else None
-            code = code if type(code) is int or type(code) is str else None
-            number = f" (code {code})" if code is not None else ""
-            raise StreamError(
-                f"gemini stream error: {status or 'error'}{number}",
-                partial=self._partial(),
-                provider="gemini",
-                type=status,
-                code=code,
-            )
+            raise self._reported("gemini", error.get("status"), error.get("code"))
         usage = None
         for key, value in chunk.items():
             if key == "candidates":

@@ -504,19 +504,9 @@ class OpenAIStreamDecoder(StreamDecoder):
         raise self._stream_error(error)
 
     def _stream_error(self, error: Any) -> StreamError:
-        kind = code = None
         if type(error) is dict:
-            kind, code = error.get("type"), error.get("code")
-        kind = kind if type(kind) is str and kind else None
-        code = code if type(code) is int or type(code) is str else None
-        number = f" (code {code})" if code is not None else ""
-        return StreamError(
-            f"openai stream error: {kind or 'error'}{number}",
-            partial=self._partial(),
-            provider="openai",
-            type=kind,
-            code=code,
-        )
+            return self._reported("openai", error.get("type"), error.get("code"))
+        return self._reported("openai", None)
 
     def _release(self) -> None:
         self._top, self._answers, self._by_key = {}, [], {}

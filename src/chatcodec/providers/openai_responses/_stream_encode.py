@@ -115,7 +115,6 @@ class ResponsesStreamEncoder(StreamEncoder):
         "_status",
         "_tools",
         "_usage",
-        "_warned",
         "_write",
     )
 
@@ -146,7 +145,6 @@ class ResponsesStreamEncoder(StreamEncoder):
         self._ended: set[int] = set()  # slots whose item the stop closed before their call
         self._usage: Any = None
         self._status: dict[str, Any] = {"status": "completed"}
-        self._warned: set[str] = set()
 
     # -- items and parts ------------------------------------------------------
 
@@ -276,11 +274,6 @@ class ResponsesStreamEncoder(StreamEncoder):
         return out
 
     # -- events ---------------------------------------------------------------
-
-    def _lose_once(self, path: str, reason: str) -> None:
-        if reason not in self._warned:
-            self._warned.add(reason)
-            self._lose(path, reason)
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
