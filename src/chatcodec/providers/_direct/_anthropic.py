@@ -20,7 +20,7 @@ from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..anthropic._blocks import NO_FILE_NAME, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
-from ._source import CACHE_LIMIT, Fallback, Message, Read, Tools
+from ._source import Fallback, Message, Read, Tools, once
 
 __all__ = ["write"]
 
@@ -166,16 +166,7 @@ def _tools(r: Read) -> Raw:
     """The tools as Anthropic takes them, written once per array."""
     tools = r.tools
     assert tools is not None
-    try:
-        found = _WRITTEN[tools.key]
-    except KeyError:
-        found = _write_tools(tools)
-        if len(_WRITTEN) >= CACHE_LIMIT:
-            _WRITTEN.clear()
-        _WRITTEN[tools.key] = found
-    if found is None:
-        raise Fallback
-    return found
+    return once(_WRITTEN, tools.key, _write_tools, tools)
 
 
 _WRITTEN: dict[bytes, Raw | None] = {}

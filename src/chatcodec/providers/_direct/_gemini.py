@@ -20,7 +20,7 @@ from .._wire import Encoding, encode_body
 from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import _object_reply
 from ..gemini._keys import signs_calls
-from ._source import CACHE_LIMIT, Fallback, Read, Tools
+from ._source import Fallback, Read, Tools, once
 
 __all__ = ["write"]
 
@@ -139,16 +139,7 @@ def _tools(r: Read) -> Raw:
     """The function declarations, written once per array of tools."""
     tools = r.tools
     assert tools is not None
-    try:
-        found = _WRITTEN[tools.key]
-    except KeyError:
-        found = _write_tools(tools)
-        if len(_WRITTEN) >= CACHE_LIMIT:
-            _WRITTEN.clear()
-        _WRITTEN[tools.key] = found
-    if found is None:
-        raise Fallback
-    return found
+    return once(_WRITTEN, tools.key, _write_tools, tools)
 
 
 _WRITTEN: dict[bytes, Raw | None] = {}

@@ -15,7 +15,8 @@ and its preflight would find no problem. Whatever fails goes the general way.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
@@ -39,6 +40,9 @@ __all__ = [
     "image",
     "read",
 ]
+
+T = TypeVar("T")
+A = TypeVar("A")
 
 
 class Fallback(Exception):
@@ -389,18 +393,29 @@ _encode = msgspec.json.Encoder().encode
 _specs = msgspec.json.Decoder(list[_ToolSpec])
 
 
-def _tools(raw: Raw) -> Tools:
-    key = bytes(raw)
+def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:
+    """``make(arg)``, kept in ``cache`` by ``key`` (cleared when full).
+
+    Raises
+    ------
+    Fallback
+        When ``make`` gave None: this array of tools goes the general way.
+    """
     try:
-        found = _TOOLS[key]
+        found = cache[key]
     except KeyError:
-        found = _check_tools(key)
-        if len(_TOOLS) >= CACHE_LIMIT:
-            _TOOLS.clear()
-        _TOOLS[key] = found
+        found = make(arg)
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
     if found is None:
         raise Fallback
     return found
+
+
+def _tools(raw: Raw) -> Tools:
+    key = bytes(raw)
+    return once(_TOOLS, key, _check_tools, key)
 
 
 def _check_tools(key: bytes) -> Tools | None:
