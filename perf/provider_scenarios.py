@@ -163,14 +163,22 @@ def _typed_wire(name: str) -> Callable[[bytes], Any]:
 
     The first step of ``decode_response``'s fast path; the floor under it.
     """
-    decode: Callable[[bytes], Any] = importlib.import_module(
-        f"chatcodec.providers.{name}._fast"
-    )._decoder.decode
-    return decode
+    fast = importlib.import_module(f"chatcodec.providers.{name.replace('-', '_')}._fast")
+    decode: Callable[[bytes], Any] = fast._decoder.decode
+    if name != "openai-responses":
+        return decode
+    # The Responses fast path reads the envelope, then each output item on its own.
+    decode_item: Callable[[bytes], Any] = fast._decode_item
+
+    def responses(body: bytes) -> Any:
+        r = decode(body)
+        return r, [decode_item(item) for item in r.output]
+
+    return responses
 
 
 def _has_typed_wire(name: str) -> bool:
-    """Whether the family has a typed fast path (the Responses codec has none yet)."""
+    """Whether the family has a typed fast path for its responses."""
     module = name.replace("-", "_")
     return importlib.util.find_spec(f"chatcodec.providers.{module}._fast") is not None
 

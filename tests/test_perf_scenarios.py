@@ -369,6 +369,23 @@ class TestReport:
         assert ratio.text() == "2.00x (1.81x to 2.21x)"
 
 
+class TestProviderDecodeScenarios:
+    """Every family's decode benchmark: the check passes and every decoder runs on its body."""
+
+    @pytest.mark.parametrize(
+        "name", ["openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock"]
+    )
+    def test_every_decoder_reads_the_body(self, name: str) -> None:
+        import provider_scenarios
+
+        provider_scenarios.check_decode(name)
+        body = provider_scenarios.RESPONSES[name]
+        decoders = provider_scenarios.decoders(name)
+        assert {"chatcodec", "orjson", "typed-wire"} <= set(decoders)
+        for decode in decoders.values():
+            assert decode(body) is not None
+
+
 class TestBedrockProviderScenario:
     """The Bedrock decode and conversion benchmarks compute what their peers compute."""
 
