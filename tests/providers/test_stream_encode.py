@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from corpus import corpus, curated, needs_corpus, random_sizes, run_stream
+from corpus import HAVE_CORPUS, corpus, curated, needs_corpus, random_sizes, run_stream
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import Raw
@@ -229,7 +229,8 @@ class TestResponseToStream:
             got = run_stream(module.stream, raw, allow_incomplete=cut)[1]
             assert got == response, path.name
             checked += 1
-        assert checked >= 10
+        # The curated copies alone hold a few bodies a family can stream (Bedrock: 6).
+        assert checked >= (10 if HAVE_CORPUS else 3)
 
     def test_gemini_json_array(self) -> None:
         for param in curated("gemini", "response"):
