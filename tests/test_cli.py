@@ -131,6 +131,10 @@ def jsonl(data: bytes) -> list[dict[str, object]]:
     return [json.loads(line) for line in data.splitlines() if line.strip()]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class TestConvertCommand:
     """chatcodec convert: files or pipes, compression, errors, exit status."""
 
@@ -393,6 +397,9 @@ class TestConvertCommand:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            # A job started in the background (`make test &`, nohup) ignores SIGINT, and
+            # its children inherit that: give the command the disposition a terminal gives.
+            preexec_fn=_default_sigint,
         )
         try:
             assert process.stdin is not None
