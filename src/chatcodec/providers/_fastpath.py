@@ -14,8 +14,8 @@ body). Its shape, in every family::
             r = _decoder.decode(body)
             own = {}
             _carry(r, own)  # keys kept as sent
-            ...
-            return Response(...)
+            message = AssistantMessage(r.text, ...)  # the usual fields, read from r
+            return Response(message, ...)
         except GIVE_UP:
             return None
 
