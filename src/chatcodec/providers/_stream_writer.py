@@ -30,7 +30,7 @@ from msgspec import Raw
 
 from .._content import AssistantPart
 from .._errors import StreamError
-from .._events import StreamEvent, ToolCallCompleted
+from .._events import Finished, PartReceived, StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
@@ -265,6 +265,34 @@ class BlockStreamEncoder(StreamEncoder):
         self._ended.update(self._calls)
         self._calls.clear()
         return out
+
+    def _calls_parts_end(self, kind: type, event: StreamEvent) -> bytes:
+        """A call's start or completion, a whole part, or the end (``Finished``).
+
+        The part of the dispatch every block family writes alike; at the end
+        every open block is closed and :meth:`_keep_stop` keeps the reason.
+        """
+        if kind is ToolCallStarted:
+            assert isinstance(event, ToolCallStarted)
+            return self._start_call(event)
+        if kind is ToolCallCompleted:
+            assert isinstance(event, ToolCallCompleted)
+            return self._completed(event)
+        if kind is PartReceived:
+            assert isinstance(event, PartReceived)
+            return self._part(event)
+        assert isinstance(event, Finished)
+        out = self._close() + self._stop_calls()
+        self._keep_stop(event)
+        return out
+
+    @abc.abstractmethod
+    def _part(self, event: PartReceived) -> bytes:
+        """The bytes of a part received whole."""
+
+    @abc.abstractmethod
+    def _keep_stop(self, event: Finished) -> None:
+        """Keep what the end event says (the family's stop reason)."""
 
     @abc.abstractmethod
     def _block_start(self, index: int, kind: str) -> bytes:

@@ -28,12 +28,11 @@ from ..._events import (
     RefusalDelta,
     StreamEvent,
     TextDelta,
-    ToolCallCompleted,
     UsageReported,
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, sse, tiny
 from ._encode import encode_response
@@ -212,20 +211,11 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
                 delta = {"type": "signature_delta", "signature": event.signature}
                 out += more + _block_delta(index, delta) + self._close()
             return out
-        if kind is ToolCallStarted:
-            assert isinstance(event, ToolCallStarted)
-            return out + self._start_call(event)
-        if kind is ToolCallCompleted:
-            assert isinstance(event, ToolCallCompleted)
-            return out + self._completed(event)
-        if kind is PartReceived:
-            assert isinstance(event, PartReceived)
-            return out + self._part(event)
-        assert isinstance(event, Finished)
-        out += self._close() + self._stop_calls()
+        return out + self._calls_parts_end(kind, event)
+
+    def _keep_stop(self, event: Finished) -> None:
         wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
         self._stop = wire.get("stop_reason")
-        return out
 
     def _part(self, event: PartReceived) -> bytes:
         part = event.part

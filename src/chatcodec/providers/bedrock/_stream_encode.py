@@ -31,13 +31,12 @@ from ..._events import (
     RefusalDelta,
     StreamEvent,
     TextDelta,
-    ToolCallCompleted,
     UsageReported,
 )
 from ..._eventstream import encode_message
 from ..._exchange import Response
 from ..._loss import Loss
-from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, tiny
 from ._encode import encode_response
@@ -221,20 +220,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
                 signature = {"reasoningContent": {"signature": event.signature}}
                 out += more + _delta(index, signature) + self._close()
             return out
-        if kind is ToolCallStarted:
-            assert isinstance(event, ToolCallStarted)
-            return out + self._start_call(event)
-        if kind is ToolCallCompleted:
-            assert isinstance(event, ToolCallCompleted)
-            return out + self._completed(event)
-        if kind is PartReceived:
-            assert isinstance(event, PartReceived)
-            return out + self._part(event)
-        assert isinstance(event, Finished)
-        out += self._close() + self._stop_calls()
+        return out + self._calls_parts_end(kind, event)
+
+    def _keep_stop(self, event: Finished) -> None:
         wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
         self._stop_reason = wire.get("stopReason")
-        return out
 
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
