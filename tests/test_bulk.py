@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 from pathlib import Path
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec.bulk import _core
+from chatcodec.bulk import _core, _pool
 from chatcodec.bulk._detect import detect
 
 DATA = Path(__file__).parent / "data"
@@ -550,3 +551,42 @@ class TestAnySplit:
         assert total.counts() == whole.counts()
         good = [line for line in picked if line in SAMPLE]
         assert len(whole.records) == len(good)
+
+
+class TestRanges:
+    """The byte ranges workers read: whole lines, every line once, numbered as a file's."""
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        st.lists(
+            st.sampled_from([b"", b"  ", b"\r", b"x", b"{}", b"y" * 40, b"\xc3\xa9z"]),
+            max_size=40,
+        ),
+        st.booleans(),
+        st.integers(1, 64),
+        st.integers(1, 9),
+    )
+    def test_ranges_cover_the_lines(
+        self, pieces: list[bytes], newline_at_end: bool, size: int, lines: int
+    ) -> None:
+        data = b"\n".join(pieces) + (b"\n" if newline_at_end and pieces else b"")
+        path = Path(self.folder) / "in.jsonl"
+        path.write_bytes(data)
+        expected = [line.removesuffix(b"\n") for line in io.BytesIO(data)]
+        seen: list[bytes] = []
+        end = 0
+        for chunk in _pool.ranges(path, size, lines):
+            assert chunk.start == end < chunk.end
+            assert chunk.first == len(seen) + 1
+            part = _pool._lines_of(data[chunk.start : chunk.end])
+            assert 1 <= len(part) <= lines
+            assert chunk.end - chunk.start <= size or len(part) == 1
+            assert data[chunk.end - 1 : chunk.end] == b"\n" or chunk.end == len(data)
+            seen.extend(part)
+            end = chunk.end
+        assert end == len(data)
+        assert seen == expected
+
+    @pytest.fixture(autouse=True)
+    def _folder(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self.folder = tmp_path_factory.mktemp("ranges")

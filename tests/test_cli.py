@@ -466,6 +466,129 @@ class TestConvertCommand:
         assert b"exit status" in chatcodec("--help").stdout
 
 
+class TestWorkersReadTheFile:
+    """From a plain JSONL file, workers read their own chunks and write part files."""
+
+    @staticmethod
+    def odd_file(tmp_path: Path) -> Path:
+        """Real requests with a bad line, blank lines, CRLF and no newline at the end."""
+        lines = FINETUNE.read_bytes().splitlines(keepends=True)
+        crlf = lines[3].rstrip(b"\n") + b"\r\n"
+        source = tmp_path / "in.jsonl"
+        body = [*lines[:3], crlf, b"\n", BAD, *lines[4:100], b"  \n", *lines[100:]]
+        source.write_bytes(b"".join(body).rstrip(b"\n"))
+        return source
+
+    def convert(self, source: Path, out: Path, jobs: str, *more: str) -> dict[str, object]:
+        summary = out.with_name(out.name + ".summary.json")
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            str(source),
+            str(out),
+            "--jobs",
+            jobs,
+            "--chunk-lines",
+            "7",
+            "--max-tokens",
+            "64",
+            "--quiet",
+            "--summary-json",
+            str(summary),
+            *more,
+        )
+        assert done.returncode == 1, done.stderr  # the bad line
+        counts = json.loads(summary.read_bytes())
+        del counts["seconds"]
+        return dict(counts)
+
+    def test_same_output_errors_and_counts_as_one_process(self, tmp_path: Path) -> None:
+        source = self.odd_file(tmp_path)
+        runs = {}
+        for jobs in ("1", "2"):
+            out, errors = tmp_path / f"out{jobs}.jsonl", tmp_path / f"errors{jobs}.jsonl"
+            runs[jobs] = self.convert(source, out, jobs, "--errors", str(errors))
+        assert runs["1"] == runs["2"]
+        assert runs["2"]["lines"] == 303
+        assert runs["2"]["blank"] == 2
+        assert runs["2"]["failed"] == 1
+        assert (tmp_path / "out2.jsonl").read_bytes() == (tmp_path / "out1.jsonl").read_bytes()
+        problems = (tmp_path / "errors2.jsonl").read_bytes()
+        assert problems == (tmp_path / "errors1.jsonl").read_bytes()
+        assert {"line": 6, "path": "$.messages[0].role"}.items() <= jsonl(problems)[0].items()
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+    def test_to_stdout_and_to_gzip(self, tmp_path: Path) -> None:
+        source = self.odd_file(tmp_path)
+        self.convert(source, tmp_path / "one.jsonl", "1")
+        expected = (tmp_path / "one.jsonl").read_bytes()
+        self.convert(source, tmp_path / "two.jsonl.gz", "2")
+        assert gzip.decompress((tmp_path / "two.jsonl.gz").read_bytes()) == expected
+        done = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            str(source),
+            "-",
+            "--jobs",
+            "2",
+            "--chunk-lines",
+            "7",
+            "--max-tokens",
+            "64",
+            "--quiet",
+        )
+        assert done.returncode == 1
+        assert done.stdout == expected
+
+    def test_ctrl_c_to_the_group_leaves_nothing(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        source.write_bytes(FINETUNE.read_bytes() * 40)
+        out = tmp_path / "out.jsonl"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "chatcodec",
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "gemini",
+                str(source),
+                str(out),
+                "--jobs",
+                "2",
+                "--chunk-lines",
+                "20",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # a process group of its own, as a terminal's job
+            preexec_fn=_default_sigint,
+        )
+        try:
+            waited = 0
+            while not list(tmp_path.glob(".chatcodec-*.parts/*")) and waited < 3000:
+                time.sleep(0.01)  # until the workers have begun writing
+                waited += 1
+            assert list(tmp_path.glob(".chatcodec-*.parts/*"))
+            os.killpg(process.pid, signal.SIGINT)
+            _, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+            process.communicate()
+        assert process.returncode == 130, err
+        assert b"interrupted" in err
+        assert b"Traceback" not in err
+        assert [p.name for p in tmp_path.iterdir()] == ["in.jsonl"]
+
+
 class TestValidateAndStats:
     """validate reports by line, path and rule; stats counts what a file holds."""
 

@@ -91,8 +91,8 @@ examples:
   chatcodec convert --from openai --to anthropic big.jsonl out.jsonl --engine dask \\
       --scheduler tcp://scheduler:8786
 
-exit status: 0 every record converted (losses allowed), 1 some failed, 2 usage
-error, 130 interrupted (no output left behind)
+exit status: 0 every record converted (losses allowed), 1 some failed (or a
+worker process was killed), 2 usage error, 130 interrupted (no output left behind)
 """
 
 

@@ -1,8 +1,8 @@
 """The bulk commands: ``convert``, ``validate`` and ``stats``.
 
 Exit status: 0 when every record was converted (or is sound), 1 when some
-failed, 2 for a usage error (a bad option, a file that cannot be read, a
-kind that cannot be told), 130 when interrupted.
+failed or a worker process was killed, 2 for a usage error (a bad option, a
+file that cannot be read, a kind that cannot be told), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -12,9 +12,12 @@ import itertools
 import os
 import signal
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
+from pathlib import Path
 from typing import IO, Any, cast
 
 import msgspec
@@ -26,7 +29,7 @@ from ._detect import detect
 from ._families import normalize
 from ._inspect import stats_lines, validate_lines
 from ._io import Input, Output, UsageError
-from ._pool import chunks, run
+from ._pool import chunks, ranges, run, run_ranges
 from ._report import Progress, summary_rows, write_summary
 from ._result import BulkResult, Kind, LineProblem
 
@@ -130,6 +133,8 @@ def convert_command(args: argparse.Namespace) -> int:
     progress = Progress(source_in.size, enabled=not args.quiet)
     start = time.monotonic()
     fed = 0
+    jobs = args.jobs or os.cpu_count() or 1
+    options = msgspec.structs.asdict(plan)
 
     def parts() -> Iterator[tuple[int, list[bytes]]]:
         nonlocal fed
@@ -137,17 +142,33 @@ def convert_command(args: argparse.Namespace) -> int:
             fed += len(part[1])
             yield part
 
-    try:
-        options = msgspec.structs.asdict(plan)
-        results = run(parts(), options, args.jobs or os.cpu_count() or 1)
-        with closing(results):
+    def converted() -> Generator[tuple[BulkResult, Path | None, int], None, None]:
+        """Each chunk's result, its part file (or None: the records are in it), bytes read."""
+        if jobs > 1 and not args.strict and source_in.plain:
+            # The workers read the file themselves and write part files.
+            source_in.close()
+            cuts = ranges(args.input, lines=args.chunk_lines)
+            folder = out.folder or Path(tempfile.gettempdir())
+            with closing(run_ranges(args.input, cuts, options, jobs, folder)) as done:
+                yield from done
+            return
+        with closing(run(parts(), options, jobs)) as results:
             for result in results:
-                out.write(result.records)
+                yield result, None, source_in.bytes_read
+
+    read = 0
+    try:
+        with closing(converted()) as results:
+            for result, part, read in results:
+                if part is None:
+                    out.write(result.records)
+                    result.records = []
+                else:
+                    out.append(part)
                 errors.write(result.problems)
-                result.records = []
                 total.add(result)
                 total.problems = [p for p in total.problems if p.severity == "error"][:5]
-                progress.update(total.lines - total.blank, source_in.bytes_read)
+                progress.update(total.lines - total.blank, read)
                 if args.strict and result.failed:
                     break
         if args.strict and total.failed:
@@ -163,6 +184,11 @@ def convert_command(args: argparse.Namespace) -> int:
         progress.close()
         print("chatcodec: interrupted; no output written", file=sys.stderr)
         return INTERRUPTED
+    except BrokenProcessPool:
+        out.abort()
+        progress.close()
+        print("chatcodec: a worker process was stopped; no output written", file=sys.stderr)
+        return FAILED
     except ChatCodecError as error:
         out.abort()
         progress.close()
@@ -178,7 +204,7 @@ def convert_command(args: argparse.Namespace) -> int:
         "target": plan.target,
         "kind_detected_from": why,
         "seconds": round(seconds, 3),
-        "bytes_read": source_in.bytes_read,
+        "bytes_read": max(read, source_in.bytes_read),
     }
     summaries(args, summary, total, f"{plan.source} -> {plan.target} ({kind}): {args.input}")
     return FAILED if total.failed else OK

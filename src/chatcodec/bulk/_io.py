@@ -12,6 +12,8 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import shutil
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,10 +85,13 @@ class Input:
         if path == "-":
             raw: IO[bytes] = sys.stdin.buffer
             self.size: int | None = None
+            regular = False
         else:
             try:
                 raw = open(path, "rb")  # noqa: SIM115  # closed by close()
-                self.size = os.fstat(raw.fileno()).st_size
+                info = os.fstat(raw.fileno())
+                self.size = info.st_size
+                regular = stat.S_ISREG(info.st_mode)
             except OSError as exc:
                 raise UsageError(f"cannot read {path}: {exc.strerror}") from None
         self._counter = _Counting(raw)
@@ -98,6 +103,17 @@ class Input:
             stream = io.BufferedReader(_zstd().ZstdDecompressor().stream_reader(stream), 1 << 20)
         self._stream = stream
         self._array = suffix == ".json"
+        self._regular = regular
+        self._compressed = bool(compression)
+
+    @property
+    def plain(self) -> bool:
+        """A regular, uncompressed file of JSONL: a worker can read any part of it.
+
+        Told once :meth:`records` has read the first record (which says
+        whether the file is one JSON array instead).
+        """
+        return self._regular and not self._compressed and not self._array
 
     @property
     def bytes_read(self) -> int:
@@ -114,6 +130,7 @@ class Input:
             if not first:
                 return
             if self._array or (first.lstrip()[:1] == b"[" and not _complete(first)):
+                self._array = True
                 data = first + self._stream.read()
                 for item in decode_json(data, list[msgspec.Raw]):
                     yield bytes(item)
@@ -167,6 +184,23 @@ class Output:
         if records:
             self.stream.write(b"\n".join(records) + b"\n")
 
+    @property
+    def folder(self) -> Path | None:
+        """The folder the output is written in (None for stdout)."""
+        return None if self.temp is None else self.temp.parent
+
+    def append(self, path: Path) -> None:
+        """Write a file's lines (a worker's part) after what is written.
+
+        Into an uncompressed file the kernel copies them (``copy_file_range``),
+        without reading them into this process.
+        """
+        with open(path, "rb") as part:
+            if self.stream is self._raw:
+                self._raw.flush()
+                _copy_range(part.fileno(), self._raw.fileno())
+            shutil.copyfileobj(part, self.stream, 1 << 20)  # what the kernel did not copy
+
     def commit(self) -> None:
         """Finish the file and put it in place."""
         if self.temp is None:
@@ -189,3 +223,17 @@ class Output:
         finally:
             self.temp.unlink(missing_ok=True)
             self.temp = None
+
+
+def _copy_range(source: int, target: int) -> None:
+    """Copy from ``source`` to ``target`` inside the kernel, as far as it can.
+
+    Both files' positions move past what was copied: the caller copies the
+    rest, if any (another file system, a pipe, a file opened to append).
+    """
+    while True:
+        try:
+            if not os.copy_file_range(source, target, 1 << 30):
+                return
+        except OSError:
+            return

@@ -1,23 +1,38 @@
-"""The process-pool engine: chunks of lines converted in N processes, in input order.
+"""The process-pool engines: chunks of lines converted in N processes, in input order.
 
 Memory stays bounded: the input is cut into chunks (a few MB of lines each)
 and at most two chunks per process are in flight; each result is handed
 back, in input order, as soon as every chunk before it is done.
+
+Two ways to share the work. :func:`run` hands each chunk's lines to a
+worker and takes its converted lines back: for stdin, compressed files and
+JSON arrays, which only this process can read in order. :func:`run_ranges`
+is for a plain JSONL file: this process only finds where each chunk starts
+and ends (:func:`ranges`); each worker reads its own bytes of the file and
+writes what it converted to a part file, which this process appends to the
+output without reading it (``copy_file_range``). Reading, splitting and
+writing then happen in the workers, side by side.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
+import shutil
+import signal
+import tempfile
+import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from ._core import convert_lines
 from ._result import BulkResult
 
-__all__ = ["CHUNK_BYTES", "chunks", "run"]
+__all__ = ["CHUNK_BYTES", "Range", "chunks", "ranges", "run", "run_ranges"]
 
 CHUNK_BYTES = 4 << 20
 CHUNK_LINES = 20_000
@@ -73,10 +88,7 @@ def run(
             yield _work(options, first, lines)
         return
     parts = itertools.chain(head, parts)
-    # spawn, not fork: the caller may run a progress thread, and fork copies
-    # a process with threads in an unknown state.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with _pool(jobs) as pool:
         pending: deque[Future[BulkResult]] = deque()
         try:
             for first, lines in parts:
@@ -88,3 +100,131 @@ def run(
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    # fork while this process runs one thread: the workers start at once, with
+    # chatcodec imported. With another thread (a progress bar's), spawn: fork
+    # would copy that thread's locks in whatever state they are in.
+    method = "spawn"
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        method = "fork"
+    context = multiprocessing.get_context(method)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_signals)
+
+
+def _worker_signals() -> None:
+    # A terminal's Ctrl-C reaches every process of the group: this process
+    # stops the run and the workers finish the chunk in hand. SIGTERM ends a
+    # worker (a forked one would have the parent's handler).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class Range(NamedTuple):
+    """A chunk of a JSONL file: its first line's number and its bytes ``[start, end)``."""
+
+    first: int
+    start: int
+    end: int
+
+
+def ranges(
+    path: str | os.PathLike[str], size: int = CHUNK_BYTES, lines: int = CHUNK_LINES
+) -> Iterator[Range]:
+    """The chunks of a JSONL file, of the sizes :func:`chunks` makes of its lines.
+
+    Each holds at most ``lines`` lines and ends at a line's end: the last
+    one that fits in ``size`` bytes, or the end of the first line when one
+    line is longer. Lines end at a newline byte only, as a file's lines do
+    when iterated; the last line may lack it.
+    """
+    with open(path, "rb") as f:
+        first, start = 1, 0
+        while block := f.read(size):
+            at_end = len(block) < size
+            n = block.count(b"\n")
+            if n >= lines:
+                cut = -1
+                for _ in range(lines):
+                    cut = block.index(b"\n", cut + 1)
+                cut, n = cut + 1, lines
+            elif at_end:
+                cut = len(block)
+            elif n:
+                cut = block.rindex(b"\n") + 1
+            else:  # a line longer than size: the chunk is that line
+                rest = f.readline()
+                block += rest
+                cut, n = len(block), int(rest.endswith(b"\n"))
+            counted = n + (block[cut - 1 : cut] != b"\n")  # a last line without its newline
+            yield Range(first, start, start + cut)
+            first += counted
+            start += cut
+            f.seek(start)
+
+
+def _lines_of(data: bytes) -> list[bytes]:
+    """The lines of a run of whole lines, without their newlines."""
+    lines = data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # the piece after the last newline: no line
+    return lines
+
+
+def _work_range(options: dict[str, Any], path: str, chunk: Range, part: str) -> BulkResult:
+    # In a worker: read the chunk, convert it, write its records to the part file.
+    with open(path, "rb") as f:
+        f.seek(chunk.start)
+        data = f.read(chunk.end - chunk.start)
+    result = _work(options, chunk.first, _lines_of(data))
+    with open(part, "wb") as f:
+        if result.records:
+            f.write(b"\n".join(result.records))
+            f.write(b"\n")
+    result.records = []
+    return result
+
+
+class Done(NamedTuple):
+    """A chunk converted by :func:`run_ranges`: its result, its part file, where it ends."""
+
+    result: BulkResult
+    part: Path
+    end: int
+
+
+def run_ranges(
+    path: str, chunks: Iterable[Range], options: dict[str, Any], jobs: int, parts: Path
+) -> Generator[Done, None, None]:
+    """Each chunk of a JSONL file converted in ``jobs`` processes, in input order.
+
+    The workers write the converted records to part files in a new folder
+    under ``parts`` (beside the output, so that appending them is a copy
+    inside the file system). A part file is removed when the caller asks
+    for the next chunk, and the folder when the run ends or stops.
+    """
+    folder = Path(tempfile.mkdtemp(prefix=".chatcodec-", suffix=".parts", dir=parts))
+    try:
+        with _pool(jobs) as pool:
+            pending: deque[tuple[Future[BulkResult], Path, int]] = deque()
+
+            def done() -> Generator[Done, None, None]:
+                future, part, end = pending.popleft()
+                yield Done(future.result(), part, end)
+                part.unlink()
+
+            try:
+                for n, chunk in enumerate(chunks):
+                    part = folder / f"{n}.jsonl"
+                    future = pool.submit(_work_range, options, path, chunk, str(part))
+                    pending.append((future, part, chunk.end))
+                    if len(pending) >= 2 * jobs:
+                        yield from done()
+                while pending:
+                    yield from done()
+            finally:
+                for future, _, _ in pending:
+                    future.cancel()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
