@@ -6,7 +6,7 @@ import io
 import itertools
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 import pytest
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import chatcodec as cc
 from chatcodec.bulk import _core, _pool
 from chatcodec.bulk._detect import detect
+from chatcodec.bulk._result import LineProblem, Stage
 
 DATA = Path(__file__).parent / "data"
 BULK = DATA / "bulk"
@@ -136,6 +137,32 @@ class TestConvertLines:
             assert result.kind == "request"
             assert result.lines == 300
             assert result.failed == 0, (target, result.problems[:3])
+
+    @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama"])
+    def test_each_line_as_convert_gives_it(self, target: str) -> None:
+        # Lines the direct path takes and lines it leaves: the same bytes, the
+        # same losses, the same preflight findings as convert() on each line.
+        source = lines("openai-finetune.jsonl")
+        result = cc.convert_lines(source, source="openai", target=target, **OPTIONS)
+        assert result.failed == 0
+        expected: list[LineProblem] = []
+        records = []
+        for number, line in enumerate(source, 1):
+            out, report = cc.convert(line, source="openai", target=target, **OPTIONS)
+            records.append(out)
+            stage: Stage = "loss"
+            for loss in report.losses:
+                expected.append(LineProblem(number, loss.path, loss.reason, "warning", stage))
+            for problem in report.problems:
+                severity: Literal["error", "warning"] = (
+                    "error" if problem.severity == "error" else "warning"
+                )
+                expected.append(
+                    LineProblem(number, problem.path, problem.rule, severity, "preflight")
+                )
+        assert result.records == records
+        assert result.problems == expected
+        assert result.lossy == len({p.line for p in expected if p.stage == "loss"})
 
     def test_blank_lines_and_text_lines(self) -> None:
         body = '{"messages":[{"role":"user","content":"Hi"}]}\n'

@@ -10,7 +10,7 @@ Provider to provider goes through :func:`chatcodec.convert`; ``chatcodec``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -20,6 +20,8 @@ from .._errors import ChatCodecError, ValidationError
 from .._lenient import problem_of
 from .._loss import Loss
 from .._problems import Severity
+from ..providers import get
+from ..providers._direct import direct
 from . import _batch
 from ._detect import detect
 from ._families import (
@@ -87,6 +89,13 @@ class _Converter:
         self.via_convert = {plan.source, plan.target} <= PROVIDERS
         self.convert_source = inner.get(plan.source, plan.source)
         self.convert_target = inner.get(plan.target, plan.target)
+        # A request line the direct path takes: what convert gives, without its
+        # lookups and report (None: this line goes through line()).
+        self.direct: Callable[[bytes], tuple[bytes, list[Loss]] | None] | None = None
+        if plan.kind == "request" and self.via_convert:
+            self.direct = direct(
+                get(plan.source).NAME, get(plan.target).NAME, plan.model, plan.max_tokens
+            )
 
     def line(self, data: bytes, losses: list[Loss], found: list[Any]) -> bytes:
         kind = self.plan.kind
@@ -224,6 +233,15 @@ def convert_lines(
 
 
 def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) -> bool:
+    if converter.direct is not None:
+        done = converter.direct(data)
+        if done is not None:
+            result.records.append(done[0])
+            if done[1]:
+                _lost(done[1], number, result)
+            else:
+                result.converted += 1
+            return True
     losses: list[Loss] = []
     found: list[Any] = []
     content = None
@@ -246,10 +264,7 @@ def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) ->
         return False
     result.records.append(out)
     if losses:
-        result.lossy += 1
-        for loss in losses:
-            result.losses[loss.reason] = result.losses.get(loss.reason, 0) + 1
-            result.problems.append(LineProblem(number, loss.path, loss.reason, "warning", "loss"))
+        _lost(losses, number, result)
     else:
         result.converted += 1
     refused = False
@@ -262,3 +277,10 @@ def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) ->
         result.problems.append(LineProblem(number, path, rule, severity, "preflight"))
     result.preflight += refused
     return True
+
+
+def _lost(losses: list[Loss], number: int, result: BulkResult) -> None:
+    result.lossy += 1
+    for loss in losses:
+        result.losses[loss.reason] = result.losses.get(loss.reason, 0) + 1
+        result.problems.append(LineProblem(number, loss.path, loss.reason, "warning", "loss"))

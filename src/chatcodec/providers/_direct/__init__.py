@@ -19,7 +19,7 @@ from ..._loss import Loss
 from . import _anthropic, _gemini
 from ._source import Fallback, Read, read
 
-__all__ = ["direct_request"]
+__all__ = ["direct", "direct_request"]
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 _WRITERS: dict[tuple[str, str], Writer] = {
@@ -43,3 +43,24 @@ def direct_request(
         return write(read(body, model, max_tokens))
     except Fallback:
         return None
+
+
+def direct(
+    source: str, target: str, model: str | None, max_tokens: int | None
+) -> Callable[[bytes | str], tuple[bytes, list[Loss]] | None] | None:
+    """:func:`direct_request` for one pair and its options, or None when the pair has none.
+
+    For a caller that converts many requests the same way (a bulk run): the
+    pair is looked up once, not per body.
+    """
+    write = _WRITERS.get((source, target))
+    if write is None:
+        return None
+
+    def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
+        try:
+            return write(read(body, model, max_tokens))
+        except Fallback:
+            return None
+
+    return convert
