@@ -457,6 +457,12 @@ class TestConvertCommand:
         assert "300 records" not in text
         assert "━" not in text
         assert "300  lines" in text  # the plain summary
+        # Workers with the bar: forked before its thread starts, the same output.
+        argv[-1] = "2"
+        status, text = self.on_a_terminal(*argv, str(tmp_path / "w.jsonl"), "--chunk-lines", "50")
+        assert status == 0
+        assert "300 records" in text
+        assert (tmp_path / "w.jsonl").read_bytes() == (tmp_path / "o.jsonl").read_bytes()
 
     def test_help_shows_examples(self) -> None:
         for command in ("convert", "validate", "stats"):

@@ -55,12 +55,17 @@ class Progress:
             transient=False,
         )
         self._task = self._bar.add_task("converting", total=total, records=0)
-        self._bar.start()
+        # The bar's thread starts with the first update: by then the workers
+        # have been forked from a process of one thread (see bulk._pool).
+        self._shown = False
 
     def update(self, records: int, done_bytes: int) -> None:
         """Say how far the run has got."""
         self.records = records
         if self._bar is not None:
+            if not self._shown:
+                self._bar.start()
+                self._shown = True
             self._bar.update(self._task, completed=done_bytes, records=records)
         elif self._plain:
             now = time.monotonic()
@@ -79,7 +84,8 @@ class Progress:
     def close(self) -> None:
         """End the display."""
         if self._bar is not None:
-            self._bar.stop()
+            if self._shown:
+                self._bar.stop()
         elif self._plain:
             self.stream.write("\n")
 
