@@ -527,6 +527,36 @@ class TestWorkersReadTheFile:
         assert {"line": 6, "path": "$.messages[0].role"}.items() <= jsonl(problems)[0].items()
         assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
+    def test_chunks_of_4_mb_number_lines_from_the_start_of_the_file(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        source.write_bytes(FINETUNE.read_bytes() * 10 + BAD)  # 5.9 MB: two chunks
+        problems = {}
+        for jobs in ("1", "2"):
+            errors = tmp_path / f"errors{jobs}.jsonl"
+            done = chatcodec(
+                "convert",
+                "--from",
+                "openai",
+                "--to",
+                "anthropic",
+                str(source),
+                str(tmp_path / f"out{jobs}.jsonl"),
+                "--jobs",
+                jobs,
+                "--max-tokens",
+                "64",
+                "--errors",
+                str(errors),
+                "--quiet",
+            )
+            assert done.returncode == 1
+            problems[jobs] = jsonl(errors.read_bytes())
+        assert problems["2"] == problems["1"]
+        assert [p["line"] for p in problems["2"] if p["stage"] == "convert"] == [3001]
+        refused = [p["line"] for p in problems["2"] if p["stage"] == "preflight"]
+        assert refused == [207 + 300 * k for k in range(10)]  # a system message alone
+        assert (tmp_path / "out2.jsonl").read_bytes() == (tmp_path / "out1.jsonl").read_bytes()
+
     def test_to_stdout_and_to_gzip(self, tmp_path: Path) -> None:
         source = self.odd_file(tmp_path)
         self.convert(source, tmp_path / "one.jsonl", "1")

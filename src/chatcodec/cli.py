@@ -124,9 +124,9 @@ def _bulk_commands(commands: Any) -> None:
     convert.add_argument(
         "--chunk-lines",
         type=int,
-        default=CHUNK_LINES,
         metavar="N",
-        help=f"lines per unit of work (default {CHUNK_LINES:,}; chunks also stop at 4 MB)",
+        help="at most N lines per unit of work (default: chunks of about 4 MB, "
+        f"and {CHUNK_LINES:,} lines at most when this process reads the lines)",
     )
     convert.add_argument("--quiet", action="store_true", help="no progress; a plain summary")
     convert.add_argument("--summary-json", metavar="FILE", help="write the summary as JSON")

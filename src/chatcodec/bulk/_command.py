@@ -29,7 +29,7 @@ from ._detect import detect
 from ._families import normalize
 from ._inspect import stats_lines, validate_lines
 from ._io import Input, Output, UsageError
-from ._pool import chunks, ranges, run, run_ranges
+from ._pool import CHUNK_LINES, chunks, ranges, run, run_ranges
 from ._report import Progress, summary_rows, write_summary
 from ._result import BulkResult, Kind, LineProblem
 
@@ -92,7 +92,7 @@ def convert_command(args: argparse.Namespace) -> int:
     """``chatcodec convert``: see ``chatcodec convert --help``."""
     if args.jobs is not None and args.jobs < 1:
         return _fail("--jobs must be at least 1")
-    if args.chunk_lines < 1:
+    if args.chunk_lines is not None and args.chunk_lines < 1:
         return _fail("--chunk-lines must be at least 1")
     if args.engine == "dask":
         from ._dask_command import dask_command
@@ -138,7 +138,7 @@ def convert_command(args: argparse.Namespace) -> int:
 
     def parts() -> Iterator[tuple[int, list[bytes]]]:
         nonlocal fed
-        for part in chunks(records, lines=args.chunk_lines):
+        for part in chunks(records, lines=args.chunk_lines or CHUNK_LINES):
             fed += len(part[1])
             yield part
 

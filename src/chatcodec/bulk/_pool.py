@@ -29,6 +29,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import msgspec
+
 from ._core import convert_lines
 from ._result import BulkResult
 
@@ -122,45 +124,41 @@ def _worker_signals() -> None:
 
 
 class Range(NamedTuple):
-    """A chunk of a JSONL file: its first line's number and its bytes ``[start, end)``."""
+    """A chunk of a JSONL file: its bytes ``[start, end)``, whole lines."""
 
-    first: int
     start: int
     end: int
 
 
 def ranges(
-    path: str | os.PathLike[str], size: int = CHUNK_BYTES, lines: int = CHUNK_LINES
+    path: str | os.PathLike[str], size: int = CHUNK_BYTES, lines: int | None = None
 ) -> Iterator[Range]:
-    """The chunks of a JSONL file, of the sizes :func:`chunks` makes of its lines.
+    """The chunks of a JSONL file: about ``size`` bytes each, whole lines.
 
-    Each holds at most ``lines`` lines and ends at a line's end: the last
-    one that fits in ``size`` bytes, or the end of the first line when one
-    line is longer. Lines end at a newline byte only, as a file's lines do
-    when iterated; the last line may lack it.
+    A chunk ends with the line its ``size``-th byte falls in. With ``lines``,
+    it also ends after that many lines, which costs reading the file here;
+    without, only a line's worth of bytes is read at each cut. Lines end at
+    a newline byte only, as a file's lines do when iterated; the last line
+    may lack it.
     """
     with open(path, "rb") as f:
-        first, start = 1, 0
-        while block := f.read(size):
-            at_end = len(block) < size
-            n = block.count(b"\n")
-            if n >= lines:
-                cut = -1
-                for _ in range(lines):
-                    cut = block.index(b"\n", cut + 1)
-                cut, n = cut + 1, lines
-            elif at_end:
-                cut = len(block)
-            elif n:
-                cut = block.rindex(b"\n") + 1
-            else:  # a line longer than size: the chunk is that line
-                rest = f.readline()
-                block += rest
-                cut, n = len(block), int(rest.endswith(b"\n"))
-            counted = n + (block[cut - 1 : cut] != b"\n")  # a last line without its newline
-            yield Range(first, start, start + cut)
-            first += counted
-            start += cut
+        end_of_file = os.fstat(f.fileno()).st_size
+        start = 0
+        while start < end_of_file:
+            last = min(start + size, end_of_file) - 1  # the byte whose line ends the chunk
+            cut = -1
+            if lines is not None:
+                block = f.read(last + 1 - start)
+                if block.count(b"\n") >= lines:
+                    for _ in range(lines):
+                        cut = block.index(b"\n", cut + 1)
+                    cut += start + 1
+            if cut < 0:
+                f.seek(last)
+                f.readline()
+                cut = f.tell()
+            yield Range(start, cut)
+            start = cut
             f.seek(start)
 
 
@@ -174,10 +172,11 @@ def _lines_of(data: bytes) -> list[bytes]:
 
 def _work_range(options: dict[str, Any], path: str, chunk: Range, part: str) -> BulkResult:
     # In a worker: read the chunk, convert it, write its records to the part file.
+    # Its lines are numbered from 1: the caller knows where the chunk starts.
     with open(path, "rb") as f:
         f.seek(chunk.start)
         data = f.read(chunk.end - chunk.start)
-    result = _work(options, chunk.first, _lines_of(data))
+    result = _work(options, 1, _lines_of(data))
     with open(part, "wb") as f:
         if result.records:
             f.write(b"\n".join(result.records))
@@ -202,16 +201,24 @@ def run_ranges(
     The workers write the converted records to part files in a new folder
     under ``parts`` (beside the output, so that appending them is a copy
     inside the file system). A part file is removed when the caller asks
-    for the next chunk, and the folder when the run ends or stops.
+    for the next chunk, and the folder when the run ends or stops. The
+    problems' line numbers count from the start of the file.
     """
     folder = Path(tempfile.mkdtemp(prefix=".chatcodec-", suffix=".parts", dir=parts))
+    before = 0  # lines in the chunks handed back so far
     try:
         with _pool(jobs) as pool:
             pending: deque[tuple[Future[BulkResult], Path, int]] = deque()
 
             def done() -> Generator[Done, None, None]:
+                nonlocal before
                 future, part, end = pending.popleft()
-                yield Done(future.result(), part, end)
+                result = future.result()
+                if before:
+                    replace = msgspec.structs.replace
+                    result.problems = [replace(p, line=p.line + before) for p in result.problems]
+                before += result.lines
+                yield Done(result, part, end)
                 part.unlink()
 
             try:
