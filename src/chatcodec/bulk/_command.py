@@ -144,8 +144,9 @@ def convert_command(args: argparse.Namespace) -> int:
 
     def converted() -> Generator[tuple[BulkResult, Path | None, int], None, None]:
         """Each chunk's result, its part file (or None: the records are in it), bytes read."""
-        if jobs > 1 and not args.strict and source_in.plain:
-            # The workers read the file themselves and write part files.
+        if not args.strict and source_in.plain:
+            # Chunks of the file read by their converter (with jobs, a worker,
+            # which writes a part file), not line by line here.
             source_in.close()
             cuts = ranges(args.input, lines=args.chunk_lines)
             folder = out.folder or Path(tempfile.gettempdir())

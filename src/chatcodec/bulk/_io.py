@@ -182,7 +182,8 @@ class Output:
     def write(self, records: list[bytes]) -> None:
         """Write records, one per line."""
         if records:
-            self.stream.write(b"\n".join(records) + b"\n")
+            self.stream.write(b"\n".join(records))
+            self.stream.write(b"\n")
 
     @property
     def folder(self) -> Path | None:

@@ -186,11 +186,26 @@ def _work_range(options: dict[str, Any], path: str, chunk: Range, part: str) -> 
 
 
 class Done(NamedTuple):
-    """A chunk converted by :func:`run_ranges`: its result, its part file, where it ends."""
+    """A chunk converted by :func:`run_ranges`: its result, its part file, where it ends.
+
+    ``part`` is None when the chunk was converted in this process: its
+    records are in ``result``.
+    """
 
     result: BulkResult
-    part: Path
+    part: Path | None
     end: int
+
+
+def _here(path: str, chunks: Iterable[Range], options: dict[str, Any]) -> Iterator[Done]:
+    before = 0
+    with open(path, "rb") as f:
+        for chunk in chunks:
+            f.seek(chunk.start)
+            data = f.read(chunk.end - chunk.start)
+            result = _work(options, before + 1, _lines_of(data))
+            before += result.lines
+            yield Done(result, None, chunk.end)
 
 
 def run_ranges(
@@ -198,12 +213,16 @@ def run_ranges(
 ) -> Generator[Done, None, None]:
     """Each chunk of a JSONL file converted in ``jobs`` processes, in input order.
 
-    The workers write the converted records to part files in a new folder
-    under ``parts`` (beside the output, so that appending them is a copy
-    inside the file system). A part file is removed when the caller asks
-    for the next chunk, and the folder when the run ends or stops. The
-    problems' line numbers count from the start of the file.
+    With ``jobs`` 1, here, one chunk after the other. Else the workers
+    write the converted records to part files in a new folder under
+    ``parts`` (beside the output, so that appending them is a copy inside
+    the file system). A part file is removed when the caller asks for the
+    next chunk, and the folder when the run ends or stops. The problems'
+    line numbers count from the start of the file.
     """
+    if jobs <= 1:
+        yield from _here(path, chunks, options)
+        return
     folder = Path(tempfile.mkdtemp(prefix=".chatcodec-", suffix=".parts", dir=parts))
     before = 0  # lines in the chunks handed back so far
     try:
