@@ -22,6 +22,10 @@ it holds ``--mb`` megabytes (200 by default). Measured, one pass each, in one ru
   the standard library, as litellm does; it is timed in that process, after the
   import. Without the registry (no venv can be made), its row is left out.
 
+Peak RSS is measured once more on the input repeated five times (1 GB by
+default), with one and two jobs: memory is bounded by the chunks in flight, not
+by the input's size.
+
 What two processes can give on the machine at all is measured in the same run:
 one process of a pure-Python loop against two at once (throughput ratio), the
 ceiling for ``--jobs 2`` against ``--jobs 1`` (a shared or busy host gives less
@@ -42,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -355,6 +360,15 @@ def main() -> None:
             raise SystemExit("--jobs 1 and --jobs 2 gave different output")
         if sum(1 for _ in one.open("rb")) != lines:
             raise SystemExit("not every line was converted")
+        # Memory stays bounded at any size: the same input five times over.
+        big = Path(tmp) / "big.jsonl"
+        with big.open("wb") as f:
+            for _ in range(5):
+                with source.open("rb") as part:
+                    shutil.copyfileobj(part, f, 1 << 20)
+        big_rss = {jobs: peak_rss(big, Path(tmp) / "big-out.jsonl", jobs) for jobs in (1, 2)}
+        big.unlink()
+        (Path(tmp) / "big-out.jsonl").unlink()
         for _ in range(args.repeat):
             pure_s, converted = pure(source)
             if converted != lines:
@@ -411,6 +425,7 @@ def main() -> None:
         "speedup_1_to_2_range": [min(one_runs) / max(two_runs), max(one_runs) / min(two_runs)],
         "run_1_to_2": _median(own[1]) / _median(own[2]),
         "run_1_to_2_range": [min(own[1]) / max(own[2]), max(own[1]) / min(own[2])],
+        "peak_rss_5x": {"input_mb": 5 * mb, "jobs_1": big_rss[1], "jobs_2": big_rss[2]},
         "machine_1_to_2": _median(scaling),
         "machine_1_to_2_range": [min(scaling), max(scaling)],
     }
@@ -450,6 +465,11 @@ def main() -> None:
         "command times itself (after the interpreter's start and the imports). "
         f"The machine's own ceiling in the same run (two processes of a pure-Python loop "
         f"against one, throughput): {ceiling:.2f}x [{c_low:.2f}-{c_high:.2f}]."
+    )
+    table.append("")
+    table.append(
+        f"Peak RSS converting the same input five times over ({5 * mb:.0f} MB): "
+        f"{big_rss[1] / 1e6:.0f} MB with `--jobs 1`, {big_rss[2] / 1e6:.0f} MB with `--jobs 2`."
     )
     text = README.read_text()
     if args.record:
