@@ -209,10 +209,8 @@ def convert_lines(
         result.kind = kind
     stream = _lines(lines)
     number = first_line - 1
-    for data in stream:
-        number += 1
-        result.lines += 1
-        if not data.strip():
+    for number, data in enumerate(stream, first_line):
+        if not data or data.isspace():
             result.blank += 1
             continue
         if converter is None:
@@ -225,10 +223,10 @@ def convert_lines(
             converter = _Converter(Plan.make(source, target, found_kind, **options))
             result.kind = found_kind
         if not _one(converter, data, number, result) and strict:
-            for _rest in stream:
-                result.lines += 1
-                result.unread += 1
+            result.unread = sum(1 for _rest in stream)
+            number += result.unread
             break
+    result.lines = number - first_line + 1
     return result
 
 
