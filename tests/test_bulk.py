@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import threading
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -622,3 +623,38 @@ class TestRanges:
     @pytest.fixture(autouse=True)
     def _folder(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self.folder = tmp_path_factory.mktemp("ranges")
+
+
+class TestRunRanges:
+    """The workers' engine gives what one process gives, forked or spawned."""
+
+    @staticmethod
+    def converted(path: Path, jobs: int) -> tuple[bytes, list[LineProblem]]:
+        options = msgspec.structs.asdict(_core.Plan.make("openai", "gemini", "request"))
+        out: list[bytes] = []
+        problems: list[LineProblem] = []
+        chunks = _pool.ranges(path, 1 << 14)
+        for done in _pool.run_ranges(str(path), chunks, options, jobs, path.parent):
+            if done.part is None:
+                out.extend(record + b"\n" for record in done.result.records)
+            else:
+                out.append(done.part.read_bytes())
+            problems.extend(done.result.problems)
+        assert list(path.parent.iterdir()) == [path]  # no part file left
+        return b"".join(out), problems
+
+    def test_with_another_thread_running(self, tmp_path: Path) -> None:
+        path = tmp_path / "in.jsonl"
+        lines = (BULK / "openai-finetune.jsonl").read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[:150]) + b"{oops\n" + b"".join(lines[150:200]))
+        here = self.converted(path, 1)
+        assert [p.line for p in here[1] if p.stage == "convert"] == [151]
+        stop = threading.Event()
+        other = threading.Thread(target=stop.wait)
+        other.start()  # workers are spawned, not forked, beside a thread
+        try:
+            assert self.converted(path, 2) == here
+        finally:
+            stop.set()
+            other.join()
+        assert self.converted(path, 2) == here  # forked

@@ -230,11 +230,13 @@ def _copy_range(source: int, target: int) -> None:
     """Copy from ``source`` to ``target`` inside the kernel, as far as it can.
 
     Both files' positions move past what was copied: the caller copies the
-    rest, if any (another file system, a pipe, a file opened to append).
+    rest, if any (another file system, a pipe, a file opened to append, a
+    system without ``copy_file_range``).
     """
-    while True:
+    copy = getattr(os, "copy_file_range", None)  # Linux only
+    while copy is not None:
         try:
-            if not os.copy_file_range(source, target, 1 << 30):
+            if not copy(source, target, 1 << 30):
                 return
         except OSError:
             return

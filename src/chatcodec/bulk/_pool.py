@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections import deque
@@ -105,11 +106,12 @@ def run(
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    # fork while this process runs one thread: the workers start at once, with
-    # chatcodec imported. With another thread (a progress bar's), spawn: fork
-    # would copy that thread's locks in whatever state they are in.
+    # fork on Linux while this process runs one thread: the workers start at
+    # once, with chatcodec imported. With another thread, spawn: fork would
+    # copy that thread's locks in whatever state they are in. Elsewhere spawn,
+    # each system's default (macOS's frameworks are not safe to fork).
     method = "spawn"
-    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+    if sys.platform == "linux" and threading.active_count() == 1:
         method = "fork"
     context = multiprocessing.get_context(method)
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_signals)
