@@ -230,6 +230,30 @@ class TestConvertCommand:
         assert done.returncode == 0
         assert len(gzip.decompress(again.read_bytes()).splitlines()) == 300
 
+    def test_zstd_input_of_several_frames_and_empty_compressed_output(self, tmp_path: Path) -> None:
+        zstandard = pytest.importorskip("zstandard")
+        lines = BATCH.read_bytes().splitlines(keepends=True)
+        packer = zstandard.ZstdCompressor()
+        source = tmp_path / "in.jsonl.zst"  # as pzstd writes it: a frame per block
+        source.write_bytes(
+            b"".join(packer.compress(b"".join(lines[k : k + 50])) for k in range(0, 300, 50))
+        )
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), "-", "--quiet"
+        )
+        assert done.returncode == 0
+        assert len(jsonl(done.stdout)) == 300
+        empty = tmp_path / "empty.jsonl"
+        empty.write_bytes(b"")
+        for name in ("out.jsonl.gz", "out.jsonl.zst"):
+            done = chatcodec(
+                "convert", "--from", "openai", "--to", "gemini", str(empty), str(tmp_path / name)
+            )
+            assert done.returncode == 0
+        assert gzip.decompress((tmp_path / "out.jsonl.gz").read_bytes()) == b""
+        with (tmp_path / "out.jsonl.zst").open("rb") as f:
+            assert zstandard.ZstdDecompressor().stream_reader(f).read() == b""
+
     def test_json_array_input(self, tmp_path: Path) -> None:
         records = jsonl(FINETUNE.read_bytes())[:5]
         array = tmp_path / "in.json"
@@ -562,7 +586,12 @@ class TestWorkersReadTheFile:
         self.convert(source, tmp_path / "one.jsonl", "1")
         expected = (tmp_path / "one.jsonl").read_bytes()
         self.convert(source, tmp_path / "two.jsonl.gz", "2")
-        assert gzip.decompress((tmp_path / "two.jsonl.gz").read_bytes()) == expected
+        packed = (tmp_path / "two.jsonl.gz").read_bytes()
+        assert gzip.decompress(packed) == expected
+        # The workers compressed their parts: one gzip member each, which gzip reads as one.
+        assert packed.count(b"\x1f\x8b\x08") > 1
+        unpacked = subprocess.run(["gzip", "-dc"], input=packed, capture_output=True, check=True)
+        assert unpacked.stdout == expected
         done = chatcodec(
             "convert",
             "--from",

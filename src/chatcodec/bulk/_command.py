@@ -142,6 +142,8 @@ def convert_command(args: argparse.Namespace) -> int:
             fed += len(part[1])
             yield part
 
+    packed = jobs > 1 and out.compression == "gz"  # the workers compress their parts
+
     def converted() -> Generator[tuple[BulkResult, Path | None, int], None, None]:
         """Each chunk's result, its part file (or None: the records are in it), bytes read."""
         if not args.strict and source_in.plain:
@@ -150,7 +152,8 @@ def convert_command(args: argparse.Namespace) -> int:
             source_in.close()
             cuts = ranges(args.input, lines=args.chunk_lines)
             folder = out.folder or Path(tempfile.gettempdir())
-            with closing(run_ranges(args.input, cuts, options, jobs, folder)) as done:
+            work = run_ranges(args.input, cuts, options, jobs, folder, packed=packed)
+            with closing(work) as done:
                 yield from done
             return
         with closing(run(parts(), options, jobs)) as results:
@@ -165,7 +168,7 @@ def convert_command(args: argparse.Namespace) -> int:
                     out.write(result.records)
                     result.records = []
                 else:
-                    out.append(part)
+                    out.append(part, packed=packed)
                 errors.write(result.problems)
                 total.add(result)
                 total.problems = [p for p in total.problems if p.severity == "error"][:5]

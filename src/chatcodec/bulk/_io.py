@@ -24,7 +24,7 @@ import msgspec
 from .._codec import decode_json
 from .._errors import ChatCodecError
 
-__all__ = ["Input", "Output", "UsageError"]
+__all__ = ["GZIP_LEVEL", "Input", "Output", "UsageError", "gzip_member"]
 
 
 class UsageError(ChatCodecError, ValueError):
@@ -100,7 +100,9 @@ class Input:
         if compression == "gz":
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         elif compression == "zst":
-            stream = io.BufferedReader(_zstd().ZstdDecompressor().stream_reader(stream), 1 << 20)
+            # Every frame: a file written in parts (pzstd, zstd -T) has several.
+            reader = _zstd().ZstdDecompressor().stream_reader(stream, read_across_frames=True)
+            stream = io.BufferedReader(reader, 1 << 20)
         self._stream = stream
         self._array = suffix == ".json"
         self._regular = regular
@@ -154,61 +156,94 @@ def _complete(line: bytes) -> bool:
     return True
 
 
+GZIP_LEVEL = 6  # gzip's own default: Python's (9) is about twice as slow for little gain
+
+
+def gzip_member(data: bytes) -> bytes:
+    """``data`` as one gzip member: members written one after another make one gzip file.
+
+    Workers compress their parts so; the members carry no name and no time,
+    so that the same input gives the same file.
+    """
+    return gzip.compress(data, GZIP_LEVEL, mtime=0)
+
+
 class Output:
-    """JSONL written to a temporary file beside ``path``, renamed over it by :meth:`commit`."""
+    """JSONL written to a temporary file beside ``path``, renamed over it by :meth:`commit`.
+
+    ``compression`` is ``"gz"`` or ``"zst"`` (from OUT's name) or ``""``.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.temp: Path | None = None
-        compression, _ = _suffix(path)
+        self.compression = ""
+        self._packer: IO[bytes] | None = None  # the compressor, made at the first write
         if path == "-":
             self._raw: IO[bytes] = sys.stdout.buffer
-            self.stream: IO[bytes] = self._raw
             return
         target = Path(path)
+        self.compression = _suffix(path)[0]
+        self._name = target.name[: -len(".gz")]  # the name in the gzip header: the file's
         self.temp = target.with_name(f".{target.name}.{os.getpid()}.part")
         try:
             self._raw = open(self.temp, "wb")  # noqa: SIM115  # closed by commit() or abort()
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-        self.stream = self._raw
-        if compression == "gz":
-            # The name in the gzip header is the file's, not the temporary one's.
-            name = target.name[: -len(".gz")]
-            self.stream = gzip.GzipFile(name, "wb", fileobj=self._raw)  # type: ignore[assignment]
-        elif compression == "zst":
-            self.stream = _zstd().ZstdCompressor().stream_writer(self._raw, closefd=False)
+
+    @property
+    def stream(self) -> IO[bytes]:
+        """Where records are written: the file, or its compressor."""
+        if self._packer is None and self.compression == "gz":
+            packer = gzip.GzipFile(self._name, "wb", GZIP_LEVEL, fileobj=self._raw)
+            self._packer = packer  # type: ignore[assignment]
+        elif self._packer is None and self.compression == "zst":
+            self._packer = _zstd().ZstdCompressor().stream_writer(self._raw, closefd=False)
+        return self._packer or self._raw
+
+    def _end_packer(self) -> None:
+        """End what the compressor holds (a gzip member, a zstd frame); the file stays open."""
+        if self._packer is not None:
+            self._packer.close()
+            self._packer = None
 
     def write(self, records: list[bytes]) -> None:
         """Write records, one per line."""
         if records:
-            self.stream.write(b"\n".join(records))
-            self.stream.write(b"\n")
+            stream = self.stream
+            stream.write(b"\n".join(records))
+            stream.write(b"\n")
 
     @property
     def folder(self) -> Path | None:
         """The folder the output is written in (None for stdout)."""
         return None if self.temp is None else self.temp.parent
 
-    def append(self, path: Path) -> None:
+    def append(self, path: Path, *, packed: bool = False) -> None:
         """Write a file's lines (a worker's part) after what is written.
 
-        Into an uncompressed file the kernel copies them (``copy_file_range``),
-        without reading them into this process.
+        ``packed``: the part is already compressed as this output is (gzip
+        members follow one another). Into an uncompressed file, or a packed
+        part, the kernel copies the bytes (``copy_file_range``) without
+        reading them into this process.
         """
+        if packed:
+            self._end_packer()
         with open(path, "rb") as part:
-            if self.stream is self._raw:
+            stream = self._raw if packed else self.stream
+            if stream is self._raw:
                 self._raw.flush()
                 _copy_range(part.fileno(), self._raw.fileno())
-            shutil.copyfileobj(part, self.stream, 1 << 20)  # what the kernel did not copy
+            shutil.copyfileobj(part, stream, 1 << 20)  # what the kernel did not copy
 
     def commit(self) -> None:
         """Finish the file and put it in place."""
         if self.temp is None:
-            self.stream.flush()
+            self._raw.flush()
             return
-        if self.stream is not self._raw:
-            self.stream.close()
+        if self.compression and self._raw.tell() == 0:
+            self.stream.write(b"")  # an empty file is still a valid compressed one
+        self._end_packer()
         self._raw.close()
         os.replace(self.temp, self.path)
         self.temp = None
@@ -218,8 +253,7 @@ class Output:
         if self.temp is None:
             return
         try:
-            if self.stream is not self._raw:
-                self.stream.close()
+            self._end_packer()
             self._raw.close()
         finally:
             self.temp.unlink(missing_ok=True)

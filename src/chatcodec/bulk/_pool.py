@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from ._core import convert_lines
+from ._io import gzip_member
 from ._result import BulkResult
 
 __all__ = ["CHUNK_BYTES", "Range", "chunks", "ranges", "run", "run_ranges"]
@@ -172,15 +173,20 @@ def _lines_of(data: bytes) -> list[bytes]:
     return lines
 
 
-def _work_range(options: dict[str, Any], path: str, chunk: Range, part: str) -> BulkResult:
-    # In a worker: read the chunk, convert it, write its records to the part file.
-    # Its lines are numbered from 1: the caller knows where the chunk starts.
+def _work_range(
+    options: dict[str, Any], path: str, chunk: Range, part: str, packed: bool
+) -> BulkResult:
+    # In a worker: read the chunk, convert it, write its records to the part file
+    # (packed: as a gzip member). Its lines are numbered from 1: the caller knows
+    # where the chunk starts.
     with open(path, "rb") as f:
         f.seek(chunk.start)
         data = f.read(chunk.end - chunk.start)
     result = _work(options, 1, _lines_of(data))
     with open(part, "wb") as f:
-        if result.records:
+        if result.records and packed:
+            f.write(gzip_member(b"\n".join(result.records) + b"\n"))
+        elif result.records:
             f.write(b"\n".join(result.records))
             f.write(b"\n")
     result.records = []
@@ -211,7 +217,13 @@ def _here(path: str, chunks: Iterable[Range], options: dict[str, Any]) -> Iterat
 
 
 def run_ranges(
-    path: str, chunks: Iterable[Range], options: dict[str, Any], jobs: int, parts: Path
+    path: str,
+    chunks: Iterable[Range],
+    options: dict[str, Any],
+    jobs: int,
+    parts: Path,
+    *,
+    packed: bool = False,
 ) -> Generator[Done, None, None]:
     """Each chunk of a JSONL file converted in ``jobs`` processes, in input order.
 
@@ -220,7 +232,8 @@ def run_ranges(
     ``parts`` (beside the output, so that appending them is a copy inside
     the file system). A part file is removed when the caller asks for the
     next chunk, and the folder when the run ends or stops. The problems'
-    line numbers count from the start of the file.
+    line numbers count from the start of the file. ``packed``: the workers
+    write each part as a gzip member (they compress side by side).
     """
     if jobs <= 1:
         yield from _here(path, chunks, options)
@@ -245,7 +258,7 @@ def run_ranges(
             try:
                 for n, chunk in enumerate(chunks):
                     part = folder / f"{n}.jsonl"
-                    future = pool.submit(_work_range, options, path, chunk, str(part))
+                    future = pool.submit(_work_range, options, path, chunk, str(part), packed)
                     pending.append((future, part, chunk.end))
                     if len(pending) >= 2 * jobs:
                         yield from done()
