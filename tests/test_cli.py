@@ -509,27 +509,18 @@ class TestWorkersReadTheFile:
         source.write_bytes(b"".join(body).rstrip(b"\n"))
         return source
 
+    @staticmethod
+    def argv(source: Path, out: str, jobs: str, *more: str) -> list[str]:
+        """OpenAI to Anthropic, quietly, with what else is given."""
+        return [
+            *("convert", "--from", "openai", "--to", "anthropic", str(source), out),
+            *("--jobs", jobs, "--max-tokens", "64", "--quiet", *more),
+        ]
+
     def convert(self, source: Path, out: Path, jobs: str, *more: str) -> dict[str, object]:
         summary = out.with_name(out.name + ".summary.json")
-        done = chatcodec(
-            "convert",
-            "--from",
-            "openai",
-            "--to",
-            "anthropic",
-            str(source),
-            str(out),
-            "--jobs",
-            jobs,
-            "--chunk-lines",
-            "7",
-            "--max-tokens",
-            "64",
-            "--quiet",
-            "--summary-json",
-            str(summary),
-            *more,
-        )
+        more = ("--chunk-lines", "7", "--summary-json", str(summary), *more)
+        done = chatcodec(*self.argv(source, str(out), jobs, *more))
         assert done.returncode == 1, done.stderr  # the bad line
         counts = json.loads(summary.read_bytes())
         del counts["seconds"]
@@ -557,22 +548,8 @@ class TestWorkersReadTheFile:
         problems = {}
         for jobs in ("1", "2"):
             errors = tmp_path / f"errors{jobs}.jsonl"
-            done = chatcodec(
-                "convert",
-                "--from",
-                "openai",
-                "--to",
-                "anthropic",
-                str(source),
-                str(tmp_path / f"out{jobs}.jsonl"),
-                "--jobs",
-                jobs,
-                "--max-tokens",
-                "64",
-                "--errors",
-                str(errors),
-                "--quiet",
-            )
+            out = str(tmp_path / f"out{jobs}.jsonl")
+            done = chatcodec(*self.argv(source, out, jobs, "--errors", str(errors)))
             assert done.returncode == 1
             problems[jobs] = jsonl(errors.read_bytes())
         assert problems["2"] == problems["1"]
@@ -592,22 +569,7 @@ class TestWorkersReadTheFile:
         assert packed.count(b"\x1f\x8b\x08") > 1
         unpacked = subprocess.run(["gzip", "-dc"], input=packed, capture_output=True, check=True)
         assert unpacked.stdout == expected
-        done = chatcodec(
-            "convert",
-            "--from",
-            "openai",
-            "--to",
-            "anthropic",
-            str(source),
-            "-",
-            "--jobs",
-            "2",
-            "--chunk-lines",
-            "7",
-            "--max-tokens",
-            "64",
-            "--quiet",
-        )
+        done = chatcodec(*self.argv(source, "-", "2", "--chunk-lines", "7"))
         assert done.returncode == 1
         assert done.stdout == expected
 
