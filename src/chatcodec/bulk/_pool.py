@@ -25,10 +25,10 @@ import sys
 import tempfile
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -91,18 +91,36 @@ def run(
         for first, lines in itertools.chain(head, parts):
             yield _work(options, first, lines)
         return
-    parts = itertools.chain(head, parts)
+    rest = itertools.chain(head, parts)
+    calls = ((_work_joined, (options, first, lines), None) for first, lines in rest)
+    for result, _ in _in_order(calls, jobs):
+        yield result
+
+
+T = TypeVar("T")
+
+
+def _in_order(
+    calls: Iterable[tuple[Callable[..., BulkResult], tuple[Any, ...], T]], jobs: int
+) -> Generator[tuple[BulkResult, T], None, None]:
+    """Each ``(function, arguments, tag)`` called in ``jobs`` processes; results in order.
+
+    At most two calls per process are in flight: the next is submitted only
+    as the oldest one's result is handed back, with its tag.
+    """
     with _pool(jobs) as pool:
-        pending: deque[Future[BulkResult]] = deque()
+        pending: deque[tuple[Future[BulkResult], T]] = deque()
         try:
-            for first, lines in parts:
-                pending.append(pool.submit(_work_joined, options, first, lines))
+            for function, arguments, tag in calls:
+                pending.append((pool.submit(function, *arguments), tag))
                 if len(pending) >= 2 * jobs:
-                    yield pending.popleft().result()
+                    future, tag = pending.popleft()
+                    yield future.result(), tag
             while pending:
-                yield pending.popleft().result()
+                future, tag = pending.popleft()
+                yield future.result(), tag
         finally:
-            for future in pending:
+            for future, _ in pending:
                 future.cancel()
 
 
@@ -240,32 +258,18 @@ def run_ranges(
         return
     folder = Path(tempfile.mkdtemp(prefix=".chatcodec-", suffix=".parts", dir=parts))
     before = 0  # lines in the chunks handed back so far
+    parts_of = ((chunk, folder / f"{n}.jsonl") for n, chunk in enumerate(chunks))
+    calls = (
+        (_work_range, (options, path, chunk, str(part), packed), (part, chunk.end))
+        for chunk, part in parts_of
+    )
     try:
-        with _pool(jobs) as pool:
-            pending: deque[tuple[Future[BulkResult], Path, int]] = deque()
-
-            def done() -> Generator[Done, None, None]:
-                nonlocal before
-                future, part, end = pending.popleft()
-                result = future.result()
-                if before:
-                    replace = msgspec.structs.replace
-                    result.problems = [replace(p, line=p.line + before) for p in result.problems]
-                before += result.lines
-                yield Done(result, part, end)
-                part.unlink()
-
-            try:
-                for n, chunk in enumerate(chunks):
-                    part = folder / f"{n}.jsonl"
-                    future = pool.submit(_work_range, options, path, chunk, str(part), packed)
-                    pending.append((future, part, chunk.end))
-                    if len(pending) >= 2 * jobs:
-                        yield from done()
-                while pending:
-                    yield from done()
-            finally:
-                for future, _, _ in pending:
-                    future.cancel()
+        for result, (part, end) in _in_order(calls, jobs):
+            if before:
+                replace = msgspec.structs.replace
+                result.problems = [replace(p, line=p.line + before) for p in result.problems]
+            before += result.lines
+            yield Done(result, part, end)
+            part.unlink()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
