@@ -229,6 +229,71 @@ class TestDeclines:
         assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
 
     @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("part", "taken"),
+        [
+            ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True, True)),
+            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True, False)),
+            ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False, False)),
+            ({"document_url": "http://e.com/a.pdf"}, (False, False)),  # not https
+            ({"document_url": "https://e.com/a b.pdf"}, (False, False)),
+            ({"document_url": ""}, (False, False)),
+            ({"document_url": "data:text/plain;base64,aGk="}, (False, False)),  # its own rule
+            ({"document_url": "data:application/pdf;base64,JVBE\\/i0="}, (False, False)),
+            ({"document_url": None}, (False, False)),
+            ({"document_url": "https://e.com/a.pdf", "text": "a"}, (False, False)),
+            ({"document_url": "https://e.com/a.pdf", "image_url": {"url": "x"}}, (False, False)),
+        ],
+        ids=(
+            "pdf",
+            "https",
+            "named",
+            "http",
+            "space",
+            "empty",
+            "text-file",
+            "escape",
+            "null",
+            "with-text",
+            "with-image",
+        ),
+    )
+    def test_a_document_by_url(
+        self, target: str, part: dict[str, Any], taken: tuple[bool, bool]
+    ) -> None:
+        # Gemini needs the media type of a file by URL, which the general path guesses.
+        part = {"type": "document_url", **part}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "Read"}, part]}]
+        expected = taken[TARGETS.index(target)]
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("changes", "taken"),
+        [
+            ({}, True),  # Anthropic drops the empty text and reports it; Gemini keeps it
+            ({"reasoning_content": "Thinking."}, False),
+            ({"tool_calls": None}, False),  # nothing to send
+            ({"tool_calls": []}, False),
+        ],
+        ids=("calls", "reasoning", "no-calls", "empty-calls"),
+    )
+    def test_an_empty_text_beside_calls(
+        self, target: str, changes: dict[str, Any], taken: bool
+    ) -> None:
+        messages = json.loads(json.dumps(self.BASE["messages"]))
+        answer = messages[2]
+        answer["content"] = ""
+        for key, value in changes.items():
+            if value is None:
+                del answer[key]
+            else:
+                answer[key] = value
+        if "tool_calls" not in answer or not answer["tool_calls"]:
+            del messages[3]
+        assert same(self.body(messages=messages), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
     def test_an_unanswered_call_before_the_next_turn(self, target: str) -> None:
         messages = [*self.BASE["messages"][:3], {"role": "user", "content": "Well?"}]
         assert not same(self.body(messages=messages), target, None, 64)
@@ -273,10 +338,14 @@ _USUAL_IMAGES = ["data:image/png;base64,iVBORw0KGgo=", "data:image/jpeg;base64,/
 _IMAGES = st.sampled_from(
     [*_USUAL_IMAGES, "data:image/bmp;base64,Qk0=", "https://example.com/a.png"]
 )
+_DOCUMENTS = st.sampled_from(
+    ["data:application/pdf;base64,JVBERi0=", "https://example.com/a.pdf", "http://e.com/a", ""]
+)
 _PARTS = st.lists(
     st.one_of(
         _TEXTS.map(lambda text: {"type": "text", "text": text}),
         _IMAGES.map(lambda url: {"type": "image_url", "image_url": {"url": url}}),
+        _DOCUMENTS.map(lambda url: {"type": "document_url", "document_url": url}),
     ),
     min_size=0,
     max_size=3,
@@ -412,7 +481,12 @@ def usual_requests(draw: st.DrawFn) -> bytes:
             answer["prefix"] = False
         ids = [f"call_{calls + k}" for k in range(draw(st.integers(0, 2)))]
         calls += len(ids)
-        answer["content"] = draw(texts) if not ids or draw(st.booleans()) else None
+        if not ids or draw(st.booleans()):
+            answer["content"] = draw(texts)
+        elif len(answer) > 1:  # reasoning or a prefix beside the calls
+            answer["content"] = None
+        else:  # an empty text beside calls alone: a loss for Anthropic, by either path
+            answer["content"] = draw(st.sampled_from([None, ""]))
         if ids:
             answer["tool_calls"] = [
                 {

@@ -18,7 +18,7 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
-from ..anthropic._blocks import NO_FILE_NAME, UNSIGNED
+from ..anthropic._blocks import EMPTY_TEXT, NO_FILE_NAME, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ._source import Fallback, Message, Read, Tools, once
 
@@ -123,12 +123,15 @@ def _user(
     for n, part in enumerate(content):
         if part.type == "text":
             blocks.append({"type": "text", "text": part.text})
-        elif part.type == "file":
-            if part.file.filename is not UNSET:
+        elif part.type != "image_url":  # a file, or Mistral's document by URL
+            by_url = part.type == "document_url"
+            if not by_url and part.file.filename is not UNSET:
                 losses.append(Loss(f"$.messages[{k}].content[{n}].filename", NO_FILE_NAME))
             media_type, data = next(images)
             if media_type:
                 source = {"type": "base64", "media_type": media_type, "data": data}
+            elif by_url:
+                source = {"type": "url", "url": data}
             else:
                 source = {"type": "file", "file_id": data}
             blocks.append({"type": "document", "source": source})
@@ -150,7 +153,9 @@ def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]
     if reasoning:
         losses.append(Loss(f"$.messages[{k}].content[0]", UNSIGNED))
     blocks: list[Any] = []
-    if type(content) is str:
+    if content == "":  # beside calls (see _source): dropped and reported, as the general path
+        losses.append(Loss(f"$.messages[{k}].content", EMPTY_TEXT))
+    elif type(content) is str:
         blocks.append({"type": "text", "text": content})
     elif type(content) is list:
         blocks.extend({"type": "text", "text": part.text} for part in content)

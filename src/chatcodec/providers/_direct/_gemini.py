@@ -130,7 +130,8 @@ def _user(content: Any, images: Iterator[tuple[str, Any]]) -> list[Any]:
         else:
             media_type, data = next(images)
             if not media_type or part.type == "file":
-                raise Fallback  # an image by URL, a file: the general path knows their rules
+                # An image or a document by URL, a file: the general path knows their rules.
+                raise Fallback
             parts.append({"inlineData": {"mimeType": media_type, "data": data}})
     return parts
 

@@ -72,6 +72,7 @@ class Part(_Wire, kw_only=True):
     text: str | UnsetType = UNSET
     image_url: _URL | UnsetType = UNSET
     file: _File | UnsetType = UNSET
+    document_url: Raw | UnsetType = UNSET  # Mistral's file by URL (see document_url)
 
 
 class _Function(_Wire):
@@ -277,6 +278,14 @@ def _user(content: Any, images: list[tuple[str, Any]]) -> None:
         if kind == "text":
             if not part.text or part.image_url is not UNSET or part.file is not UNSET:
                 raise Fallback
+            if part.document_url is not UNSET:
+                raise Fallback
+        elif part.document_url is not UNSET:
+            if kind != "document_url" or part.text is not UNSET:
+                raise Fallback
+            if part.image_url is not UNSET or part.file is not UNSET:
+                raise Fallback
+            images.append(document_url(part.document_url))
         elif kind == "image_url" and part.text is UNSET and part.file is UNSET:
             if part.image_url is UNSET:
                 raise Fallback
@@ -308,6 +317,21 @@ def document(f: _File) -> tuple[str, Any]:
     if not data.startswith(_PDF) or not data.isascii() or b"\\" in data:
         raise Fallback
     return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
+
+
+def document_url(url: Raw) -> tuple[str, Any]:
+    """A ``document_url`` part's source: a PDF's media type and base64 data, or ``("", url)``.
+
+    The general path reads the URL as a file part: a PDF's data URL as a
+    ``file``'s, an https URL by the rule of an image's. Anything else goes
+    the general way.
+    """
+    data = bytes(url)
+    if data.startswith(_PDF) and data.isascii() and b"\\" not in data:
+        return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
+    if data[:9] != b'"https://':
+        raise Fallback
+    return image(url)
 
 
 def image(url: Raw) -> tuple[str, Any]:
@@ -348,8 +372,10 @@ def _assistant(
     m: Message, arguments: dict[str, Raw], names: dict[str, str], pending: set[str]
 ) -> None:
     content = m.content
-    if content == "":
-        raise Fallback
+    if content == "" and (
+        m.tool_calls is UNSET or m.reasoning is not UNSET or m.reasoning_content is not UNSET
+    ):
+        raise Fallback  # an empty text beside calls alone: Anthropic's writer reports it
     if type(content) is list:
         # Text parts, each written as a text block or part; none empty.
         if not content and m.tool_calls is UNSET:

@@ -67,6 +67,9 @@ def _json_or_none(text: str) -> msgspec.Raw | None:
     return msgspec.Raw(data)
 
 
+EMPTY_TEXT = "anthropic refuses an empty text block"
+
+
 class Blocks:
     """One encode: the losses, and whether it writes a request (stricter rules)."""
 
@@ -80,7 +83,7 @@ class Blocks:
 
     def text(self, text: str, own: dict[str, Any], path: str, out: list[Any]) -> None:
         if not text and self.request and not own.get("~keep"):
-            self.enc.lose(path, "anthropic refuses an empty text block")
+            self.enc.lose(path, EMPTY_TEXT)
             return
         out.append(fill({"type": "text", "text": text}, own))
 
