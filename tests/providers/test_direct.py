@@ -294,6 +294,32 @@ class TestDeclines:
         assert same(self.body(messages=messages), target, None, 64) is taken
 
     @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("arguments", "taken"),
+        [
+            (["nope"], True),
+            ([""], True),
+            (["{bad", '{"a": 1}', "x y", "{}"], True),  # the invalid ones written last
+            (["[1]"], False),  # JSON, not an object: the preflight's problem
+            (["\ud800"], False),
+        ],
+        ids=("word", "empty", "mixed", "array", "surrogate"),
+    )
+    def test_arguments_that_are_not_json(
+        self, target: str, arguments: list[str], taken: bool
+    ) -> None:
+        calls = [
+            {"id": f"call_{n}", "type": "function", "function": {"name": "f", "arguments": a}}
+            for n, a in enumerate(arguments)
+        ]
+        messages = [
+            {"role": "user", "content": "Go"},
+            {"role": "assistant", "content": "", "tool_calls": calls},
+            *({"role": "tool", "tool_call_id": c["id"], "content": "ok"} for c in calls),
+        ]
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
     def test_an_unanswered_call_before_the_next_turn(self, target: str) -> None:
         messages = [*self.BASE["messages"][:3], {"role": "user", "content": "Well?"}]
         assert not same(self.body(messages=messages), target, None, 64)
@@ -331,16 +357,17 @@ class TestDeclines:
 # --- generated requests -------------------------------------------------------
 
 _IDS = st.sampled_from(["call_1", "call_2", "toolu_3", "call 4", ""])
-_ARGUMENTS = st.sampled_from(['{"a": 1}', "{}", ' {"b":[1,2]}', "[1]", "nope", '{"a":"\u00e9"}'])
+_ARGUMENTS = st.sampled_from(
+    ['{"a": 1}', "{}", ' {"b":[1,2]}', "[1]", "nope", '{"a":"\u00e9"}', "", "{bad", "\ud800"]
+)
 _RESULTS = st.sampled_from(["ok", '{"r": 1}', " {}", "", "[1, 2]", "{bad", '{"n": 1e999}'])
 _TEXTS = st.sampled_from(["Hi", "", "  ", "Ünïcode ✓", "line\nbreak"])
 _USUAL_IMAGES = ["data:image/png;base64,iVBORw0KGgo=", "data:image/jpeg;base64,/9j/4AAQ"]
 _IMAGES = st.sampled_from(
     [*_USUAL_IMAGES, "data:image/bmp;base64,Qk0=", "https://example.com/a.png"]
 )
-_DOCUMENTS = st.sampled_from(
-    ["data:application/pdf;base64,JVBERi0=", "https://example.com/a.pdf", "http://e.com/a", ""]
-)
+_PDF = "data:application/pdf;base64,JVBERi0="
+_DOCUMENTS = st.sampled_from([_PDF, "https://example.com/a.pdf", "http://e.com/a", ""])
 _PARTS = st.lists(
     st.one_of(
         _TEXTS.map(lambda text: {"type": "text", "text": text}),
@@ -494,7 +521,8 @@ def usual_requests(draw: st.DrawFn) -> bytes:
                     "type": "function",
                     "function": {
                         "name": "f",
-                        "arguments": draw(st.sampled_from(['{"a": 1}', "{}"])),
+                        # not JSON: written as {} after the other calls, and reported
+                        "arguments": draw(st.sampled_from(['{"a": 1}', "{}", "nope", ""])),
                     },
                 }
                 for id_ in ids
@@ -510,6 +538,7 @@ def usual_requests(draw: st.DrawFn) -> bytes:
                         st.sampled_from(_USUAL_IMAGES).map(
                             lambda url: {"type": "image_url", "image_url": {"url": url}}
                         ),
+                        st.just({"type": "document_url", "document_url": _PDF}),
                     ),
                     min_size=1,
                     max_size=2,

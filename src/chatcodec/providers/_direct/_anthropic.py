@@ -18,9 +18,9 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
-from ..anthropic._blocks import EMPTY_TEXT, NO_FILE_NAME, UNSIGNED
+from ..anthropic._blocks import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
-from ._source import Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
 
 __all__ = ["write"]
 
@@ -160,10 +160,14 @@ def _assistant(m: Message, k: int, arguments: dict[str, Any], losses: list[Loss]
     elif type(content) is list:
         blocks.extend({"type": "text", "text": part.text} for part in content)
     if calls is not UNSET:
+        late: list[Any] = []  # invalid calls: after the others, as the general path orders them
         for c in calls:
-            blocks.append(
-                {"type": "tool_use", "id": c.id, "name": c.function.name, "input": arguments[c.id]}
-            )
+            data = arguments[c.id]
+            block = {"type": "tool_use", "id": c.id, "name": c.function.name, "input": data}
+            (late if data is NOT_JSON else blocks).append(block)
+        for n, block in enumerate(late):
+            losses.append(Loss(f"$.messages[{k}].invalid_tool_calls[{n}].arguments", NO_JSON_INPUT))
+            blocks.append(block)
     return {"role": "assistant", "content": blocks}
 
 

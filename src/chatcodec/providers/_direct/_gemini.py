@@ -18,9 +18,10 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..gemini._encode import _MODES, STREAM
+from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _object_reply
 from ..gemini._keys import signs_calls
-from ._source import Fallback, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Read, Tools, once
 
 __all__ = ["write"]
 
@@ -44,7 +45,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     losses: list[Loss] = []
     if body.stream_options is not UNSET:
         Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
-    out: dict[str, Any] = {"contents": _contents(r)}
+    out: dict[str, Any] = {"contents": _contents(r, losses)}
     start = r.start
     if start:
         system = [{"text": m.content} for m in body.messages[:start]]
@@ -73,7 +74,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     return encode_body(out), losses
 
 
-def _contents(r: Read) -> list[Any]:
+def _contents(r: Read, losses: list[Loss]) -> list[Any]:
     messages = r.body.messages
     arguments, names = r.arguments, r.names
     images = iter(r.images)
@@ -105,10 +106,14 @@ def _contents(r: Read) -> list[Any]:
             elif type(m.content) is list:
                 parts.extend({"text": part.text} for part in m.content)
             if m.tool_calls is not UNSET:
+                late: list[Any] = []  # invalid calls: after the others, as the general path
                 for c in m.tool_calls:
-                    f = c.function
-                    call = {"name": f.name, "args": arguments[c.id], "id": c.id}
-                    parts.append({"functionCall": call})
+                    data = arguments[c.id]
+                    call = {"name": c.function.name, "args": data, "id": c.id}
+                    (late if data is NOT_JSON else parts).append({"functionCall": call})
+                for n, part in enumerate(late):
+                    losses.append(Loss(f"$.messages[{k}].invalid_tool_calls[{n}].arguments", NOT))
+                    parts.append(part)
             contents.append({"role": "model", "parts": parts})
     return contents
 

@@ -30,6 +30,7 @@ from ..openai._common import is_closed, split_data_url
 
 __all__ = [
     "INSTRUCTIONS",
+    "NOT_JSON",
     "Body",
     "Fallback",
     "Message",
@@ -164,6 +165,8 @@ class Read(Struct, gc=False):
 
 
 _decoder = msgspec.json.Decoder(Body)
+NOT_JSON = Raw(b"{}")
+"""The arguments of a call that are not JSON (told apart by identity): the targets write ``{}``."""
 _raw = msgspec.json.Decoder(Raw)
 INSTRUCTIONS = frozenset(("system", "developer"))
 URL_LIMIT = 2048  # an image URL taken as sent; a longer one goes the general way
@@ -402,10 +405,13 @@ def _assistant(
             raise Fallback
         try:
             data = raw(c.function.arguments.encode())
-        except (msgspec.DecodeError, UnicodeError, RecursionError):
+        except msgspec.DecodeError:
+            data = NOT_JSON  # an invalid call: written with {} and reported, after the others
+        except (UnicodeError, RecursionError):
             raise Fallback from None
-        if bytes(data)[:1] != b"{":
-            raise Fallback
+        else:
+            if bytes(data)[:1] != b"{":
+                raise Fallback
         arguments[id_] = data
         names[id_] = name
         pending.add(id_)

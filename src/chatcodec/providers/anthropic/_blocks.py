@@ -68,6 +68,7 @@ def _json_or_none(text: str) -> msgspec.Raw | None:
 
 
 EMPTY_TEXT = "anthropic refuses an empty text block"
+NO_JSON_INPUT = "anthropic needs JSON tool input: sent {}"
 
 
 class Blocks:
@@ -199,7 +200,7 @@ class Blocks:
         if not (call.arguments == "" and own.get("~input") == "absent"):
             raw = _json_or_none(call.arguments)
             if raw is None:
-                self.enc.lose(path + ".arguments", "anthropic needs JSON tool input: sent {}")
+                self.enc.lose(path + ".arguments", NO_JSON_INPUT)
                 raw = msgspec.Raw(b"{}")
             block["input"] = raw
         return fill(block, own)

@@ -36,6 +36,7 @@ from ._keys import NAME
 _ABSENT: Any = object()
 _decoder = msgspec.json.Decoder()
 _WRAPS = frozenset(("result", "error"))
+NOT_JSON = "arguments that are not JSON"
 _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
@@ -236,7 +237,7 @@ class _PartEncoder:
             if _is_json(data):
                 out["args"] = Raw(data)
             else:
-                self.enc.lose(f"{path}.arguments", "arguments that are not JSON")
+                self.enc.lose(f"{path}.arguments", NOT_JSON)
                 out["args"] = {}
         if call.id is not None:
             out["id"] = call.id
