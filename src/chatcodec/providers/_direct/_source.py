@@ -1,16 +1,18 @@
 """The usual OpenAI Chat request, read into typed Structs and checked for a direct conversion.
 
 msgspec decodes the usual request (leading instructions, then user, assistant
-and tool messages of text, data-URL images, tool calls, and for Anthropic
-images by https URL and PDF files; function tools;
-the common parameters) straight into the private Structs below, in C. The
-Structs forbid unknown fields, so a key they do not name (a dialect's, a
-setting, a message ``name``...) fails the decode, and so does a value of
-another type. :func:`read` then checks what the types cannot: that the
-conversation is one every target takes as it is (no empty text, each call
-answered right after it, ids and tool names the targets keep), so that the
-general path would report no loss beyond the few each target writes itself
-and its preflight would find no problem. Whatever fails goes the general way.
+and tool messages of text, data-URL images and PDFs (Mistral's
+``document_url``), tool calls (their arguments written as ``{}`` and reported
+when they are not JSON), and for Anthropic images and documents by https URL
+and PDF files; function tools; the common parameters) straight into the
+private Structs below, in C. The Structs forbid unknown fields, so a key
+they do not name (a dialect's, a setting, a message ``name``...) fails the
+decode, and so does a value of another type. :func:`read` then checks what
+the types cannot: that the conversation is one every target takes as it is
+(no empty text except beside calls, each call answered right after it, ids
+and tool names the targets keep), so that the general path would report no
+loss beyond the few each target writes itself and its preflight would find
+no problem. Whatever fails goes the general way.
 """
 
 from __future__ import annotations
