@@ -135,6 +135,16 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` (Linux's /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+
+
 class TestConvertCommand:
     """chatcodec convert: files or pipes, compression, errors, exit status."""
 
@@ -435,6 +445,32 @@ class TestConvertCommand:
                 waited += 1
             assert list(tmp_path.glob(".out.jsonl.*.part"))
             process.send_signal(signum)
+            _, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+            process.communicate()
+        assert process.returncode == 130, err
+        assert b"interrupted" in err
+        assert list(tmp_path.iterdir()) == []
+
+    @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+    def test_terminated_before_the_output_is_made(self, tmp_path: Path) -> None:
+        """A SIGTERM while the first record is awaited stops the run as Ctrl-C does."""
+        out = tmp_path / "out.jsonl"
+        argv = ["convert", "--from", "openai", "--to", "gemini", "-", str(out)]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "chatcodec", *argv],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            waited = 0
+            while not _catches(process.pid, signal.SIGTERM) and waited < 3000:
+                time.sleep(0.01)  # until the command has its handler
+                waited += 1
+            assert _catches(process.pid, signal.SIGTERM)
+            process.send_signal(signal.SIGTERM)
             _, err = process.communicate(timeout=60)
         finally:
             process.kill()

@@ -98,6 +98,19 @@ def convert_command(args: argparse.Namespace) -> int:
         from ._dask_command import dask_command
 
         return dask_command(args)
+    # SIGTERM stops the run as Ctrl-C does, from before the output's
+    # temporary file exists: whenever it comes, that file is removed.
+    previous = signal.signal(signal.SIGTERM, _on_term)
+    try:
+        return _convert(args)
+    except KeyboardInterrupt:
+        print("chatcodec: interrupted; no output written", file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _convert(args: argparse.Namespace) -> int:
     try:
         source = normalize(args.source)
         normalize(args.target)  # names checked before any file is opened
@@ -128,7 +141,26 @@ def convert_command(args: argparse.Namespace) -> int:
     except ChatCodecError as error:
         why_text = f" (kind {kind}: {why})" if why != "given" else ""
         return _fail(_rule(error) + why_text)
-    previous = signal.signal(signal.SIGTERM, _on_term)
+    try:
+        return _run(args, source_in, records, plan, kind, why, errors, out)
+    except BaseException:
+        out.abort()
+        raise
+    finally:
+        errors.close()
+        source_in.close()
+
+
+def _run(
+    args: argparse.Namespace,
+    source_in: Input,
+    records: Iterator[bytes],
+    plan: Plan,
+    kind: Kind,
+    why: str,
+    errors: _Errors,
+    out: Output,
+) -> int:
     total = BulkResult(kind=kind)
     progress = Progress(source_in.size, enabled=not args.quiet)
     start = time.monotonic()
@@ -184,10 +216,8 @@ def convert_command(args: argparse.Namespace) -> int:
         else:
             out.commit()
     except KeyboardInterrupt:
-        out.abort()
         progress.close()
-        print("chatcodec: interrupted; no output written", file=sys.stderr)
-        return INTERRUPTED
+        raise
     except BrokenProcessPool:
         out.abort()
         progress.close()
@@ -197,10 +227,6 @@ def convert_command(args: argparse.Namespace) -> int:
         out.abort()
         progress.close()
         return _fail(f"{args.input}: {_rule(error)}")
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        errors.close()
-        source_in.close()
     progress.close()
     seconds = time.monotonic() - start
     summary = total.counts() | {

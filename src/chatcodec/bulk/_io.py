@@ -190,6 +190,9 @@ class Output:
             self._raw = open(self.temp, "wb")  # noqa: SIM115  # closed by commit() or abort()
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        except BaseException:  # interrupted as the file was made
+            self.temp.unlink(missing_ok=True)
+            raise
 
     @property
     def stream(self) -> IO[bytes]:
