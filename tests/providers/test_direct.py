@@ -295,6 +295,19 @@ class TestDeclines:
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
+        ("content", "taken"),
+        [("Done.", True), ([{"type": "text", "text": "Done."}], True), (None, False), ("", False)],
+        ids=("text", "parts", "none", "empty"),
+    )
+    def test_an_empty_list_of_calls_is_no_call(
+        self, target: str, content: Any, taken: bool
+    ) -> None:
+        answer = {"role": "assistant", "content": content, "tool_calls": [], "prefix": False}
+        messages = [{"role": "user", "content": "Go"}, answer, {"role": "user", "content": "On"}]
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
         ("arguments", "taken"),
         [
             (["nope"], True),

@@ -377,6 +377,8 @@ def _assistant(
     m: Message, arguments: dict[str, Raw], names: dict[str, str], pending: set[str]
 ) -> None:
     content = m.content
+    if m.tool_calls is not UNSET and not m.tool_calls:
+        m.tool_calls = UNSET  # "tool_calls": [] is no call, as the general path reads it
     if content == "" and (
         m.tool_calls is UNSET or m.reasoning is not UNSET or m.reasoning_content is not UNSET
     ):
@@ -397,8 +399,6 @@ def _assistant(
         if type(content) is not str and type(content) is not list:
             raise Fallback  # nothing to send
         return
-    if not calls:
-        raise Fallback
     raw = _raw.decode
     for c in calls:
         id_ = c.id
