@@ -214,7 +214,11 @@ class Choice(Record, frozen=True):
     ``message`` is ``None`` when the provider sent no content at all (an
     answer cut off before its first token, a blocked candidate).
     ``finish_reason`` is normalized; ``raw_finish_reason`` is what the
-    provider said, kept as sent (a string, or an integer enum).
+    provider said, kept as sent (a string, or an integer enum). A reason
+    the provider left unspecified (Gemini's ``FINISH_REASON_UNSPECIFIED``)
+    is ``None``, its raw name kept; another family never writes that name
+    (Anthropic writes a null ``stop_reason``; OpenAI, whose reason is
+    required, ``"stop"``).
     """
 
     message: AssistantMessage | None = None

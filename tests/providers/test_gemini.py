@@ -38,6 +38,7 @@ from chatcodec import (
     UserMessage,
     ValidationError,
     assistant,
+    convert,
     developer,
     system,
     tool_call,
@@ -437,6 +438,23 @@ class TestResponseSemantics:
     )
     def test_finish_reasons(self, name: str, reason: FinishReason) -> None:
         assert response_file(name).finish_reason is reason
+
+    @pytest.mark.parametrize("raw", ["FINISH_REASON_UNSPECIFIED", 0, "NOT_A_REASON", 99])
+    def test_an_unspecified_finish_reason_is_none_kept_as_sent(self, raw: str | int) -> None:
+        candidate = {"content": {"role": "model", "parts": [{"text": "Hi"}]}, "finishReason": raw}
+        body = json.dumps({"candidates": [candidate]}).encode()
+        response = gemini.decode_response(body)
+        known = raw in ("FINISH_REASON_UNSPECIFIED", 0)
+        assert response.finish_reason is (None if known else FinishReason.OTHER)
+        assert response.choices[0].raw_finish_reason == raw
+        assert gemini.encode_response(response) == body.replace(b" ", b"")
+        assert fast_response(body) == general_response(body) == response
+        if known:  # no reason: another family writes its own "none", not Gemini's name
+            claude, report = convert(body, source="gemini", target="anthropic", kind="response")
+            assert json.loads(claude)["stop_reason"] is None
+            assert report.losses == ()
+            converse, _ = convert(body, source="gemini", target="bedrock", kind="response")
+            assert "stopReason" not in json.loads(converse)
 
     def test_candidate_without_parts(self) -> None:
         response = response_file(

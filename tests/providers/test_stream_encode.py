@@ -544,8 +544,8 @@ class TestEncoderRules:
         again, decoded = decode("gemini", raw)
         assert [(c.finish_reason, c.raw_finish_reason) for c in decoded.choices] == [
             (FinishReason.STOP, "STOP"),
-            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
-            (FinishReason.OTHER, "FINISH_REASON_UNSPECIFIED"),
+            (None, "FINISH_REASON_UNSPECIFIED"),  # no reason known, read back as sent
+            (None, "FINISH_REASON_UNSPECIFIED"),
         ]
         assert [e.choice for e in again if type(e) is Finished] == [0, 2, 1]
 

@@ -143,10 +143,12 @@ def encode_request(
 
 
 def _stop_reason(finish: FinishReason | None, raw: str | int | None, enc: Encoding) -> Any:
-    if type(raw) is str and (FINISH.get(raw) == finish or finish is FinishReason.OTHER):
-        return raw
+    # The raw reason when Anthropic reads it as the same one (an unknown name
+    # is OTHER), never for a reason left unknown: that is null.
     if finish is None:
         return None
+    if type(raw) is str and FINISH.get(raw, FinishReason.OTHER) is finish:
+        return raw
     reason = _STOP.get(finish)
     if reason is None:
         enc.lose("$.choices[0].finish_reason", f"anthropic has no stop reason for {finish.value}")

@@ -364,10 +364,10 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
 
 def _stop(choice: Choice) -> str | None:
     raw, reason = choice.raw_finish_reason, choice.finish_reason
-    if type(raw) is str and (reason is None or finish_reason(raw) == reason):
-        return raw
     if reason is None:
-        return None
+        return None  # none known: another family's raw name is not Bedrock's
+    if type(raw) is str and finish_reason(raw) is reason:
+        return raw
     return _STOPS.get(reason, "end_turn")
 
 

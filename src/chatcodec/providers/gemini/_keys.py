@@ -127,7 +127,8 @@ def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
 
 # Candidate.FinishReason, by name and by the generativelanguage proto number
 # (``enum-encoding=int``).
-_FINISH_NAMES: dict[str, FinishReason] = {
+_FINISH_NAMES: dict[str, FinishReason | None] = {
+    "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
     "STOP": FinishReason.STOP,
     "MAX_TOKENS": FinishReason.LENGTH,
     "SAFETY": FinishReason.CONTENT_FILTER,
@@ -175,8 +176,12 @@ _FINISH_OUT = {
 }
 
 
-def finish_reason(raw: str | int, has_calls: bool) -> FinishReason:
-    """Normalize a finish reason sent as a name or a proto number."""
+def finish_reason(raw: str | int, has_calls: bool) -> FinishReason | None:
+    """Normalize a finish reason sent as a name or a proto number.
+
+    ``FINISH_REASON_UNSPECIFIED`` (the proto's 0) is no reason known: None,
+    the raw name kept beside it. Any other name it does not know is ``OTHER``.
+    """
     if type(raw) is int:
         raw = _FINISH_NUMBERS[raw] if 0 <= raw < len(_FINISH_NUMBERS) else ""
     reason = _FINISH_NAMES.get(raw, FinishReason.OTHER)  # type: ignore[arg-type]
