@@ -30,7 +30,7 @@ from readers import (
     stream_file,
 )
 
-from chatcodec import FinishReason, Response, StreamError, Usage
+from chatcodec import Choice, FinishReason, Response, StreamError, Usage, assistant
 from chatcodec._content import OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
     Finished,
@@ -239,6 +239,42 @@ class TestResponseToStream:
             assert raw.startswith(b"[")
             assert raw.endswith(b"]")
             assert decode("gemini", raw)[1] == response
+
+    @pytest.mark.parametrize("framing", ["sse", "json-array"])
+    @pytest.mark.parametrize(
+        ("choices", "feedback", "read"),
+        [
+            ((Choice(assistant("Hi")),), None, [("Hi", None)]),
+            (
+                (Choice(assistant("Hi")), Choice(assistant("Yo"), index=1)),
+                None,
+                [("Hi", None), ("Yo", 1)],
+            ),
+            (
+                (Choice(assistant("Hi"), FinishReason.STOP), Choice(assistant("Yo"), index=1)),
+                None,
+                [("Hi", None), ("Yo", 1)],
+            ),
+            ((), None, [(None, None)]),  # candidate 0, as stream_encoder writes it
+            ((), {"blockReason": "SAFETY"}, []),  # a blocked prompt ends the stream itself
+        ],
+        ids=("one", "two", "one-of-two", "none", "blocked"),
+    )
+    def test_gemini_response_without_a_reason_reads_to_its_end(
+        self, framing: str, choices: tuple[Choice, ...], feedback: Any, read: list[Any]
+    ) -> None:
+        extras = {"gemini": {"promptFeedback": feedback}} if feedback else None
+        raw = gemini.encode_stream(Response(choices, extras=extras), framing=framing)
+        decoder = gemini.stream()
+        decoder.feed(raw)
+        decoder.flush()
+        assert decoder.complete
+        decoded = decoder.finish()
+        assert [(c.message.text if c.message else None, c.index) for c in decoded.choices] == read
+        given = [c.finish_reason for c in choices] or [None]
+        assert [c.finish_reason for c in decoded.choices] == given[: len(read)]
+        unspecified = [c.raw_finish_reason for c in decoded.choices if c.finish_reason is None]
+        assert set(unspecified) <= {"FINISH_REASON_UNSPECIFIED"}
 
     def test_anthropic_cut_off_call_keeps_its_fragments(self) -> None:
         path = stream_file("anthropic-sdk-python__streaming__incomplete_partial_json_response")

@@ -256,7 +256,11 @@ def encode_stream(
     the last chunk has every candidate's last part, finish reason and other
     keys, and the usage. The stream decodes to the response
     :func:`decode_response` gives for :func:`encode_response`'s body, except
-    that two text parts in a row merge, as Gemini's own chunks do.
+    that two text parts in a row merge, as Gemini's own chunks do, and that
+    a stream always reads to its end: a candidate with no finish reason ends
+    with ``FINISH_REASON_UNSPECIFIED`` (read back as no reason, that name
+    kept), and a response with no candidate (and no blocked prompt) gets an
+    empty candidate 0 that ends so, as :func:`stream_encoder` writes them.
 
     Parameters
     ----------
@@ -284,8 +288,17 @@ def encode_stream(
             piece = {**content, "parts": [part]}
             out.append(frames.frame({"candidates": [{"content": piece, **index}], **top}))
         last.append({**candidate, "content": {**content, "parts": parts[-1:]}})
+    # Every candidate ends with a finishReason, as stream_encoder's finish()
+    # writes them: one the response gave none ends unspecified, and so does
+    # candidate 0 of a response with none (unless its prompt was blocked).
+    for candidate in last:
+        if "finishReason" not in candidate:
+            candidate["finishReason"] = _UNSPECIFIED
+    feedback = body.get("promptFeedback")
+    if not last and not (type(feedback) is dict and feedback.get("blockReason")):
+        last.append({"finishReason": _UNSPECIFIED})
     final = dict(body)
-    if candidates is not None:
+    if candidates is not None or last:
         final["candidates"] = last
     out.append(frames.frame(final))
     out.append(frames.end())
