@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,26 @@ def jsonl(data: bytes) -> list[dict[str, object]]:
 
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _stopped_cleanly(
+    process: subprocess.Popen[bytes], ready: Callable[[], bool], signum: int, folder: Path
+) -> None:
+    """Signal ``process`` once ``ready()``: it must stop as interrupted, ``folder`` left empty."""
+    try:
+        waited = 0
+        while not ready() and waited < 3000:
+            time.sleep(0.01)
+            waited += 1
+        assert ready()
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.communicate()
+    assert process.returncode == 130, err
+    assert b"interrupted" in err
+    assert list(folder.iterdir()) == []
 
 
 def _catches(pid: int, signum: int) -> bool:
@@ -435,23 +456,14 @@ class TestConvertCommand:
             # its children inherit that: give the command the disposition a terminal gives.
             preexec_fn=_default_sigint,
         )
-        try:
-            assert process.stdin is not None
-            process.stdin.write(FINETUNE.read_bytes()[:20000])
-            process.stdin.flush()
-            waited = 0
-            while not list(tmp_path.glob(".out.jsonl.*.part")) and waited < 3000:
-                time.sleep(0.01)  # until the run has begun writing
-                waited += 1
-            assert list(tmp_path.glob(".out.jsonl.*.part"))
-            process.send_signal(signum)
-            _, err = process.communicate(timeout=60)
-        finally:
-            process.kill()
-            process.communicate()
-        assert process.returncode == 130, err
-        assert b"interrupted" in err
-        assert list(tmp_path.iterdir()) == []
+        assert process.stdin is not None
+        process.stdin.write(FINETUNE.read_bytes()[:20000])
+        process.stdin.flush()
+
+        def writing() -> bool:
+            return bool(list(tmp_path.glob(".out.jsonl.*.part")))
+
+        _stopped_cleanly(process, writing, signum, tmp_path)
 
     @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
     def test_terminated_before_the_output_is_made(self, tmp_path: Path) -> None:
@@ -464,20 +476,11 @@ class TestConvertCommand:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        try:
-            waited = 0
-            while not _catches(process.pid, signal.SIGTERM) and waited < 3000:
-                time.sleep(0.01)  # until the command has its handler
-                waited += 1
-            assert _catches(process.pid, signal.SIGTERM)
-            process.send_signal(signal.SIGTERM)
-            _, err = process.communicate(timeout=60)
-        finally:
-            process.kill()
-            process.communicate()
-        assert process.returncode == 130, err
-        assert b"interrupted" in err
-        assert list(tmp_path.iterdir()) == []
+
+        def handled() -> bool:
+            return _catches(process.pid, signal.SIGTERM)
+
+        _stopped_cleanly(process, handled, signal.SIGTERM, tmp_path)
 
     @staticmethod
     def on_a_terminal(*argv: str) -> tuple[int, str]:
