@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import pytest
@@ -261,7 +261,11 @@ class TestResponseToStream:
         ids=("one", "two", "one-of-two", "none", "blocked"),
     )
     def test_gemini_response_without_a_reason_reads_to_its_end(
-        self, framing: str, choices: tuple[Choice, ...], feedback: Any, read: list[Any]
+        self,
+        framing: Literal["sse", "json-array"],
+        choices: tuple[Choice, ...],
+        feedback: Any,
+        read: list[Any],
     ) -> None:
         extras = {"gemini": {"promptFeedback": feedback}} if feedback else None
         raw = gemini.encode_stream(Response(choices, extras=extras), framing=framing)
