@@ -163,6 +163,43 @@ class TestDeclines:
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
+        ("choice", "tools", "taken"),
+        [
+            ("auto", True, True),
+            ("none", True, True),
+            ("required", True, True),
+            ("any", True, True),  # Mistral's "required"
+            ("any", False, False),  # nothing to choose from
+            ({"type": "function", "function": {"name": "weather"}}, True, True),
+            ({"type": "function", "function": {"name": "other"}}, True, False),  # not sent
+            ({"type": "function", "function": {"name": "weather"}}, False, False),
+            ({"function": {"name": "weather"}}, True, False),  # untyped: kept for OpenAI
+            ({"type": "auto"}, True, False),  # not a choice OpenAI Chat has
+            ({"type": "function", "function": {"name": "weather", "x": 1}}, True, False),
+        ],
+        ids=(
+            "auto",
+            "none",
+            "required",
+            "any",
+            "any-without-tools",
+            "named",
+            "named-not-sent",
+            "named-without-tools",
+            "untyped",
+            "object-mode",
+            "named-extra-key",
+        ),
+    )
+    def test_tool_choices(self, target: str, choice: Any, tools: bool, taken: bool) -> None:
+        messages = [{"role": "user", "content": "Weather?"}]
+        body = self.body(
+            messages=messages, tool_choice=choice, **({} if tools else {"tools": None})
+        )
+        assert same(body, target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
         "messages",
         [
             [{"role": "user", "content": ""}],  # an empty text
@@ -468,7 +505,10 @@ def _tool(draw: st.DrawFn) -> dict[str, Any]:
 _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
     "model": st.sampled_from(["gpt-4o", "gemini-3-pro"]),
     "tools": st.lists(_tool(), max_size=2),
-    "tool_choice": st.sampled_from(["auto", "none", "required"]),
+    "tool_choice": st.sampled_from(
+        ["auto", "none", "required", "any"]
+        + [{"type": "function", "function": {"name": name}} for name in ("f", "g")]
+    ),
     "max_tokens": st.sampled_from([0, 100]),
     "max_completion_tokens": st.just(50),
     "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
@@ -575,7 +615,14 @@ def usual_requests(draw: st.DrawFn) -> bytes:
                 },
             }
         ]
-        body["tool_choice"] = draw(st.sampled_from(["auto", "none", "required"]))
+        choices = [
+            "auto",
+            "none",
+            "required",
+            "any",
+            {"type": "function", "function": {"name": "f"}},
+        ]
+        body["tool_choice"] = draw(st.sampled_from(choices))
     usual = {key: _OPTIONAL[key] for key in ("stream", "stream_options", "response_format")}
     usual["temperature"] = st.sampled_from([0, 0.5, 1])
     usual["n"] = st.just(1)

@@ -56,8 +56,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     out["messages"] = _turns(r, losses)
     if tools is not None:
         out["tools"] = tools
-    if body.tool_choice is not UNSET:
-        out["tool_choice"] = {"type": _MODES[body.tool_choice]}
+    if r.choice is not None:
+        out["tool_choice"] = {"type": _MODES[r.choice]}
+        if r.forced is not None:
+            out["tool_choice"]["name"] = r.forced
     if body.temperature is not UNSET:
         out["temperature"] = body.temperature
     if body.top_p is not UNSET:

@@ -52,8 +52,11 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["systemInstruction"] = {"parts": system}
     if tools is not None:
         out["tools"] = [{"functionDeclarations": tools}]
-    if body.tool_choice is not UNSET:
-        out["toolConfig"] = {"functionCallingConfig": {"mode": _MODES[body.tool_choice]}}
+    if r.choice is not None:
+        calling: dict[str, Any] = {"mode": _MODES[r.choice]}
+        if r.forced is not None:
+            calling["allowedFunctionNames"] = [r.forced]
+        out["toolConfig"] = {"functionCallingConfig": calling}
     config: dict[str, Any] = {}
     if r.max_tokens is not None:
         config["maxOutputTokens"] = r.max_tokens

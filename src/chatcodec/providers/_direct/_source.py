@@ -115,6 +115,17 @@ class _ToolSpec(_Wire, kw_only=True):
     function: _FunctionSpec
 
 
+class _Named(_Wire):
+    name: str
+
+
+class _Forced(_Wire):
+    """A named tool: ``{"type": "function", "function": {"name": ...}}``."""
+
+    type: Literal["function"]
+    function: _Named
+
+
 class _Format(_Wire):
     type: Literal["text", "json_object"]
 
@@ -123,7 +134,8 @@ class Body(_Wire, kw_only=True):
     messages: list[Message]
     model: str | UnsetType = UNSET
     tools: Raw | UnsetType = UNSET  # checked once per array of tools (see _tools)
-    tool_choice: Literal["auto", "none", "required"] | UnsetType = UNSET
+    # "any" is Mistral's "required"; a named tool forces that tool.
+    tool_choice: Literal["auto", "none", "required", "any"] | _Forced | UnsetType = UNSET
     max_tokens: int | UnsetType = UNSET
     max_completion_tokens: int | UnsetType = UNSET
     temperature: int | float | UnsetType = UNSET
@@ -164,6 +176,8 @@ class Read(Struct, gc=False):
     images: list[tuple[str, Any]]  # each image's and file's source (see image, document), in order
     tools: Tools | None
     stop: list[str] | None
+    choice: str | None  # the tool choice's mode: auto, none, required or tool (named)
+    forced: str | None  # the tool a "tool" choice names
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -216,14 +230,29 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     images: list[tuple[str, Any]] = []
     arguments, names = _messages(r.messages, images)
     tools = None if r.tools is UNSET else _tools(r.tools)
-    if r.tool_choice == "required" and tools is None:
-        raise Fallback
+    choice, forced = _choice(r.tool_choice, tools)
     if model is None and r.model is not UNSET:
         model = r.model
     start = 0
     while r.messages[start].role in INSTRUCTIONS:
         start += 1
-    return Read(r, start, model, limit, arguments, names, images, tools, stop)
+    return Read(r, start, model, limit, arguments, names, images, tools, stop, choice, forced)
+
+
+def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str | None, str | None]:
+    """The tool choice's mode and the tool it names, as the general path reads them."""
+    if value is UNSET:
+        return None, None
+    if type(value) is str:
+        mode = "required" if value == "any" else value
+        if mode == "required" and tools is None:
+            raise Fallback  # the preflights' rule: nothing to call
+        return mode, None
+    assert isinstance(value, _Forced)
+    name = value.function.name
+    if tools is None or all(spec.function.name != name for spec in tools.specs):
+        raise Fallback  # the preflights' rule: a tool that is not sent
+    return "tool", name
 
 
 def _messages(
