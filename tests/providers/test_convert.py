@@ -151,6 +151,27 @@ class TestConvert:
         calls = next(m for m in back.messages if isinstance(m, cc.AssistantMessage)).tool_calls
         assert calls[0].arguments_dict() == {"city": "Paris"}
 
+    @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama", "bedrock"])
+    @pytest.mark.parametrize(
+        ("extra", "lost"),
+        [
+            ({"web_search_options": {}}, True),  # empty, yet it turns web search on
+            ({"web_search_options": {"search_context_size": "low"}}, True),
+            ({"stream_options": {}}, False),  # empty: it says nothing
+            ({"metadata": {}}, False),
+        ],
+        ids=("search-empty", "search", "stream-options-empty", "metadata-empty"),
+    )
+    def test_an_empty_field_is_lost_only_when_it_says_something(
+        self, target: str, extra: dict[str, Any], lost: bool
+    ) -> None:
+        body = {"model": "m", "messages": [{"role": "user", "content": "News?"}], **extra}
+        _, report = cc.convert(
+            json.dumps(body).encode(), source="openai", target=target, max_tokens=64
+        )
+        (key,) = extra
+        assert report.paths == ([f"$.extras.openai.{key}"] if lost else [])
+
     def test_strict_raises(self) -> None:
         with pytest.raises(cc.LossError) as info:
             cc.convert(self.BODY, source="openai", target="anthropic", strict=True)

@@ -171,10 +171,17 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
 }
 
 
+# Keys that say something even when their value is empty: OpenAI's
+# ``"web_search_options": {}`` turns web search on.
+_SAID_EMPTY = frozenset({("openai", "web_search_options")})
+
+
 def neutral(provider: str, key: str, value: Any) -> bool:
     """Whether ``provider``'s wire ``key: value`` carries no information."""
-    if value is None or (type(value) in (list, dict) and not value):
+    if value is None:
         return True
+    if type(value) in (list, dict) and not value:
+        return (provider, key) not in _SAID_EMPTY
     expected = _NEUTRAL.get(provider, {}).get(key, _MISSING)
     if expected is _ANY:
         return True
