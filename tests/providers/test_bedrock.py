@@ -406,6 +406,29 @@ class TestLosses:
         image = body["messages"][0]["content"][0]["image"]
         assert image == {"format": "png", "source": {"bytes": "iVBORw0K"}}
 
+    @pytest.mark.parametrize(
+        ("filename", "written"),
+        [
+            ("Q3 report (final) [v2]", "Q3 report (final) [v2]"),
+            ("report.pdf", "report-pdf"),
+            ("a  b", "a- b"),  # one space at a time
+            (None, "document"),  # a name is required: made, nothing lost
+        ],
+    )
+    def test_a_document_name_bedrock_refuses_is_written_and_reported(
+        self, filename: str | None, written: str
+    ) -> None:
+        part = FilePart(data="JVBERi0xLjQK", media_type="application/pdf", filename=filename)
+        losses: list[Loss] = []
+        body = json.loads(bedrock.encode_request(Request((user([part]),)), losses=losses))
+        assert body["messages"][0]["content"][0]["document"]["name"] == written
+        changed = filename is not None and written != filename
+        assert [loss.path for loss in losses] == (
+            ["$.messages[0].content[0].filename"] if changed else []
+        )
+        back = bedrock.decode_request(json.dumps(body))
+        assert bedrock.encode_request(back) == bedrock.encode_request(Request((user([part]),)))
+
     def test_history_without_tools_declares_them(self) -> None:
         request = Request(
             (user("q"), assistant(tool_calls=[tool_call("t1", "f", {})]), tool_result("t1", "r"))

@@ -62,6 +62,10 @@ DOCUMENT_TYPES = {
 DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
 _decode_json = msgspec.json.Decoder().decode
 _NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
+NAME_CHANGED = (
+    "bedrock takes a document name of letters, digits, single spaces, hyphens, "
+    "parentheses and brackets: the rest was written as hyphens"
+)
 _BYTES_SOURCE = frozenset(("bytes",))
 _IMAGE_KEYS = frozenset(("format", "source"))
 _DOCUMENT_KEYS = frozenset(("format", "name", "source"))
@@ -202,6 +206,8 @@ def _document(part: FilePart, enc: Encoding, path: str) -> Any:
     # Bedrock takes letters, digits, single spaces, hyphens, parentheses and
     # brackets in a document's name; a name it took comes back unchanged.
     name = _NAME_RULE.sub("-", part.filename or "") or "document"
+    if part.filename and name != part.filename:
+        enc.lose(f"{path}.filename", NAME_CHANGED)
     return {"document": fill({"format": form, "name": name, "source": {"bytes": part.data}}, own)}
 
 
