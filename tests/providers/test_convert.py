@@ -172,6 +172,51 @@ class TestConvert:
         (key,) = extra
         assert report.paths == ([f"$.extras.openai.{key}"] if lost else [])
 
+    @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama", "openai-responses"])
+    def test_unknown_keys_of_inner_objects_are_reported(self, target: str) -> None:
+        """Keys OpenAI keeps for the way back inside an object still count as lost elsewhere."""
+        function = {"name": "f", "arguments": "{}", "thought": "Because."}
+        call = {"id": "c1", "type": "function", "function": function}
+        image = {"url": "data:image/png;base64,iVBORw0KGgo=", "extra": 1}
+        body = {
+            "model": "m",
+            "messages": [
+                {"role": "user", "content": [{"type": "image_url", "image_url": image}]},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            ],
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "f",
+                        "description": "",  # layout: absent canonically, kept for OpenAI
+                        "parameters": {"type": "object"},
+                        "strict": False,
+                        "examples": [{"a": 1}],
+                    },
+                }
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "C", "schema": {"type": "object"}, "strict": None}
+                | {"description": "A city."},
+            },
+        }
+        data = json.dumps(body).encode()
+        _, report = cc.convert(data, source="openai", target=target, max_tokens=64)
+        assert {
+            "$.messages[0].content[0].extras.openai.inner.extra",
+            "$.messages[1].tool_calls[0].extras.openai.function.thought",
+            "$.tools[0].extras.openai.function.examples",
+            "$.response_format.extras.openai.json_schema.description",
+        } <= set(report.paths)
+        assert not any(".description" in p and "tools" in p for p in report.paths)
+        assert not any(p.endswith((".strict", ".function.description")) for p in report.paths)
+        same, report = cc.convert(data, source="openai", target="openai")
+        assert not report
+        assert json.loads(same) == body
+
     def test_strict_raises(self) -> None:
         with pytest.raises(cc.LossError) as info:
             cc.convert(self.BODY, source="openai", target="anthropic", strict=True)

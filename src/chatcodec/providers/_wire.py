@@ -171,6 +171,11 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
 }
 
 
+# Hints that keep the other keys of an inner object (OpenAI's ``function`` of a
+# tool or call, ``json_schema`` of a response format, a part's ``image_url``,
+# ``input_audio`` or ``file``) with its layout: what they hold beyond the
+# layout is content another family loses.
+_HELD = frozenset({("openai", "~function"), ("openai", "~json_schema"), ("openai", "~inner")})
 # Keys that say something even when their value is empty: OpenAI's
 # ``"web_search_options": {}`` turns web search on.
 _SAID_EMPTY = frozenset({("openai", "web_search_options")})
@@ -254,6 +259,9 @@ class Encoding:
             elif self.losses is not None:
                 if key in PROVIDERS and isinstance(value, dict):
                     for name, item in value.items():
+                        if (key, name) in _HELD and type(item) is dict:
+                            self._held(key, item, f"{path}.extras.{key}.{name[1:]}")
+                            continue
                         if name.startswith(HINT) or neutral(key, name, item):
                             continue
                         at = f"{path}.extras.{key}.{name}"
@@ -273,3 +281,11 @@ class Encoding:
                 else:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
         return own
+
+    def _held(self, provider: str, inner: dict[str, Any], path: str) -> None:
+        # The keys of an inner object kept for the way back beside its layout
+        # (a null kept as sent, an empty description): each one that says
+        # something is lost here.
+        for name, item in inner.items():
+            if item is not None and item != "" and item is not False:
+                self.lose(f"{path}.{name}", f"{a(provider)} field {self.provider} has no place for")

@@ -17,7 +17,9 @@ the wire spelled something that has no canonical field of its own:
   ``type`` key), ``"~arguments"`` (``"absent"`` or ``"object"``), and
   ``"~function"``: the other keys of the inner ``function`` object (tools
   and calls alike; ``"~json_schema"`` and ``"~inner"`` likewise for a
-  response format and a content part);
+  response format and a content part). Unlike the other hints these hold
+  content besides layout: another family reports each of their keys whose
+  value is not null, ``""`` or ``false`` as lost;
 - part ``"~in"``: a reasoning or refusal part sat in the ``content`` list
   (Mistral), ``"~chunks"``: the lengths of the thinking chunks it joins;
   ``"~type"``, ``"~str"``, ``"~raw"``: how a media part was spelled;
