@@ -679,6 +679,27 @@ class TestConversion:
         for loss in report:
             assert loss.path.startswith("$")
 
+    @pytest.mark.parametrize(
+        ("part", "lost"),
+        [
+            (cc.FilePart(url="https://example.com/a.pdf", media_type="application/pdf"), True),
+            (cc.FilePart(file_id="file-1", media_type="application/pdf"), True),
+            (cc.FilePart(url="https://example.com/a.pdf"), False),
+            (cc.FilePart(data="JVBERi0x", media_type="application/pdf"), False),  # a data URL
+        ],
+        ids=("url", "file-id", "url-alone", "data"),
+    )
+    def test_a_files_media_type_goes_only_with_its_data(
+        self, part: cc.FilePart, lost: bool
+    ) -> None:
+        losses: list[cc.Loss] = []
+        body = codec.encode_request(cc.Request((cc.user([part]),)), losses=losses)
+        assert [loss.path for loss in losses] == (
+            ["$.messages[0].content[0].media_type"] if lost else []
+        )
+        (written,) = json.loads(body)["input"][0]["content"]
+        assert ("file_data" in written) is (part.data is not None)
+
     @pytest.mark.parametrize(("source", "path"), family_requests())
     def test_calls_and_results_survive_a_round_trip(self, source: str, path: Path) -> None:
         original = providers.get(source).decode_request(path.read_bytes())

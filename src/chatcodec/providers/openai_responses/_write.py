@@ -86,6 +86,8 @@ def write_user_parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -
             out.append(fill(image, own))
         elif isinstance(part, FilePart):
             out.append(_file(part, own))
+            if part.data is None and part.media_type is not None:
+                enc.lose(f"{at}.media_type", f"{NAME} takes no media type for a file by URL or id")
         elif isinstance(part, OpaquePart) and part.provider == NAME:
             out.append(part.data)
         else:
