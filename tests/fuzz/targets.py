@@ -197,6 +197,42 @@ def convert(data: bytes) -> None:
             raise Crash(f"{source} -> {target} {kind}: the target refuses the output") from exc
 
 
+BULK_FAMILIES = (*providers.NAMES, "chatcodec", "sharegpt")
+BULK_KINDS: tuple[Any, ...] = ("request", "response", "transcript", "batch", "sharegpt", None)
+
+
+def bulk(data: bytes) -> None:
+    """``convert_lines`` over the input's lines: lenient, it accounts for every line.
+
+    A plan the options refuse (ShareGPT batches, say) raises before any line
+    is read, and so may a first record whose kind cannot be told; once the
+    kind is known, no line may make it raise.
+    """
+    head = Header(data)
+    source, target = head.pick(BULK_FAMILIES), head.pick(BULK_FAMILIES)
+    kind = head.pick(BULK_KINDS)
+    lines = head.rest().split(b"\n")
+
+    def run(these: list[bytes]) -> cc.BulkResult:
+        return cc.convert_lines(
+            these, source=source, target=target, kind=kind, model="m", max_tokens=8
+        )
+
+    if _ours(run, []) is None:
+        return  # options no run takes
+    try:
+        result = run(lines)
+    except cc.ChatCodecError:
+        if kind is not None:
+            raise
+        return  # the first record's kind cannot be told
+    counted = result.blank + result.converted + result.lossy + result.failed + result.unread
+    if result.lines != len(lines) or counted != result.lines:
+        raise Crash(f"{result.lines} lines of {len(lines)}, {counted} accounted for")
+    if len(result.records) != result.converted + result.lossy:
+        raise Crash(f"{len(result.records)} records for {result.converted + result.lossy} lines")
+
+
 # -- streams --------------------------------------------------------------------
 
 
@@ -250,6 +286,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "untrusted": untrusted,
     **{f"{name}_decode": _family(name) for name in providers.NAMES},
     "convert": convert,
+    "bulk": bulk,
     **{f"{name}_stream": _stream(name) for name in providers.NAMES},
     "accumulator": accumulator,
 }
@@ -341,6 +378,22 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
             for j, kind in enumerate(("request", "response")):
                 for n, body in enumerate(_bodies(source, (kind,), shared)):
                     yield bytes([k, n % len(providers.NAMES), j]) + body
+    elif target == "bulk":
+        openai = BULK_FAMILIES.index("openai")
+        for name, code in (("openai-finetune", 0), ("openai-batch-input", 3)):
+            path = DATA / "bulk" / f"{name}.jsonl"
+            lines = path.read_bytes().splitlines() if path.exists() else []
+            for n in range(0, len(lines), 3):
+                header = bytes([openai, n % len(BULK_FAMILIES), code])
+                yield header + b"\n".join(lines[n : n + 3])
+        for k, source in enumerate(providers.NAMES):
+            for j, kind in enumerate(("request", "response")):
+                for n, body in enumerate(_bodies(source, (kind,), shared)):
+                    try:  # one record on one line
+                        one = msgspec.json.encode(msgspec.json.decode(body))
+                    except (msgspec.DecodeError, UnicodeError, RecursionError):
+                        continue
+                    yield bytes([k, n % len(BULK_FAMILIES), j]) + one
     elif target in STREAMS:
         name = target.removesuffix("_stream")
         folders = [DATA / "streams", DATA / "providers" / name / "stream"]
