@@ -163,6 +163,31 @@ class TestDeclines:
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
+        ("extra", "taken"),
+        [
+            ({"moderation": True}, True),  # kept for OpenAI alone: reported as lost
+            ({"service_tier": "auto", "store": True, "prompt_cache_key": "k"}, True),
+            ({"metadata": {}}, True),  # empty: nothing lost
+            ({"web_search_options": {}}, True),  # empty, yet it says something
+            ({"logprobs": None}, True),
+            ({"stream_options": {"include_usage": True}, "moderation": False}, True),
+            ({"reasoning": {"effort": "low"}, "thinking": {"type": "enabled"}}, True),
+            ({"nested": {"deep": [1, {"a": None}]}}, True),
+            ({"seed": 3}, False),  # a setting the general path reads
+            ({"reasoning_effort": "low"}, False),
+            ({"parallel_tool_calls": False}, False),
+            ({"functions": []}, False),
+            ({"user": "u-1"}, False),
+        ],
+        ids=repr,
+    )
+    def test_keys_openai_alone_keeps(self, target: str, extra: dict[str, Any], taken: bool) -> None:
+        body = json.loads(self.body())
+        body = {"model": body.pop("model"), **extra, **body}  # among the others, in order
+        assert same(json.dumps(body).encode(), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
         ("choice", "tools", "taken"),
         [
             ("auto", True, True),
@@ -519,6 +544,14 @@ _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
     "response_format": st.sampled_from([{"type": "text"}, {"type": "json_object"}]),
     "seed": st.just(7),
     "stop": st.sampled_from(["x", " ", [], ["a", "b"], ["\n"], ["a"] * 6, None]),
+    # Keys the general path keeps for OpenAI alone (reported), or reads.
+    "metadata": st.sampled_from([{}, {"run": "7"}, None]),
+    "store": st.booleans(),
+    "web_search_options": st.sampled_from([{}, {"search_context_size": "low"}]),
+    "reasoning_format": st.just("parsed"),
+    "~hint": st.just(1),
+    "user": st.just("u-1"),
+    "parallel_tool_calls": st.booleans(),
 }
 
 

@@ -41,8 +41,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         raise Fallback
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
-    if body.stream_options is not UNSET:
-        Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
+    if r.kept is not None:
+        Encoding(NAME, losses).own({"openai": r.kept}, "$")
     out: dict[str, Any] = {}
     if r.model is not None:
         out["model"] = r.model

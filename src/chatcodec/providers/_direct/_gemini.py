@@ -43,8 +43,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
-    if body.stream_options is not UNSET:
-        Encoding(NAME, losses).own({"openai": {"stream_options": body.stream_options}}, "$")
+    if r.kept is not None:
+        Encoding(NAME, losses).own({"openai": r.kept}, "$")
     out: dict[str, Any] = {"contents": _contents(r, losses)}
     start = r.start
     if start:

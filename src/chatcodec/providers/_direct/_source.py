@@ -29,6 +29,7 @@ from .._wire import MAX_BODY
 from ..anthropic._blocks import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..openai._common import is_closed, split_data_url
+from ..openai._decode import GENERAL_KEYS
 
 __all__ = [
     "INSTRUCTIONS",
@@ -178,6 +179,7 @@ class Read(Struct, gc=False):
     stop: list[str] | None
     choice: str | None  # the tool choice's mode: auto, none, required or tool (named)
     forced: str | None  # the tool a "tool" choice names
+    kept: dict[str, Any] | None  # the keys OpenAI alone keeps, in body order: reported
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -202,8 +204,13 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     """
     if len(body) > MAX_BODY:
         raise Fallback  # the general path refuses it
+    kept: dict[str, Any] | None = None
     try:
         r = _decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        if not str(exc).startswith(_UNKNOWN_KEY) or " - at " in str(exc):
+            raise Fallback from None
+        r, kept = _keys_kept(body)  # a key at the top that only OpenAI keeps
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
     limit: int | None = max_tokens
@@ -236,7 +243,46 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     start = 0
     while r.messages[start].role in INSTRUCTIONS:
         start += 1
-    return Read(r, start, model, limit, arguments, names, images, tools, stop, choice, forced)
+    if kept is None and r.stream_options is not UNSET:
+        kept = {"stream_options": r.stream_options}
+    return Read(r, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept)
+
+
+_UNKNOWN_KEY = "Object contains unknown field"
+_keyed = msgspec.json.Decoder(dict[str, Raw])
+_FIELDS = frozenset(Body.__struct_fields__)
+_READ = frozenset(GENERAL_KEYS)  # what the general path reads into the canonical request
+
+
+def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
+    """The request without the top-level keys only OpenAI keeps, and those keys.
+
+    The general path keeps every key it does not read in the request's
+    OpenAI extras, and the targets report each one that says something as
+    lost: the writers report the same. A key it reads (a setting the
+    direct path does not write) goes the general way.
+    """
+    try:
+        keys = _keyed.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+    known: dict[str, Raw] = {}
+    kept: dict[str, Any] = {}
+    for key, value in keys.items():
+        if key in _FIELDS:
+            known[key] = value
+            if key != "stream_options":
+                continue
+        elif key in _READ:
+            raise Fallback
+        try:
+            kept[key] = msgspec.json.decode(value)
+        except (msgspec.DecodeError, RecursionError):
+            raise Fallback from None
+    try:
+        return _decoder.decode(_encode(known)), kept
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
 
 
 def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str | None, str | None]:

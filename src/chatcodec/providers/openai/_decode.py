@@ -43,9 +43,9 @@ from ._common import (
 from ._fastreq import fast_request
 from ._reply import TYPE_TEXT, assistant
 
-__all__ = ["decode_request", "general_request"]
+__all__ = ["GENERAL_KEYS", "decode_request", "general_request"]
 
-_REQUEST = frozenset(
+_REQUEST = GENERAL_KEYS = frozenset(
     {
         "messages",
         "model",
