@@ -181,9 +181,23 @@ class TestConvert:
         body = {
             "model": "m",
             "messages": [
-                {"role": "user", "content": [{"type": "image_url", "image_url": image}]},
+                {
+                    "role": "user",
+                    "content": [{"type": "image_url", "image_url": image}],
+                },
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+                {
+                    "role": "system",
+                    "content": [
+                        {
+                            "type": "text",
+                            "text": "Be brief.",
+                            "cache_control": {"type": "ephemeral"},
+                        },
+                        {"type": "text", "text": " Really."},
+                    ],
+                },
             ],
             "tools": [
                 {
@@ -210,7 +224,9 @@ class TestConvert:
             "$.messages[1].tool_calls[0].extras.openai.function.thought",
             "$.tools[0].extras.openai.function.examples",
             "$.response_format.extras.openai.json_schema.description",
+            "$.messages[3].extras.openai.parts[0].cache_control",
         } <= set(report.paths)
+        assert not any("parts[1]" in p for p in report.paths)
         assert not any(".description" in p and "tools" in p for p in report.paths)
         assert not any(p.endswith((".strict", ".function.description")) for p in report.paths)
         same, report = cc.convert(data, source="openai", target="openai")

@@ -173,9 +173,16 @@ _NEUTRAL: dict[str, dict[str, Any]] = {
 
 # Hints that keep the other keys of an inner object (OpenAI's ``function`` of a
 # tool or call, ``json_schema`` of a response format, a part's ``image_url``,
-# ``input_audio`` or ``file``) with its layout: what they hold beyond the
-# layout is content another family loses.
-_HELD = frozenset({("openai", "~function"), ("openai", "~json_schema"), ("openai", "~inner")})
+# ``input_audio`` or ``file``, the text parts of an instruction) with its
+# layout: what they hold beyond the layout is content another family loses.
+_HELD = frozenset(
+    {
+        ("openai", "~function"),
+        ("openai", "~json_schema"),
+        ("openai", "~inner"),
+        ("openai", "~parts"),  # each text part of an instruction: its other keys
+    }
+)
 # Keys that say something even when their value is empty: OpenAI's
 # ``"web_search_options": {}`` turns web search on.
 _SAID_EMPTY = frozenset({("openai", "web_search_options")})
@@ -259,7 +266,7 @@ class Encoding:
             elif self.losses is not None:
                 if key in PROVIDERS and isinstance(value, dict):
                     for name, item in value.items():
-                        if (key, name) in _HELD and type(item) is dict:
+                        if (key, name) in _HELD:
                             self._held(key, item, f"{path}.extras.{key}.{name[1:]}")
                             continue
                         if name.startswith(HINT) or neutral(key, name, item):
@@ -282,10 +289,17 @@ class Encoding:
                     self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
         return own
 
-    def _held(self, provider: str, inner: dict[str, Any], path: str) -> None:
+    def _held(self, provider: str, inner: Any, path: str) -> None:
         # The keys of an inner object kept for the way back beside its layout
         # (a null kept as sent, an empty description): each one that says
-        # something is lost here.
+        # something is lost here. A list holds each part's ``[length, keys]``.
+        if type(inner) is list:
+            for j, part in enumerate(inner):
+                if type(part) is list and len(part) == 2:
+                    self._held(provider, part[1], f"{path}[{j}]")
+            return
+        if type(inner) is not dict:
+            return
         for name, item in inner.items():
             if item is not None and item != "" and item is not False:
                 self.lose(f"{path}.{name}", f"{a(provider)} field {self.provider} has no place for")
