@@ -461,6 +461,62 @@ class TestFitToAnthropic:
         assert not {"tools", "tool_choice"} & body.keys()
         assert [path for path, _ in losses] == ["$.tools[0]", "$.tool_choice"]
 
+    @pytest.mark.parametrize(
+        ("cache", "carried"),
+        [
+            ({"type": "ephemeral"}, True),
+            ({"type": "ephemeral", "ttl": "1h"}, True),
+            ({"type": "persistent"}, False),  # not Anthropic's: reported
+            ({"type": "ephemeral", "scope": "x"}, False),
+        ],
+    )
+    def test_a_gateways_cache_control_is_anthropics(
+        self, cache: dict[str, Any], carried: bool
+    ) -> None:
+        """OpenRouter and LiteLLM pass Anthropic's cache_control on OpenAI parts."""
+        text = {"type": "text", "text": "A long document.", "cache_control": cache}
+        answer = {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Read."} | {"cache_control": cache}],
+        }
+        body = {"model": "m", "messages": [{"role": "user", "content": [text]}, answer]}
+        out, report = cc.convert(
+            json.dumps(body).encode(), source="openai", target="anthropic", max_tokens=64
+        )
+        written = json.loads(out)["messages"]
+        blocks = [written[0]["content"][0], written[1]["content"][0]]
+        if carried:
+            assert [b["cache_control"] for b in blocks] == [cache, cache]
+            assert not report
+        else:
+            assert not any("cache_control" in b for b in blocks)
+            assert report.paths == [
+                "$.messages[0].content[0].extras.openai.cache_control",
+                "$.messages[1].content[0].extras.openai.cache_control",
+            ]
+        again, _ = cc.convert(out, source="anthropic", target="anthropic")
+        assert again == out
+
+    @pytest.mark.parametrize("count", [4, 5])
+    def test_at_most_four_cache_points(self, count: int) -> None:
+        cache = {"type": "ephemeral"}
+        parts = [
+            {"type": "text", "text": f"Part {n}.", "cache_control": cache} for n in range(count)
+        ]
+        body = {"model": "m", "messages": [{"role": "user", "content": parts}]}
+        _, report = cc.convert(
+            json.dumps(body).encode(), source="openai", target="anthropic", max_tokens=64
+        )
+        assert [p.path for p in report.problems] == (
+            ["$.messages[0].content[4].cache_control"] if count > 4 else []
+        )
+        request = providers.get("anthropic").decode_request(
+            cc.convert(
+                json.dumps(body).encode(), source="openai", target="anthropic", max_tokens=64
+            )[0]
+        )
+        assert len(providers.get("anthropic").check_request(request)) == (count > 4)
+
     def test_an_empty_answer_before_the_end_is_left_out(self) -> None:
         request = cc.Request((cc.user("q"), cc.assistant(""), cc.user("r")), model="m")
         body, losses = _encode("anthropic", request)

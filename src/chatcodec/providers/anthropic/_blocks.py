@@ -38,6 +38,31 @@ _ID = re.compile(r"[a-zA-Z0-9_-]+")
 _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 
 NO_FILE_NAME = "anthropic documents have no file name"
+_CACHE_KEYS = frozenset({"type", "ttl"})
+
+
+def borrow_cache(extras: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``extras`` with a ``cache_control`` OpenAI's dialect kept taken as Anthropic's.
+
+    OpenAI-compatible gateways (OpenRouter, LiteLLM) take Anthropic's
+    ``cache_control`` on a content part and pass it on to Claude: written on
+    the Anthropic block, it is not lost. Only the form Anthropic takes
+    (``{"type": "ephemeral"}``, with a ``ttl``) is taken; another is reported.
+    """
+    theirs = extras.get("openai") if extras else None
+    if type(theirs) is not dict:
+        return extras
+    cache = theirs.get("cache_control")
+    if type(cache) is not dict or cache.get("type") != "ephemeral" or cache.keys() - _CACHE_KEYS:
+        return extras
+    assert extras is not None
+    mine = extras.get(NAME)
+    mine = dict(mine) if type(mine) is dict else {}
+    mine.setdefault("cache_control", cache)
+    rest = {key: value for key, value in theirs.items() if key != "cache_control"}
+    return {**extras, "openai": rest, NAME: mine}
+
+
 """The loss of a file part's name."""
 
 UNSIGNED = "anthropic cannot carry reasoning that it did not sign"
@@ -96,7 +121,7 @@ class Blocks:
 
     def part(self, part: ContentPart, path: str, out: list[Any]) -> None:
         """A part of a user turn or of a tool result."""
-        own = self.enc.own(part.extras, path)
+        own = self.enc.own(borrow_cache(part.extras), path)
         if type(part) is TextPart:
             self.text(part.text, own, path, out)
         elif type(part) is ImagePart:
@@ -221,7 +246,9 @@ class Blocks:
                 where = f"{path}.content[{k}]"
                 slot = []
                 if type(part) is TextPart:
-                    self.text(part.text, self.enc.own(part.extras, where), where, slot)
+                    self.text(
+                        part.text, self.enc.own(borrow_cache(part.extras), where), where, slot
+                    )
                 elif type(part) is ReasoningPart:
                     self.reasoning(part, self.enc.own(part.extras, where), where, slot)
                 elif type(part) is OpaquePart:

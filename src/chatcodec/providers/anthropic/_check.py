@@ -16,7 +16,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from ._blocks import IMAGE_TYPES
+from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
 from ._settings import THINKING_MIN, effort_budget
 
@@ -155,6 +155,34 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         found.append(Problem("$.tool_choice.mode", rule))
 
 
+CACHE_POINTS = 4
+"""The most blocks (and tools) a request may mark with ``cache_control``."""
+
+
+def _cached(extras: dict[str, Any] | None) -> bool:
+    """Whether what holds ``extras`` is written with a ``cache_control``."""
+    own = (borrow_cache(extras) or {}).get(NAME)
+    return type(own) is dict and own.get("cache_control") is not None
+
+
+def _cache_points(request: Request, found: list[Problem]) -> None:
+    """At most four cache breakpoints: tools, instructions, blocks and calls alike."""
+    points = [f"$.tools[{k}]" for k, tool in enumerate(request.tools) if _cached(tool.extras)]
+    for i, message in enumerate(request.messages):
+        path = f"$.messages[{i}]"
+        if _cached(message.extras):
+            points.append(path)
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            points += [f"{path}.content[{j}]" for j, p in enumerate(content) if _cached(p.extras)]
+        for j, call in enumerate(getattr(message, "tool_calls", ())):
+            if _cached(call.extras):
+                points.append(f"{path}.tool_calls[{j}]")
+    if len(points) > CACHE_POINTS:
+        rule = f"at most {CACHE_POINTS} blocks may set cache_control: Anthropic refuses more"
+        found.append(Problem(points[CACHE_POINTS] + ".cache_control", rule))
+
+
 def check_request(request: Request) -> list[Problem]:
     """Find what Anthropic would refuse (see the package's ``check_request``)."""
     found: list[Problem] = []
@@ -176,4 +204,5 @@ def check_request(request: Request) -> list[Problem]:
     _tool_pairs(request, found)
     _tools(request, found)
     _thinking(request, found)
+    _cache_points(request, found)
     return found
