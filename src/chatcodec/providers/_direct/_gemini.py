@@ -5,7 +5,9 @@ canonical form of such a request, without building that form: leading
 instructions become ``systemInstruction``, each message a content (the
 results of one answer's calls share one), reasoning a ``thought`` part, a
 call's arguments its ``args`` as the bytes they were sent as, a result that
-is a JSON object its ``response`` as sent, other text ``{"result": text}``.
+is a JSON object its ``response`` as sent, other text ``{"result": text}``,
+an image or a PDF by data its ``inlineData``; a file's name and a file id
+(left out) are reported, as the general path reports them.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..gemini._encode import _MODES, STREAM
+from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
-from ..gemini._encode_parts import _object_reply
 from ..gemini._keys import signs_calls
 from ._source import NOT_JSON, Fallback, Read, Tools, once
 
@@ -97,7 +99,8 @@ def _contents(r: Read, losses: list[Loss]) -> list[Any]:
             continue
         results = None
         if role == "user":
-            contents.append({"role": "user", "parts": _user(m.content, images)})
+            path = f"$.messages[{k}]"
+            contents.append({"role": "user", "parts": _user(m.content, images, path, losses)})
         else:
             parts: list[Any] = []
             if m.reasoning_content is not UNSET:
@@ -128,19 +131,27 @@ def _result(name: str, text: str, call_id: str) -> dict[str, Any]:
     return {"name": name, "response": response, "id": call_id}
 
 
-def _user(content: Any, images: Iterator[tuple[str, Any]]) -> list[Any]:
+def _user(
+    content: Any, images: Iterator[tuple[str, Any]], path: str, losses: list[Loss]
+) -> list[Any]:
     if type(content) is str:
         return [{"text": content}]
     parts: list[Any] = []
-    for part in content:
+    for j, part in enumerate(content):
         if part.type == "text":
             parts.append({"text": part.text})
-        else:
-            media_type, data = next(images)
-            if not media_type or part.type == "file":
-                # An image or a document by URL, a file: the general path knows their rules.
-                raise Fallback
-            parts.append({"inlineData": {"mimeType": media_type, "data": data}})
+            continue
+        media_type, data = next(images)
+        if part.type == "file" and not media_type:
+            losses.append(Loss(f"{path}.content[{j}]", NO_FILE_ID))  # left out
+            continue
+        if not media_type:
+            raise Fallback  # an image or a document by URL: its media type is guessed
+        parts.append({"inlineData": {"mimeType": media_type, "data": data}})
+        if part.type == "file" and part.file.filename is not UNSET:
+            losses.append(Loss(f"{path}.content[{j}].filename", NO_FILE_NAME))
+    if not parts:
+        raise Fallback  # a turn with nothing left: the general path knows its rule
     return parts
 
 

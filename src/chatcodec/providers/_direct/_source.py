@@ -384,8 +384,9 @@ _PDF = b'"data:application/pdf;base64,'
 def document(f: _File) -> tuple[str, Any]:
     """A file part's source: ``("", file_id)``, or a PDF's media type and base64 data.
 
-    Anthropic writes either as a document block; Gemini's writer leaves files
-    to the general path. Any other file goes the general way.
+    Anthropic writes either as a document block; Gemini writes the PDF as
+    inline data and leaves the id out (reported). Any other file goes the
+    general way.
     """
     if f.file_id is not UNSET:
         if f.file_data is not UNSET or not f.file_id:

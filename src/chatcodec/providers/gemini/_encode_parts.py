@@ -37,6 +37,8 @@ _ABSENT: Any = object()
 _decoder = msgspec.json.Decoder()
 _WRAPS = frozenset(("result", "error"))
 NOT_JSON = "arguments that are not JSON"
+NO_FILE_ID = "a file id gemini cannot resolve"
+NO_FILE_NAME = "a file name gemini has no field for"
 _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
@@ -134,10 +136,10 @@ class _PartEncoder:
         own = self.enc.own(part.extras, path)
         if type(part) is FilePart:
             if part.file_id is not None:
-                self.enc.lose(path, "a file id gemini cannot resolve")
+                self.enc.lose(path, NO_FILE_ID)
                 return None
             if part.filename is not None:
-                self.enc.lose(f"{path}.filename", "a file name gemini has no field for")
+                self.enc.lose(f"{path}.filename", NO_FILE_NAME)
         elif type(part) is ImagePart and part.detail is not None:
             self.enc.lose(f"{path}.detail", "an image detail gemini has no field for")
         k = self.k
