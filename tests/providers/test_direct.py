@@ -251,19 +251,18 @@ class TestDeclines:
         ("url", "taken"),
         [
             ("https://example.com/cat.png", True),
+            ("https://example.com/cat.JPG?size=2", True),
+            ("https://example.com/cat", True),  # Gemini: no media type to tell, left out
             ("https://example.com/a cat.png", False),
             ("https://example.com/" + "a" * 3000 + ".png", False),
         ],
-        ids=("usual", "space", "long"),
+        ids=("usual", "query", "no-extension", "space", "long"),
     )
-    def test_an_image_by_url_goes_direct_to_anthropic_only(
-        self, target: str, url: str, taken: bool
-    ) -> None:
+    def test_an_image_by_url(self, target: str, url: str, taken: bool) -> None:
         part = {"type": "image_url", "image_url": {"url": url}}
         messages = [{"role": "user", "content": [{"type": "text", "text": "What?"}, part]}]
-        # Gemini needs the image's media type, which the general path guesses.
-        expected = taken and target == "anthropic"
-        assert same(self.body(messages=messages, tools=None), target, None, 64) is expected
+        # Gemini gets the media type the URL's extension names, as the general path.
+        assert same(self.body(messages=messages, tools=None), target, None, 64) is taken
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
@@ -301,7 +300,7 @@ class TestDeclines:
         ("part", "taken"),
         [
             ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True, True)),
-            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True, False)),
+            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True, True)),
             ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False, False)),
             ({"document_url": "http://e.com/a.pdf"}, (False, False)),  # not https
             ({"document_url": "https://e.com/a b.pdf"}, (False, False)),

@@ -20,8 +20,9 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..gemini._encode import _MODES, STREAM
-from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, _object_reply
+from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
+from ..gemini._encode_parts import _media_type as media_type_of
 from ..gemini._keys import signs_calls
 from ._source import NOT_JSON, Fallback, Read, Tools, once
 
@@ -146,7 +147,14 @@ def _user(
             losses.append(Loss(f"{path}.content[{j}]", NO_FILE_ID))  # left out
             continue
         if not media_type:
-            raise Fallback  # an image or a document by URL: its media type is guessed
+            # An image or a document by URL: the media type its extension names.
+            url = bytes(data)[1:-1].decode()  # ASCII without escapes (see image)
+            guess = media_type_of(url)
+            if guess is None:
+                losses.append(Loss(f"{path}.content[{j}]", NO_MEDIA_TYPE))  # left out
+            else:
+                parts.append({"fileData": {"mimeType": guess, "fileUri": url}})
+            continue
         parts.append({"inlineData": {"mimeType": media_type, "data": data}})
         if part.type == "file" and part.file.filename is not UNSET:
             losses.append(Loss(f"{path}.content[{j}].filename", NO_FILE_NAME))

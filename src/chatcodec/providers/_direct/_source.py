@@ -426,7 +426,7 @@ def image(url: Raw) -> tuple[str, Any]:
     data = bytes(url)
     if data[:9] == b'"https://' and data.isascii() and b"\\" not in data:
         # An image by URL: Anthropic fetches it ("" as the media type says so);
-        # Gemini needs a media type the general path guesses (its writer declines).
+        # Gemini gets the media type its extension names, as the general path.
         if len(data) > URL_LIMIT or not data[9:-1].decode().isprintable() or b" " in data:
             raise Fallback
         return "", url

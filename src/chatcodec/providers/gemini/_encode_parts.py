@@ -39,6 +39,7 @@ _WRAPS = frozenset(("result", "error"))
 NOT_JSON = "arguments that are not JSON"
 NO_FILE_ID = "a file id gemini cannot resolve"
 NO_FILE_NAME = "a file name gemini has no field for"
+NO_MEDIA_TYPE = "a file by URL whose media type gemini cannot tell"
 _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
@@ -161,7 +162,7 @@ class _PartEncoder:
                 if part.media_type is None:
                     guess = _media_type(url)
                     if guess is None:
-                        self.enc.lose(path, "a file by URL whose media type gemini cannot tell")
+                        self.enc.lose(path, NO_MEDIA_TYPE)
                         return None
                     inner[k["mimeType"]] = guess
                 inner[k["fileUri"]] = url
