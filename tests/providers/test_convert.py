@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 import pytest
@@ -826,3 +826,49 @@ class TestSettings:
         out, report = cc.convert(body, source="mistral", target="gemini")
         assert json.loads(out)["generationConfig"] == {"seed": 5}
         assert not report
+
+
+def _with_tilde_keys(body: bytes) -> tuple[bytes, int]:
+    """``body`` with a key beginning with ``~`` at the top and in each message."""
+    obj = json.loads(body)
+    obj["~top"] = 1
+    placed = 1
+    for key in ("messages", "contents", "input"):
+        items = obj.get(key)
+        if type(items) is list:
+            for item in items:
+                if type(item) is dict:
+                    item["~note"] = {"kept": True}
+                    placed += 1
+    return json.dumps(obj).encode(), placed
+
+
+@pytest.mark.parametrize(
+    ("family", "kind", "path"),
+    [
+        pytest.param(family, kind, *param.values, id=f"{family}-{kind}-{param.id}"[:90])
+        for family in providers.NAMES
+        for kind in ("request", "response")
+        for param in curated(family, kind)[:6]
+    ],
+)
+def test_wire_keys_that_begin_like_a_hint_are_kept(
+    family: str, kind: Literal["request", "response"], path: Path
+) -> None:
+    """A key the wire sends beginning with ``~`` is data: kept by its family, reported by others."""
+    if type(json.loads(path.read_bytes())) is not dict:
+        pytest.skip("not a JSON object")
+    body, placed = _with_tilde_keys(path.read_bytes())
+    codec = providers.get(family)
+    decode, encode = getattr(codec, f"decode_{kind}"), getattr(codec, f"encode_{kind}")
+    try:
+        record = decode(body)
+    except cc.ChatCodecError:
+        pytest.skip("a body its family refuses")
+    again = encode(record).decode()
+    assert again.count('"~top":1') == 1
+    assert again.count('"~note":{"kept":true}') == placed - 1
+    assert '"~~' not in again
+    other = "anthropic" if family != "anthropic" else "openai"
+    _, report = cc.convert(body, source=family, target=other, kind=kind, max_tokens=64, model="m")
+    assert any(loss.path.endswith(".~top") for loss in report.losses)

@@ -97,10 +97,28 @@ def expect_str(value: Any, path: str) -> str:
     return value
 
 
+LITERAL = HINT + HINT
+"""How extras keep a wire key that begins with ``~``: ``~x`` as ``~~x``, not a hint."""
+
+
+def as_kept(rest: dict[str, Any]) -> dict[str, Any]:
+    """``rest`` (wire keys) as extras keep it: a key that begins with ``~`` escaped.
+
+    Hints begin with ``~``: a wire key that does too is kept as ``~~key`` so
+    that :func:`fill` writes it back as sent and another family reports it.
+    """
+    for key in rest:
+        if key.startswith(HINT):
+            break
+    else:
+        return rest  # the usual case: no such key
+    return {(HINT + key if key.startswith(HINT) else key): value for key, value in rest.items()}
+
+
 def leftover(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
-    """The keys of ``obj`` outside ``known`` (``None`` when there are none)."""
+    """The keys of ``obj`` outside ``known`` (``None`` when there are none), as kept."""
     rest = {key: value for key, value in obj.items() if key not in known}
-    return rest or None
+    return as_kept(rest) if rest else None
 
 
 def extras_for(
@@ -120,10 +138,17 @@ def extras_for(
 
 
 def fill(out: dict[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
-    """Add the wire keys of ``own`` that ``out`` does not set; return ``out``."""
+    """Add the wire keys of ``own`` that ``out`` does not set; return ``out``.
+
+    Hints are left out; a wire key kept escaped (see :func:`as_kept`) is
+    written as sent.
+    """
     for key, value in own.items():
-        if key not in out and not key.startswith(HINT):
-            out[key] = value
+        if key not in out:
+            if not key.startswith(HINT):
+                out[key] = value
+            elif key.startswith(LITERAL) and key[1:] not in out:
+                out[key[1:]] = value
     return out
 
 
@@ -269,7 +294,11 @@ class Encoding:
                         if (key, name) in _HELD:
                             self._held(key, item, f"{path}.extras.{key}.{name[1:]}")
                             continue
-                        if name.startswith(HINT) or neutral(key, name, item):
+                        if name.startswith(HINT):
+                            if not name.startswith(LITERAL):
+                                continue
+                            name = name[1:]  # a wire key, as sent
+                        elif neutral(key, name, item):
                             continue
                         at = f"{path}.extras.{key}.{name}"
                         if (key, name) in _SETTING_GROUPS and type(item) is dict:

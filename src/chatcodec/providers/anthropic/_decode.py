@@ -49,7 +49,7 @@ from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
-from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body
+from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body, leftover
 from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
@@ -114,7 +114,7 @@ def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
     # Most blocks have exactly the known keys: skip building a dict for them.
     if len(obj) <= len(known) and obj.keys() <= known:
         return None
-    return {key: value for key, value in obj.items() if key not in known}
+    return leftover(obj, known)
 
 
 def _opaque(block: dict[str, Any]) -> OpaquePart:

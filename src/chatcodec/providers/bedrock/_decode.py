@@ -34,6 +34,7 @@ from .._wire import (
     expect_list,
     extras_for,
     json_body,
+    leftover,
 )
 from ._blocks import AFTER, NAME, TURN, assistant_part, finish_reason, user_part
 from ._fast import fast_response
@@ -51,12 +52,15 @@ _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "
 _TOOL_USE = frozenset(("toolUseId", "name", "input"))
 _TOOL_RESULT = frozenset(("toolUseId", "content", "status"))
 _SPEC = frozenset(("name", "description", "inputSchema", "strict"))
+_TURN_KEYS = frozenset(("role", "content"))
+_OUTPUT_KEYS = frozenset(("message",))
 _RESPONSE = frozenset(("output", "stopReason", "usage"))
 _ERROR_KEYS = frozenset(("message", "Message"))
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
 _USAGE = (
     "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
 )  # fmt: skip
+_USAGE_KEYS = frozenset(_USAGE)
 
 
 def _number(value: Any) -> bool:
@@ -80,7 +84,7 @@ class _Turns:
         blocks = expect_list(content, f"{path}.content")
         head: dict[str, Any] = {}
         if len(wire) > 2:
-            rest = {key: item for key, item in wire.items() if key not in ("role", "content")}
+            rest = leftover(wire, _TURN_KEYS)
             head[TURN] = rest  # not a hint: another family reports it lost
         if role == self.previous:
             head["~turn"] = True
@@ -163,7 +167,7 @@ def _tool_use(block: Any) -> ToolCall | None:
         return None
     if type(arguments) is not dict or body.get("type") == "server_tool_use":
         return None  # a call the server runs itself is kept whole, with its result
-    rest = {key: value for key, value in body.items() if key not in _TOOL_USE}
+    rest = leftover(body, _TOOL_USE)
     return ToolCall(id=call_id, name=name, arguments=Raw(encode_body(arguments)), extras=_own(rest))
 
 
@@ -173,7 +177,7 @@ def _tool_result(
     call_id = body.get("toolUseId")
     if type(call_id) is not str or not call_id:
         return None
-    own = {key: value for key, value in body.items() if key not in _TOOL_RESULT}
+    own = leftover(body, _TOOL_RESULT) or {}
     status = body.get("status")
     if "status" in body and status != "error":
         if status == "success":
@@ -226,7 +230,7 @@ def _tool(value: Any) -> Tool:
             and type(inner) is dict
             and (strict is None or type(strict) is bool)
         ):
-            rest: dict[str, Any] = {k: v for k, v in spec.items() if k not in _SPEC}
+            rest: dict[str, Any] = leftover(spec, _SPEC) or {}
             if "strict" in spec:
                 rest["~strict"] = strict
             try:
@@ -325,7 +329,7 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """
     check_size(body, max_bytes)
     data = json_body(body)
-    extras: dict[str, Any] = {key: value for key, value in data.items() if key not in _TOP}
+    extras: dict[str, Any] = leftover(data, _TOP) or {}
     fields: dict[str, Any] = {}
     messages: list[Message] = []
     if "system" in data:
@@ -380,7 +384,7 @@ def _usage(value: Any) -> Usage:
     if len(usage) != 3 or inputs is None or outputs is None or total is None:
         # Anything but the three counts: the other keys, nulls, and what was left out.
         counts = (inputs, outputs, total, cached, written)
-        rest = {key: item for key, item in usage.items() if key not in _USAGE}
+        rest = leftover(usage, _USAGE_KEYS) or {}
         for key, count in zip(_USAGE, counts, strict=True):
             if count is None and key in usage:
                 rest[key] = None
@@ -410,15 +414,13 @@ def response_from(data: dict[str, Any]) -> Response:
         and ("message" in data or "Message" in data)
     ):
         raise _error(data)
-    extras = {
-        key: value for key, value in data.items() if key not in ("output", "stopReason", "usage")
-    }
+    extras = leftover(data, _RESPONSE) or {}
     message = None
     if "output" in data:
         output = data["output"]
         wrapped = output.get("message") if type(output) is dict else None
         if type(wrapped) is dict:
-            rest = {key: value for key, value in output.items() if key != "message"}
+            rest = leftover(output, _OUTPUT_KEYS)
             hints: dict[str, Any] = {"output": rest} if rest else {}
             role = wrapped.get("role")
             if role != "assistant":

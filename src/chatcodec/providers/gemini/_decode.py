@@ -19,7 +19,15 @@ from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Request, Response
 from ..._messages import Message
 from ..._usage import Usage
-from .._wire import MAX_BODY, check_size, expect_dict, expect_list, extras_for, json_body
+from .._wire import (
+    MAX_BODY,
+    check_size,
+    expect_dict,
+    expect_list,
+    extras_for,
+    json_body,
+    leftover,
+)
 from ._fast import fast_response, usage_of
 from ._fastreq import fast_request
 from ._fields import FieldDecoder
@@ -54,7 +62,7 @@ class _Decoder(TurnDecoder, FieldDecoder):
         parts = content.get("parts") if type(content) is dict else None
         if type(parts) is list and parts:
             role = content.get("role", _ABSENT)
-            hints = {key: value for key, value in content.items() if key not in _CONTENT}
+            hints = leftover(content, _CONTENT) or {}
             if role != "model":
                 hints["~role"] = None if role is _ABSENT else role
             message = self.assistant(parts, f"{path}.content", index, hints)

@@ -30,7 +30,7 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import HINT, Encoding, fill
+from .._wire import HINT, LITERAL, Encoding, fill
 from ._keys import NAME
 
 _ABSENT: Any = object()
@@ -62,8 +62,11 @@ _MEDIA_KEYS = frozenset(("inlineData", "fileData"))
 def _fill(out: dict[str, Any], own: Mapping[str, Any], skip: Collection[str]) -> dict[str, Any]:
     """:func:`fill`, leaving out the keys ``skip`` (handled by the caller)."""
     for key, value in own.items():
-        if key not in out and key not in skip and not key.startswith(HINT):
-            out[key] = value
+        if key not in out and key not in skip:
+            if not key.startswith(HINT):
+                out[key] = value
+            elif key.startswith(LITERAL) and key[1:] not in out:
+                out[key[1:]] = value
     return out
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..._usage import FinishReason
+from .._wire import as_kept
 
 NAME = "gemini"
 
@@ -117,7 +118,7 @@ def split(
             found[name] = value
             if name != key:
                 snakes.add(key)
-    return found, rest
+    return found, as_kept(rest) if rest else rest
 
 
 def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from ..._content import AudioPart, FilePart, ImagePart, OpaquePart, ReasoningPar
 from ..._errors import ValidationError
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import derive_id, expect_dict, expect_list, extras_for
+from .._wire import derive_id, expect_dict, expect_list, extras_for, leftover
 from ._keys import NAME, snake, split, table
 
 __all__ = ["TurnDecoder"]
@@ -362,7 +362,7 @@ class TurnDecoder:
             content = expect_dict(content, path)
             parts = expect_list(content.get("parts"), f"{path}.parts")
             role = content.get("role", _ABSENT)
-            hints = {key: value for key, value in content.items() if key not in _CONTENT}
+            hints = leftover(content, _CONTENT) or {}
             if role == "model":
                 messages.append(self.assistant(parts, path, i, hints))
                 results_only = False

@@ -30,7 +30,15 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
-from .._wire import derive_id, encode_body, expect_dict, expect_list, expect_str, json_body
+from .._wire import (
+    derive_id,
+    encode_body,
+    expect_dict,
+    expect_list,
+    expect_str,
+    json_body,
+    leftover,
+)
 from ._common import ABSENT, DERIVED, FINISH, NAME, guess_media_type, nonstandard_base64
 from ._fast import fast_response
 
@@ -69,7 +77,7 @@ _VERBATIM = {NAME: {"~data": "verbatim"}}
 def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
     if obj.keys() <= known:  # the usual case, one set operation in C
         return {}
-    return {key: value for key, value in obj.items() if key not in known}
+    return leftover(obj, known) or {}
 
 
 def _extras(own: dict[str, Any]) -> dict[str, Any] | None:

@@ -273,7 +273,7 @@ def _item_keys(item_own: dict[str, Any], part_own: dict[str, Any]) -> dict[str, 
     hint: dict[str, Any] = {}
     keys: list[str] = []
     for key, value in item_own.items():
-        if key in _PLACE or key in own or key.startswith("~"):
+        if key in _PLACE or key in own or (key[:1] == "~" and key[:2] != "~~"):
             hint[key] = value
         else:
             own[key] = value

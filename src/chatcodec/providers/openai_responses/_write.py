@@ -231,9 +231,7 @@ def _item_level(item: dict[str, Any], own: dict[str, Any], hint: Any) -> dict[st
     """``item`` with the item-level keys its first part carries (named in ``"~keys"``)."""
     keys = hint.get("~keys") if type(hint) is dict else None
     if type(keys) is list:
-        for key in keys:
-            if key in own:
-                item[key] = own[key]
+        fill(item, {key: own[key] for key in keys if key in own})
     return item
 
 
