@@ -45,7 +45,7 @@ PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bed
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
-"""Prefix of a chatcodec hint key inside a provider's extras."""
+"""Prefix of a chatcodec hint key inside a provider's extras (a wire key with it: ``~~``)."""
 
 _decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
