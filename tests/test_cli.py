@@ -137,23 +137,36 @@ def _default_sigint() -> None:
 
 
 def _stopped_cleanly(
-    process: subprocess.Popen[bytes], ready: Callable[[], bool], signum: int, folder: Path
+    process: subprocess.Popen[bytes],
+    ready: Callable[[], bool],
+    signum: int,
+    folder: Path,
+    *,
+    group: bool = False,
+    left: tuple[str, ...] = (),
 ) -> None:
-    """Signal ``process`` once ``ready()``: it must stop as interrupted, ``folder`` left empty."""
+    """Signal ``process`` (its group) once ``ready()``: it must stop as interrupted.
+
+    Nothing it wrote may be left in ``folder``, which ends holding ``left``.
+    """
     try:
         waited = 0
         while not ready() and waited < 3000:
             time.sleep(0.01)
             waited += 1
         assert ready()
-        process.send_signal(signum)
+        if group:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
         _, err = process.communicate(timeout=60)
     finally:
         process.kill()
         process.communicate()
     assert process.returncode == 130, err
     assert b"interrupted" in err
-    assert list(folder.iterdir()) == []
+    assert b"Traceback" not in err
+    assert sorted(p.name for p in folder.iterdir()) == sorted(left)
 
 
 def _catches(pid: int, signum: int) -> bool:
@@ -638,21 +651,11 @@ class TestWorkersReadTheFile:
             start_new_session=True,  # a process group of its own, as a terminal's job
             preexec_fn=_default_sigint,
         )
-        try:
-            waited = 0
-            while not list(tmp_path.glob(".chatcodec-*.parts/*")) and waited < 3000:
-                time.sleep(0.01)  # until the workers have begun writing
-                waited += 1
-            assert list(tmp_path.glob(".chatcodec-*.parts/*"))
-            os.killpg(process.pid, signal.SIGINT)
-            _, err = process.communicate(timeout=60)
-        finally:
-            process.kill()
-            process.communicate()
-        assert process.returncode == 130, err
-        assert b"interrupted" in err
-        assert b"Traceback" not in err
-        assert [p.name for p in tmp_path.iterdir()] == ["in.jsonl"]
+
+        def writing() -> bool:  # the workers have begun writing
+            return bool(list(tmp_path.glob(".chatcodec-*.parts/*")))
+
+        _stopped_cleanly(process, writing, signal.SIGINT, tmp_path, group=True, left=("in.jsonl",))
 
 
 class TestValidateAndStats:
