@@ -208,6 +208,7 @@ class TestConvert:
                         "parameters": {"type": "object"},
                         "strict": False,
                         "examples": [{"a": 1}],
+                        "~x": 2,  # a wire key, though it begins like a hint
                     },
                 }
             ],
@@ -223,6 +224,7 @@ class TestConvert:
             "$.messages[0].content[0].extras.openai.inner.extra",
             "$.messages[1].tool_calls[0].extras.openai.function.thought",
             "$.tools[0].extras.openai.function.examples",
+            "$.tools[0].extras.openai.function.~x",
             "$.response_format.extras.openai.json_schema.description",
             "$.messages[3].extras.openai.parts[0].cache_control",
         } <= set(report.paths)

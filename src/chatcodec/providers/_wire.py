@@ -331,4 +331,5 @@ class Encoding:
             return
         for name, item in inner.items():
             if item is not None and item != "" and item is not False:
+                name = name[1:] if name.startswith(LITERAL) else name  # a wire key, as sent
                 self.lose(f"{path}.{name}", f"{a(provider)} field {self.provider} has no place for")
