@@ -173,6 +173,9 @@ class TestDeclines:
             ({"stream_options": {"include_usage": True}, "moderation": False}, True),
             ({"reasoning": {"effort": "low"}, "thinking": {"type": "enabled"}}, True),
             ({"nested": {"deep": [1, {"a": None}]}}, True),
+            ({"~note": 1}, True),  # a wire key, though it begins like a hint: reported
+            ({"store": True, "metadata": {"a": "b"}}, False),  # the two decoders' orders differ
+            ({"store": True, "moderation": True, "metadata": {"a": "b"}}, True),  # the body's
             ({"seed": 3}, False),  # a setting the general path reads
             ({"reasoning_effort": "low"}, False),
             ({"parallel_tool_calls": False}, False),

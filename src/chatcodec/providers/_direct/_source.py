@@ -25,11 +25,12 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
-from .._wire import MAX_BODY
+from .._wire import MAX_BODY, as_kept, neutral
 from ..anthropic._blocks import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..openai._common import is_closed, split_data_url
 from ..openai._decode import GENERAL_KEYS
+from ..openai._fastreq import CARRIED
 
 __all__ = [
     "INSTRUCTIONS",
@@ -252,6 +253,7 @@ _UNKNOWN_KEY = "Object contains unknown field"
 _keyed = msgspec.json.Decoder(dict[str, Raw])
 _FIELDS = frozenset(Body.__struct_fields__)
 _READ = frozenset(GENERAL_KEYS)  # what the general path reads into the canonical request
+_RANK = {key: n for n, key in enumerate(CARRIED)}
 
 
 def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
@@ -279,8 +281,15 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
             kept[key] = msgspec.json.decode(value)
         except (msgspec.DecodeError, RecursionError):
             raise Fallback from None
+    # The general path reports them in the order its decoder keeps them: the
+    # body's, or the fast decoder's own when it reads every one of them (and
+    # may not, for a reason of its own). Where the two differ, it goes there.
+    said = [key for key, value in kept.items() if not neutral("openai", key, value)]
+    ranks = [_RANK.get(key, -1) for key in said]
+    if len(said) > 1 and -1 not in ranks and ranks != sorted(ranks):
+        raise Fallback
     try:
-        return _decoder.decode(_encode(known)), kept
+        return _decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
 

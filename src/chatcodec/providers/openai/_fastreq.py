@@ -122,11 +122,13 @@ class _Request(Wire):
 
 
 _decoder = msgspec.json.Decoder(_Request)
-_carry = carrier(
-    _Request, "stream_options", "service_tier", "logprobs", "top_logprobs", "logit_bias",
+CARRIED = (
+    "stream_options", "service_tier", "logprobs", "top_logprobs", "logit_bias",
     "metadata", "store", "prompt_cache_key", "modalities", "prediction", "audio",
     "web_search_options", "verbosity", "safety_identifier",
 )  # fmt: skip
+"""The keys this path keeps in extras as sent, in the order it keeps them."""
+_carry = carrier(_Request, *CARRIED)
 # The settings, read by take_settings.
 _carry_settings = carrier(
     _Request, "seed", "presence_penalty", "frequency_penalty", "n", "user", "top_k",
