@@ -42,6 +42,23 @@ CRASHERS: dict[str, list[Any]] = {
             SPLIT + b'data: {"usageMetadata":' + b'{"a":' * 1000 + b"\n\n", id="deep-usage"
         ),
     ],
+    # A key the direct path keeps for OpenAI alone, its value not UTF-8.
+    "convert": [
+        pytest.param(
+            base64.b64decode(
+                "AAIAeyJtZXNzYWdlcyI6IFt7ImNvbnRlbnQiOiAiUmVwbHkgd2l0aCBleGFjdGx5OiBQYXJpcyIsICJyb2xlIjogInVzZXIifV0sICIvb2RlbCI6ICJtZXRhLWxsYW1hL2xsYW1hLfczLjEtOGItaW5zdHJ1Y3QiLCAic3RyZWFtIjogdHJ1ZSwgInRlbXBlcmF0dXJlIjogMC4wLCAidG9vbHMiOiBbXX0="
+            ),
+            id="kept-key-not-utf8",
+        ),
+    ],
+    "bulk": [
+        pytest.param(
+            base64.b64decode(
+                "AAMAeyJtZXNzYWdlcyI6W3siY29udGVudCI6IldobyBhcmUgeW91Iiwicm9sZSI6InVzZXIifV0sIm1vZGVsIjoiZ29vZ2xlL2dlbWluaS0yLjAtZmxhc2gtZXhwOmZyZWUiLCJtb2RlbHMiOlsieC1haS9ncm9rLTQiXSwicHJvdmlkZXIiOnsib25seSI6WyJ4/////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////2FpIl19LCJzdHJlYW0iOmZhbHNlLCJ0cmFuc2Zvcm1zIjpbIm1pZGRsZS1vdXQiXX0="
+            ),
+            id="kept-key-not-utf8",
+        ),
+    ],
     "accumulator": [
         # A call with no id whose name holds a lone surrogate: the derived id
         # hashes the name.

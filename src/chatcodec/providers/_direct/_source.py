@@ -279,7 +279,7 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
             raise Fallback
         try:
             kept[key] = msgspec.json.decode(value)
-        except (msgspec.DecodeError, RecursionError):
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
             raise Fallback from None
     # The general path reports them in the order its decoder keeps them: the
     # body's, or the fast decoder's own when it reads every one of them (and
