@@ -403,10 +403,20 @@ def document(f: _File) -> tuple[str, Any]:
         return "", f.file_id
     if f.file_data is UNSET:
         raise Fallback
-    data = bytes(f.file_data)
-    if not data.startswith(_PDF) or not data.isascii() or b"\\" in data:
+    pdf = _pdf(bytes(f.file_data))
+    if pdf is None:
         raise Fallback
-    return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
+    return pdf
+
+
+def _pdf(data: bytes) -> tuple[str, Any] | None:
+    """A PDF's data URL (a JSON string as sent): its media type and base64 data, as sent.
+
+    None when it is not one, or has an escape or a character outside ASCII.
+    """
+    if data.startswith(_PDF) and data.isascii() and b"\\" not in data:
+        return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
+    return None
 
 
 def document_url(url: Raw) -> tuple[str, Any]:
@@ -417,8 +427,9 @@ def document_url(url: Raw) -> tuple[str, Any]:
     the general way.
     """
     data = bytes(url)
-    if data.startswith(_PDF) and data.isascii() and b"\\" not in data:
-        return "application/pdf", Raw(b'"' + memoryview(data)[len(_PDF) :])
+    pdf = _pdf(data)
+    if pdf is not None:
+        return pdf
     if data[:9] != b'"https://':
         raise Fallback
     return image(url)

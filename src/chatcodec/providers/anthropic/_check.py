@@ -161,6 +161,8 @@ CACHE_POINTS = 4
 
 def _cached(extras: dict[str, Any] | None) -> bool:
     """Whether what holds ``extras`` is written with a ``cache_control``."""
+    if not extras:
+        return False  # the usual part
     own = (borrow_cache(extras) or {}).get(NAME)
     return type(own) is dict and own.get("cache_control") is not None
 
