@@ -31,6 +31,9 @@ ID_KEY = {
     "chatcodec": "id",
 }
 OPTIONS: dict[str, Any] = {"model": "some-model", "max_tokens": 256}
+# For tests of envelopes, ids and order: the records a target would refuse
+# (line 199 of the shipped files opens with an assistant message) are kept.
+KEEP: dict[str, Any] = {**OPTIONS, "keep_refused": True}
 
 
 def lines(name: str) -> list[bytes]:
@@ -42,9 +45,11 @@ def ids(records: list[bytes], family: str) -> list[str]:
 
 
 def accounted(result: cc.BulkResult) -> None:
-    parts = result.blank + result.converted + result.lossy + result.failed + result.unread
+    parts = (
+        result.blank + result.converted + result.lossy + result.failed + result.refused
+    ) + result.unread
     assert result.lines == parts
-    assert len(result.records) == result.converted + result.lossy
+    assert len(result.records) == result.converted + result.lossy + result.kept
 
 
 def batch_in(family: str) -> list[bytes]:
@@ -52,13 +57,17 @@ def batch_in(family: str) -> list[bytes]:
     source = lines("openai-batch-input.jsonl")
     if family == "openai":
         return source
-    result = cc.convert_lines(source, source="openai", target=family, kind="batch", **OPTIONS)
+    result = cc.convert_lines(source, source="openai", target=family, kind="batch", **KEEP)
     assert result.failed == 0
     return result.records
 
 
+NOT_A_RESPONSE = "test_invalid_response"  # a recorded body that is no chat completion
+
+
 def responses(codec: str) -> list[bytes]:
-    return [p.read_bytes() for p in sorted((PROVIDERS / codec / "response").glob("*.json"))]
+    paths = sorted((PROVIDERS / codec / "response").glob("*.json"))
+    return [p.read_bytes() for p in paths if NOT_A_RESPONSE not in p.name]
 
 
 def results_file(family: str) -> list[bytes]:
@@ -133,7 +142,7 @@ class TestConvertLines:
     def test_fine_tuning_file_to_every_family(self) -> None:
         source = lines("openai-finetune.jsonl")
         for target in ("anthropic", "gemini", "ollama", "openai", "chatcodec", "sharegpt"):
-            result = cc.convert_lines(source, source="openai", target=target, **OPTIONS)
+            result = cc.convert_lines(source, source="openai", target=target, **KEEP)
             accounted(result)
             assert result.kind == "request"
             assert result.lines == 300
@@ -142,28 +151,29 @@ class TestConvertLines:
     @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama"])
     def test_each_line_as_convert_gives_it(self, target: str) -> None:
         # Lines the direct path takes and lines it leaves: the same bytes, the
-        # same losses, the same preflight findings as convert() on each line.
+        # same losses as convert() on each line, and refused where convert's
+        # preflight or the providers' ordering rules find an error.
         source = lines("openai-finetune.jsonl")
-        result = cc.convert_lines(source, source="openai", target=target, **OPTIONS)
+        result = cc.convert_lines(source, source="openai", target=target, **KEEP)
         assert result.failed == 0
         expected: list[LineProblem] = []
         records = []
+        refused = set()
         for number, line in enumerate(source, 1):
             out, report = cc.convert(line, source="openai", target=target, **OPTIONS)
             records.append(out)
+            messages = cc.providers.get("openai").decode_request(line).messages
+            order = cc.validate(messages, policy="provider", collect=True)
+            if order or any(p.severity == "error" for p in report.problems):
+                refused.add(number)
             stage: Stage = "loss"
             for loss in report.losses:
                 expected.append(LineProblem(number, loss.path, loss.reason, "warning", stage))
-            for problem in report.problems:
-                severity: Literal["error", "warning"] = (
-                    "error" if problem.severity == "error" else "warning"
-                )
-                expected.append(
-                    LineProblem(number, problem.path, problem.rule, severity, "preflight")
-                )
         assert result.records == records
-        assert result.problems == expected
-        assert result.lossy == len({p.line for p in expected if p.stage == "loss"})
+        assert [p for p in result.problems if p.stage == "loss"] == expected
+        assert {p.line for p in result.problems if p.severity == "error"} == refused
+        assert result.refused == result.kept == len(refused)
+        assert result.lossy == len({p.line for p in expected} - refused)
 
     def test_blank_lines_and_text_lines(self) -> None:
         body = '{"messages":[{"role":"user","content":"Hi"}]}\n'
@@ -183,6 +193,7 @@ class TestConvertLines:
             [good[0], bad, b"{not json", *good[1:]],
             source="openai",
             target="anthropic",
+            model="claude-sonnet-4-5",
             max_tokens=64,
         )
         accounted(result)
@@ -226,28 +237,20 @@ class TestConvertLines:
         )
         assert result.problems[0].line == 41
 
-    def test_preflight_findings_of_the_report_are_kept(
-        self, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        real = cc.convert
-
-        class Report:
-            def __init__(self, losses: tuple[cc.Loss, ...]) -> None:
-                self.losses = losses
-                self.problems = [cc.Problem("$.max_tokens", "must be set", "error")]
-
-        def with_findings(body: Any, **options: Any) -> tuple[bytes, Report]:
-            out, report = real(body, **options)
-            return out, Report(report.losses)
-
-        monkeypatch.setattr(_core, "convert", with_findings)
+    def test_a_record_the_target_refuses_is_counted_not_returned(self) -> None:
         body = b'{"messages":[{"role":"user","content":"Hi"}]}'
-        result = cc.convert_lines([body], source="openai", target="anthropic")
-        assert result.preflight == 1
-        assert result.converted == 1
+        result = cc.convert_lines([body], source="openai", target="anthropic", max_tokens=64)
+        accounted(result)
+        assert (result.refused, result.converted, result.records) == (1, 0, [])
         assert [(p.path, p.stage, p.severity) for p in result.problems] == [
-            ("$.max_tokens", "preflight", "error")
+            ("$.model", "preflight", "error")
         ]
+        assert result.refusals == {"must be set: Anthropic requires it (at $.model)": 1}
+        kept = cc.convert_lines(
+            [body], source="openai", target="anthropic", max_tokens=64, keep_refused=True
+        )
+        accounted(kept)
+        assert (kept.refused, kept.kept, len(kept.records)) == (1, 1, 1)
 
 
 class TestKinds:
@@ -298,7 +301,9 @@ class TestKinds:
             b'{"messages":[{"role":"user","content":[{"text":"Hi"}]}],'
             b'"inferenceConfig":{"maxTokens":64}}'
         )
-        result = cc.convert_lines([converse], source="bedrock", target="openai", kind="request")
+        result = cc.convert_lines(
+            [converse], source="bedrock", target="openai", kind="request", model="gpt-4o"
+        )
         assert (result.converted, result.failed) == (1, 0)
         assert json.loads(result.records[0])["messages"] == [{"role": "user", "content": "Hi"}]
         back = cc.convert_lines(result.records, source="openai", target="bedrock")
@@ -315,7 +320,9 @@ class TestCanonical:
             [cc.system("Be brief."), cc.mode_change("plan", "act"), cc.user("Hi")]
         )
         lines = [cc.encode(conv), cc.encode(list(conv.messages))]
-        result = cc.convert_lines(lines, source="chatcodec", target="anthropic", max_tokens=64)
+        result = cc.convert_lines(
+            lines, source="chatcodec", target="anthropic", model="claude-sonnet-4-5", max_tokens=64
+        )
         assert result.kind == "transcript"
         assert (result.converted, result.lossy) == (1, 1)
         assert result.losses == {"a control record is never sent to a model": 1}
@@ -324,6 +331,7 @@ class TestCanonical:
             bodies[0]
             == bodies[1]
             == {
+                "model": "claude-sonnet-4-5",
                 "max_tokens": 64,
                 "system": "Be brief.",
                 "messages": [{"role": "user", "content": "Hi"}],
@@ -346,12 +354,12 @@ class TestBatch:
     @pytest.mark.parametrize(("source", "target"), list(itertools.permutations(ENVELOPES, 2)))
     def test_requests(self, source: str, target: str) -> None:
         records = batch_in(source)
-        result = cc.convert_lines(records, source=source, target=target, **OPTIONS)
+        result = cc.convert_lines(records, source=source, target=target, **KEEP)
         accounted(result)
         assert result.kind == "batch"
         assert result.failed == 0, result.problems[:3]
         assert ids(result.records, target) == ids(records, source)
-        back = cc.convert_lines(result.records, source=target, target=source, **OPTIONS)
+        back = cc.convert_lines(result.records, source=target, target=source, **KEEP)
         assert back.failed == 0
         assert ids(back.records, source) == ids(records, source)
 
@@ -366,7 +374,7 @@ class TestBatch:
             "anthropic": {
                 "custom_id": "request-1",
                 "params": {
-                    "model": "gpt-4o",
+                    "model": "claude-sonnet-4-5",
                     "max_tokens": 256,
                     "messages": [{"role": "user", "content": "Hi"}],
                 },
@@ -388,7 +396,10 @@ class TestBatch:
             },
         }
         for target, expected in want.items():
-            result = cc.convert_lines([line], source="openai", target=target, max_tokens=256)
+            model = "claude-sonnet-4-5" if target == "anthropic" else None
+            result = cc.convert_lines(
+                [line], source="openai", target=target, model=model, max_tokens=256
+            )
             assert json.loads(result.records[0]) == expected, target
 
     @pytest.mark.parametrize(
@@ -437,13 +448,16 @@ class TestBatch:
         body = b'"body":{"messages":[{"role":"user","content":"Hi"}]}}'
         good = b'{"custom_id":"request-1",' + body
         bad = b'{"custom_id":"request.2",' + body
-        result = cc.convert_lines([good, bad], source="openai", target="anthropic", max_tokens=9)
-        assert result.converted == 2
-        assert result.preflight == 1
+        claude = {"model": "claude-sonnet-4-5", "max_tokens": 9}
+        result = cc.convert_lines([good, bad], source="openai", target="anthropic", **claude)
+        assert (result.converted, result.refused, len(result.records)) == (1, 1, 1)
         assert [(p.line, p.path, p.stage) for p in result.problems] == [
             (2, "$.custom_id", "preflight")
         ]
-        assert json.loads(result.records[1])["custom_id"] == "request.2"  # kept as it was
+        kept = cc.convert_lines(
+            [good, bad], source="openai", target="anthropic", keep_refused=True, **claude
+        )
+        assert json.loads(kept.records[1])["custom_id"] == "request.2"  # kept as it was
 
     def test_canceled_goes_to_openai_as_an_error_with_a_loss(self) -> None:
         line = b'{"custom_id":"x","result":{"type":"canceled"}}'
@@ -486,7 +500,7 @@ class TestShareGpt:
 
     def test_llama_factory_record_to_openai(self) -> None:
         line = json.dumps(self.LLAMA_FACTORY)
-        result = cc.convert_lines([line], source="sharegpt", target="openai")
+        result = cc.convert_lines([line], source="sharegpt", target="openai", model="gpt-4o")
         assert result.kind == "sharegpt"
         assert result.converted == 1
         body = json.loads(result.records[0])
@@ -502,7 +516,7 @@ class TestShareGpt:
 
     def test_round_trip_through_openai(self) -> None:
         line = json.dumps(self.LLAMA_FACTORY)
-        there = cc.convert_lines([line], source="sharegpt", target="openai")
+        there = cc.convert_lines([line], source="sharegpt", target="openai", model="gpt-4o")
         back = cc.convert_lines(there.records, source="openai", target="sharegpt")
         record = json.loads(back.records[0])
         assert record["conversations"][0] == {"from": "system", "value": "You are terse."}
@@ -519,15 +533,19 @@ class TestShareGpt:
                 ]
             }
         )
-        result = cc.convert_lines([line], source="sharegpt", target="anthropic", max_tokens=64)
+        result = cc.convert_lines(
+            [line], source="sharegpt", target="anthropic", model="claude-sonnet-4-5", max_tokens=64
+        )
         body = json.loads(result.records[0])
         assert body["system"] == "Be kind."
         assert [m["role"] for m in body["messages"]] == ["user", "assistant"]
 
     def test_real_requests_keep_their_text(self) -> None:
         source = lines("openai-finetune.jsonl")
-        there = cc.convert_lines(source, source="openai", target="sharegpt")
-        back = cc.convert_lines(there.records, source="sharegpt", target="openai")
+        there = cc.convert_lines(source, source="openai", target="sharegpt", keep_refused=True)
+        back = cc.convert_lines(
+            there.records, source="sharegpt", target="openai", model="gpt-4o", keep_refused=True
+        )
         assert there.failed == back.failed == 0
         for before, after in zip(source, back.records, strict=True):
             users = [
@@ -558,7 +576,10 @@ class TestAnySplit:
         st.lists(st.integers(1, 30), max_size=6),
     )
     def test_chunks_add_up(self, picked: list[bytes], cuts: list[int]) -> None:
-        whole = cc.convert_lines(picked, source="openai", target="anthropic", kind="request")
+        claude: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 64}
+        whole = cc.convert_lines(
+            picked, source="openai", target="anthropic", kind="request", **claude
+        )
         accounted(whole)
         total = cc.BulkResult(kind="request")
         start = 0
@@ -571,6 +592,7 @@ class TestAnySplit:
                 target="anthropic",
                 kind="request",
                 first_line=start + 1,
+                **claude,
             )
             total.add(part, keep_records=True)
             start = cut

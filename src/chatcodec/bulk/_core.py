@@ -10,32 +10,27 @@ Provider to provider goes through :func:`chatcodec.convert`; ``chatcodec``
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import msgspec
 
-from .._convert import convert
 from .._errors import ChatCodecError, ValidationError
+from .._exchange import Request
 from .._lenient import problem_of
 from .._loss import Loss
-from .._problems import Severity
-from ..providers import get
+from .._problems import Problem, Severity
+from .._validate import validate
+from ..providers import Codec, get
 from ..providers._direct import direct
 from . import _batch
-from ._detect import detect
-from ._families import (
-    BEDROCK_NO_MODEL,
-    PROVIDERS,
-    fill,
-    normalize,
-    unwrap,
-    wrap,
-)
+from ._detect import detect, mismatch
+from ._families import PROVIDERS, Family, fill, normalize
 from ._families import family as family_of
-from ._result import KINDS, BulkResult, Kind, LineProblem
+from ._result import KINDS, BulkResult, Kind, LineProblem, Stage
 
-__all__ = ["Plan", "convert_lines"]
+__all__ = ["Plan", "convert_lines", "one_line", "order_problems", "record_problems"]
 
 
 class Plan(msgspec.Struct, frozen=True):
@@ -48,10 +43,11 @@ class Plan(msgspec.Struct, frozen=True):
     max_tokens: int | None = None
     strict: bool = False
     include_content: bool = False
+    keep_refused: bool = False
 
     @classmethod
     def make(cls, source: str, target: str, kind: Kind, **options: Any) -> Plan:
-        """Check the names and the kind against each other."""
+        """Check the names, the kind and the options against each other."""
         source, target = normalize(source), normalize(target)
         if kind not in KINDS:
             raise ValidationError(f"kind must be one of {', '.join(KINDS)}", "$")
@@ -63,16 +59,43 @@ class Plan(msgspec.Struct, frozen=True):
             raise ValidationError("ShareGPT records convert --from sharegpt", "$")
         if source == "sharegpt" and kind != "sharegpt":
             raise ValidationError(f"--from sharegpt reads ShareGPT records, not a {kind}", "$")
-        if kind == "batch" and "sharegpt" in (source, target):
-            raise ValidationError("ShareGPT has no batch file format", "$")
+        if kind == "batch":
+            for name in (source, target):
+                if name not in _batch.HAS_BATCH:
+                    raise ValidationError(f"{name} has no batch file format", "$")
         if kind == "response" and target == "sharegpt":
             raise ValidationError("sharegpt holds conversations, not responses", "$")
+        limit = options.get("max_tokens")
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise ValidationError("max_tokens must be a whole number of at least 1", "$")
+        if options.get("model") == "":
+            raise ValidationError("model must not be empty", "$")
         return cls(source, target, kind, **options)
 
 
 def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes]:
     for line in lines:
-        yield line.encode() if isinstance(line, str) else line
+        # A lone surrogate (text read with surrogateescape) stays as bytes
+        # that are not UTF-8: the line fails to decode, and says so.
+        yield line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+
+
+def one_line(record: bytes) -> bytes:
+    r"""A JSON record on one line.
+
+    Raw JSON kept as sent (tool-call arguments, a tool result's JSON) may
+    be pretty-printed. In valid JSON a raw line break can only be
+    whitespace between tokens (inside a string it is written ``\\n``), so
+    removing every CR and LF byte keeps the same JSON value on one line.
+    """
+    if b"\n" in record or b"\r" in record:
+        return record.replace(b"\r", b"").replace(b"\n", b"")
+    return record
+
+
+NO_MESSAGES = "holds no message: nothing to convert"
+NO_CHOICES = "holds no choice or output: nothing to convert"
+STREAMED = "a batch request is not streamed: stream left out"
 
 
 class _Converter:
@@ -81,59 +104,143 @@ class _Converter:
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         # A Bedrock batch record holds Claude's own body (Anthropic Messages), not a
-        # Converse one. Provider to provider goes through convert.
+        # Converse one.
         self.batched = plan.kind == "batch"
-        self.source = family_of(plan.source, batch=self.batched)
-        self.target = family_of(plan.target, batch=self.batched)
-        inner = {"bedrock": "anthropic"} if self.batched else {}
-        self.via_convert = {plan.source, plan.target} <= PROVIDERS
-        self.convert_source = inner.get(plan.source, plan.source)
-        self.convert_target = inner.get(plan.target, plan.target)
+        self.adapters: dict[str, Family] = {}
+        self.target = self.adapter(plan.target)
+        self.target_codec = _codec_of(plan.target, self.batched)
+        self.bedrock_out = self.batched and plan.target == "bedrock"
+        self.ident: str | None = None  # the batch id of the line just converted
         # A request line the direct path takes: what convert gives, without its
         # lookups and report (None: this line goes through line()).
         self.direct: Callable[[bytes], tuple[bytes, list[Loss]] | None] | None = None
-        if plan.kind == "request" and self.via_convert:
+        if plan.kind == "request" and {plan.source, plan.target} <= PROVIDERS:
             self.direct = direct(
                 get(plan.source).NAME, get(plan.target).NAME, plan.model, plan.max_tokens
             )
 
-    def line(self, data: bytes, losses: list[Loss], found: list[Any]) -> bytes:
-        kind = self.plan.kind
-        if kind == "batch":
-            entry = _batch.read(self.plan.source, data)
+    def adapter(self, name: str) -> Family:
+        found = self.adapters.get(name)
+        if found is None:
+            found = self.adapters[name] = family_of(name, batch=self.batched)
+        return found
+
+    def line(self, data: bytes, losses: list[Loss], found: list[Problem]) -> bytes:
+        plan = self.plan
+        self.ident = None
+        if plan.kind == "batch":
+            entry = _batch.read(plan.source, data)
+            self.ident = entry.id
             body = entry.body
             if body is not None:
-                part = "request" if entry.part == "request" else "response"
-                body = self.body(body, part, losses, found)
-            return _batch.write(self.plan.target, entry, body, losses, found)
-        return self.body(data, "request" if kind != "response" else "response", losses, found)
+                source = self.adapter(entry.family or plan.source)
+                if entry.part == "request":
+                    body = self.request(source, body, losses, found)
+                else:
+                    body = self.response(source, body, losses)
+            return _batch.write(plan.target, entry, body, losses, found)
+        source = self.adapter(plan.source)
+        if plan.kind == "response":
+            return self.response(source, data, losses)
+        return self.request(source, data, losses, found)
 
-    def body(self, data: bytes, part: str, losses: list[Loss], found: list[Any]) -> bytes:
+    def request(
+        self, source: Family, data: bytes, losses: list[Loss], found: list[Problem]
+    ) -> bytes:
         plan = self.plan
-        if not self.via_convert:
-            if part == "request":
-                request = self.source.read_request(data, losses)
-                request = fill(request, plan.model, plan.max_tokens)
-                return self.target.write_request(request, losses)
-            return self.target.write_response(self.source.read_response(data), losses)
-        if self.batched and plan.source == "bedrock" and part == "request":
-            data = unwrap(data)
-        out, report = convert(
-            data,
-            source=self.convert_source,
-            target=self.convert_target,
-            kind="request" if part == "request" else "response",
-            model=None if self.batched and plan.target == "bedrock" else plan.model,
-            max_tokens=plan.max_tokens,
-        )
-        losses.extend(report.losses)
-        # The target's preflight findings, where the report carries them.
-        found.extend(getattr(report, "problems", None) or getattr(report, "preflight", None) or ())
-        if self.batched and plan.target == "bedrock" and part == "request":
-            out, had_model = wrap(out)
-            if had_model:
-                losses.append(Loss("$.model", BEDROCK_NO_MODEL))
+        request = source.read_request(data, losses)
+        if not request.messages:
+            raise ValidationError(_empty(NO_MESSAGES, data, "request", plan), "$.messages")
+        request = fill(request, plan.model, plan.max_tokens)
+        if self.batched and request.stream is not None:
+            if request.stream:
+                losses.append(Loss("$.stream", STREAMED))
+            request = msgspec.structs.replace(request, stream=None)
+        out = self.target.write_request(request, losses)
+        if self.target_codec is not None:
+            # The target's own rules, on the record as the target reads it: its
+            # preflight and the ordering rules providers enforce (what
+            # ``chatcodec validate`` checks).
+            sent = self.target_codec.decode_request(_unwrapped(out) if self.bedrock_out else out)
+            if sent.model is None and request.model is not None and not self.bedrock_out:
+                # Gemini takes the model in the URL: its rules still depend on it.
+                sent = msgspec.structs.replace(sent, model=request.model)
+            found.extend(record_problems(self.target_codec, sent, bedrock=self.bedrock_out))
+        else:
+            found.extend(order_problems(request))
         return out
+
+    def response(self, source: Family, data: bytes, losses: list[Loss]) -> bytes:
+        response = source.read_response(data)
+        name = "anthropic" if self.batched and source.name == "bedrock" else source.name
+        if not response.choices and not answers(name, data):
+            raise ValidationError(_empty(NO_CHOICES, data, "response", self.plan), "$")
+        return self.target.write_response(response, losses)
+
+
+# The keys a response of each family answers with: a body with none of them
+# (and so no choice) is no response of that family. A Gemini answer whose
+# prompt was blocked has no candidate, but says why in promptFeedback.
+_ANSWER_KEYS = {
+    "openai": ("choices",),
+    "openai-responses": ("output", "status"),
+    "anthropic": ("content",),
+    "gemini": ("candidates", "promptFeedback"),
+    "ollama": ("message", "done"),
+    "bedrock": ("output", "stopReason"),
+}
+
+
+def answers(family: str, data: bytes) -> bool:
+    """Whether a response body with no choice has a key its family answers with."""
+    keys = _ANSWER_KEYS.get(family)
+    if keys is None:
+        return True  # chatcodec's own: a response with no choice is one
+    try:
+        found = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+    except (msgspec.MsgspecError, UnicodeError):
+        return False
+    return any(key in found for key in keys)
+
+
+def _codec_of(name: str, batched: bool) -> Codec | None:
+    """The codec whose rules a target's records must pass (None: no provider's)."""
+    if name not in PROVIDERS:
+        return None
+    return get("anthropic" if batched and name == "bedrock" else name)
+
+
+def _unwrapped(body: bytes) -> bytes:
+    values = msgspec.json.decode(body)
+    values.pop("anthropic_version", None)
+    return msgspec.json.encode(values)
+
+
+def _empty(rule: str, data: bytes, kind: Kind, plan: Plan) -> str:
+    why = mismatch(data, kind, plan.source)
+    return f"{rule}; {why}" if why else rule
+
+
+def order_problems(request: Request) -> list[Problem]:
+    """The ordering rules providers enforce, on a request's messages, by request path."""
+    return [
+        Problem("$.messages" + p.path[1:], p.rule, p.severity)
+        for p in validate(request.messages, policy="provider", collect=True)
+    ]
+
+
+def record_problems(codec: Codec, request: Request, *, bedrock: bool = False) -> list[Problem]:
+    """Everything a provider's rules say of a request: ordering, then its preflight.
+
+    ``bedrock``: a Claude body for Bedrock batch inference, which names no
+    model (the job does).
+    """
+    found = order_problems(request)
+    for problem in codec.check_request(request):
+        if bedrock and problem.path == "$.model":
+            continue
+        found.append(problem)
+    return found
 
 
 def convert_lines(
@@ -146,13 +253,18 @@ def convert_lines(
     max_tokens: int | None = None,
     strict: bool = False,
     include_content: bool = False,
+    keep_refused: bool = False,
     first_line: int = 1,
 ) -> BulkResult:
     """Convert JSON records, one per line, from one family to another.
 
     The pure function under every bulk engine: no I/O, every line accounted
     for. A line that cannot be converted is reported by line, JSON path and
-    rule and the run goes on (with ``strict``, it stops there).
+    rule and the run goes on (with ``strict``, it stops there). So is a line
+    whose converted record the target would refuse (its preflight, or the
+    ordering rules providers enforce, as ``chatcodec validate`` checks): it
+    is counted as ``refused`` and left out of the records, unless
+    ``keep_refused``. Every record returned is one line of JSON.
 
     Parameters
     ----------
@@ -165,13 +277,19 @@ def convert_lines(
         Claude's own body (Anthropic Messages), as batch inference takes it.
     kind : {"request", "response", "transcript", "batch", "sharegpt"}, optional
         What each record is; told from the first record when left out.
-    model, max_tokens : optional
-        For requests that do not carry them, when the target needs them.
+    model : str, optional
+        The target's model, for every request (it replaces the one a request
+        carries: a model name rarely means anything to another provider).
+    max_tokens : int, optional
+        The output limit, for requests that carry none.
     strict : bool, default False
-        Stop at the first line that fails.
+        Stop at the first line that fails or is refused.
     include_content : bool, default False
         Put the failing line itself in its problems (content is private:
         off by default).
+    keep_refused : bool, default False
+        Return the records the target would refuse as well (still counted
+        as ``refused``, and as ``kept``).
     first_line : int, default 1
         The number of the first line, for a chunk of a longer input.
 
@@ -183,17 +301,30 @@ def convert_lines(
     Raises
     ------
     ValidationError
-        When a name is no family's, the kind does not fit them, or the kind
-        cannot be told from the first record (the message says why).
+        When a name is no family's, the kind does not fit them, an option is
+        out of range, the kind cannot be told from the first record, or the
+        first record (of a whole input: ``first_line`` 1) is plainly of
+        another kind or family than asked (the message says why).
 
     Examples
     --------
     >>> result = convert_lines(
     ...     ['{"messages":[{"role":"user","content":"Hi"}]}', ""],
+    ...     source="openai", target="anthropic", model="claude-sonnet-4-5", max_tokens=256,
+    ... )
+    >>> result.records
+    [b'{"model":"claude-sonnet-4-5","max_tokens":256,"messages":[{"role":"user","content":"Hi"}]}']
+    >>> result.kind, result.converted, result.blank
+    ('request', 1, 1)
+
+    Without a model, Anthropic would refuse the record: it is counted, not returned.
+
+    >>> result = convert_lines(
+    ...     ['{"messages":[{"role":"user","content":"Hi"}]}'],
     ...     source="openai", target="anthropic", max_tokens=256,
     ... )
-    >>> result.records, result.kind, result.converted, result.blank
-    ([b'{"max_tokens":256,"messages":[{"role":"user","content":"Hi"}]}'], 'request', 1, 1)
+    >>> result.records, result.refused, [str(p) for p in result.problems]
+    ([], 1, ['error: must be set: Anthropic requires it - at line 1, `$.model`'])
     """
     source, target = normalize(source), normalize(target)  # checked before any line
     result = BulkResult()
@@ -203,12 +334,15 @@ def convert_lines(
         "max_tokens": max_tokens,
         "strict": strict,
         "include_content": include_content,
+        "keep_refused": keep_refused,
     }
     if kind is not None:
         converter = _Converter(Plan.make(source, target, kind, **options))
         result.kind = kind
     stream = _lines(lines)
     number = first_line - 1
+    ids: dict[int, int] = {}
+    checked = first_line != 1  # a chunk of a longer input: its first line was checked
     for number, data in enumerate(stream, first_line):
         if not data or data.isspace():
             result.blank += 1
@@ -222,7 +356,12 @@ def convert_lines(
                 ) from None
             converter = _Converter(Plan.make(source, target, found_kind, **options))
             result.kind = found_kind
-        if not _one(converter, data, number, result) and strict:
+        if not checked:
+            checked = True
+            why = mismatch(data, converter.plan.kind, source)
+            if why is not None:
+                raise ValidationError(f"line {number}: {why}", "$")
+        if not _one(converter, data, number, result, ids) and strict:
             result.unread = sum(1 for _rest in stream)
             number += result.unread
             break
@@ -230,55 +369,104 @@ def convert_lines(
     return result
 
 
-def _one(converter: _Converter, data: bytes, number: int, result: BulkResult) -> bool:
+DUPLICATE_ID = "repeats the id of line {line}: the provider refuses a batch with repeated ids"
+
+
+def id_key(ident: str) -> int:
+    """A batch id as 64 bits, the same in every process (``hash`` is not)."""
+    return int.from_bytes(hashlib.blake2b(ident.encode(), digest_size=8).digest(), "big")
+
+
+def _one(
+    converter: _Converter, data: bytes, number: int, result: BulkResult, ids: dict[int, int]
+) -> bool:
     if converter.direct is not None:
         done = converter.direct(data)
         if done is not None:
-            result.records.append(done[0])
+            # The direct path takes only what the preflight and the ordering
+            # rules pass (tests prove it equal to the general path).
+            result.records.append(one_line(done[0]))
             if done[1]:
-                _lost(done[1], number, result)
+                result.lossy += 1
+                _note(done[1], number, result)
             else:
                 result.converted += 1
             return True
     losses: list[Loss] = []
-    found: list[Any] = []
+    found: list[Problem] = []
+    plan = converter.plan
     content = None
-    if converter.plan.include_content:
+    if plan.include_content:
         content = data.decode("utf-8", "replace").rstrip("\r\n")
     try:
         out = converter.line(data, losses, found)
     except ChatCodecError as error:
         problem = problem_of(error, "$")
-        result.failed += 1
-        result.problems.append(
-            LineProblem(number, problem.path, problem.rule, "error", "convert", content)
-        )
-        return False
+        return _failed(result, number, problem.path, problem.rule, content)
     except (ValueError, TypeError, KeyError, RecursionError, msgspec.MsgspecError) as error:
         # A record shaped in a way no rule foresaw; the message may quote it.
-        result.failed += 1
-        rule = f"could not be read ({type(error).__name__})"
-        result.problems.append(LineProblem(number, "$", rule, "error", "convert", content))
-        return False
-    result.records.append(out)
-    if losses:
-        _lost(losses, number, result)
-    else:
-        result.converted += 1
+        return _failed(result, number, "$", f"could not be read ({type(error).__name__})", content)
     refused = False
     for problem in found:
-        severity: Severity = "error"
-        if getattr(problem, "severity", "error") != "error":
-            severity = "warning"
-        refused = refused or severity == "error"
-        path, rule = getattr(problem, "path", "$"), getattr(problem, "rule", str(problem))
-        result.problems.append(LineProblem(number, path, rule, severity, "preflight"))
-    result.preflight += refused
+        bad = problem.severity == "error"
+        refused = refused or bad
+        severity: Severity = "error" if bad else "warning"
+        stage: Stage = "order" if problem.rule in _ORDER_RULES else "preflight"
+        result.problems.append(LineProblem(number, problem.path, problem.rule, severity, stage))
+        if bad:
+            key = problem.rule if "[" in problem.path else f"{problem.rule} (at {problem.path})"
+            result.refusals[key] = result.refusals.get(key, 0) + 1
+    if converter.ident is not None:
+        _batch_id(converter.ident, plan.target, number, result, ids)
+    if refused:
+        # Counted as refused alone (kept or not), never as converted.
+        result.refused += 1
+        if plan.keep_refused:
+            result.kept += 1
+            result.records.append(one_line(out))
+        _note(losses, number, result)
+        return False
+    result.records.append(one_line(out))
+    if losses:
+        result.lossy += 1
+        _note(losses, number, result)
+    else:
+        result.converted += 1
     return True
 
 
-def _lost(losses: list[Loss], number: int, result: BulkResult) -> None:
-    result.lossy += 1
+_ORDER_RULES = frozenset(
+    (
+        "every tool call must be answered before this message",
+        "the first message after the instructions must not be an assistant message",
+        "tool call is answered already",
+        "tool message must answer a call of the preceding assistant message",
+    )
+)
+
+
+def _batch_id(
+    ident: str, target: str, number: int, result: BulkResult, ids: dict[int, int]
+) -> None:
+    """Note a converted batch line's id; report it when it repeats one of this call's."""
+    key = id_key(ident)
+    result.ids.append((number, key))
+    first = ids.setdefault(key, number)
+    if first != number:
+        result.duplicates += 1
+        path = _batch.ID_PATHS.get(target, "$.id")
+        result.problems.append(
+            LineProblem(number, path, DUPLICATE_ID.format(line=first), "error", "preflight")
+        )
+
+
+def _failed(result: BulkResult, number: int, path: str, rule: str, content: str | None) -> bool:
+    result.failed += 1
+    result.problems.append(LineProblem(number, path, rule, "error", "convert", content))
+    return False
+
+
+def _note(losses: list[Loss], number: int, result: BulkResult) -> None:
     for loss in losses:
         result.losses[loss.reason] = result.losses.get(loss.reason, 0) + 1
         result.problems.append(LineProblem(number, loss.path, loss.reason, "warning", "loss"))

@@ -9,10 +9,10 @@ from __future__ import annotations
 import msgspec
 
 from .._codec import decode_json
-from .._errors import ValidationError
+from .._errors import ChatCodecError, ValidationError
 from ._result import Kind
 
-__all__ = ["BATCH_FAMILY", "detect", "guess_family"]
+__all__ = ["BATCH_FAMILY", "detect", "guess_family", "looks_like", "mismatch"]
 
 # The batch envelope each id key belongs to.
 BATCH_FAMILY = {"custom_id": "", "key": "gemini", "recordId": "bedrock"}
@@ -98,3 +98,96 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
     if "options" in keys or "keep_alive" in keys or "format" in keys:
         return "ollama", "it has options, keep_alive or format"
     return "openai", "it has messages"
+
+
+# Top-level keys that only some families' bodies have: a record with one of
+# them is not another family's. Keys any family may carry (model, tools,
+# temperature...) say nothing and are not here.
+_OWN_REQUEST_KEYS = {
+    "contents": "gemini",
+    "systemInstruction": "gemini",
+    "system_instruction": "gemini",
+    "generationConfig": "gemini",
+    "generation_config": "gemini",
+    "safetySettings": "gemini",
+    "cachedContent": "gemini",
+    "input": "openai-responses",
+    "previous_response_id": "openai-responses",
+    "inferenceConfig": "bedrock",
+    "toolConfig": "bedrock",
+    "additionalModelRequestFields": "bedrock",
+    "guardrailConfig": "bedrock",
+    "anthropic_version": "anthropic",
+    "stop_sequences": "anthropic",
+    "max_completion_tokens": "openai",
+    "response_format": "openai",
+    "stream_options": "openai",
+    "keep_alive": "ollama",
+}
+_OWN_RESPONSE_KEYS = {
+    "candidates": "gemini",
+    "usageMetadata": "gemini",
+    "promptFeedback": "gemini",
+    "choices": "openai",
+    "stop_reason": "anthropic",
+    "stopReason": "bedrock",
+    "done": "ollama",
+    "done_reason": "ollama",
+}
+# The families whose bodies a source name reads (a Bedrock batch record holds
+# Claude's own body; chatcodec and ShareGPT have their own shapes).
+_READS = {
+    "openai": {"openai"},
+    "openai-responses": {"openai-responses"},
+    "anthropic": {"anthropic"},
+    "gemini": {"gemini"},
+    "ollama": {"ollama"},
+    "bedrock": {"bedrock"},
+}
+_BATCH_READS = {"openai-responses": {"openai"}}
+
+
+def looks_like(record: bytes, kind: Kind) -> tuple[str, str] | None:
+    """The family a body's own keys name, and the key, or None when nothing tells.
+
+    Only top-level key names are looked at; never a value.
+    """
+    try:
+        keys = _keys(record)
+    except ChatCodecError:
+        return None
+    if not keys:
+        return None
+    own = _OWN_RESPONSE_KEYS if kind == "response" else _OWN_REQUEST_KEYS
+    for key in keys:
+        name = own.get(key)
+        if name is not None:
+            return name, key
+    return None
+
+
+def mismatch(record: bytes, kind: Kind, source: str) -> str | None:
+    """Why a record is not a ``kind`` of family ``source``, or None when nothing says so.
+
+    Told from the record's top-level keys only: its kind (a request read as
+    a response...), its batch envelope, or a key that only another family's
+    bodies have. The answer names keys and families, never content.
+    """
+    try:
+        found, why = detect(record)
+    except ChatCodecError:
+        return None
+    if found != kind and {found, kind} != {"request", "transcript"}:
+        return f"it looks like a {found}, not a {kind} ({why}): pass --kind {found}"
+    if kind == "batch":
+        family, why = guess_family(record, "batch")
+        reads = _BATCH_READS.get(source, {source})
+        if family != source and family not in reads and source != "chatcodec":
+            return f"it looks like a {family} batch line, not {source}'s ({why})"
+        return None
+    if kind not in ("request", "response") or source not in _READS:
+        return None
+    named = looks_like(record, kind)
+    if named is not None and named[0] not in _READS[source]:
+        return f"it looks like a {named[0]} {kind}, not {source}'s (it has {named[1]})"
+    return None

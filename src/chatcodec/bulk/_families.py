@@ -61,9 +61,9 @@ def normalize(name: str) -> str:
 
 
 def fill(request: Request, model: str | None, max_tokens: int | None) -> Request:
-    """``model`` and ``max_tokens`` for a request that does not carry them."""
+    """``model`` for every request (as :func:`chatcodec.convert`), ``max_tokens`` where none is."""
     values: dict[str, Any] = {}
-    if model is not None and request.model is None:
+    if model is not None and request.model != model:
         values["model"] = model
     if max_tokens is not None and request.max_tokens is None:
         values["max_tokens"] = max_tokens

@@ -101,8 +101,15 @@ def summary_rows(result: BulkResult) -> list[tuple[str, str]]:
     ]
     if result.unread:
         rows.append(("not read (strict stop)", f"{result.unread:,}"))
-    if result.preflight:
-        rows.append(("refused by the target's preflight", f"{result.preflight:,}"))
+    if result.refused:
+        label = "refused by the target's rules"
+        if result.kept:
+            label += f" (of which {result.kept:,} written: --keep-refused)"
+        rows.append((label, f"{result.refused:,}"))
+    if result.duplicates:
+        rows.append(("batch ids repeated", f"{result.duplicates:,}"))
+    for rule, count in sorted(result.refusals.items(), key=lambda kv: (-kv[1], kv[0]))[:8]:
+        rows.append((f"  refused: {rule}", f"{count:,}"))
     for reason, count in sorted(result.losses.items(), key=lambda kv: (-kv[1], kv[0]))[:12]:
         rows.append((f"  lost: {reason}", f"{count:,}"))
     if len(result.losses) > 12:

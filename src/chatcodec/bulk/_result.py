@@ -52,8 +52,11 @@ class LineProblem(msgspec.Struct, frozen=True, omit_defaults=True):
 class BulkResult(msgspec.Struct, omit_defaults=True):
     """The outcome of :func:`chatcodec.convert_lines`: every line accounted for.
 
-    ``lines == blank + converted + lossy + failed + unread``: ``unread`` is
-    what a strict run left after its first failure.
+    ``lines == blank + converted + lossy + failed + refused + unread``:
+    ``refused`` lines converted into a record the target's own rules refuse
+    (left out of ``records`` unless the run keeps them), ``unread`` is what a
+    strict run left after its first failure. ``records`` holds one record for
+    each converted or lossy line (and each kept refused one), in input order.
 
     Attributes
     ----------
@@ -67,8 +70,21 @@ class BulkResult(msgspec.Struct, omit_defaults=True):
         How many input lines there were, and what became of each.
     losses : dict of str to int
         How many times each reason for a loss was met.
-    preflight : int
-        How many converted lines the target's preflight check would refuse.
+    refusals : dict of str to int
+        How many times each rule refused a record (with its path where that
+        is a top-level field, as ``$.max_tokens``).
+    ids : list of (int, int)
+        For a batch, each converted line's number and its id's 64-bit digest
+        (:func:`id_key`): a driver that runs chunks apart finds repeats
+        across them.
+    refused : int
+        How many lines converted into a record that the target would refuse
+        (its preflight, or the ordering rules a provider enforces).
+    kept : int
+        How many of those were written all the same (``keep_refused``).
+    duplicates : int
+        Batch lines whose id repeats an earlier line's (a provider refuses
+        the whole batch); counted by the command, which sees every line.
     """
 
     records: list[bytes] = msgspec.field(default_factory=list)
@@ -80,8 +96,26 @@ class BulkResult(msgspec.Struct, omit_defaults=True):
     lossy: int = 0
     failed: int = 0
     unread: int = 0
-    preflight: int = 0
+    refused: int = 0
+    kept: int = 0
+    duplicates: int = 0
     losses: dict[str, int] = msgspec.field(default_factory=dict)
+    refusals: dict[str, int] = msgspec.field(default_factory=dict)
+    ids: list[tuple[int, int]] = msgspec.field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # Records and problems are left out: records are content, and a
+        # run's problems may number millions.
+        counts = ", ".join(
+            f"{name}={getattr(self, name)}"
+            for name in ("lines", "converted", "lossy", "failed", "refused", "blank", "unread")
+        )
+        return f"BulkResult(kind={self.kind!r}, {counts}, records=<{len(self.records)}>)"
+
+    @property
+    def ok(self) -> bool:
+        """Whether every record was written and is one the target accepts."""
+        return not (self.failed or self.refused or self.unread or self.duplicates)
 
     def counts(self) -> dict[str, object]:
         """The counts alone, as a JSON-ready dict (records and problems left out)."""
@@ -93,8 +127,11 @@ class BulkResult(msgspec.Struct, omit_defaults=True):
             "lossy": self.lossy,
             "failed": self.failed,
             "unread": self.unread,
-            "preflight": self.preflight,
+            "refused": self.refused,
+            "kept_refused": self.kept,
+            "duplicate_ids": self.duplicates,
             "losses": dict(sorted(self.losses.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "refusals": dict(sorted(self.refusals.items(), key=lambda kv: (-kv[1], kv[0]))),
         }
 
     def add(self, other: BulkResult, *, keep_records: bool = False) -> None:
@@ -113,6 +150,10 @@ class BulkResult(msgspec.Struct, omit_defaults=True):
         self.lossy += other.lossy
         self.failed += other.failed
         self.unread += other.unread
-        self.preflight += other.preflight
+        self.refused += other.refused
+        self.kept += other.kept
+        self.duplicates += other.duplicates
         for reason, count in other.losses.items():
             self.losses[reason] = self.losses.get(reason, 0) + count
+        for rule, count in other.refusals.items():
+            self.refusals[rule] = self.refusals.get(rule, 0) + count

@@ -17,6 +17,7 @@ from typing import Any
 from msgspec import UNSET, Raw
 
 from ..._loss import Loss
+from .._models import foreign_model
 from .._wire import Encoding, encode_body
 from ..anthropic._blocks import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
@@ -34,10 +35,11 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     ------
     Fallback
         When Anthropic's preflight would find a problem the shape check
-        does not rule out (no ``max_tokens``, a schema keyword).
+        does not rule out (no ``max_tokens`` or model, another family's
+        model, a schema keyword).
     """
     body = r.body
-    if r.max_tokens is None:
+    if r.max_tokens is None or r.model is None or foreign_model(r.model, NAME) is not None:
         raise Fallback
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []

@@ -16,9 +16,21 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._models import foreign_model
 from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
 from ._settings import THINKING_MIN, effort_budget
+
+
+def _first_turn(request: Request, found: list[Problem]) -> None:
+    """The first message after the instructions is a user turn."""
+    for i, message in enumerate(request.messages):
+        kind = type(message)
+        if kind is AssistantMessage:
+            rule = "the first message after the system prompt must be a user message"
+            found.append(Problem(f"$.messages[{i}]", rule))
+        if kind in (UserMessage, AssistantMessage, ToolMessage):
+            return
 
 
 def _parts(request: Request, found: list[Problem]) -> None:
@@ -188,6 +200,12 @@ def _cache_points(request: Request, found: list[Problem]) -> None:
 def check_request(request: Request) -> list[Problem]:
     """Find what Anthropic would refuse (see the package's ``check_request``)."""
     found: list[Problem] = []
+    if request.model is None:
+        found.append(Problem("$.model", "must be set: Anthropic requires it"))
+    else:
+        foreign = foreign_model(request.model, NAME)
+        if foreign is not None:
+            found.append(Problem("$.model", foreign))
     if request.max_tokens is None:
         found.append(Problem("$.max_tokens", "must be set: Anthropic requires it"))
     elif request.max_tokens < 1:
@@ -202,6 +220,7 @@ def check_request(request: Request) -> list[Problem]:
         if not stop.strip():
             rule = "stop sequences must contain non-whitespace"
             found.append(Problem(f"$.stop[{k}]", rule, severity="warning"))
+    _first_turn(request, found)
     _parts(request, found)
     _tool_pairs(request, found)
     _tools(request, found)
