@@ -194,6 +194,7 @@ class TestConvertCommand:
             str(out),
             "--max-tokens",
             "512",
+            "--keep-refused",
             "--jobs",
             "1",
         )
@@ -235,12 +236,14 @@ class TestConvertCommand:
             "--summary-json",
             str(summary),
             "--quiet",
+            "--keep-refused",
         )
         assert done.returncode == 0
         records = jsonl((tmp_path / "o.jsonl").read_bytes())
         assert {(r["model"], r["max_tokens"]) for r in records} == {("claude-x", 99)}
         counts = json.loads(summary.read_bytes())
-        assert counts["lines"] == 300 == counts["converted"] + counts["lossy"]
+        assert counts["lines"] == 300 == counts["converted"] + counts["lossy"] + counts["refused"]
+        assert counts["refused"] == counts["kept_refused"] == 2  # lines 199 and 207
         assert counts["kind"] == "request"
         assert counts["kind_detected_from"] == "given"
         assert sum(counts["losses"].values()) > 0
@@ -262,6 +265,7 @@ class TestConvertCommand:
                 "--quiet",
                 "--jobs",
                 "1",
+                "--keep-refused",
             )
             assert done.returncode == 0, done.stderr
         with zst.open("rb") as f:
@@ -269,7 +273,8 @@ class TestConvertCommand:
         assert unpacked == plain.read_bytes()
         again = tmp_path / "again.jsonl.gz"
         done = chatcodec(
-            "convert", "--from", "gemini", "--to", "openai", str(zst), str(again), "--quiet"
+            *("convert", "--from", "gemini", "--to", "openai", str(zst), str(again), "--quiet"),
+            *("--model", "gpt-4o", "--keep-refused"),
         )
         assert done.returncode == 0
         assert len(gzip.decompress(again.read_bytes()).splitlines()) == 300
@@ -283,7 +288,8 @@ class TestConvertCommand:
             b"".join(packer.compress(b"".join(lines[k : k + 50])) for k in range(0, 300, 50))
         )
         done = chatcodec(
-            "convert", "--from", "openai", "--to", "gemini", str(source), "-", "--quiet"
+            *("convert", "--from", "openai", "--to", "gemini", str(source), "-", "--quiet"),
+            "--keep-refused",
         )
         assert done.returncode == 0
         assert len(jsonl(done.stdout)) == 300
@@ -400,6 +406,7 @@ class TestConvertCommand:
                 "--quiet",
                 "--max-tokens",
                 "64",
+                "--keep-refused",
             )
             assert done.returncode == 0, done.stderr
         assert two.read_bytes() == one.read_bytes()
@@ -522,7 +529,8 @@ class TestConvertCommand:
 
     def test_progress_and_table_on_a_terminal(self, tmp_path: Path) -> None:
         pytest.importorskip("rich")
-        argv = ["convert", "--from", "openai", "--to", "gemini", str(BATCH), "--jobs", "1"]
+        argv = ["convert", "--from", "openai", "--to", "gemini", str(BATCH), "--keep-refused"]
+        argv += ["--jobs", "1"]
         status, text = self.on_a_terminal(*argv, str(tmp_path / "o.jsonl"))
         assert status == 0
         assert "300 records" in text  # the progress line
@@ -566,7 +574,8 @@ class TestWorkersReadTheFile:
         """OpenAI to Anthropic, quietly, with what else is given."""
         return [
             *("convert", "--from", "openai", "--to", "anthropic", str(source), out),
-            *("--jobs", jobs, "--max-tokens", "64", "--quiet", *more),
+            *("--jobs", jobs, "--max-tokens", "64", "--model", "claude-sonnet-4-5", "--quiet"),
+            *more,
         ]
 
     def convert(self, source: Path, out: Path, jobs: str, *more: str) -> dict[str, object]:
@@ -606,8 +615,8 @@ class TestWorkersReadTheFile:
             problems[jobs] = jsonl(errors.read_bytes())
         assert problems["2"] == problems["1"]
         assert [p["line"] for p in problems["2"] if p["stage"] == "convert"] == [3001]
-        refused = [p["line"] for p in problems["2"] if p["stage"] == "preflight"]
-        assert refused == [207 + 300 * k for k in range(10)]  # a system message alone
+        refused = sorted({p["line"] for p in problems["2"] if p["severity"] == "error"})
+        assert refused[:4] == [199, 207, 499, 507]  # an assistant first; a system message alone
         assert (tmp_path / "out2.jsonl").read_bytes() == (tmp_path / "out1.jsonl").read_bytes()
 
     def test_to_stdout_and_to_gzip(self, tmp_path: Path) -> None:

@@ -61,7 +61,8 @@ examples:
   chatcodec validate --from anthropic out.jsonl
   chatcodec stats requests.jsonl
 
-exit status: 0 success, 1 some records failed, 2 usage error, 130 interrupted
+exit status: 0 success, 1 some records failed or were refused, 2 usage error,
+130 interrupted
 """
 
 _CONVERT_EXAMPLES = """\
@@ -78,10 +79,21 @@ families: openai (and groq, mistral, deepseek, openrouter, azure, vllm), ollama,
   anthropic, gemini, chatcodec (canonical JSON), sharegpt, bedrock (batch only)
 
 IN and OUT are files or - (stdin, stdout); .gz and .zst (with the zstd extra)
-by extension. Input is JSONL or one JSON array; output is JSONL, written to a
-temporary file beside OUT and renamed when complete. A record that fails goes
-to --errors FILE (line, JSON path, rule; content only with --include-content)
-and the run goes on; --strict stops at the first and writes no output.
+by extension. Input is JSONL or one JSON array; output is JSONL, one record
+per line, written to a temporary file beside OUT and renamed when complete.
+OUT, --errors and --summary-json must each be another file than IN and than
+one another (- for one of them: the standard output).
+
+Every record written is checked by the target's own rules: its preflight (a
+required max_tokens or model, a model of another provider, roles, tool calls
+and their results, ids a batch API refuses...) and the ordering rules that
+`chatcodec validate` checks. A record the target would refuse is not written
+(--keep-refused writes it anyway); a record that cannot be converted, or that
+holds nothing (no message, or another family's keys) fails. Either goes to
+--errors FILE (line, JSON path, rule; content only with --include-content)
+and the run goes on; --strict stops at the first and writes no output. Loss
+and problem paths are in the canonical request: $.messages counts a system
+prompt as a message, as chatcodec reads every family.
 
 examples:
   chatcodec convert --from openai --to anthropic batch.jsonl claude_batch.jsonl --max-tokens 1024
@@ -91,8 +103,10 @@ examples:
   chatcodec convert --from openai --to anthropic big.jsonl out.jsonl --engine dask \\
       --scheduler tcp://scheduler:8786
 
-exit status: 0 every record converted (losses allowed), 1 some failed (or a
-worker process was killed), 2 usage error, 130 interrupted (no output left behind)
+exit status: 0 means every input line became exactly one line of JSON that
+the target accepts (losses allowed, each reported); 1 some records failed, were
+refused (unless --keep-refused), or repeat a batch id, or a worker process was
+killed; 2 usage error (nothing written); 130 interrupted (no output left behind)
 """
 
 
@@ -111,9 +125,20 @@ def _bulk_commands(commands: Any) -> None:
     convert.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
     convert.add_argument("input", metavar="IN", help="input file, or - for stdin")
     convert.add_argument("output", metavar="OUT", help="output file, or - for stdout")
-    convert.add_argument("--model", help="model for requests that carry none")
-    convert.add_argument("--max-tokens", type=int, metavar="N", help="max_tokens where none is set")
-    convert.add_argument("--errors", metavar="FILE", help="write every problem here, as JSONL")
+    convert.add_argument(
+        "--model", help="the target's model, for every request (replaces the one it carries)"
+    )
+    convert.add_argument(
+        "--max-tokens", type=int, metavar="N", help="max_tokens (at least 1) where none is set"
+    )
+    convert.add_argument(
+        "--errors", metavar="FILE", help="write every problem here, as JSONL (- for stdout)"
+    )
+    convert.add_argument(
+        "--keep-refused",
+        action="store_true",
+        help="write the records the target would refuse too; they no longer change the exit status",
+    )
     convert.add_argument(
         "--include-content", action="store_true", help="put the failing line in --errors"
     )
@@ -129,7 +154,9 @@ def _bulk_commands(commands: Any) -> None:
         f"and {CHUNK_LINES:,} lines at most when this process reads the lines)",
     )
     convert.add_argument("--quiet", action="store_true", help="no progress; a plain summary")
-    convert.add_argument("--summary-json", metavar="FILE", help="write the summary as JSON")
+    convert.add_argument(
+        "--summary-json", metavar="FILE", help="write the summary as JSON (- for stdout)"
+    )
     convert.add_argument("--engine", choices=("local", "dask"), default="local")
     convert.add_argument(
         "--scheduler", metavar="ADDR", help="Dask scheduler (default: a local cluster)"
@@ -163,7 +190,12 @@ def _bulk_commands(commands: Any) -> None:
         formatter_class=raw,
     )
     stats.add_argument("input", metavar="IN", help="input file, or - for stdin")
+    stats.add_argument(
+        "--from", dest="source", metavar="F", help="family (default: told by each record)"
+    )
+    stats.add_argument("--kind", choices=KINDS, help="what each record is (default: told)")
     stats.add_argument("--json", action="store_true", help="print the counts as JSON")
+    stats.add_argument("--quiet", action="store_true", help="a plain table")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

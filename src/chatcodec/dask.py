@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
-from .bulk._core import Plan, convert_lines
+from .bulk._core import Plan, convert_lines, repeats
 from .bulk._detect import detect
+from .bulk._families import normalize
 from .bulk._result import BulkResult, Kind
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ def convert_bag(
     model: str | None = None,
     max_tokens: int | None = None,
     include_content: bool = False,
+    keep_refused: bool = False,
     first_lines: Sequence[int] | None = None,
 ) -> tuple[db.Bag, db.Bag]:
     """Convert a bag of lines; return the converted lines and the per-partition results.
@@ -85,7 +87,7 @@ def convert_bag(
     ----------
     bag : dask.bag.Bag
         JSON records, one per element (``read_text`` gives lines).
-    source, target, kind, model, max_tokens, include_content
+    source, target, kind, model, max_tokens, include_content, keep_refused
         As for :func:`chatcodec.convert_lines`; ``kind`` is required, so that
         every partition reads its records the same way.
     first_lines : sequence of int, optional
@@ -108,6 +110,7 @@ def convert_bag(
         "model": model,
         "max_tokens": max_tokens,
         "include_content": include_content,
+        "keep_refused": keep_refused,
     }
     starts = list(first_lines) if first_lines is not None else [1] * bag.npartitions
     if len(starts) != bag.npartitions:
@@ -129,6 +132,7 @@ def convert_files(
     model: str | None = None,
     max_tokens: int | None = None,
     include_content: bool = False,
+    keep_refused: bool = False,
     blocksize: int | str | None = None,
     number_lines: bool = True,
 ) -> BulkResult:
@@ -151,6 +155,10 @@ def convert_files(
         Count each partition's lines first, so that problems carry line
         numbers in the whole input (a cheap extra read of the input).
     Other parameters are those of :func:`chatcodec.convert_lines`.
+
+    A partition with no record to write (every line failed, refused or
+    blank) is written by Dask as a file of one line break: skip such files
+    when joining the parts.
     """
     bags, compute = _dask()
     bag = bags.read_text(paths, blocksize=blocksize)
@@ -169,11 +177,14 @@ def convert_files(
         model=model,
         max_tokens=max_tokens,
         include_content=include_content,
+        keep_refused=keep_refused,
         first_lines=first_lines,
     )
     writes = cast(Any, lines).to_textfiles(output, last_endline=True, compute=False)
     _, parts = compute(writes, results)
     total = BulkResult(kind=kind)
+    seen: dict[int, int] = {}
     for part in parts:
+        repeats(part, seen, normalize(target))  # batch ids repeated across partitions
         total.add(part)
     return total

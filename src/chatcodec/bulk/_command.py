@@ -1,8 +1,11 @@
 """The bulk commands: ``convert``, ``validate`` and ``stats``.
 
-Exit status: 0 when every record was converted (or is sound), 1 when some
-failed or a worker process was killed, 2 for a usage error (a bad option, a
-file that cannot be read, a kind that cannot be told), 130 when interrupted.
+Exit status: 0 when every record was converted into one the target accepts
+(or is sound), 1 when some failed, were refused by the target's rules, or
+repeat a batch id, or a worker process was killed, 2 for a usage error (a bad
+option, a file that cannot be read or written, an output that is the input or
+another output, a kind or family that does not fit the input), 130 when
+interrupted.
 """
 
 from __future__ import annotations
@@ -18,14 +21,14 @@ from collections.abc import Generator, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any, cast
 
 import msgspec
 
 from .._errors import ChatCodecError
 from .._lenient import problem_of
-from ._core import Plan
-from ._detect import detect
+from ._core import Plan, repeats
+from ._detect import detect, mismatch
 from ._families import normalize
 from ._inspect import stats_lines, validate_lines
 from ._io import Input, Output, UsageError
@@ -63,23 +66,29 @@ def _peek(records: Iterator[bytes]) -> tuple[bytes | None, Iterator[bytes]]:
 
 
 class _Errors:
-    """The --errors file: one JSON line per problem, content only when asked."""
+    """The --errors file: one JSON line per problem, content only when asked.
+
+    Written beside its path and renamed there at the end, as the output is:
+    an interrupted or failed run leaves none. ``-`` is the standard output.
+    """
 
     def __init__(self, path: str | None) -> None:
-        self.file: IO[bytes] | None = None
+        self.out: Output | None = None
         if path is not None:
-            try:
-                self.file = open(path, "wb")  # noqa: SIM115  # closed by close()
-            except OSError as exc:
-                raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+            self.out = Output(path)
 
     def write(self, problems: list[LineProblem]) -> None:
-        if self.file is not None and problems:
-            self.file.write(b"".join(_PROBLEM.encode(p) + b"\n" for p in problems))
+        if self.out is not None and problems:
+            self.out.stream.write(b"".join(_PROBLEM.encode(p) + b"\n" for p in problems))
+
+    def commit(self) -> None:
+        if self.out is not None:
+            self.out.commit()
 
     def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
+        """Remove what was written unless committed."""
+        if self.out is not None:
+            self.out.abort()
 
 
 def _first_errors(result: BulkResult, limit: int = 5) -> None:
@@ -88,12 +97,60 @@ def _first_errors(result: BulkResult, limit: int = 5) -> None:
         print(f"  {problem}", file=sys.stderr)
 
 
+def _identity(path: str) -> tuple[object, ...]:
+    """What a path names: the file where it exists, else its resolved name.
+
+    Links and other spellings of one file compare equal.
+    """
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ("path", os.path.realpath(path))
+    return ("file", info.st_dev, info.st_ino)
+
+
+def check_outputs(source: str, outputs: list[tuple[str, str | None]]) -> str | None:
+    """Why these outputs cannot be written (a usage error), or None.
+
+    Each output must be a file in an existing folder, not a folder, not the
+    input, and not another output; at most one of them is ``-`` (stdout).
+    Checked before anything is opened for writing.
+    """
+    named = [(option, path) for option, path in outputs if path is not None]
+    if sum(path == "-" for _, path in named) > 1:
+        return "only one of OUT, --errors and --summary-json may be - (the standard output)"
+    seen: dict[tuple[object, ...], str] = {}
+    if source != "-":
+        seen[_identity(source)] = "IN"
+    for option, path in named:
+        if path == "-":
+            continue
+        if os.path.isdir(path):
+            return f"{option} {path} is a folder: name a file"
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            return f"cannot write {path}: its folder does not exist"
+        key = _identity(path)
+        if key in seen:
+            return f"{option} {path} is the same file as {seen[key]}: nothing would be left to read"
+        seen[key] = option
+    return None
+
+
 def convert_command(args: argparse.Namespace) -> int:
     """``chatcodec convert``: see ``chatcodec convert --help``."""
     if args.jobs is not None and args.jobs < 1:
         return _fail("--jobs must be at least 1")
     if args.chunk_lines is not None and args.chunk_lines < 1:
         return _fail("--chunk-lines must be at least 1")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        return _fail("--max-tokens must be at least 1")
+    if args.model is not None and not args.model.strip():
+        return _fail("--model must not be empty")
+    outputs = [("OUT", args.output), ("--errors", args.errors)]
+    why = check_outputs(args.input, [*outputs, ("--summary-json", args.summary_json)])
+    if why is not None:
+        return _fail(why)
     if args.engine == "dask":
         from ._dask_command import dask_command
 
@@ -135,7 +192,11 @@ def _convert(args: argparse.Namespace) -> int:
             max_tokens=args.max_tokens,
             strict=args.strict,
             include_content=args.include_content,
+            keep_refused=args.keep_refused,
         )
+        wrong = None if first is None else mismatch(first, kind, source)
+        if wrong is not None:
+            raise UsageError(f"{args.input}: the first record is not --from {source}'s: {wrong}")
         errors = _Errors(args.errors)
         out = Output(args.output)
     except ChatCodecError as error:
@@ -193,9 +254,11 @@ def _run(
                 yield result, None, source_in.bytes_read
 
     read = 0
+    seen: dict[int, int] = {}  # each batch id's digest, and the line it was first met on
     try:
         with closing(converted()) as results:
             for result, part, read in results:
+                repeats(result, seen, plan.target)
                 if part is None:
                     out.write(result.records)
                     result.records = []
@@ -215,6 +278,7 @@ def _run(
             out.abort()
         else:
             out.commit()
+        errors.commit()
     except KeyboardInterrupt:
         progress.close()
         raise
@@ -237,22 +301,46 @@ def _run(
         "bytes_read": max(read, source_in.bytes_read),
     }
     summaries(args, summary, total, f"{plan.source} -> {plan.target} ({kind}): {args.input}")
-    return FAILED if total.failed else OK
+    return exit_status(total, keep_refused=args.keep_refused)
+
+
+def exit_status(total: BulkResult, *, keep_refused: bool) -> int:
+    """0 only when every line became a record the target accepts (or was blank).
+
+    With ``--keep-refused`` the records the target refuses are written, and
+    do not change the status.
+    """
+    refused = total.refused and not keep_refused
+    return FAILED if total.failed or refused or total.duplicates or total.unread else OK
+
+
+_HINTS = (
+    ("(at $.max_tokens)", "pass --max-tokens N"),
+    ("(at $.model)", "pass --model NAME (the target's model)"),
+)
 
 
 def summaries(
     args: argparse.Namespace, summary: dict[str, Any], total: BulkResult, title: str
 ) -> None:
     """Write --summary-json and print the summary table."""
-    if args.summary_json:
+    if args.summary_json == "-":
+        sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")
+        sys.stdout.buffer.flush()
+    elif args.summary_json:
         with open(args.summary_json, "wb") as f:
             f.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")
     seconds = summary.get("seconds", 0)
     rate = summary["bytes_read"] / 1e6 / max(seconds, 1e-9)
     caption = f"{seconds:.2f} s, {rate:.1f} MB/s"
     write_summary(title, summary_rows(total), fancy=not args.quiet, caption=caption)
-    if total.failed and not args.errors:
-        print("first failures (pass --errors FILE for all):", file=sys.stderr)
+    for where, hint in _HINTS:
+        count = sum(n for rule, n in total.refusals.items() if rule.endswith(where))
+        if count:
+            what = where[len("(at $.") : -1]
+            print(f"hint: {count:,} records were refused for their {what}: {hint}", file=sys.stderr)
+    if (total.failed or total.refused or total.duplicates) and not args.errors:
+        print("first problems (pass --errors FILE for all):", file=sys.stderr)
         _first_errors(total)
 
 
@@ -290,7 +378,7 @@ def stats_command(args: argparse.Namespace) -> int:
     except ChatCodecError as error:
         return _fail(_rule(error))
     try:
-        stats = stats_lines(source_in.records())
+        stats = stats_lines(source_in.records(), source=args.source, kind=args.kind)
     except ChatCodecError as error:
         return _fail(f"{args.input}: {_rule(error)}")
     finally:
@@ -305,5 +393,5 @@ def stats_command(args: argparse.Namespace) -> int:
                 rows.append((f"{key.replace('_', ' ')}: {sub}", f"{count:,}"))
         else:
             rows.append((key.replace("_", " "), f"{value:,}"))
-    write_summary(f"stats {args.input}", rows, fancy=True, stream=sys.stdout)
+    write_summary(f"stats {args.input}", rows, fancy=not args.quiet, stream=sys.stdout)
     return OK

@@ -30,7 +30,14 @@ from ._families import PROVIDERS, Family, fill, normalize
 from ._families import family as family_of
 from ._result import KINDS, BulkResult, Kind, LineProblem, Stage
 
-__all__ = ["Plan", "convert_lines", "one_line", "order_problems", "record_problems"]
+__all__ = [
+    "Plan",
+    "convert_lines",
+    "one_line",
+    "order_problems",
+    "record_problems",
+    "repeats",
+]
 
 
 class Plan(msgspec.Struct, frozen=True):
@@ -108,7 +115,7 @@ class _Converter:
         self.batched = plan.kind == "batch"
         self.adapters: dict[str, Family] = {}
         self.target = self.adapter(plan.target)
-        self.target_codec = _codec_of(plan.target, self.batched)
+        self.target_codec = codec_of(plan.target, self.batched)
         self.bedrock_out = self.batched and plan.target == "bedrock"
         self.ident: str | None = None  # the batch id of the line just converted
         # A request line the direct path takes: what convert gives, without its
@@ -203,7 +210,7 @@ def answers(family: str, data: bytes) -> bool:
     return any(key in found for key in keys)
 
 
-def _codec_of(name: str, batched: bool) -> Codec | None:
+def codec_of(name: str, batched: bool) -> Codec | None:
     """The codec whose rules a target's records must pass (None: no provider's)."""
     if name not in PROVIDERS:
         return None
@@ -470,3 +477,19 @@ def _note(losses: list[Loss], number: int, result: BulkResult) -> None:
     for loss in losses:
         result.losses[loss.reason] = result.losses.get(loss.reason, 0) + 1
         result.problems.append(LineProblem(number, loss.path, loss.reason, "warning", "loss"))
+
+
+def repeats(result: BulkResult, seen: dict[int, int], target: str) -> None:
+    """Report the batch ids of a chunk that repeat an earlier chunk's.
+
+    A chunk's repeats of its own ids it reported itself.
+    """
+    path = _batch.ID_PATHS.get(target, "$.id")
+    earlier = [(line, seen[key]) for line, key in result.ids if key in seen]
+    for line, first in earlier:
+        rule = DUPLICATE_ID.format(line=first)
+        result.problems.append(LineProblem(line, path, rule, "error", "preflight"))
+    result.duplicates += len(earlier)
+    for line, key in result.ids:
+        seen.setdefault(key, line)
+    result.ids = []

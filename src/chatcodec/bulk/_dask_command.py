@@ -52,7 +52,7 @@ def _client(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def dask_command(args: argparse.Namespace) -> int:
     """Run ``convert`` on a Dask cluster; the same summary and exit status."""
-    from ._command import summaries
+    from ._command import exit_status, summaries
 
     if args.input == "-" or args.output == "-":
         return _fail("--engine dask reads and writes files, not - (stdin or stdout)")
@@ -79,10 +79,13 @@ def dask_command(args: argparse.Namespace) -> int:
             model=args.model,
             max_tokens=args.max_tokens,
             include_content=args.include_content,
+            keep_refused=args.keep_refused,
             blocksize="16MiB",
         )
         out = Output(args.output)
         for path in sorted(parts.glob("*.jsonl"), key=lambda p: int(p.stem)):
+            if path.stat().st_size <= 1:
+                continue  # a partition with no record: Dask writes it as one line break
             with path.open("rb") as f:
                 shutil.copyfileobj(f, out.stream, 1 << 20)
         out.commit()
@@ -90,8 +93,11 @@ def dask_command(args: argparse.Namespace) -> int:
             from ._command import _Errors
 
             errors = _Errors(args.errors)
-            errors.write(total.problems)
-            errors.close()
+            try:
+                errors.write(total.problems)
+                errors.commit()
+            finally:
+                errors.close()
     except KeyboardInterrupt:
         if out is not None:
             out.abort()
@@ -118,4 +124,4 @@ def dask_command(args: argparse.Namespace) -> int:
     }
     title = f"{args.source} -> {args.target} ({total.kind}, dask): {args.input}"
     summaries(args, summary, total, title)
-    return 1 if total.failed else 0
+    return exit_status(total, keep_refused=args.keep_refused)

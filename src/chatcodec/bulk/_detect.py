@@ -19,7 +19,7 @@ BATCH_FAMILY = {"custom_id": "", "key": "gemini", "recordId": "bedrock"}
 
 _RULE = (
     "cannot tell the kind from the first record: it has {found}; a request has "
-    "messages or contents, a response choices, candidates or content, a canonical "
+    "messages, contents or input, a response choices, candidates, output or content, a canonical "
     "transcript v and records, a batch line custom_id, key, recordId or id and request, a ShareGPT "
     "record conversations (or pass --kind)"
 )
@@ -54,9 +54,11 @@ def detect(record: bytes) -> tuple[Kind, str]:
     for key in ("messages", "contents"):
         if key in keys:
             return "request", f"it has {key}"
-    for key in ("choices", "candidates"):
+    for key in ("choices", "candidates", "output"):
         if key in keys:
             return "response", f"it has {key}"
+    if "input" in keys:
+        return "request", "it has input"
     if "content" in keys and ("role" in keys or "stop_reason" in keys):
         return "response", "it has content and role"
     if "message" in keys and "done" in keys:
@@ -64,6 +66,22 @@ def detect(record: bytes) -> tuple[Kind, str]:
     names = sorted(keys)
     found = "keys " + ", ".join(n[:40] for n in names[:8]) if names else "no keys"
     raise ValidationError(_RULE.format(found=found), "$")
+
+
+def _untyped_blocks(messages: msgspec.Raw | None) -> bool:
+    """Whether the first message's content is a list of blocks without ``type`` (Converse)."""
+    if messages is None:
+        return False
+    try:
+        values = msgspec.json.decode(messages)
+    except (msgspec.MsgspecError, UnicodeError, RecursionError):
+        return False
+    if type(values) is not list or not values or type(values[0]) is not dict:
+        return False
+    content = values[0].get("content")
+    if type(content) is not list or not content or type(content[0]) is not dict:
+        return False
+    return "type" not in content[0]
 
 
 def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
@@ -90,9 +108,20 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
             return "ollama", "it has done"
         if "choices" in keys:
             return "openai", "it has choices"
+        if "stopReason" in keys:
+            return "bedrock", "it has output and stopReason"
+        if "output" in keys:
+            return "openai-responses", "it has output"
         return "anthropic", "it has content and role"
     if "contents" in keys:
         return "gemini", "it has contents"
+    if "input" in keys and "messages" not in keys:
+        return "openai-responses", "it has input"
+    for key in ("inferenceConfig", "toolConfig", "additionalModelRequestFields"):
+        if key in keys:
+            return "bedrock", f"it has {key}"
+    if _untyped_blocks(keys.get("messages")):
+        return "bedrock", "its content blocks have no type"
     if "anthropic_version" in keys or "system" in keys:
         return "anthropic", "it has system or anthropic_version"
     if "options" in keys or "keep_alive" in keys or "format" in keys:

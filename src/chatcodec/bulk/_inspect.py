@@ -18,8 +18,8 @@ from .._lenient import problem_of
 from .._loss import Loss
 from .._messages import AssistantMessage
 from .._validate import Policy, validate
-from ..providers import get
 from . import _batch
+from ._core import DUPLICATE_ID, NO_MESSAGES, codec_of, id_key
 from ._detect import detect, guess_family
 from ._families import PROVIDERS, family, normalize
 from ._result import BulkResult, Kind, LineProblem
@@ -62,32 +62,55 @@ def validate_lines(
     The kind is told from the first record when not given, and so is the
     family (a guess from the top-level keys, named in the answer). The
     ordering rules are those of ``policy`` (see :func:`chatcodec.validate`);
-    what a provider itself refuses is its preflight's to say.
+    what a provider itself refuses is its preflight's to say. A request with
+    no message is an error, and so are batch ids the provider refuses
+    (missing, repeated, or not of its pattern). With the ``provider`` policy
+    these are the rules ``chatcodec convert`` holds every record it writes
+    to: a record one of them refuses, the other does too.
     """
     result = BulkResult()
     name = normalize(source) if source is not None else ""
+    seen: dict[int, int] = {}
     for number, data in _lines(lines):
         result.lines += 1
         if not data.strip():
             result.blank += 1
             continue
+        found: list[LineProblem] = []
         try:
             if not result.kind:
                 result.kind = kind or detect(data)[0]
                 name = name or guess_family(data, result.kind)[0]
+            batched = result.kind == "batch"
+            if batched:
+                entry = _batch.read(name, data)
+                key = id_key(entry.id or "")
+                if key in seen:
+                    rule = DUPLICATE_ID.format(line=seen[key])
+                    path = _batch.ID_PATHS.get(name, "$.id")
+                    found.append(LineProblem(number, path, rule, "error", "preflight"))
+                seen.setdefault(key, number)
+                for p in _batch.id_problems(name, entry):
+                    found.append(LineProblem(number, p.path, p.rule, p.severity, "preflight"))
             requests, _responses = read_record(data, result.kind, name)  # type: ignore[arg-type]
         except ChatCodecError as error:
             problem = problem_of(error, "$")
             result.problems.append(LineProblem(number, problem.path, problem.rule, "error", "read"))
             result.failed += 1
             continue
-        found: list[LineProblem] = []
+        codec = codec_of(name, batched) if name in PROVIDERS else None
         for request in requests:
+            if not request.messages:
+                found.append(LineProblem(number, "$.messages", NO_MESSAGES, "error", "read"))
+                continue
             for p in validate(request.messages, policy=policy, collect=True):
                 path = "$.messages" + p.path[1:]
                 found.append(LineProblem(number, path, p.rule, p.severity, "order"))
-            if name in PROVIDERS:
-                for p in get(name).check_request(request):
+            if codec is not None:
+                bedrock = batched and name == "bedrock"
+                for p in codec.check_request(request):
+                    if bedrock and p.path == "$.model":
+                        continue  # the batch job names the model
                     found.append(LineProblem(number, p.path, p.rule, p.severity, "preflight"))
         result.problems.extend(found)
         if any(p.severity == "error" for p in found):
@@ -97,11 +120,14 @@ def validate_lines(
     return result, name
 
 
-def stats_lines(lines: Iterable[bytes | str]) -> dict[str, Any]:
+def stats_lines(
+    lines: Iterable[bytes | str], *, source: str | None = None, kind: Kind | None = None
+) -> dict[str, Any]:
     """What a file of records holds: kinds, families, roles, tool calls, sizes, tokens.
 
-    Each record's kind and family are told from its own keys.
+    Each record's kind and family are told from its own keys, unless given.
     """
+    name = normalize(source) if source is not None else None
     roles: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     families: Counter[str] = Counter()
@@ -116,15 +142,15 @@ def stats_lines(lines: Iterable[bytes | str]) -> dict[str, Any]:
             counts["blank"] += 1
             continue
         try:
-            kind, _ = detect(data)
-            name, _ = guess_family(data, kind)
-            requests, responses = read_record(data, kind, name)
+            found = kind or detect(data)[0]
+            family = name or guess_family(data, found)[0]
+            requests, responses = read_record(data, found, family)
         except (ChatCodecError, ValidationError):
             counts["unreadable"] += 1
             continue
         counts["records"] += 1
-        kinds[kind] += 1
-        families[name] += 1
+        kinds[found] += 1
+        families[family] += 1
         messages = [m for r in requests for m in r.messages]
         messages += [c.message for r in responses for c in r.choices if c.message is not None]
         for message in messages:

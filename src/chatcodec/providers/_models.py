@@ -37,4 +37,4 @@ def foreign_model(model: str | None, family: str) -> str | None:
     made_by = maker(model)
     if made_by is None or made_by == family:
         return None
-    return f"must name a {family} model: this one is served by {made_by}; pass the target's model"
+    return f"must name a model {family} serves: this one is {made_by}'s; pass the target's model"
