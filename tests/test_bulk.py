@@ -7,7 +7,7 @@ import itertools
 import json
 import threading
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import msgspec
 import pytest

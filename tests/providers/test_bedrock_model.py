@@ -7,55 +7,16 @@ as boto3 does before it sends anything. No network is used.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from pathlib import Path
 from typing import Any
 
-import botocore.session
 import pytest
-from botocore.validate import ParamValidator
 from corpus import corpus, curated, needs_corpus
 
 from chatcodec import Request, assistant, convert, tool_call, tool_result, user
 from chatcodec.providers import NAMES, bedrock
-
-_MODEL = botocore.session.get_session().get_service_model("bedrock-runtime")
-_CONVERSE = _MODEL.operation_model("Converse").input_shape
-_VALIDATOR = ParamValidator()
-
-
-def _params(shape: Any, value: Any) -> Any:
-    """The wire JSON as boto3 takes it: blobs as bytes, not the base64 the JSON carries."""
-    kind = shape.type_name
-    if kind == "blob" and type(value) is str:
-        try:
-            return base64.b64decode(value)
-        except binascii.Error:
-            return value.encode()  # a payload the recording cut short: still bytes, as boto3 wants
-    if (
-        kind == "structure"
-        and type(value) is dict
-        and not getattr(shape, "is_document_type", False)
-    ):
-        members = shape.members
-        return {
-            key: _params(members[key], item) if key in members else item
-            for key, item in value.items()
-        }
-    if kind == "list" and type(value) is list:
-        return [_params(shape.member, item) for item in value]
-    if kind == "map" and type(value) is dict:
-        return {key: _params(shape.value, item) for key, item in value.items()}
-    return value
-
-
-def validate(body: bytes) -> list[str]:
-    """botocore's complaints about a Converse body (none when Amazon's shape accepts it)."""
-    params = _params(_CONVERSE, {"modelId": "m", **json.loads(body)})
-    report = _VALIDATOR.validate(params, _CONVERSE)
-    return report.generate_report().splitlines() if report.has_errors() else []
+from official import _CONVERSE, _params, validate
 
 
 def _round(path: Path) -> bytes:

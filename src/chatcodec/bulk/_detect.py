@@ -17,6 +17,9 @@ __all__ = ["BATCH_FAMILY", "detect", "guess_family", "looks_like", "mismatch"]
 # The batch envelope each id key belongs to.
 BATCH_FAMILY = {"custom_id": "", "key": "gemini", "recordId": "bedrock"}
 
+# Keys of a response body (the Responses API's has id and status too).
+_BODY_KEYS = frozenset(("object", "output", "choices", "content", "candidates"))
+
 _RULE = (
     "cannot tell the kind from the first record: it has {found}; a request has "
     "messages, contents or input, a response choices, candidates, output or content, a canonical "
@@ -45,7 +48,7 @@ def detect(record: bytes) -> tuple[Kind, str]:
             return "batch", f"it has {key}"
     if "key" in keys and ({"request", "response", "error"} & keys.keys()):
         return "batch", "it has key"
-    if "id" in keys and ("request" in keys or "status" in keys):
+    if "id" in keys and ("request" in keys or "status" in keys) and not _BODY_KEYS & keys.keys():
         return "batch", "it has id and request or status"
     if "conversations" in keys:
         return "sharegpt", "it has conversations"
