@@ -448,7 +448,7 @@ class TestBatch:
         body = b'"body":{"messages":[{"role":"user","content":"Hi"}]}}'
         good = b'{"custom_id":"request-1",' + body
         bad = b'{"custom_id":"request.2",' + body
-        claude = {"model": "claude-sonnet-4-5", "max_tokens": 9}
+        claude: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 9}
         result = cc.convert_lines([good, bad], source="openai", target="anthropic", **claude)
         assert (result.converted, result.refused, len(result.records)) == (1, 1, 1)
         assert [(p.line, p.path, p.stage) for p in result.problems] == [

@@ -615,7 +615,7 @@ class TestWorkersReadTheFile:
             problems[jobs] = jsonl(errors.read_bytes())
         assert problems["2"] == problems["1"]
         assert [p["line"] for p in problems["2"] if p["stage"] == "convert"] == [3001]
-        refused = sorted({p["line"] for p in problems["2"] if p["severity"] == "error"})
+        refused = sorted({int(str(p["line"])) for p in problems["2"] if p["severity"] == "error"})
         assert refused[:4] == [199, 207, 499, 507]  # an assistant first; a system message alone
         assert (tmp_path / "out2.jsonl").read_bytes() == (tmp_path / "out1.jsonl").read_bytes()
 
@@ -723,3 +723,290 @@ class TestValidateAndStats:
         table = chatcodec("stats", str(FINETUNE)).stdout.decode()
         assert "records" in table
         assert "roles: user" in table
+
+
+class TestOutputContract:
+    """A zero exit means usable output: each way a run could end with records a user cannot ship."""
+
+    HI = b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'
+
+    def batch(self, tmp_path: Path, *lines: bytes) -> Path:
+        path = tmp_path / "batch.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        return path
+
+    def line(
+        self, ident: str, body: bytes | None = None, url: str = "/v1/chat/completions"
+    ) -> bytes:
+        body = body or self.HI
+        head = f'{{"custom_id":"{ident}","method":"POST","url":"{url}","body":'.encode()
+        return head + body + b"}"
+
+    def test_pretty_printed_json_stays_on_one_line(self, tmp_path: Path) -> None:
+        pretty = json.dumps(json.dumps({"ok": True, "n": [1, 2]}, indent=2))
+        body = (
+            '{"model":"gpt-4o","messages":[{"role":"user","content":"Go"},'
+            '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function",'
+            f'"function":{{"name":"f","arguments":{pretty}}}}}]}},'
+            f'{{"role":"tool","tool_call_id":"c1","content":{pretty}}}]}}'
+        ).encode()
+        source = self.batch(tmp_path, self.line("a", body), self.line("b", body))
+        for target, more in (
+            ("anthropic", ["--model", "claude-x"]),
+            ("gemini", []),
+            ("chatcodec", []),
+        ):
+            out = tmp_path / f"{target}.jsonl"
+            done = chatcodec(
+                "convert", "--from", "openai", "--to", target, str(source), str(out),
+                "--max-tokens", "64", "--quiet", *more,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            written = out.read_bytes().splitlines()
+            assert len(written) == 2
+            assert all(json.loads(line) for line in written)
+
+    def test_refused_records_are_left_out_and_change_the_exit_status(self, tmp_path: Path) -> None:
+        source = self.batch(tmp_path, self.line("a"), self.line("b"))
+        out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+        argv = ["convert", "--from", "openai", "--to", "anthropic", str(source), str(out)]
+        done = chatcodec(*argv, "--errors", str(errors), "--summary-json", str(tmp_path / "s.json"))
+        assert done.returncode == 1
+        assert out.read_bytes() == b""
+        counts = json.loads((tmp_path / "s.json").read_bytes())
+        assert (counts["refused"], counts["converted"], counts["lossy"]) == (2, 0, 0)
+        hints = done.stderr.decode()
+        assert "pass --max-tokens N" in hints
+        assert "pass --model NAME" in hints
+        paths = {json.loads(p)["path"] for p in errors.read_bytes().splitlines()}
+        assert paths == {"$.max_tokens", "$.model"}
+        kept = chatcodec(*argv, "--keep-refused", "--quiet")
+        assert kept.returncode == 0
+        assert len(out.read_bytes().splitlines()) == 2
+        fixed = chatcodec(*argv, "--model", "claude-x", "--max-tokens", "9", "--quiet")
+        assert fixed.returncode == 0, fixed.stderr
+
+    @pytest.mark.parametrize("option", ["--errors", "--summary-json", "OUT"])
+    def test_an_output_that_is_the_input_is_a_usage_error(
+        self, tmp_path: Path, option: str
+    ) -> None:
+        source = self.batch(tmp_path, self.line("a"))
+        before = source.read_bytes()
+        link = tmp_path / "link.jsonl"
+        link.symlink_to(source)
+        out = str(link) if option == "OUT" else str(tmp_path / "out.jsonl")
+        argv = ["convert", "--from", "openai", "--to", "gemini", str(source), out]
+        if option != "OUT":
+            argv += [option, str(link)]
+        done = chatcodec(*argv)
+        assert done.returncode == 2
+        assert b"is the same file as IN" in done.stderr
+        assert source.read_bytes() == before
+        assert not (tmp_path / "out.jsonl").exists()
+
+    def test_two_outputs_that_are_one_file_is_a_usage_error(self, tmp_path: Path) -> None:
+        source = self.batch(tmp_path, self.line("a"))
+        out = str(tmp_path / "out.jsonl")
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), out, "--errors", out
+        )
+        assert done.returncode == 2
+        assert b"--errors" in done.stderr
+        both = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), "-", "--errors", "-"
+        )
+        assert both.returncode == 2
+        assert b"only one of OUT" in both.stderr
+
+    def test_errors_and_summary_to_stdout(self, tmp_path: Path) -> None:
+        source = self.batch(tmp_path, self.line("a"), b'{"custom_id":"b","method":"POST"}')
+        out = tmp_path / "out.jsonl"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), str(out), "--errors", "-"
+        )
+        assert done.returncode == 1
+        assert json.loads(done.stdout)["line"] == 2
+        assert not (tmp_path / "-").exists()
+        summary = chatcodec(
+            *("convert", "--from", "openai", "--to", "gemini", str(source), str(out)),
+            *("--summary-json", "-", "--quiet"),
+        )
+        assert json.loads(summary.stdout)["failed"] == 1
+        assert not (tmp_path / "-").exists()
+
+    @pytest.mark.parametrize(
+        ("out", "says"),
+        [("folder", b"is a folder"), ("missing/out.jsonl", b"its folder does not exist")],
+    )
+    def test_outputs_that_cannot_be_written(self, tmp_path: Path, out: str, says: bytes) -> None:
+        (tmp_path / "folder").mkdir()
+        source = self.batch(tmp_path, self.line("a"))
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), str(tmp_path / out)
+        )
+        assert done.returncode == 2
+        assert says in done.stderr
+        assert b"Traceback" not in done.stderr
+
+    @pytest.mark.parametrize("value", ["0", "-5"])
+    def test_max_tokens_below_one(self, tmp_path: Path, value: str) -> None:
+        source = self.batch(tmp_path, self.line("a"))
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), str(tmp_path / "o.jsonl"),
+            f"--max-tokens={value}",
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert b"--max-tokens must be at least 1" in done.stderr
+
+    def test_input_of_another_family_or_kind_is_a_usage_error(self, tmp_path: Path) -> None:
+        gemini = tmp_path / "gemini.jsonl"
+        gemini.write_bytes(b'{"contents":[{"role":"user","parts":[{"text":"Hi"}]}]}\n')
+        out = str(tmp_path / "o.jsonl")
+        done = chatcodec("convert", "--from", "openai", "--to", "anthropic", str(gemini), out)
+        assert done.returncode == 2
+        assert b"looks like a gemini request" in done.stderr
+        requests = self.batch(tmp_path, self.line("a"))
+        kind = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "anthropic",
+            "--kind",
+            "response",
+            str(requests),
+            out,
+        )
+        assert kind.returncode == 2
+        assert b"looks like a batch, not a response" in kind.stderr
+        assert not Path(out).exists()
+
+    def test_records_that_hold_nothing_fail(self, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        source.write_bytes(self.HI + b"\n" + b'{"hello":"world"}\n')
+        out = tmp_path / "o.jsonl"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(source), str(out), "--errors", "-"
+        )
+        assert done.returncode == 1
+        problem = json.loads(done.stdout)
+        assert (problem["line"], problem["path"]) == (2, "$.messages")
+        assert "holds no message" in problem["rule"]
+        assert len(out.read_bytes().splitlines()) == 1
+
+    def test_batch_lines_by_endpoint(self, tmp_path: Path) -> None:
+        responses = b'{"model":"gpt-4o","input":"Hi"}'
+        embeddings = b'{"model":"text-embedding-3-small","input":"Hi"}'
+        source = self.batch(
+            tmp_path,
+            self.line("chat"),
+            self.line("resp", responses, "/v1/responses"),
+            self.line("emb", embeddings, "/v1/embeddings"),
+        )
+        out = tmp_path / "o.jsonl"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "anthropic", str(source), str(out),
+            "--model", "claude-x", "--max-tokens", "9", "--errors", "-",
+        )  # fmt: skip
+        assert done.returncode == 1
+        problem = json.loads(done.stdout)
+        assert (problem["line"], problem["path"]) == (3, "$.url")
+        written = [json.loads(x) for x in out.read_bytes().splitlines()]
+        assert [r["custom_id"] for r in written] == ["chat", "resp"]
+        assert written[1]["params"]["messages"] == [{"role": "user", "content": "Hi"}]
+        to_responses = chatcodec(
+            "convert",
+            "--from",
+            "openai",
+            "--to",
+            "openai-responses",
+            str(source),
+            str(out),
+            "--quiet",
+        )
+        assert to_responses.returncode == 1  # the embeddings line
+        urls = {json.loads(x)["url"] for x in out.read_bytes().splitlines()}
+        assert urls == {"/v1/responses"}
+
+    def test_batch_ids(self, tmp_path: Path) -> None:
+        no_id = b'{"method":"POST","url":"/v1/chat/completions","body":' + self.HI + b"}"
+        lines = [self.line(f"r{k}") for k in range(6)] + [no_id, self.line("r1"), self.line("r5")]
+        source = self.batch(tmp_path, *lines)
+        out = tmp_path / "o.jsonl"
+        for jobs in ("1", "2"):
+            done = chatcodec(
+                "convert", "--from", "openai", "--to", "gemini", str(source), str(out),
+                "--jobs", jobs, "--chunk-lines", "3", "--errors", "-", "--quiet",
+            )  # fmt: skip
+            assert done.returncode == 1
+            problems = [json.loads(x) for x in done.stdout.splitlines()]
+            assert [(p["line"], p["path"]) for p in problems if p["severity"] == "error"] == [
+                (7, "$.custom_id"),
+                (8, "$.key"),
+                (9, "$.key"),
+            ]
+            assert "repeats the id of line 2" in problems[1]["rule"]
+        checked = chatcodec("validate", "--from", "gemini", str(out), "--quiet")
+        assert checked.returncode == 1
+        assert b"repeats the id of line 2" in checked.stdout
+
+    def test_validate_checks_the_anthropic_id_pattern(self, tmp_path: Path) -> None:
+        params = b'{"model":"claude-x","max_tokens":9,"messages":[{"role":"user","content":"Hi"}]}'
+        source = tmp_path / "claude.jsonl"
+        source.write_bytes(b'{"custom_id":"bad.id","params":' + params + b"}\n")
+        done = chatcodec("validate", "--from", "anthropic", str(source), "--quiet")
+        assert done.returncode == 1
+        assert b"^[a-zA-Z0-9_-]{1,64}$" in done.stdout
+
+    def test_stream_is_left_out_of_batch_requests(self, tmp_path: Path) -> None:
+        streamed = b'{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"Hi"}]}'
+        source = self.batch(tmp_path, self.line("a", streamed))
+        out = tmp_path / "o.jsonl"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "anthropic", str(source), str(out),
+            "--model", "claude-x", "--max-tokens", "9", "--errors", "-",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "stream" not in json.loads(out.read_bytes())["params"]
+        assert "not streamed" in json.loads(done.stdout)["rule"]
+
+    def test_a_target_without_batch_files_is_one_usage_error(self, tmp_path: Path) -> None:
+        source = self.batch(tmp_path, self.line("a"), self.line("b"))
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "ollama", str(source), str(tmp_path / "o.jsonl")
+        )
+        assert done.returncode == 2
+        assert b"ollama has no batch file format" in done.stderr
+
+    def test_no_error_file_is_left_by_a_failed_run(self, tmp_path: Path) -> None:
+        broken = tmp_path / "in.jsonl.gz"
+        lines = b"".join(self.line(f"r{k}") + b"\n" for k in range(3000))
+        broken.write_bytes(gzip.compress(lines)[:-12])  # cut before its end
+        errors = tmp_path / "errors.jsonl"
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(broken), str(tmp_path / "o.jsonl"),
+            "--errors", str(errors), "--jobs", "1", "--chunk-lines", "100",
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert b"Traceback" not in done.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl.gz"]
+        broken.write_bytes(gzip.compress(self.line("a"))[:-12])  # cut in its first record
+        done = chatcodec(
+            "convert", "--from", "openai", "--to", "gemini", str(broken), str(tmp_path / "o.jsonl")
+        )
+        assert done.returncode == 2
+        assert b"Traceback" not in done.stderr
+
+    def test_stats_of_responses_and_bedrock_bodies_and_given_family(self, tmp_path: Path) -> None:
+        bodies = tmp_path / "bodies.jsonl"
+        bodies.write_bytes(
+            b'{"model":"gpt-4o","input":[{"role":"user","content":"Hi"}]}\n'
+            b'{"messages":[{"role":"user","content":[{"text":"Hi"}]}],"inferenceConfig":{}}\n'
+            b'{"id":"resp_1","object":"response","status":"completed","output":[]}\n'
+        )
+        done = chatcodec("stats", str(bodies), "--json")
+        stats = json.loads(done.stdout)
+        assert (stats["unreadable"], stats["empty"]) == (0, 1)  # a response with no output
+        assert stats["families"] == {"openai-responses": 2, "bedrock": 1}
+        given = chatcodec("stats", str(bodies), "--from", "bedrock", "--kind", "request", "--json")
+        assert json.loads(given.stdout)["empty"] == 2  # read as Converse, they hold nothing

@@ -174,7 +174,11 @@ def _convert(args: argparse.Namespace) -> int:
         source_in = Input(args.input)
     except ChatCodecError as error:
         return _fail(_rule(error))
-    first, records = _peek(source_in.records())
+    try:
+        first, records = _peek(source_in.records())
+    except ChatCodecError as error:
+        source_in.close()
+        return _fail(_rule(error))
     kind = args.kind
     why = "given"
     if kind is None and first is not None:

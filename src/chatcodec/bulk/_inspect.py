@@ -160,6 +160,8 @@ def stats_lines(
                 counts["tool calls"] += len(message.tool_calls)
                 counts["parallel calls"] += len(message.tool_calls) > 1
         counts["messages"] += len(messages)
+        if not messages:
+            counts["empty"] += 1  # read as the family given, it holds nothing
         counts["requests"] += len(requests)
         counts["responses"] += len(responses)
     return {
@@ -167,6 +169,7 @@ def stats_lines(
         "records": counts["records"],
         "blank": counts["blank"],
         "unreadable": counts["unreadable"],
+        "empty": counts["empty"],
         "requests": counts["requests"],
         "responses": counts["responses"],
         "messages": counts["messages"],

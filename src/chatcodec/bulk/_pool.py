@@ -268,6 +268,7 @@ def run_ranges(
             if before:
                 replace = msgspec.structs.replace
                 result.problems = [replace(p, line=p.line + before) for p in result.problems]
+                result.ids = [(line + before, key) for line, key in result.ids]
             before += result.lines
             yield Done(result, part, end)
             part.unlink()
