@@ -61,6 +61,8 @@ import psutil
 import chatcodec as cc
 from convert_scenarios import babel_converter, conversation, linguafranca_converter
 
+CLAUDE: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 1024}
+
 PERF = Path(__file__).resolve().parent
 SOURCE = PERF.parent / "tests" / "data" / "bulk" / "openai-finetune.jsonl"
 RESULTS = PERF / "results" / "bulk.json"
@@ -101,12 +103,12 @@ def pure(path: Path) -> tuple[float, int]:
             chunk.append(line)
             if len(chunk) == 5000:
                 result = cc.convert_lines(
-                    chunk, source="openai", target="anthropic", kind="request", max_tokens=1024
+                    chunk, source="openai", target="anthropic", kind="request", **CLAUDE
                 )
                 converted += result.converted + result.lossy
                 chunk = []
         result = cc.convert_lines(
-            chunk, source="openai", target="anthropic", kind="request", max_tokens=1024
+            chunk, source="openai", target="anthropic", kind="request", **CLAUDE
         )
         converted += result.converted + result.lossy
     return time.perf_counter() - start, converted
@@ -131,7 +133,7 @@ def agreement(convert: Any) -> int:
     """On how many of the distinct requests a peer holds chatcodec's conversation."""
     same = 0
     for line in SOURCE.read_bytes().splitlines():
-        ours = cc.convert(line, source="openai", target="anthropic", max_tokens=1024)[0]
+        ours = cc.convert(line, source="openai", target="anthropic", **CLAUDE)[0]
         try:
             same += conversation("anthropic", convert(line)) == conversation("anthropic", ours)
         except Exception:  # a peer's failure is counted as disagreement
@@ -177,7 +179,7 @@ def litellm_agreement(bodies: list[Any]) -> int:
     for line, body in zip(SOURCE.read_bytes().splitlines(), bodies, strict=True):
         if body is None:
             continue
-        ours = cc.convert(line, source="openai", target="anthropic", max_tokens=1024)[0]
+        ours = cc.convert(line, source="openai", target="anthropic", **CLAUDE)[0]
         try:
             theirs = conversation("anthropic", json.dumps(body).encode())
         except Exception:  # what chatcodec cannot read back counts as disagreement

@@ -49,11 +49,16 @@ TARGETS = {
 CASES = [("anthropic", size) for size in SIZES] + [("gemini", "medium")]
 
 Converter = Callable[[bytes], bytes | str]
+# The model a caller names for the target (Anthropic refuses another provider's).
+TARGET_MODELS = {"anthropic": "claude-sonnet-4-5"}
 
 
 def chatcodec_converter(target: str) -> Converter:
     def convert(body: bytes) -> bytes:
-        return cc.convert(body, source="openai", target=target, max_tokens=MAX_TOKENS)[0]
+        model = TARGET_MODELS.get(target)
+        return cc.convert(body, source="openai", target=target, model=model, max_tokens=MAX_TOKENS)[
+            0
+        ]
 
     return convert
 

@@ -24,7 +24,13 @@ PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
-    """Whether the direct path took ``body``; it gives what the general path gives."""
+    """Whether the direct path took ``body``; it gives what the general path gives.
+
+    Anthropic's model is the caller's when none is given, as a caller names
+    it (Anthropic refuses a request without one, or with another's).
+    """
+    if target == "anthropic" and model is None:
+        model = "claude-sonnet-4-5"
     direct = direct_request("openai", target, body, model, max_tokens)
     losses: list[cc.Loss] = []
     reader, writer = providers.get("openai"), providers.get(target)
@@ -428,7 +434,8 @@ class TestDeclines:
         assert same(body, target, None, 64) is taken
 
     def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
-        report = cc.convert(self.body(), source="openai", target="anthropic")[1]
+        model = "claude-sonnet-4-5"
+        report = cc.convert(self.body(), source="openai", target="anthropic", model=model)[1]
         assert [p.path for p in report.problems] == ["$.max_tokens"]
         assert not same(self.body(), "anthropic", None, None)
 
@@ -679,3 +686,23 @@ def usual_requests(draw: st.DrawFn) -> bytes:
 @given(body=usual_requests(), target=st.sampled_from(TARGETS))
 def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
     assert same(body, target, None, 1024)
+
+
+class TestModel:
+    """Anthropic needs a model of its own: without one the general path says so."""
+
+    BODY = b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'
+
+    @pytest.mark.parametrize("model", [None, "gpt-4o", "gemini-2.5-flash"])
+    def test_no_claude_model_goes_the_general_way(self, model: str | None) -> None:
+        body = self.BODY if model is not None else b'{"messages":[{"role":"user","content":"Hi"}]}'
+        assert direct_request("openai", "anthropic", body, model, 64) is None
+        _, report = cc.convert(
+            body, source="openai", target="anthropic", model=model, max_tokens=64
+        )
+        assert [p.path for p in report.problems] == ["$.model"]
+
+    def test_a_claude_model_is_taken(self) -> None:
+        done = direct_request("openai", "anthropic", self.BODY, "claude-sonnet-4-5", 64)
+        assert done is not None
+        assert json.loads(done[0])["model"] == "claude-sonnet-4-5"

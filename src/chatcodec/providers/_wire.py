@@ -185,13 +185,14 @@ _ANY = object()
 # and position markers. Another provider's encoder does not report them as
 # lost (``null``, ``[]`` and ``{}`` never are: they mean "nothing").
 _NEUTRAL: dict[str, dict[str, Any]] = {
-    "openai": {"n": 1, "prefix": False, "index": _ANY, "type": "function"},
+    # ``object`` names the body's own type ("chat.completion"): a tag, no data.
+    "openai": {"n": 1, "prefix": False, "index": _ANY, "type": "function", "object": _ANY},
     "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
     "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
     "gemini": {},
     # Item ids and statuses place an item on OpenAI's side; they say nothing
     # about the conversation.
-    "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY},
+    "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY, "object": _ANY},
     "bedrock": {},
 }
 

@@ -22,17 +22,6 @@ from ._decode import NAME
 from ._settings import THINKING_MIN, effort_budget
 
 
-def _first_turn(request: Request, found: list[Problem]) -> None:
-    """The first message after the instructions is a user turn."""
-    for i, message in enumerate(request.messages):
-        kind = type(message)
-        if kind is AssistantMessage:
-            rule = "the first message after the system prompt must be a user message"
-            found.append(Problem(f"$.messages[{i}]", rule))
-        if kind in (UserMessage, AssistantMessage, ToolMessage):
-            return
-
-
 def _parts(request: Request, found: list[Problem]) -> None:
     """Empty text blocks and image types Anthropic does not take.
 
@@ -220,7 +209,6 @@ def check_request(request: Request) -> list[Problem]:
         if not stop.strip():
             rule = "stop sequences must contain non-whitespace"
             found.append(Problem(f"$.stop[{k}]", rule, severity="warning"))
-    _first_turn(request, found)
     _parts(request, found)
     _tool_pairs(request, found)
     _tools(request, found)
