@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -124,6 +125,9 @@ async def relay(
         request = providers.get(speaks).decode_request(await incoming.body())
     except cc.ChatCodecError as error:  # names the path and the rule, never content
         return error_response(speaks, 400, "invalid_request_error", str(error))
+    if not request.messages:  # every upstream refuses it: answered here, not forwarded
+        rule = "must hold at least one message - at `$.messages`"
+        return error_response(speaks, 400, "invalid_request_error", rule)
     if request.max_tokens is None:  # Anthropic requires a limit; OpenAI clients may omit it
         request = msgspec.structs.replace(request, max_tokens=max_tokens)
     options: dict[str, Any] = {}
@@ -142,8 +146,12 @@ async def relay(
     outgoing = client.build_request(sent.method, sent.url, headers=sent.headers, content=sent.body)
     try:
         answer = await client.send(outgoing, stream=True)
-    except httpx.HTTPError:
-        return error_response(speaks, 502, "api_error", "the upstream could not be reached")
+    except httpx.HTTPError as error:
+        # Which upstream and why (the error's kind, never the request or the key).
+        host = httpx.URL(upstream.base_url).host
+        kind = type(error).__name__
+        cause = f"the {upstream.family} upstream at {host} could not be reached ({kind})"
+        return error_response(speaks, 502, "api_error", cause)
     if not 200 <= answer.status_code < 300 or not sent.stream:
         try:
             body = await answer.aread()
@@ -241,6 +249,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
     args = parser.parse_args(argv)
+    for name, route in (
+        ("ANTHROPIC_API_KEY", "/v1/chat/completions"),
+        ("OPENAI_API_KEY", "/v1/messages"),
+    ):
+        if not os.environ.get(name):
+            print(
+                f"gateway: warning: {name} is not set: {route} forwards without a key, "
+                "and the upstream will refuse it unless it needs none",
+                file=sys.stderr,
+            )
     app = create_app(
         anthropic=Upstream(
             "anthropic",

@@ -563,3 +563,56 @@ class TestAnthropicClientToOpenAI:
         assert raised.value.body["error"]["message"] == upstream["message"]
         kind = upstream.get("type") or "invalid_request_error"
         assert raised.value.body["error"]["type"] == kind
+
+
+# -- what the gateway says for itself ---------------------------------------------------
+
+
+class TestGatewayItself:
+    """Requests no upstream would take, upstreams that cannot be reached, missing keys."""
+
+    def test_no_messages_is_answered_here(self, servers: Servers, gpt_client: Any) -> None:
+        seen = len(servers.claude.seen)
+        with pytest.raises(openai.BadRequestError) as raised:
+            gpt_client.chat.completions.create(model="claude-sonnet-4-5", messages=[])
+        assert "$.messages" in raised.value.body["message"]
+        assert len(servers.claude.seen) == seen  # never sent upstream
+
+    def test_an_upstream_that_cannot_be_reached(self) -> None:
+        from starlette.testclient import TestClient
+
+        with socket.socket() as free:  # a port of this machine with nothing behind it
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        upstream = gateway.Upstream("anthropic", f"http://127.0.0.1:{port}", ANTHROPIC_KEY)
+        app = gateway.create_app(anthropic=upstream, timeout=5)
+        with TestClient(app) as client:
+            answer = client.post(
+                "/v1/chat/completions", json={"model": "claude-sonnet-4-5", "messages": USER}
+            )
+        assert answer.status_code == 502
+        message = answer.json()["error"]["message"]
+        assert "the anthropic upstream at 127.0.0.1 could not be reached (ConnectError)" in message
+        assert ANTHROPIC_KEY not in message
+
+    def test_missing_keys_are_said_at_start(self, tmp_path: Path) -> None:
+        import os
+        import subprocess
+
+        env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        with subprocess.Popen(
+            [sys.executable, str(GATEWAY), "--port", str(port)],
+            stderr=subprocess.PIPE,
+            env=env,
+        ) as process:
+            try:
+                assert process.stderr is not None
+                said = [process.stderr.readline() for _ in range(2)]
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+        assert b"ANTHROPIC_API_KEY is not set" in said[0]
+        assert b"OPENAI_API_KEY is not set" in said[1]
