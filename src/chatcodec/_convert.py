@@ -12,6 +12,7 @@ from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
 from .providers._direct import direct_request
+from .providers._placeholders import fill_response
 
 __all__ = ["convert"]
 
@@ -109,6 +110,9 @@ def convert(
             out, losses = done
     elif kind == "response":
         out = writer.encode_response(reader.decode_response(body), losses=losses)
+        if writer.NAME != reader.NAME:
+            # What the target's clients require and the source had none of.
+            out = fill_response(writer.NAME, out, losses)
     else:
         raise ValueError('kind must be "request" or "response"')
     report = LossReport(tuple(losses), tuple(problems))

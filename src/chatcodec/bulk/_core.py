@@ -24,6 +24,7 @@ from .._problems import Problem, Severity
 from .._validate import validate
 from ..providers import Codec, get
 from ..providers._direct import direct
+from ..providers._placeholders import fill_response, missing
 from . import _batch
 from ._detect import detect, mismatch
 from ._families import PROVIDERS, Family, fill, normalize
@@ -144,11 +145,11 @@ class _Converter:
                 if entry.part == "request":
                     body = self.request(source, body, losses, found)
                 else:
-                    body = self.response(source, body, losses)
+                    body = self.response(source, body, losses, found)
             return _batch.write(plan.target, entry, body, losses, found)
         source = self.adapter(plan.source)
         if plan.kind == "response":
-            return self.response(source, data, losses)
+            return self.response(source, data, losses, found)
         return self.request(source, data, losses, found)
 
     def request(
@@ -177,12 +178,21 @@ class _Converter:
             found.extend(order_problems(request))
         return out
 
-    def response(self, source: Family, data: bytes, losses: list[Loss]) -> bytes:
+    def response(
+        self, source: Family, data: bytes, losses: list[Loss], found: list[Problem]
+    ) -> bytes:
         response = source.read_response(data)
         name = "anthropic" if self.batched and source.name == "bedrock" else source.name
         if not response.choices and not answers(name, data):
             raise ValidationError(_empty(NO_CHOICES, data, "response", self.plan), "$")
-        return self.target.write_response(response, losses)
+        out = self.target.write_response(response, losses)
+        target = self.target_codec.NAME if self.target_codec is not None else None
+        if target is not None and target != name:
+            # What the target's clients require: placeholders where nothing is
+            # said, and a refusal where the source lacks what cannot be made up.
+            out = fill_response(target, out, losses)
+            found.extend(Problem(path, rule) for path, rule in missing(target, out))
+        return out
 
 
 # The keys a response of each family answers with: a body with none of them
