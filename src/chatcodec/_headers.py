@@ -170,7 +170,10 @@ def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> floa
     ``retry-after-ms`` (milliseconds, sent by OpenAI and Azure) wins over
     ``Retry-After``, which is a number of seconds or an HTTP-date (RFC 9110
     10.2.3); a date is counted from ``now`` (a POSIX timestamp, the clock by
-    default), and one already past gives 0. A value that is neither gives None.
+    default), and one already past gives 0. A value that is neither gives None,
+    and so does a date no calendar can hold (a year past 9999, a day 40 of a
+    month...): an unusable ``Retry-After`` is ignored, never an error, so a
+    retry loop reading it always gets a number or None.
 
     Examples
     --------
@@ -193,11 +196,13 @@ def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> floa
         return value
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        # parsedate_to_datetime gives a naive datetime for "-0000": it is UTC.
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        stamp = when.timestamp()
+    # OverflowError: a year or day past a C int ("21 Oct 99999999999").
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     clock = time.time() if now is None else now
-    # parsedate_to_datetime gives a naive datetime for "-0000": it is UTC.
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    stamp = when.timestamp()
-    return max(0.0, stamp - clock)
+    wait = stamp - clock
+    return max(0.0, wait) if math.isfinite(wait) else None

@@ -289,6 +289,27 @@ class TestRetryAfter:
     def test_forms(self, headers: dict[str, str], expected: float | None) -> None:
         assert http.retry_after(headers, now=1445412480.0) == expected
 
+    @pytest.mark.parametrize(
+        "date",
+        [
+            "Wed, 21 Oct 99999999999 07:28:30 GMT",  # a year past a C int: OverflowError
+            "Wed, 21 Oct 99999 07:28:30 GMT",  # past datetime's year 9999
+            "Wed, 99999999999 Oct 2015 07:28:30 GMT",
+            "Wed, 21 Oct 2015 99999999999:28:30 GMT",
+            "Wed, 21 Oct 2015 07:28:30 +9999",
+        ],
+    )
+    def test_a_date_no_calendar_holds_is_ignored(self, date: str) -> None:
+        headers = {"retry-after": date}
+        assert http.retry_after(headers, now=1445412480.0) is None
+        error = http.read_error("openai", 429, headers, b"{}")
+        assert (error.status, error.retry_after) == (429, None)
+        with pytest.raises(ProviderError) as raised:
+            http.read_response("openai", 429, headers, b"{}")
+        assert raised.value.retry_after is None
+        with pytest.raises(ProviderError):
+            http.read_stream("anthropic", 503, headers, b"")
+
     def test_a_date_is_counted_from_the_clock(self) -> None:
         wait = http.retry_after({"Retry-After": "Fri, 01 Jan 2100 00:00:00 GMT"})
         assert wait is not None
