@@ -115,6 +115,7 @@ _WHAT = {
     "max_event": "an event of the stream",
     "max_arguments": "a tool call's arguments",
     "max_tool_calls": "the number of tool calls",
+    "max_frame": "an event-stream frame",
 }
 
 

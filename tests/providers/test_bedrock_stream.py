@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import json
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from chatcodec._events import (
     UsageReported,
 )
 from chatcodec._eventstream import encode_message
+from chatcodec import http
 from chatcodec.providers import bedrock
 
 CURATED = [
@@ -219,5 +222,43 @@ class TestErrors:
             decoder.finish()
 
     def test_oversize(self) -> None:
-        with pytest.raises(StreamError, match="over 64 bytes"):
+        with pytest.raises(StreamError, match="over the limit max_frame=64") as raised:
             bedrock.stream(max_frame=64).feed(BUILT)
+        assert raised.value.limit == "max_frame"
+        assert raised.value.partial is None
+
+    def test_a_frame_past_the_default_limit_names_it(self) -> None:
+        prelude = struct.pack(">II", 0xFFFFFFFF, 0)
+        decoder = bedrock.stream()
+        with pytest.raises(StreamError) as raised:
+            decoder.feed(prelude + struct.pack(">I", zlib.crc32(prelude)))
+        assert raised.value.limit == "max_frame"
+        with pytest.raises(StreamError) as again:
+            decoder.feed(b"")
+        assert again.value.limit == "max_frame"
+
+    @pytest.mark.parametrize(
+        ("limits", "name"),
+        [
+            ({"max_line": 64}, "max_line"),
+            ({"max_event": 64}, "max_event"),
+            ({"max_line": 64, "max_event": 32}, "max_event"),
+            ({"max_frame": 32, "max_line": 64}, "max_frame"),
+        ],
+    )
+    def test_max_line_and_max_event_bound_a_frame(self, limits: dict[str, int], name: str) -> None:
+        """The limits every stream() takes: a frame is Bedrock's line and event at once."""
+        with pytest.raises(StreamError, match=f"over the limit {name}=") as raised:
+            bedrock.stream(**limits).feed(BUILT)
+        assert raised.value.limit == name
+        whole = bedrock.stream(max_line=len(BUILT), max_event=len(BUILT))
+        whole.feed(BUILT)
+        reference = bedrock.stream()
+        reference.feed(BUILT)
+        assert whole.finish(allow_incomplete=True) == reference.finish(allow_incomplete=True)
+
+    def test_read_stream_passes_the_limits(self) -> None:
+        decoder = http.read_stream("bedrock", 200, {}, max_line=64, max_event=1 << 20)
+        with pytest.raises(StreamError) as raised:
+            decoder.feed(BUILT)
+        assert raised.value.limit == "max_line"

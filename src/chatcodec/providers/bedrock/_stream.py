@@ -54,9 +54,9 @@ class _Frames(Deframer):
 
     __slots__ = ("_events",)
 
-    def __init__(self, max_frame: int) -> None:
+    def __init__(self, max_frame: int, limit: str = "max_frame") -> None:
         super().__init__(None)
-        self._events = EventStreamReader(max_frame)
+        self._events = EventStreamReader(max_frame, limit)
 
     def feed_pairs(self, data: bytes) -> list[Pair]:
         pairs: list[Pair] = []
@@ -74,6 +74,9 @@ class _Frames(Deframer):
     def finish_pairs(self) -> list[Pair]:
         self._events.finish()
         return []
+
+    def release(self) -> None:
+        self._events.release()
 
 
 def _exception(headers: dict[str, Any], payload: bytes) -> ProviderError:
@@ -152,7 +155,15 @@ class BedrockStreamDecoder(StreamDecoder):
 
     def __init__(self, max_frame: int = MAX_FRAME, limits: Limits = DEFAULT_LIMITS) -> None:
         super().__init__(None, limits)
-        self._deframer = _Frames(max_frame)
+        # A frame is the stream's line and its event at once: the smallest of
+        # the three limits bounds it, and a frame past it names that one.
+        size, name = min(
+            (max_frame, "max_frame"),
+            (limits.max_line, "max_line"),
+            (limits.max_event, "max_event"),
+            key=lambda pair: pair[0],
+        )
+        self._deframer = _Frames(size, name)
         self._pairs = self._deframer.pair_feeder()
         self._message: dict[str, Any] | None = None
         self._blocks: dict[int, _Block] = {}
@@ -306,6 +317,8 @@ def stream(
     framing: None = None,
     *,
     max_frame: int = MAX_FRAME,
+    max_line: int | None = None,
+    max_event: int | None = None,
     max_arguments: int | None = None,
     max_tool_calls: int | None = None,
 ) -> BedrockStreamDecoder:
@@ -321,7 +334,14 @@ def stream(
         Bedrock streams have one framing; the parameter keeps the codec
         surface the same as the other families'.
     max_frame : int, optional
-        The largest event-stream frame taken, in bytes.
+        The largest event-stream frame taken, in bytes (default AWS's
+        largest, 24 MiB and 128 KiB of payload and 16 bytes).
+    max_line, max_event : int, optional
+        The limits every family's ``stream()`` takes: one frame is Bedrock's
+        line and event at once, so each bounds a frame as ``max_frame`` does,
+        and the smallest of the three given holds. Past it, ``feed`` raises
+        ``StreamError`` whose ``.limit`` names the one that held
+        (``"max_frame"`` by default).
     max_arguments, max_tool_calls : int, optional
         Limits: the most characters of one call's input (default 16 MiB) and
         the most tool calls (10,000).
@@ -334,8 +354,8 @@ def stream(
     Raises
     ------
     StreamError
-        From ``feed``/``finish``: a frame fails its CRC, is over
-        ``max_frame`` or is cut off at the end; an ``exception`` frame (the
+        From ``feed``/``finish``: a frame fails its CRC, is over the frame
+        limit (``.limit`` names it) or is cut off at the end; an ``exception`` frame (the
         message names its type, such as ``throttlingException``); or an
         event is malformed. ``partial`` holds the response so far.
 
@@ -364,4 +384,6 @@ def stream(
         raise ValidationError(
             "must be None: bedrock streams are AWS event-stream frames", "framing"
         )
-    return BedrockStreamDecoder(max_frame, limits(None, None, max_arguments, max_tool_calls))
+    return BedrockStreamDecoder(
+        max_frame, limits(max_line, max_event, max_arguments, max_tool_calls)
+    )
