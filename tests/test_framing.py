@@ -149,7 +149,7 @@ class TestSSE:
 
 EMPTY_CHUNKS = [
     b'event: x\r\ndata: {"a":1}\r\ndata: 2\r\n\r\n: c\r\ndata: [DONE]\r\n\r\n',
-    b'event: x\rdata: 1\r\rdata: 2\r\r',
+    b"event: x\rdata: 1\r\rdata: 2\r\r",
     b'{"a":1}\r\n\r\n{"b":2}\r\n',
     b'[{"a": "\\"]"}\r\n,\r\n{"b": [1]}\r\n]\r\n',
 ]
@@ -157,7 +157,7 @@ EMPTY_CHUNKS = [
 
 @pytest.mark.parametrize("data", EMPTY_CHUNKS)
 def test_empty_chunks_change_nothing(data: bytes) -> None:
-    """An empty read anywhere (between the CR and LF of a CRLF too) leaves every framing as it was."""
+    """An empty read anywhere (between the CR and LF of a CRLF too) changes no framing."""
     expected = whole(data)
     assert expected
     for cut in range(len(data) + 1):

@@ -289,11 +289,9 @@ class TestPreview:
         acc = cc.ToolCallAccumulator(preview=True, max_arguments=10, max_tool_calls=1)
         acc.feed(D(0, "c", "f", '{"a":'))
         assert acc.preview(0) == {}
+        over = D(0, None, None, '"x' * 10) if limit == "max_arguments" else D(1, "d", "g", "{")
         with pytest.raises(cc.StreamError) as fed:
-            if limit == "max_arguments":
-                acc.feed(D(0, None, None, '"xxxxxxxxxxxxxxxx'))
-            else:
-                acc.feed(D(1, "d", "g", "{"))
+            acc.feed(over)
         assert fed.value.limit == limit
         for slot in (0, 1, -1):
             with pytest.raises(cc.StreamError) as raised:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
 
-from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall
+from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall, http
 from chatcodec._events import (
     Finished,
     PartReceived,
@@ -22,7 +22,6 @@ from chatcodec._events import (
     UsageReported,
 )
 from chatcodec._eventstream import encode_message
-from chatcodec import http
 from chatcodec.providers import bedrock
 
 CURATED = [

@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 import msgspec
 import pytest
+from corpus import DATA, STREAMS, corpus, needs_corpus
 from hypothesis import example, given
 from hypothesis import strategies as st
-from corpus import DATA, STREAMS, corpus, needs_corpus
 
 import chatcodec as cc
 from chatcodec import ProviderError, http, providers
@@ -167,7 +167,7 @@ class TestBuildRequest:
     @pytest.mark.parametrize("model", [".", ".."])
     def test_bedrock_refuses_a_dot_segment(self, model: str) -> None:
         request = msgspec.structs.replace(REQUEST, model=model)
-        with pytest.raises(cc.ValidationError, match="must not be '.' or '..'") as raised:
+        with pytest.raises(cc.ValidationError, match=r"must not be '\.' or '\.\.'") as raised:
             http.build_request("bedrock", request)
         assert raised.value.path == "$.model"
 
