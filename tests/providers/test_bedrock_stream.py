@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
 
+import chatcodec as cc
 from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall, http
 from chatcodec._events import (
     Finished,
@@ -261,3 +262,52 @@ class TestErrors:
         with pytest.raises(StreamError) as raised:
             decoder.feed(BUILT)
         assert raised.value.limit == "max_line"
+
+
+class TestCutBeforeMetadata:
+    """Cut after messageStop, before its metadata: a cut stream, its usage not lost silently."""
+
+    def test_own_stream_cut_before_its_metadata(self) -> None:
+        response = cc.Response(
+            choices=(cc.Choice(cc.assistant("Hello"), finish_reason="stop"),),
+            id="r1",
+            model="m",
+            usage=cc.Usage(prompt_tokens=3, completion_tokens=7, total_tokens=10),
+        )
+        body = bedrock.encode_stream(response)
+        at = 0
+        while b"\x08metadata" not in body[at : at + int.from_bytes(body[at : at + 4], "big")]:
+            at += int.from_bytes(body[at : at + 4], "big")
+        assert 0 < at < len(body)
+        decoder = bedrock.stream()
+        decoder.feed(body[:at])
+        with pytest.raises(StreamError, match="ended before messageStop and its metadata") as cut:
+            decoder.finish()
+        assert not decoder.complete
+        partial = cut.value.partial
+        assert partial is not None
+        assert partial.message is not None
+        assert (partial.message.text, partial.usage) == ("Hello", None)
+        assert decoder.finish(allow_incomplete=True) == partial
+        whole = bedrock.stream()
+        whole.feed(body)
+        assert whole.finish().usage == response.usage
+        assert whole.complete
+
+    def test_metadata_without_usage_ends_the_stream(self) -> None:
+        response = cc.Response(choices=(cc.Choice(cc.assistant("Hi"), finish_reason="stop"),))
+        body = bedrock.encode_stream(response)
+        decoder = bedrock.stream()
+        decoder.feed(body)
+        assert decoder.finish().message == response.message
+        assert decoder.complete
+
+    def test_metadata_before_message_stop_is_not_the_end(self) -> None:
+        decoder = bedrock.stream()
+        decoder.feed(
+            frame("messageStart", {"role": "assistant"})
+            + frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "Hi"}})
+            + frame("metadata", {"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})
+        )
+        with pytest.raises(StreamError, match="ended before"):
+            decoder.finish()

@@ -149,9 +149,9 @@ class _Block:
 class BedrockStreamDecoder(StreamDecoder):
     """Decoder for a Bedrock ``ConverseStream`` response; see :func:`stream`."""
 
-    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_stopped", "_top")
+    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_metadata", "_stopped", "_top")
 
-    _LAST = "messageStop"
+    _LAST = "messageStop and its metadata event"
 
     def __init__(self, max_frame: int = MAX_FRAME, limits: Limits = DEFAULT_LIMITS) -> None:
         super().__init__(None, limits)
@@ -173,6 +173,7 @@ class BedrockStreamDecoder(StreamDecoder):
         )
         self._calls = 0
         self._stopped = False  # messageStop came
+        self._metadata = False  # the metadata event (usage, metrics) came
 
     def _block(self, event: dict[str, Any]) -> tuple[int, _Block]:
         index = event.get("contentBlockIndex")
@@ -201,6 +202,7 @@ class BedrockStreamDecoder(StreamDecoder):
             if type(raw) is str:
                 events.append(Finished(finish_reason(raw), raw))
         elif event == "metadata":
+            self._metadata = True
             self._top.update(payload)
             if "usage" in payload:
                 events.append(UsageReported(_usage(payload["usage"])))
@@ -307,7 +309,9 @@ class BedrockStreamDecoder(StreamDecoder):
         return cut_off(response_from(body), cut)
 
     def _complete(self) -> bool:
-        return self._stopped
+        # ConverseStream always ends with metadata (the usage) after messageStop:
+        # a stream without it was cut, and its usage lost.
+        return self._stopped and self._metadata
 
     def _release(self) -> None:
         self._message, self._blocks, self._top = None, {}, {}
@@ -346,10 +350,12 @@ def stream(
         Limits: the most characters of one call's input (default 16 MiB) and
         the most tool calls (10,000).
 
-    The stream is complete at ``messageStop``; ``finish()`` of a stream cut
-    off before raises ``StreamError`` (``finish(allow_incomplete=True)``
-    returns the partial), and a ``toolUse`` block the stream ended in is an
-    invalid call whose arguments are truncated.
+    The stream is complete once ``messageStop`` and the ``metadata`` event
+    after it (the usage and metrics, which ConverseStream always sends) have
+    come; ``finish()`` of a stream cut off before raises ``StreamError``
+    (``finish(allow_incomplete=True)`` returns the partial, whose ``usage``
+    is None when the metadata never came), and a ``toolUse`` block the
+    stream ended in is an invalid call whose arguments are truncated.
 
     Raises
     ------
@@ -372,6 +378,7 @@ def stream(
     ...     frame("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi!"}}'),
     ...     frame("contentBlockStop", b'{"contentBlockIndex":0}'),
     ...     frame("messageStop", b'{"stopReason":"end_turn"}'),
+    ...     frame("metadata", b'{"usage":{"inputTokens":3,"outputTokens":2,"totalTokens":5}}'),
     ... ])
     >>> decoder = bedrock.stream()
     >>> events = decoder.feed(data)
