@@ -22,7 +22,7 @@ from chatcodec._events import (
     ToolCallCompleted,
     UsageReported,
 )
-from chatcodec._eventstream import encode_message
+from chatcodec._eventstream import MAX_FRAME, encode_message
 from chatcodec.providers import bedrock
 
 CURATED = [
@@ -248,8 +248,13 @@ class TestErrors:
     )
     def test_max_line_and_max_event_bound_a_frame(self, limits: dict[str, int], name: str) -> None:
         """The limits every stream() takes: a frame is Bedrock's line and event at once."""
+        decoder = bedrock.stream(
+            max_frame=limits.get("max_frame", MAX_FRAME),
+            max_line=limits.get("max_line"),
+            max_event=limits.get("max_event"),
+        )
         with pytest.raises(StreamError, match=f"over the limit {name}=") as raised:
-            bedrock.stream(**limits).feed(BUILT)
+            decoder.feed(BUILT)
         assert raised.value.limit == name
         whole = bedrock.stream(max_line=len(BUILT), max_event=len(BUILT))
         whole.feed(BUILT)
@@ -269,7 +274,7 @@ class TestCutBeforeMetadata:
 
     def test_own_stream_cut_before_its_metadata(self) -> None:
         response = cc.Response(
-            choices=(cc.Choice(cc.assistant("Hello"), finish_reason="stop"),),
+            choices=(cc.Choice(cc.assistant("Hello"), finish_reason=cc.FinishReason.STOP),),
             id="r1",
             model="m",
             usage=cc.Usage(prompt_tokens=3, completion_tokens=7, total_tokens=10),
@@ -295,7 +300,9 @@ class TestCutBeforeMetadata:
         assert whole.complete
 
     def test_metadata_without_usage_ends_the_stream(self) -> None:
-        response = cc.Response(choices=(cc.Choice(cc.assistant("Hi"), finish_reason="stop"),))
+        response = cc.Response(
+            choices=(cc.Choice(cc.assistant("Hi"), finish_reason=cc.FinishReason.STOP),)
+        )
         body = bedrock.encode_stream(response)
         decoder = bedrock.stream()
         decoder.feed(body)

@@ -640,7 +640,7 @@ class TestCutBeforeUsage:
 
     def test_own_stream_cut_before_the_usage_chunk(self) -> None:
         response = Response(
-            choices=(cc.Choice(cc.assistant("Hello"), finish_reason="stop"),),
+            choices=(cc.Choice(cc.assistant("Hello"), finish_reason=cc.FinishReason.STOP),),
             id="r1",
             model="m",
             usage=cc.Usage(prompt_tokens=3, completion_tokens=7, total_tokens=10),
