@@ -35,6 +35,7 @@ from ..._events import (
 from ..._eventstream import MAX_FRAME, EventStreamReader
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Deframer, Limits, Pair, limits
+from ..._paths import key_path
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCallDelta
 from .._streaming import StreamDecoder, cut_off
@@ -212,7 +213,7 @@ class BedrockStreamDecoder(StreamDecoder):
         start = expect_dict(payload.get("start", {}), "$.start")
         for kind, fields in start.items():
             block.kind = kind
-            block.fields = expect_dict(fields, f"$.start.{kind}")
+            block.fields = expect_dict(fields, "$.start" + key_path(kind))
             if kind == "toolUse" and fields.get("type") != "server_tool_use":
                 call_id, name = fields.get("toolUseId"), fields.get("name")
                 block.slot = self._calls
@@ -244,7 +245,8 @@ class BedrockStreamDecoder(StreamDecoder):
             elif key == "toolResult" and type(value) is list:
                 block.content.extend(value)
             else:
-                raise ValidationError("is a delta this decoder does not know", f"$.delta.{key}")
+                rule = "is a delta this decoder does not know"
+                raise ValidationError(rule, "$.delta" + key_path(key))
 
     def _reasoning(self, block: _Block, value: dict[str, Any], events: list[StreamEvent]) -> None:
         text, signature, redacted = (
