@@ -289,7 +289,11 @@ class TestPreview:
         acc = cc.ToolCallAccumulator(preview=True, max_arguments=10, max_tool_calls=1)
         acc.feed(D(0, "c", "f", '{"a":'))
         assert acc.preview(0) == {}
-        over = D(0, None, None, '"x' * 10) if limit == "max_arguments" else D(1, "d", "g", "{")
+        over = (
+            D(0, None, None, '"xxxxxxxxxxxxxxxx')
+            if limit == "max_arguments"
+            else D(1, "d", "g", "{")
+        )
         with pytest.raises(cc.StreamError) as fed:
             acc.feed(over)
         assert fed.value.limit == limit
