@@ -374,6 +374,24 @@ class TestRetryAfter:
         with pytest.raises(ProviderError):
             http.read_stream("anthropic", 503, headers, b"")
 
+    @pytest.mark.parametrize(
+        "headers",
+        [
+            {"retry-after": "10000000000"},  # time.sleep(1e10) raises OverflowError
+            {"retry-after": "1e300"},
+            {"retry-after-ms": "1e300"},
+            {"retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"},
+        ],
+    )
+    def test_a_wait_no_clock_can_sleep_is_ignored(self, headers: dict[str, str]) -> None:
+        assert http.retry_after(headers, now=1445412480.0) is None
+        assert http.retry_after({"retry-after": str(2**32)}) == 2**32
+
+    def test_gemini_retry_info_no_clock_can_sleep_is_ignored(self) -> None:
+        detail = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1e300s"}
+        body = json.dumps({"error": {"code": 429, "details": [detail]}}).encode()
+        assert http.read_error("gemini", 429, {}, body).retry_after is None
+
     def test_a_date_is_counted_from_the_clock(self) -> None:
         wait = http.retry_after({"Retry-After": "Fri, 01 Jan 2100 00:00:00 GMT"})
         assert wait is not None

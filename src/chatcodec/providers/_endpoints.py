@@ -22,6 +22,7 @@ import msgspec
 
 from .._errors import ValidationError
 from .._exchange import ProviderTool, Request
+from .._headers import usable_wait
 
 __all__ = ["ANTHROPIC_BETAS", "ANTHROPIC_VERSION", "ENDPOINTS", "Endpoint", "anthropic_betas"]
 
@@ -193,7 +194,8 @@ def body_retry_after(name: str, body: object) -> float | None:
     """The wait an error body asks for, where the family puts one there, else None.
 
     Gemini (Google APIs) sends a ``google.rpc.RetryInfo`` detail whose
-    ``retryDelay`` is a protobuf Duration in JSON (``"38s"``, ``"0.5s"``).
+    ``retryDelay`` is a protobuf Duration in JSON (``"38s"``, ``"0.5s"``); a
+    delay no caller can wait (see :data:`chatcodec._headers.MAX_WAIT`) is None.
     """
     if name != "gemini" or type(body) is not dict or type(body.get("error")) is not dict:
         return None
@@ -206,5 +208,5 @@ def body_retry_after(name: str, body: object) -> float | None:
                     seconds = float(delay[:-1])
                 except ValueError:
                     return None
-                return seconds if 0 <= seconds < float("inf") else None
+                return usable_wait(seconds)
     return None
