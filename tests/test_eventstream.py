@@ -133,8 +133,12 @@ class TestBroken:
 
     def test_oversize(self) -> None:
         data = encode_message(EVENT, b"x" * 100)
-        with pytest.raises(StreamError, match="over 64 bytes"):
+        with pytest.raises(StreamError, match="over the limit max_frame=64") as raised:
             EventStreamReader(max_frame=64).feed(data[:12])
+        assert raised.value.limit == "max_frame"
+        with pytest.raises(StreamError, match="over the limit max_line=64") as named:
+            EventStreamReader(max_frame=64, limit="max_line").feed(data[:12])
+        assert named.value.limit == "max_line"
 
     def test_impossible_lengths(self) -> None:
         prelude = struct.pack(">II", 15, 0)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import chatcodec as cc
@@ -127,11 +127,42 @@ class TestSSE:
             whole(b"event: \xff\ndata: 1\n\n")
 
     @given(st.lists(st.integers(0, 40), max_size=30), st.sampled_from(["\n", "\r\n", "\r"]))
+    # An empty chunk between the CR and the LF of a CRLF once made the LF a blank
+    # line: the event ended early, without its data (its name lost) ...
+    @example(sizes=[14, 0], eol="\r\n")
+    # ... or in the middle of its data lines ("a" and "b" as two events).
+    @example(sizes=[43, 0], eol="\r\n")
     def test_any_split(self, sizes: list[int], eol: str) -> None:
         data = eol.join(
             [": c", "event: x", 'data: {"a":"é"}', "", "data: a", "data: b", "", "data: [DONE]"]
         ).encode()
         assert in_pieces(data, sizes) == whole(data)
+
+    def test_an_empty_chunk_between_cr_and_lf(self) -> None:
+        deframer = Deframer("sse")
+        assert deframer.feed(b"event: x\r") == []
+        assert deframer.feed(b"") == []
+        assert deframer.feed(b'\ndata: {"a":1}\r') == []
+        assert deframer.feed(b"") == []
+        assert deframer.feed(b"\ndata: 2\r\n\r\n") == [Frame("x", b'{"a":1}\n2')]
+
+
+EMPTY_CHUNKS = [
+    b'event: x\r\ndata: {"a":1}\r\ndata: 2\r\n\r\n: c\r\ndata: [DONE]\r\n\r\n',
+    b"event: x\rdata: 1\r\rdata: 2\r\r",
+    b'{"a":1}\r\n\r\n{"b":2}\r\n',
+    b'[{"a": "\\"]"}\r\n,\r\n{"b": [1]}\r\n]\r\n',
+]
+
+
+@pytest.mark.parametrize("data", EMPTY_CHUNKS)
+def test_empty_chunks_change_nothing(data: bytes) -> None:
+    """An empty read anywhere (between the CR and LF of a CRLF too) changes no framing."""
+    expected = whole(data)
+    assert expected
+    for cut in range(len(data) + 1):
+        assert in_pieces(data, [cut, 0, 0]) == expected, cut
+        assert in_pieces(data, [0, cut, 0]) == expected, cut
 
 
 class TestNDJSON:

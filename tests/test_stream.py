@@ -266,6 +266,43 @@ class TestPreview:
         with pytest.raises(cc.StreamError, match="preview=True"):
             acc.preview(0)
 
+    @pytest.mark.parametrize("slot", [1, 2, -1, -2, "0", 0.0, None, True])
+    def test_a_slot_no_call_has(self, slot: Any) -> None:
+        """Slots count from the start: -1 is no slot (not the last call), nor is "0"."""
+        acc = cc.ToolCallAccumulator(preview=True)
+        acc.feed(D(0, "c1", "f", '{"a": 1'))
+        with pytest.raises(cc.NotFoundError) as raised:
+            acc.preview(slot)
+        assert isinstance(raised.value, KeyError)
+        assert raised.value.what == "tool call slot"
+        assert "no tool call is in slot" in str(raised.value)
+        assert acc.preview(0) == {}
+
+    def test_no_slot_before_any_call(self) -> None:
+        acc = cc.ToolCallAccumulator(preview=True)
+        with pytest.raises(cc.NotFoundError):
+            acc.preview(0)
+
+    @pytest.mark.parametrize("limit", ["max_arguments", "max_tool_calls"])
+    def test_after_a_limit_error(self, limit: str) -> None:
+        """Past a limit every call is dropped: a preview names the limit, for any slot."""
+        acc = cc.ToolCallAccumulator(preview=True, max_arguments=10, max_tool_calls=1)
+        acc.feed(D(0, "c", "f", '{"a":'))
+        assert acc.preview(0) == {}
+        over = (
+            D(0, None, None, '"xxxxxxxxxxxxxxxx')
+            if limit == "max_arguments"
+            else D(1, "d", "g", "{")
+        )
+        with pytest.raises(cc.StreamError) as fed:
+            acc.feed(over)
+        assert fed.value.limit == limit
+        for slot in (0, 1, -1):
+            with pytest.raises(cc.StreamError) as raised:
+                acc.preview(slot)
+            assert raised.value.limit == limit
+            assert not isinstance(raised.value, IndexError)
+
     @pytest.mark.parametrize(
         ("text", "expected"),
         [

@@ -121,7 +121,9 @@ class NotFoundError(ChatCodecError, KeyError):
     id : str
         The id or name that was asked for (the caller's own, not content).
     what : str
-        ``"record"``, ``"tool call"`` or ``"codec"``.
+        ``"record"``, ``"tool call"``, ``"tool call slot"`` (a slot of a
+        :class:`~chatcodec.ToolCallAccumulator`; ``id`` is the slot asked
+        for, written as Python writes it) or ``"codec"``.
     known : tuple of str
         The names that exist, when there are few enough to list (codecs).
     """
@@ -135,6 +137,8 @@ class NotFoundError(ChatCodecError, KeyError):
     def __str__(self) -> str:
         if self.what == "codec":
             return f"no codec named {self.id!r}; known: {', '.join(self.known)}"
+        if self.what == "tool call slot":
+            return f"no tool call is in slot {self.id} - at `$.tool_calls`"
         return f"no {self.what} has the id {self.id!r}"
 
     def __reduce__(self) -> Any:

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ._errors import StreamError
+from ._framing import over_limit
 
 __all__ = ["MAX_FRAME", "EventStreamMessage", "EventStreamReader", "HeaderValue", "encode_message"]
 
@@ -109,7 +110,11 @@ class EventStreamReader:
     ----------
     max_frame : int, optional
         The largest frame taken, in bytes; a longer one raises
-        :class:`~chatcodec.StreamError` before its bytes are waited for.
+        :class:`~chatcodec.StreamError` before its bytes are waited for, whose
+        ``.limit`` is ``limit``.
+    limit : str, default "max_frame"
+        The name of the limit ``max_frame`` stands for: a stream decoder that
+        took ``max_line`` or ``max_event`` as its frame limit names that one.
 
     Examples
     --------
@@ -121,10 +126,11 @@ class EventStreamReader:
     'messageStart'
     """
 
-    __slots__ = ("_buffer", "_checked", "max_frame")
+    __slots__ = ("_buffer", "_checked", "limit", "max_frame")
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, max_frame: int = MAX_FRAME, limit: str = "max_frame") -> None:
         self.max_frame = max_frame
+        self.limit = limit
         self._buffer = bytearray()
         self._checked = False  # whether the prelude at the front was checked
 
@@ -134,8 +140,8 @@ class EventStreamReader:
         Raises
         ------
         StreamError
-            On a bad prelude or message CRC, a length below 16 bytes or above
-            ``max_frame``, or malformed headers.
+            On a bad prelude or message CRC, a length below 16 bytes, or
+            malformed headers; above ``max_frame``, with ``.limit`` naming it.
         """
         buffer = self._buffer
         buffer += data
@@ -148,7 +154,8 @@ class EventStreamReader:
                 if total < _MIN_FRAME or header_length > total - _MIN_FRAME:
                     raise StreamError("an event-stream frame has impossible lengths")
                 if total > self.max_frame:
-                    raise StreamError(f"an event-stream frame is over {self.max_frame} bytes")
+                    self.release()  # nothing of a frame over the limit is kept
+                    raise over_limit(self.limit, self.max_frame)
                 self._checked = True
             if len(buffer) < total:
                 break
@@ -161,6 +168,11 @@ class EventStreamReader:
             headers = _headers(frame, 12, 12 + header_length)
             out.append(EventStreamMessage(headers, frame[12 + header_length : total - 4]))
         return out
+
+    def release(self) -> None:
+        """Drop every byte held (after an error: the stream is over)."""
+        self._buffer.clear()
+        self._checked = False
 
     def finish(self) -> None:
         """End the input.

@@ -15,7 +15,8 @@ Everything here works on bytes. The separators are ASCII, which never occurs
 inside a multibyte UTF-8 character, so a character split between two network
 chunks needs no special case: its bytes are joined before anything decodes
 them. A CR ending a chunk is a line end at once; an LF starting the next
-chunk is then the other half of a CRLF and is dropped.
+chunk that is not empty is then the other half of a CRLF and is dropped (an
+empty chunk between them changes nothing).
 
 Feeding costs O(bytes) however the input is split: a chunk that completes no
 frame is only appended to a list (after a search of the chunk itself), and the
@@ -114,6 +115,7 @@ _WHAT = {
     "max_event": "an event of the stream",
     "max_arguments": "a tool call's arguments",
     "max_tool_calls": "the number of tool calls",
+    "max_frame": "an event-stream frame",
 }
 
 
@@ -263,7 +265,11 @@ class _SSE:
         self._limits = limits
 
     def feed(self, data: bytes) -> list[Pair]:
-        if not self._started and data:
+        if not data:
+            # Nothing to read, and nothing to forget: a CR that ended the last
+            # chunk still waits for the LF of its CRLF in the next.
+            return []
+        if not self._started:
             head = b"".join(self._parts) + data
             if len(head) < 3 and _BOM.startswith(head):
                 self._parts[:] = [head]

@@ -10,7 +10,6 @@ their values, so a request can be logged. :class:`HTTPRequest` is what
 from __future__ import annotations
 
 import email.utils
-import math
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC
@@ -156,12 +155,26 @@ class HTTPRequest:
     __str__ = __repr__
 
 
+MAX_WAIT = float(2**32)
+"""The longest wait taken, in seconds (about 136 years); a longer one is no usable wait.
+
+``time.sleep`` refuses waits past what the platform's clock counts (about 292
+years: ``time.sleep(1e10)`` raises ``OverflowError``), and a retry loop must be
+able to sleep on any wait it is given.
+"""
+
+
+def usable_wait(value: float) -> float | None:
+    """``value`` if a caller can wait that many seconds (0 to :data:`MAX_WAIT`), else None."""
+    return value if 0 <= value <= MAX_WAIT else None  # NaN compares false: None
+
+
 def _seconds(text: str) -> float | None:
     try:
         value = float(text)
     except ValueError:
         return None
-    return value if math.isfinite(value) and value >= 0 else None
+    return usable_wait(value)
 
 
 def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
@@ -170,7 +183,12 @@ def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> floa
     ``retry-after-ms`` (milliseconds, sent by OpenAI and Azure) wins over
     ``Retry-After``, which is a number of seconds or an HTTP-date (RFC 9110
     10.2.3); a date is counted from ``now`` (a POSIX timestamp, the clock by
-    default), and one already past gives 0. A value that is neither gives None.
+    default), and one already past gives 0. A value that is neither gives None,
+    and so does an unusable one: a date no calendar can hold (a year past
+    9999, a day 40 of a month...), or a wait longer than :data:`MAX_WAIT`
+    (about 136 years; ``time.sleep`` refuses waits not much longer). An
+    unusable ``Retry-After`` is ignored, never an error: a retry loop reading
+    it always gets a wait it can sleep on, or None.
 
     Examples
     --------
@@ -184,7 +202,7 @@ def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> floa
         headers = Headers(headers)
     ms = headers.get("retry-after-ms")
     if ms is not None and (value := _seconds(ms.strip())) is not None:
-        return value / 1000
+        return value / 1000  # at most MAX_WAIT milliseconds: usable seconds
     text = headers.get("retry-after")
     if text is None:
         return None
@@ -193,11 +211,12 @@ def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> floa
         return value
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        # parsedate_to_datetime gives a naive datetime for "-0000": it is UTC.
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        stamp = when.timestamp()
+    # OverflowError: a year or day past a C int ("21 Oct 99999999999").
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     clock = time.time() if now is None else now
-    # parsedate_to_datetime gives a naive datetime for "-0000": it is UTC.
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    stamp = when.timestamp()
-    return max(0.0, stamp - clock)
+    return usable_wait(max(0.0, stamp - clock))

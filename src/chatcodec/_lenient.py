@@ -20,6 +20,7 @@ from ._control import UnknownPart, UnknownRecord
 from ._conversation import CURRENT_VERSION, Conversation, Entry, Transcript
 from ._errors import DECODE_FAILURES, ChatCodecError, OrderingError, ValidationError, from_msgspec
 from ._messages import Message
+from ._paths import key_path
 from ._problems import Problem
 from ._record import json_decoder
 from ._roles import Role
@@ -313,7 +314,7 @@ def _conversation(data: bytes | str, format: Format, problems: list[Problem]) ->
                 if key not in _LISTS:
                     envelope[key] = _ANY.decode(value)
             except DECODE_FAILURES as exc:
-                problems.append(problem_of(from_msgspec(exc), f"$.{key}"))
+                problems.append(problem_of(from_msgspec(exc), "$" + key_path(key)))
         name = "records" if "records" in fields or "messages" not in fields else "messages"
         items: Any = fields.get(name)
         if items is not None and bytes(items).lstrip().startswith(b"["):
@@ -400,7 +401,7 @@ def _head(envelope: dict[str, Any], problems: list[Problem]) -> Transcript:
         fields["extras"] = given
     for key, value in fields.items():
         if key in extras:
-            _warn(problems, f"$.{key}", "also in extras; the value in extras was kept")
+            _warn(problems, "$" + key_path(key), "also in extras; the value in extras was kept")
         else:
             extras[key] = value
     return Transcript(CURRENT_VERSION, (), policy, metadata, extras=extras or None)

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import msgspec
 
 from ._errors import ValidationError
+from ._paths import key_path
 
 __all__ = [
     "FrozenDict",
@@ -360,10 +361,10 @@ def unsupported(schema: Any, family: str, strict: bool) -> list[tuple[str, str]]
             return
         for key, value in node.items():
             if (allowed is not None and key not in allowed) or key in refused:
-                found.append((f"{at}.{key}", rule))
+                found.append((at + key_path(key), rule))
             if key in _SCHEMA_MAPS and isinstance(value, dict):
                 for name, sub in value.items():
-                    visit(sub, f"{at}.{key}.{name}")
+                    visit(sub, f"{at}.{key}{key_path(name)}")
             elif key in _SCHEMA_LISTS and isinstance(value, list):
                 for i, sub in enumerate(value):
                     visit(sub, f"{at}.{key}[{i}]")

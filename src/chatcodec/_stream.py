@@ -25,7 +25,8 @@ an object, or empty.
 
 What a stream may make is bounded: ``max_tool_calls`` calls, each with at most
 ``max_arguments`` characters of arguments. Past a limit, :meth:`feed` raises
-a :class:`~chatcodec.StreamError` naming it (``.limit``) and drops every call.
+a :class:`~chatcodec.StreamError` naming it (``.limit``) and drops every call;
+a preview after that raises the same kind of error, naming the same limit.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any, NamedTuple
 import msgspec
 from msgspec import Raw
 
-from ._errors import StreamError
+from ._errors import NotFoundError, StreamError
 from ._framing import DEFAULT_LIMITS, over_limit
 from ._preview import PartialJSON
 from ._record import Record, json_decoder
@@ -167,6 +168,7 @@ class ToolCallAccumulator:
         self._by_index: dict[int, _Call] = {}
         self._by_id: dict[str, _Call] = {}
         self._finished = False
+        self._dropped: str | None = None  # the limit that dropped every call
 
     def feed(self, delta: ToolCallDelta) -> list[ToolCallEvent]:
         """Take one fragment; return the events it causes.
@@ -207,6 +209,7 @@ class ToolCallAccumulator:
         self._by_index = {}
         self._by_id = {}
         self._finished = True
+        self._dropped = name
         return over_limit(name, self._max_arguments if name == "max_arguments" else self._max_calls)
 
     def preview(self, slot: int) -> Any:
@@ -232,6 +235,22 @@ class ToolCallAccumulator:
         copy one (``copy.deepcopy``) before changing it. Nothing a preview
         returns is shared with the calls :meth:`finish` returns.
 
+        Parameters
+        ----------
+        slot : int
+            A slot a :class:`ToolCallStarted` event named: 0 for the first
+            call, 1 for the next... A slot counts from the start, never from
+            the end: ``-1`` is no slot.
+
+        Raises
+        ------
+        NotFoundError
+            For a slot no call has (``.what`` is ``"tool call slot"``); a
+            ``KeyError``.
+        StreamError
+            Without ``preview=True``; and after :meth:`feed` went past a limit,
+            which dropped every call: ``.limit`` names that limit.
+
         Examples
         --------
         >>> acc = ToolCallAccumulator(preview=True)
@@ -241,7 +260,15 @@ class ToolCallAccumulator:
         """
         if not self._preview:
             raise StreamError("previews need ToolCallAccumulator(preview=True)")
-        call = self._calls[slot]
+        if self._dropped is not None:
+            raise StreamError(
+                f"no previews past the limit {self._dropped}: every call was dropped",
+                limit=self._dropped,
+            )
+        calls = self._calls
+        if type(slot) is not int or not 0 <= slot < len(calls):
+            raise NotFoundError(repr(slot), "tool call slot")
+        call = calls[slot]
         assert call.parser is not None  # every call has one when previews are on
         return call.parser.preview(call.fragments)
 

@@ -118,7 +118,16 @@ def build_request(
         one (``"groq"``: give its ``base_url``).
     request : Request
         What to send. Gemini and Bedrock need ``request.model``: it is in
-        their URL.
+        their URL, escaped so that it never changes which path the request
+        goes to. Bedrock's model id (an ARN too) is one path segment, every
+        byte but letters, digits and ``-._~`` escaped; ``"."`` and ``".."``
+        are refused (every client that normalizes a path reads them as dot
+        segments however they are escaped). Gemini's model is a name
+        (``"gemini-2.5-flash"``, sent as ``models/gemini-2.5-flash``) or a
+        resource name (``"tunedModels/x"``) whose segments are escaped one by
+        one; a name with an empty, ``.`` or ``..`` segment (``"../v1/x"``) is
+        no resource name: it is one model id under ``models/``, escaped whole
+        (its ``/`` and dots too), which the API answers is no model.
     stream : bool, optional
         Ask for a streamed answer; by default ``request.stream``. It sets the
         body's ``"stream"`` (OpenAI, Responses, Anthropic, Ollama, which is
@@ -158,7 +167,8 @@ def build_request(
     Raises
     ------
     ValidationError
-        Gemini and Bedrock without a model; an ``api_key`` for Bedrock.
+        Gemini and Bedrock without a model; Bedrock with the model ``"."``
+        or ``".."``; an ``api_key`` for Bedrock.
     KeyError
         A family that is no codec's.
     """

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import base64
 import json
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
 
-from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall
+import chatcodec as cc
+from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall, http
 from chatcodec._events import (
     Finished,
     PartReceived,
@@ -19,7 +22,7 @@ from chatcodec._events import (
     ToolCallCompleted,
     UsageReported,
 )
-from chatcodec._eventstream import encode_message
+from chatcodec._eventstream import MAX_FRAME, encode_message
 from chatcodec.providers import bedrock
 
 CURATED = [
@@ -219,5 +222,99 @@ class TestErrors:
             decoder.finish()
 
     def test_oversize(self) -> None:
-        with pytest.raises(StreamError, match="over 64 bytes"):
+        with pytest.raises(StreamError, match="over the limit max_frame=64") as raised:
             bedrock.stream(max_frame=64).feed(BUILT)
+        assert raised.value.limit == "max_frame"
+        assert raised.value.partial is None
+
+    def test_a_frame_past_the_default_limit_names_it(self) -> None:
+        prelude = struct.pack(">II", 0xFFFFFFFF, 0)
+        decoder = bedrock.stream()
+        with pytest.raises(StreamError) as raised:
+            decoder.feed(prelude + struct.pack(">I", zlib.crc32(prelude)))
+        assert raised.value.limit == "max_frame"
+        with pytest.raises(StreamError) as again:
+            decoder.feed(b"")
+        assert again.value.limit == "max_frame"
+
+    @pytest.mark.parametrize(
+        ("limits", "name"),
+        [
+            ({"max_line": 64}, "max_line"),
+            ({"max_event": 64}, "max_event"),
+            ({"max_line": 64, "max_event": 32}, "max_event"),
+            ({"max_frame": 32, "max_line": 64}, "max_frame"),
+        ],
+    )
+    def test_max_line_and_max_event_bound_a_frame(self, limits: dict[str, int], name: str) -> None:
+        """The limits every stream() takes: a frame is Bedrock's line and event at once."""
+        decoder = bedrock.stream(
+            max_frame=limits.get("max_frame", MAX_FRAME),
+            max_line=limits.get("max_line"),
+            max_event=limits.get("max_event"),
+        )
+        with pytest.raises(StreamError, match=f"over the limit {name}=") as raised:
+            decoder.feed(BUILT)
+        assert raised.value.limit == name
+        whole = bedrock.stream(max_line=len(BUILT), max_event=len(BUILT))
+        whole.feed(BUILT)
+        reference = bedrock.stream()
+        reference.feed(BUILT)
+        assert whole.finish(allow_incomplete=True) == reference.finish(allow_incomplete=True)
+
+    def test_read_stream_passes_the_limits(self) -> None:
+        decoder = http.read_stream("bedrock", 200, {}, max_line=64, max_event=1 << 20)
+        with pytest.raises(StreamError) as raised:
+            decoder.feed(BUILT)
+        assert raised.value.limit == "max_line"
+
+
+class TestCutBeforeMetadata:
+    """Cut after messageStop, before its metadata: a cut stream, its usage not lost silently."""
+
+    def test_own_stream_cut_before_its_metadata(self) -> None:
+        response = cc.Response(
+            choices=(cc.Choice(cc.assistant("Hello"), finish_reason=cc.FinishReason.STOP),),
+            id="r1",
+            model="m",
+            usage=cc.Usage(prompt_tokens=3, completion_tokens=7, total_tokens=10),
+        )
+        body = bedrock.encode_stream(response)
+        at = 0
+        while b"\x08metadata" not in body[at : at + int.from_bytes(body[at : at + 4], "big")]:
+            at += int.from_bytes(body[at : at + 4], "big")
+        assert 0 < at < len(body)
+        decoder = bedrock.stream()
+        decoder.feed(body[:at])
+        with pytest.raises(StreamError, match="ended before messageStop and its metadata") as cut:
+            decoder.finish()
+        assert not decoder.complete
+        partial = cut.value.partial
+        assert partial is not None
+        assert partial.message is not None
+        assert (partial.message.text, partial.usage) == ("Hello", None)
+        assert decoder.finish(allow_incomplete=True) == partial
+        whole = bedrock.stream()
+        whole.feed(body)
+        assert whole.finish().usage == response.usage
+        assert whole.complete
+
+    def test_metadata_without_usage_ends_the_stream(self) -> None:
+        response = cc.Response(
+            choices=(cc.Choice(cc.assistant("Hi"), finish_reason=cc.FinishReason.STOP),)
+        )
+        body = bedrock.encode_stream(response)
+        decoder = bedrock.stream()
+        decoder.feed(body)
+        assert decoder.finish().message == response.message
+        assert decoder.complete
+
+    def test_metadata_before_message_stop_is_not_the_end(self) -> None:
+        decoder = bedrock.stream()
+        decoder.feed(
+            frame("messageStart", {"role": "assistant"})
+            + frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "Hi"}})
+            + frame("metadata", {"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})
+        )
+        with pytest.raises(StreamError, match="ended before"):
+            decoder.finish()

@@ -155,6 +155,7 @@ class TestEncoderRules:
             "contentBlockDelta",
             "contentBlockStop",
             "messageStop",
+            "metadata",  # always: it ends every ConverseStream, usage or none
         ]
         broken = raw[:-1] + bytes([raw[-1] ^ 1])
         with pytest.raises(ChecksumMismatch):
@@ -164,7 +165,10 @@ class TestEncoderRules:
 
     def test_stop_reasons(self) -> None:
         raw = encode_events(FAMILY, [TextDelta("Hel"), Finished(FinishReason.LENGTH)], None)
-        assert botocore_events(raw)[-1] == {"messageStop": {"stopReason": "max_tokens"}}
+        assert botocore_events(raw)[-2:] == [
+            {"messageStop": {"stopReason": "max_tokens"}},
+            {"metadata": {}},
+        ]
         assert decode(FAMILY, raw)[1].finish_reason is FinishReason.LENGTH
 
     def test_usage_loss_said_once(self) -> None:

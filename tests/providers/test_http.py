@@ -19,12 +19,29 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 from corpus import DATA, STREAMS, corpus, needs_corpus
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import ProviderError, http, providers
 
 REQUEST = cc.Request((cc.user("Weather in Paris?"),), model="m-1", max_tokens=64)
 KEY = "sk-test-0123456789"
+
+# What WHATWG URLs (browsers, fetch) read as a dot segment; RFC 3986 clients read the first two.
+DOT_SEGMENTS = {".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"}
+
+
+def model_path(family: str, model: str, stream: bool = False) -> list[str]:
+    """The segments of the URL path after the base URL, as sent for ``model``."""
+    request = msgspec.structs.replace(REQUEST, model=model)
+    url = http.build_request(family, request, stream=stream).url
+    root = http.base_url(family)
+    assert url.startswith(root + "/")
+    path, _, query = url[len(root) + 1 :].partition("?")
+    assert "#" not in url
+    assert query in ("", "alt=sse")
+    return path.split("/")
 
 
 def status_of(path: Path) -> int:
@@ -106,6 +123,53 @@ class TestBuildRequest:
         assert streamed.headers["accept"] == "application/vnd.amazon.eventstream"
         assert "authorization" not in streamed.headers
         assert "stream" not in json.loads(streamed.body)
+
+    @given(model=st.text(min_size=1), stream=st.booleans())
+    @example(model="../../v1/cachedContents/x", stream=False)
+    @example(model="models/../../files", stream=True)
+    @example(model="tunedModels/x/./y", stream=False)
+    @example(model="a//b?alt=json#frag", stream=False)
+    @example(model="..", stream=False)
+    @example(model="%2e%2e/x", stream=False)
+    def test_gemini_keeps_the_model_in_its_place(self, model: str, stream: bool) -> None:
+        """Whatever the model, the request goes to an operation of a model, under the base URL."""
+        segments = model_path("gemini", model, stream)
+        assert not DOT_SEGMENTS & {segment.lower() for segment in segments}
+        assert all(segments)
+        assert segments[-1].endswith(":streamGenerateContent" if stream else ":generateContent")
+
+    @pytest.mark.parametrize(
+        ("model", "path"),
+        [
+            ("gemini-2.5-flash", "models/gemini-2.5-flash"),
+            ("models/gemini-2.5-flash", "models/gemini-2.5-flash"),
+            ("tunedModels/my-model", "tunedModels/my-model"),
+            ("projects/p/locations/l/publishers/google/models/g", None),
+            ("m?x#y", "models/m%3Fx%23y"),
+            ("../../v1/cachedContents/x", "models/%2E%2E%2F%2E%2E%2Fv1%2FcachedContents%2Fx"),
+            ("models/../x", "models/models%2F%2E%2E%2Fx"),
+            ("a//b", "models/a%2F%2Fb"),
+        ],
+    )
+    def test_gemini_model_paths(self, model: str, path: str | None) -> None:
+        assert "/".join(model_path("gemini", model)) == (path or model) + ":generateContent"
+
+    @given(model=st.text(min_size=1).filter(lambda text: text not in (".", "..")))
+    @example(model="../../model/x")
+    @example(model="...")
+    def test_bedrock_keeps_the_model_in_one_segment(self, model: str) -> None:
+        segments = model_path("bedrock", model)
+        assert len(segments) == 3
+        assert segments[0] == "model"
+        assert segments[1].lower() not in DOT_SEGMENTS
+        assert segments[2] == "converse"
+
+    @pytest.mark.parametrize("model", [".", ".."])
+    def test_bedrock_refuses_a_dot_segment(self, model: str) -> None:
+        request = msgspec.structs.replace(REQUEST, model=model)
+        with pytest.raises(cc.ValidationError, match=r"must not be '\.' or '\.\.'") as raised:
+            http.build_request("bedrock", request)
+        assert raised.value.path == "$.model"
 
     def test_bedrock_is_signed_by_the_caller(self) -> None:
         auth = pytest.importorskip("botocore.auth", reason="botocore is not installed")
@@ -288,6 +352,45 @@ class TestRetryAfter:
     )
     def test_forms(self, headers: dict[str, str], expected: float | None) -> None:
         assert http.retry_after(headers, now=1445412480.0) == expected
+
+    @pytest.mark.parametrize(
+        "date",
+        [
+            "Wed, 21 Oct 99999999999 07:28:30 GMT",  # a year past a C int: OverflowError
+            "Wed, 21 Oct 99999 07:28:30 GMT",  # past datetime's year 9999
+            "Wed, 99999999999 Oct 2015 07:28:30 GMT",
+            "Wed, 21 Oct 2015 99999999999:28:30 GMT",
+            "Wed, 21 Oct 2015 07:28:30 +9999",
+        ],
+    )
+    def test_a_date_no_calendar_holds_is_ignored(self, date: str) -> None:
+        headers = {"retry-after": date}
+        assert http.retry_after(headers, now=1445412480.0) is None
+        error = http.read_error("openai", 429, headers, b"{}")
+        assert (error.status, error.retry_after) == (429, None)
+        with pytest.raises(ProviderError) as raised:
+            http.read_response("openai", 429, headers, b"{}")
+        assert raised.value.retry_after is None
+        with pytest.raises(ProviderError):
+            http.read_stream("anthropic", 503, headers, b"")
+
+    @pytest.mark.parametrize(
+        "headers",
+        [
+            {"retry-after": "10000000000"},  # time.sleep(1e10) raises OverflowError
+            {"retry-after": "1e300"},
+            {"retry-after-ms": "1e300"},
+            {"retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"},
+        ],
+    )
+    def test_a_wait_no_clock_can_sleep_is_ignored(self, headers: dict[str, str]) -> None:
+        assert http.retry_after(headers, now=1445412480.0) is None
+        assert http.retry_after({"retry-after": str(2**32)}) == 2**32
+
+    def test_gemini_retry_info_no_clock_can_sleep_is_ignored(self) -> None:
+        detail = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1e300s"}
+        body = json.dumps({"error": {"code": 429, "details": [detail]}}).encode()
+        assert http.read_error("gemini", 429, {}, body).retry_after is None
 
     def test_a_date_is_counted_from_the_clock(self) -> None:
         wait = http.retry_after({"Retry-After": "Fri, 01 Jan 2100 00:00:00 GMT"})

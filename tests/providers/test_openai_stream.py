@@ -12,6 +12,7 @@ from corpus import corpus, needs_corpus, random_sizes, run_stream
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk
 
+import chatcodec as cc
 from chatcodec import FinishReason, StreamError, ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._content import OpaquePart, RefusalPart
 from chatcodec._events import (
@@ -348,10 +349,49 @@ class TestRules:
         )
 
     def test_without_done_sentinel(self) -> None:
-        raw = sse(chunk(choice(content="Hi", finish="stop")), done=False)
+        """A dialect without [DONE] (Perplexity) ends with the finish reasons and the usage."""
+        usage = {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}
+        raw = sse(chunk(choice(content="Hi", finish="stop"), usage=usage), done=False)
         _, response = run(raw)
         assert response.message is not None
         assert response.message.text == "Hi"
+        assert response.usage is not None
+        assert response.usage.total_tokens == 4
+
+    @pytest.mark.parametrize("announced", [False, True])
+    def test_cut_before_the_usage_chunk_and_done(self, announced: bool) -> None:
+        """Finish reasons without the usage or [DONE] are a cut stream: no usage lost silently.
+
+        With ``stream_options.include_usage`` OpenAI sends ``"usage": null`` in each chunk and
+        the usage in a chunk of its own before ``[DONE]``; a stream cut between the last finish
+        reason and that chunk must not pass for a whole answer without usage.
+        """
+        usage = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
+        top: dict[str, Any] = {"usage": None} if announced else {}
+        head = sse(
+            chunk(choice(role="assistant", content="Hel"), **top),
+            chunk(choice(content="lo", finish="stop"), **top),
+            done=False,
+        )
+        tail = sse({**chunk(), "usage": usage})
+        decoder = openai.stream()
+        decoder.feed(head)
+        with pytest.raises(StreamError, match="ended before \\[DONE\\]") as caught:
+            decoder.finish()
+        assert not decoder.complete
+        partial = caught.value.partial
+        assert partial is not None
+        assert partial.message is not None
+        assert (partial.message.text, partial.usage) == ("Hello", None)
+        assert decoder.finish(allow_incomplete=True) == partial
+        # The usage chunk alone (no [DONE]) completes it; so does [DONE] alone.
+        for rest in (tail.split(b"data: [DONE]")[0], b"data: [DONE]\n\n", tail):
+            decoder = openai.stream()
+            decoder.feed(head + rest)
+            response = decoder.finish()
+            assert decoder.complete
+            assert response.message is not None
+            assert response.message.text == "Hello"
 
     def test_obfuscation_dropped_unknown_kept(self) -> None:
         raw = sse(
@@ -593,6 +633,34 @@ class TestRules:
         ]
         assert isinstance(message.content[1], OpaquePart)
         check_events(events, response)
+
+
+class TestCutBeforeUsage:
+    """An answer of the codec's own writing, cut before its usage chunk, is no whole answer."""
+
+    def test_own_stream_cut_before_the_usage_chunk(self) -> None:
+        response = Response(
+            choices=(cc.Choice(cc.assistant("Hello"), finish_reason=cc.FinishReason.STOP),),
+            id="r1",
+            model="m",
+            usage=cc.Usage(prompt_tokens=3, completion_tokens=7, total_tokens=10),
+        )
+        body = openai.encode_stream(response)
+        cut = body[
+            : body.index(
+                b'data: {"id":"r1","created":0,"model":"m","object":"chat.'
+                b'completion.chunk","choices":[],"usage"'
+            )
+        ]
+        decoder = openai.stream()
+        decoder.feed(cut)
+        with pytest.raises(StreamError, match="ended before") as caught:
+            decoder.finish()
+        assert caught.value.partial is not None
+        assert caught.value.partial.usage is None
+        whole = openai.stream()
+        whole.feed(body)
+        assert whole.finish().usage == response.usage
 
 
 class TestStreamMechanics:

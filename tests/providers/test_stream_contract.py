@@ -107,7 +107,13 @@ def ended(family: str, events: list[Any]) -> bool:
             for c in e.get("choices") or []:
                 index = c.get("index", 0)
                 finished[index] = finished.get(index, False) or bool(c.get("finish_reason"))
-        return "[DONE]" in events or (bool(finished) and all(finished.values()))
+        # Without [DONE] (dialects that send none), the usage must have come too:
+        # OpenAI cut between its last finish reason and its usage chunk looks the same.
+        usage = any(
+            type(e.get("usage")) is dict or type((e.get("x_groq") or {}).get("usage")) is dict
+            for e in objects
+        )
+        return "[DONE]" in events or (usage and bool(finished) and all(finished.values()))
     if family == "anthropic":
         return any(e.get("type") == "message_stop" for e in objects)
     if family == "gemini":

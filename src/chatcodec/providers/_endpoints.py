@@ -22,6 +22,7 @@ import msgspec
 
 from .._errors import ValidationError
 from .._exchange import ProviderTool, Request
+from .._headers import usable_wait
 
 __all__ = ["ANTHROPIC_BETAS", "ANTHROPIC_VERSION", "ENDPOINTS", "Endpoint", "anthropic_betas"]
 
@@ -71,20 +72,39 @@ def _needs(model: str | None) -> str:
     return model
 
 
+# Segments every client that normalizes a path removes, with the one before
+# (RFC 3986 5.2.4); WHATWG URLs read "%2e%2e" as ".." too, so no escaping
+# makes them safe.
+_DOT_SEGMENTS = frozenset(("", ".", ".."))
+
+
 def _gemini_path(model: str | None, stream: bool) -> str:
+    # The model never changes which path the request goes to. "gemini-2.5-flash"
+    # goes under models/; a resource name as the API lists it ("models/...",
+    # "tunedModels/...", Vertex's "projects/.../models/...") keeps its segments,
+    # each escaped. Any other name (an empty, "." or ".." segment) is one model
+    # id under models/, escaped whole, "/" and dots too: no client reads a dot
+    # segment in it, and the API answers that no such model exists.
     name = _needs(model)
-    # "gemini-2.5-flash", or a resource name as the API lists it ("models/...",
-    # "tunedModels/..."): the path takes the resource name.
-    if "/" not in name:
-        name = f"models/{name}"
-    name = quote(name, safe="/")
-    return f"/{name}:streamGenerateContent?alt=sse" if stream else f"/{name}:generateContent"
+    segments = name.split("/")
+    if len(segments) == 1:
+        path = "models/" + quote(name, safe="")
+    elif _DOT_SEGMENTS.isdisjoint(segments):
+        path = "/".join(quote(segment, safe="") for segment in segments)
+    else:
+        path = "models/" + quote(name, safe="").replace(".", "%2E")
+    return f"/{path}:streamGenerateContent?alt=sse" if stream else f"/{path}:generateContent"
 
 
 def _bedrock_path(model: str | None, stream: bool) -> str:
     # A model id may be an ARN ("arn:aws:bedrock:...:inference-profile/x"):
-    # one path segment, so ":" and "/" are escaped too.
+    # one path segment, so ":" and "/" are escaped too. A segment "." or ".."
+    # would take the request elsewhere however it is escaped: refused.
     model_id = quote(_needs(model), safe="")
+    if model_id in _DOT_SEGMENTS:
+        raise ValidationError(
+            "must not be '.' or '..': the model id is a segment of the URL", "$.model"
+        )
     return f"/model/{model_id}/converse-stream" if stream else f"/model/{model_id}/converse"
 
 
@@ -174,7 +194,8 @@ def body_retry_after(name: str, body: object) -> float | None:
     """The wait an error body asks for, where the family puts one there, else None.
 
     Gemini (Google APIs) sends a ``google.rpc.RetryInfo`` detail whose
-    ``retryDelay`` is a protobuf Duration in JSON (``"38s"``, ``"0.5s"``).
+    ``retryDelay`` is a protobuf Duration in JSON (``"38s"``, ``"0.5s"``); a
+    delay no caller can wait (see :data:`chatcodec._headers.MAX_WAIT`) is None.
     """
     if name != "gemini" or type(body) is not dict or type(body.get("error")) is not dict:
         return None
@@ -187,5 +208,5 @@ def body_retry_after(name: str, body: object) -> float | None:
                     seconds = float(delay[:-1])
                 except ValueError:
                     return None
-                return seconds if 0 <= seconds < float("inf") else None
+                return usable_wait(seconds)
     return None

@@ -26,6 +26,7 @@ import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
 from .._loss import Loss, a
+from .._paths import key_path
 
 __all__ = [
     "HINT",
@@ -301,12 +302,12 @@ class Encoding:
                             name = name[1:]  # a wire key, as sent
                         elif neutral(key, name, item):
                             continue
-                        at = f"{path}.extras.{key}.{name}"
+                        at = f"{path}.extras.{key}{key_path(name)}"
                         if (key, name) in _SETTING_GROUPS and type(item) is dict:
                             # A group of settings: each one the target lacks, by name.
                             for inner in item:
                                 self.lose(
-                                    f"{at}.{inner}",
+                                    at + key_path(inner),
                                     f"{a(key)} setting {self.provider} has no place for",
                                 )
                         else:
@@ -316,7 +317,9 @@ class Encoding:
                                 or f"{a(key)} field {self.provider} has no place for",
                             )
                 else:
-                    self.lose(f"{path}.extras.{key}", f"a field {self.provider} has no place for")
+                    self.lose(
+                        f"{path}.extras{key_path(key)}", f"a field {self.provider} has no place for"
+                    )
         return own
 
     def _held(self, provider: str, inner: Any, path: str) -> None:
@@ -333,4 +336,6 @@ class Encoding:
         for name, item in inner.items():
             if item is not None and item != "" and item is not False:
                 name = name[1:] if name.startswith(LITERAL) else name  # a wire key, as sent
-                self.lose(f"{path}.{name}", f"{a(provider)} field {self.provider} has no place for")
+                self.lose(
+                    path + key_path(name), f"{a(provider)} field {self.provider} has no place for"
+                )

@@ -35,6 +35,7 @@ from ..._events import (
 from ..._eventstream import MAX_FRAME, EventStreamReader
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Deframer, Limits, Pair, limits
+from ..._paths import key_path
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCallDelta
 from .._streaming import StreamDecoder, cut_off
@@ -54,9 +55,9 @@ class _Frames(Deframer):
 
     __slots__ = ("_events",)
 
-    def __init__(self, max_frame: int) -> None:
+    def __init__(self, max_frame: int, limit: str = "max_frame") -> None:
         super().__init__(None)
-        self._events = EventStreamReader(max_frame)
+        self._events = EventStreamReader(max_frame, limit)
 
     def feed_pairs(self, data: bytes) -> list[Pair]:
         pairs: list[Pair] = []
@@ -74,6 +75,9 @@ class _Frames(Deframer):
     def finish_pairs(self) -> list[Pair]:
         self._events.finish()
         return []
+
+    def release(self) -> None:
+        self._events.release()
 
 
 def _exception(headers: dict[str, Any], payload: bytes) -> ProviderError:
@@ -146,13 +150,21 @@ class _Block:
 class BedrockStreamDecoder(StreamDecoder):
     """Decoder for a Bedrock ``ConverseStream`` response; see :func:`stream`."""
 
-    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_stopped", "_top")
+    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_metadata", "_stopped", "_top")
 
-    _LAST = "messageStop"
+    _LAST = "messageStop and its metadata event"
 
     def __init__(self, max_frame: int = MAX_FRAME, limits: Limits = DEFAULT_LIMITS) -> None:
         super().__init__(None, limits)
-        self._deframer = _Frames(max_frame)
+        # A frame is the stream's line and its event at once: the smallest of
+        # the three limits bounds it, and a frame past it names that one.
+        size, name = min(
+            (max_frame, "max_frame"),
+            (limits.max_line, "max_line"),
+            (limits.max_event, "max_event"),
+            key=lambda pair: pair[0],
+        )
+        self._deframer = _Frames(size, name)
         self._pairs = self._deframer.pair_feeder()
         self._message: dict[str, Any] | None = None
         self._blocks: dict[int, _Block] = {}
@@ -162,6 +174,7 @@ class BedrockStreamDecoder(StreamDecoder):
         )
         self._calls = 0
         self._stopped = False  # messageStop came
+        self._metadata = False  # the metadata event (usage, metrics) came
 
     def _block(self, event: dict[str, Any]) -> tuple[int, _Block]:
         index = event.get("contentBlockIndex")
@@ -190,6 +203,7 @@ class BedrockStreamDecoder(StreamDecoder):
             if type(raw) is str:
                 events.append(Finished(finish_reason(raw), raw))
         elif event == "metadata":
+            self._metadata = True
             self._top.update(payload)
             if "usage" in payload:
                 events.append(UsageReported(_usage(payload["usage"])))
@@ -199,7 +213,7 @@ class BedrockStreamDecoder(StreamDecoder):
         start = expect_dict(payload.get("start", {}), "$.start")
         for kind, fields in start.items():
             block.kind = kind
-            block.fields = expect_dict(fields, f"$.start.{kind}")
+            block.fields = expect_dict(fields, "$.start" + key_path(kind))
             if kind == "toolUse" and fields.get("type") != "server_tool_use":
                 call_id, name = fields.get("toolUseId"), fields.get("name")
                 block.slot = self._calls
@@ -231,7 +245,8 @@ class BedrockStreamDecoder(StreamDecoder):
             elif key == "toolResult" and type(value) is list:
                 block.content.extend(value)
             else:
-                raise ValidationError("is a delta this decoder does not know", f"$.delta.{key}")
+                rule = "is a delta this decoder does not know"
+                raise ValidationError(rule, "$.delta" + key_path(key))
 
     def _reasoning(self, block: _Block, value: dict[str, Any], events: list[StreamEvent]) -> None:
         text, signature, redacted = (
@@ -296,7 +311,9 @@ class BedrockStreamDecoder(StreamDecoder):
         return cut_off(response_from(body), cut)
 
     def _complete(self) -> bool:
-        return self._stopped
+        # ConverseStream always ends with metadata (the usage) after messageStop:
+        # a stream without it was cut, and its usage lost.
+        return self._stopped and self._metadata
 
     def _release(self) -> None:
         self._message, self._blocks, self._top = None, {}, {}
@@ -306,6 +323,8 @@ def stream(
     framing: None = None,
     *,
     max_frame: int = MAX_FRAME,
+    max_line: int | None = None,
+    max_event: int | None = None,
     max_arguments: int | None = None,
     max_tool_calls: int | None = None,
 ) -> BedrockStreamDecoder:
@@ -321,21 +340,30 @@ def stream(
         Bedrock streams have one framing; the parameter keeps the codec
         surface the same as the other families'.
     max_frame : int, optional
-        The largest event-stream frame taken, in bytes.
+        The largest event-stream frame taken, in bytes (default AWS's
+        largest, 24 MiB and 128 KiB of payload and 16 bytes).
+    max_line, max_event : int, optional
+        The limits every family's ``stream()`` takes: one frame is Bedrock's
+        line and event at once, so each bounds a frame as ``max_frame`` does,
+        and the smallest of the three given holds. Past it, ``feed`` raises
+        ``StreamError`` whose ``.limit`` names the one that held
+        (``"max_frame"`` by default).
     max_arguments, max_tool_calls : int, optional
         Limits: the most characters of one call's input (default 16 MiB) and
         the most tool calls (10,000).
 
-    The stream is complete at ``messageStop``; ``finish()`` of a stream cut
-    off before raises ``StreamError`` (``finish(allow_incomplete=True)``
-    returns the partial), and a ``toolUse`` block the stream ended in is an
-    invalid call whose arguments are truncated.
+    The stream is complete once ``messageStop`` and the ``metadata`` event
+    after it (the usage and metrics, which ConverseStream always sends) have
+    come; ``finish()`` of a stream cut off before raises ``StreamError``
+    (``finish(allow_incomplete=True)`` returns the partial, whose ``usage``
+    is None when the metadata never came), and a ``toolUse`` block the
+    stream ended in is an invalid call whose arguments are truncated.
 
     Raises
     ------
     StreamError
-        From ``feed``/``finish``: a frame fails its CRC, is over
-        ``max_frame`` or is cut off at the end; an ``exception`` frame (the
+        From ``feed``/``finish``: a frame fails its CRC, is over the frame
+        limit (``.limit`` names it) or is cut off at the end; an ``exception`` frame (the
         message names its type, such as ``throttlingException``); or an
         event is malformed. ``partial`` holds the response so far.
 
@@ -352,6 +380,7 @@ def stream(
     ...     frame("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi!"}}'),
     ...     frame("contentBlockStop", b'{"contentBlockIndex":0}'),
     ...     frame("messageStop", b'{"stopReason":"end_turn"}'),
+    ...     frame("metadata", b'{"usage":{"inputTokens":3,"outputTokens":2,"totalTokens":5}}'),
     ... ])
     >>> decoder = bedrock.stream()
     >>> events = decoder.feed(data)
@@ -364,4 +393,6 @@ def stream(
         raise ValidationError(
             "must be None: bedrock streams are AWS event-stream frames", "framing"
         )
-    return BedrockStreamDecoder(max_frame, limits(None, None, max_arguments, max_tool_calls))
+    return BedrockStreamDecoder(
+        max_frame, limits(max_line, max_event, max_arguments, max_tool_calls)
+    )

@@ -118,9 +118,9 @@ def _tail(body: dict[str, Any], stop: Any, usage: Any) -> bytes:
     metadata = {key: value for key, value in body.items() if key not in _SAID}
     if usage is not None:
         metadata = {"usage": usage, **metadata}
-    if metadata:
-        out += _frame("metadata", metadata)
-    return out
+    # Written even when empty: it ends every ConverseStream, and a stream
+    # without it reads as cut off.
+    return out + _frame("metadata", metadata)
 
 
 def _role(body: dict[str, Any]) -> dict[str, Any]:
@@ -272,7 +272,7 @@ def stream_encoder(
     >>> encoder = bedrock.stream_encoder()
     >>> raw = encoder.encode(TextDelta("Hi")) + encoder.finish()
     >>> [frame.headers[":event-type"] for frame in EventStreamReader().feed(raw)]
-    ['messageStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop']
+    ['messageStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata']
     """
     return BedrockStreamEncoder(head, losses=losses)
 

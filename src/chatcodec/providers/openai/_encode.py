@@ -37,6 +37,7 @@ from ..._messages import (
     ToolMessage,
     UserMessage,
 )
+from ..._paths import key_path
 from ..._tools import ToolDefinition
 from ..._usage import FinishReason, Usage
 from .._ids import unique_call_ids
@@ -351,7 +352,9 @@ def _join(first: dict[str, Any], second: dict[str, Any], path: str, enc: Encodin
         elif key not in out:
             out[key] = value
         elif out[key] != value:
-            enc.lose(f"{path}.extras.openai.{key}", "a field of a joined assistant message")
+            enc.lose(
+                f"{path}.extras.openai{key_path(key)}", "a field of a joined assistant message"
+            )
     return out
 
 

@@ -93,7 +93,7 @@ class OpenAIStreamDecoder(StreamDecoder):
 
     __slots__ = ("_answers", "_by_key", "_ended", "_misses", "_missing", "_top", "_usage")
 
-    _LAST = "[DONE] or a finish reason for every choice"
+    _LAST = "[DONE] (or, without it, a finish reason for every choice and the usage)"
 
     def __init__(self, framing: Framing | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
         super().__init__(framing, limits)
@@ -512,10 +512,19 @@ class OpenAIStreamDecoder(StreamDecoder):
         self._top, self._answers, self._by_key = {}, [], {}
 
     def _complete(self) -> bool:
+        # [DONE] ends every OpenAI stream. Some dialects send none (Perplexity):
+        # theirs ends with a finish reason for every choice and the usage. Short
+        # of the usage, the stream may equally be OpenAI's cut after its last
+        # finish reason, before the usage chunk (stream_options.include_usage)
+        # and [DONE]: the decoder cannot tell, and does not call that complete.
         if self._ended:
             return True
         answers = self._answers
-        return bool(answers) and all(type(a.finish) is str and a.finish for a in answers)
+        return (
+            self._usage is not None
+            and bool(answers)
+            and all(type(a.finish) is str and a.finish for a in answers)
+        )
 
     def _end(self, events: list[StreamEvent]) -> None:
         # Calls of a choice that never finished end with the input (cut off: invalid).
@@ -575,10 +584,16 @@ def stream(
     DeepSeek, OpenRouter, vLLM...) decode too: their extra fields are kept
     where the merged body has a place for them.
 
-    The stream is complete at ``[DONE]``, or once every choice has a finish
-    reason (dialects that send no ``[DONE]``); ``finish()`` of a stream cut
-    off before raises ``StreamError`` (see
-    :meth:`~chatcodec.providers._streaming.StreamDecoder.finish`).
+    The stream is complete at ``[DONE]``, or, for dialects that send no
+    ``[DONE]`` (Perplexity), once every choice has a finish reason and the
+    usage has come. A stream that ended after its finish reasons but before
+    the usage and ``[DONE]`` is not complete: OpenAI cut before its usage
+    chunk looks just so, and its usage would be lost without a word.
+    ``finish()`` of a stream cut off raises ``StreamError`` (see
+    :meth:`~chatcodec.providers._streaming.StreamDecoder.finish`);
+    ``finish(allow_incomplete=True)`` returns the response so far (``usage``
+    None when none came) and ``complete`` stays False. A dialect that sends
+    neither ``[DONE]`` nor usage reads that way too.
 
     Parameters
     ----------
