@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -191,6 +194,30 @@ class TestDask:
             check=False,
         )
         assert out.read_bytes() == local.read_bytes()
+
+    def test_ctrl_c_stops_the_run_quietly(self, big: Path, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        source.write_bytes(big.read_bytes() * 20)
+        out = tmp_path / "out.jsonl"
+        argv = ["convert", "--from", "openai", "--to", "gemini", str(source), str(out)]
+        with subprocess.Popen(
+            [sys.executable, "-m", "chatcodec", *argv, "--engine", "dask", "--jobs", "2"],
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # a process group of its own, as a terminal gives
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        ) as process:
+            # Ctrl-C once the cluster runs: the folder of its parts is made then.
+            for _ in range(600):
+                if any(p.name.endswith(".parts") for p in tmp_path.iterdir()):
+                    break
+                time.sleep(0.1)
+            os.killpg(process.pid, signal.SIGINT)
+            _, err = process.communicate(timeout=120)
+        assert process.returncode == 130, err
+        assert b"interrupted; no output written" in err
+        assert b"Traceback" not in err
+        assert b"never retrieved" not in err
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl", "in.jsonl"]
 
     def test_command_needs_files(self) -> None:
         done = subprocess.run(

@@ -11,8 +11,10 @@ read IN and write beside OUT; without it a ``distributed.LocalCluster`` of
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -40,14 +42,28 @@ def _client(args: argparse.Namespace) -> tuple[Any, Any]:
     client: Any = Client  # distributed's constructors carry no annotations
     if args.scheduler:
         return client(args.scheduler), None
-    cluster = cast(Any, LocalCluster)(
-        n_workers=args.jobs or os.cpu_count() or 1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    )
+    # The workers are started ignoring SIGINT (they inherit it): Ctrl-C goes
+    # to the whole process group, and this process alone stops the run,
+    # closing the cluster, rather than every worker printing its traceback.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        cluster = cast(Any, LocalCluster)(
+            n_workers=args.jobs or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,  # a worker's warnings are not the run's summary
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     return client(cluster), cluster
+
+
+def _quiet() -> None:
+    """Say nothing more of a run being stopped: the tasks it cancels, the workers it loses."""
+    for name in ("asyncio", "distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def dask_command(args: argparse.Namespace) -> int:
@@ -99,6 +115,7 @@ def dask_command(args: argparse.Namespace) -> int:
             finally:
                 errors.close()
     except KeyboardInterrupt:
+        _quiet()
         if out is not None:
             out.abort()
         print("chatcodec: interrupted; no output written", file=sys.stderr)
