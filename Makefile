@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+RUNNER := $(VENV)/.run-stamp
 
 .PHONY: test run demo bench bench-record lint typecheck fmt clean fuzz
 
@@ -11,6 +12,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade "pip>=25.1"
 	$(PY) -m pip install --quiet --disable-pip-version-check --group dev -e .
 	touch $(STAMP)
+
+# What the main job needs alone: the package and its cli extra (rich).
+$(RUNNER): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[cli]"
+	touch $(RUNNER)
 
 test: lint typecheck  ## ruff, mypy --strict, then pytest
 	$(PY) -m pytest
@@ -35,7 +42,7 @@ OUT  := build/run
 CC   := $(PY) -m chatcodec
 REFUSED = || echo "(refused records are listed in $(1): make run goes on)"
 
-run: $(STAMP)  ## the main job on data shipped in the repository
+run: $(RUNNER)  ## the main job on data shipped in the repository (installs the cli extra only)
 	@mkdir -p $(OUT)
 	$(CC) stats $(BULK)/openai-batch-input.jsonl
 	$(CC) convert --from openai --to anthropic $(BULK)/openai-batch-input.jsonl \
