@@ -30,6 +30,8 @@ import msgspec
 
 import chatcodec as cc
 from chatcodec import providers
+from chatcodec.bulk._detect import mismatch
+from chatcodec.bulk._families import normalize
 
 HERE = Path(__file__).parent
 DATA = HERE.parent / "data"
@@ -223,14 +225,19 @@ def bulk(data: bytes) -> None:
     try:
         result = run(lines)
     except cc.ChatCodecError:
-        if kind is not None:
-            raise
-        return  # the first record's kind cannot be told
-    counted = result.blank + result.converted + result.lossy + result.failed + result.unread
+        first = next((line for line in lines if line.strip()), None)
+        if kind is not None and (first is None or mismatch(first, kind, normalize(source)) is None):
+            raise  # only a first record plainly of another kind or family may stop a run
+        return  # the first record's kind cannot be told, or is not what was asked
+    counted = result.blank + result.converted + result.lossy + result.failed + result.refused
+    counted += result.unread
     if result.lines != len(lines) or counted != result.lines:
         raise Crash(f"{result.lines} lines of {len(lines)}, {counted} accounted for")
-    if len(result.records) != result.converted + result.lossy:
-        raise Crash(f"{len(result.records)} records for {result.converted + result.lossy} lines")
+    written = result.converted + result.lossy + result.kept
+    if len(result.records) != written:
+        raise Crash(f"{len(result.records)} records for {written} lines")
+    if any(b"\n" in record or b"\r" in record for record in result.records):
+        raise Crash("a record spans lines")
 
 
 # -- streams --------------------------------------------------------------------
