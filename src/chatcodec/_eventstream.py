@@ -28,6 +28,7 @@ import struct
 import uuid
 import zlib
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ._errors import StreamError
@@ -43,12 +44,14 @@ HeaderValue = bool | int | bytes | str | uuid.UUID
 _PRELUDE = struct.Struct(">III")
 _CRC = struct.Struct(">I")
 _MIN_FRAME = 16  # a prelude and a message CRC, nothing else
-_INTS = {
-    2: struct.Struct(">b"),
-    3: struct.Struct(">h"),
-    4: struct.Struct(">i"),
-    5: struct.Struct(">q"),
-}
+_INTS = MappingProxyType(
+    {
+        2: struct.Struct(">b"),
+        3: struct.Struct(">h"),
+        4: struct.Struct(">i"),
+        5: struct.Struct(">q"),
+    }
+)
 _TIMESTAMP = 8
 _LENGTH = struct.Struct(">H")
 

@@ -8,6 +8,8 @@ under the provider's name, so that the same provider gets it back unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 from msgspec import Raw
@@ -96,7 +98,9 @@ class ResponseFormat(Record, frozen=True):
 Effort = Literal["none", "minimal", "low", "medium", "high"]
 """How hard the model should think, in OpenAI's words."""
 
-EFFORT_BUDGETS: dict[str, int] = {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
+EFFORT_BUDGETS: Mapping[str, int] = MappingProxyType(
+    {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
+)
 """The thinking budget (tokens) that stands for an effort, for a target that takes a budget."""
 
 

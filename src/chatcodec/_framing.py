@@ -27,7 +27,8 @@ naming the limit and drops what it held.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from ._errors import StreamError
@@ -109,12 +110,14 @@ def over_limit(name: str, value: int) -> StreamError:
     return StreamError(f"{what} is over the limit {name}={value}", limit=name)
 
 
-_WHAT = {
-    "max_line": "a line of the stream",
-    "max_event": "an event of the stream",
-    "max_arguments": "a tool call's arguments",
-    "max_tool_calls": "the number of tool calls",
-}
+_WHAT = MappingProxyType(
+    {
+        "max_line": "a line of the stream",
+        "max_event": "an event of the stream",
+        "max_arguments": "a tool call's arguments",
+        "max_tool_calls": "the number of tool calls",
+    }
+)
 
 
 def detect_framing(head: bytes) -> Framing | None:
@@ -579,8 +582,10 @@ class _JSONArray:
 
 _NOT_ARRAY = "the stream is not a JSON array"
 
-_READERS: dict[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = {
-    "sse": _SSE,
-    "ndjson": _NDJSON,
-    "json-array": _JSONArray,
-}
+_READERS: Mapping[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = MappingProxyType(
+    {
+        "sse": _SSE,
+        "ndjson": _NDJSON,
+        "json-array": _JSONArray,
+    }
+)

@@ -8,7 +8,8 @@ duplicate-id check, which is O(number of tool calls).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import msgspec
@@ -298,13 +299,15 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage
 """Any message; decodes by its ``role`` tag."""
 
-MESSAGE_TYPES: dict[Role, type[Message]] = {
-    Role.SYSTEM: SystemMessage,
-    Role.DEVELOPER: DeveloperMessage,
-    Role.USER: UserMessage,
-    Role.ASSISTANT: AssistantMessage,
-    Role.TOOL: ToolMessage,
-}
+MESSAGE_TYPES: Mapping[Role, type[Message]] = MappingProxyType(
+    {
+        Role.SYSTEM: SystemMessage,
+        Role.DEVELOPER: DeveloperMessage,
+        Role.USER: UserMessage,
+        Role.ASSISTANT: AssistantMessage,
+        Role.TOOL: ToolMessage,
+    }
+)
 
 
 def system(

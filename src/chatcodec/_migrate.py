@@ -16,7 +16,8 @@ History:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -40,7 +41,7 @@ def _v1_to_v2(doc: dict[str, Raw]) -> str:
     return "messages renamed records"
 
 
-MIGRATIONS: dict[int, Step] = {1: _v1_to_v2}
+MIGRATIONS: Mapping[int, Step] = MappingProxyType({1: _v1_to_v2})
 """Each step, by the version it reads; it changes the document in place."""
 
 _HEAD = msgspec.json.Decoder(dict[str, Raw])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ._errors import ValidationError
 
@@ -66,6 +68,6 @@ class Role(enum.StrEnum):
 
 
 _BY_CODE: tuple[Role, ...] = tuple(Role)
-_CODES: dict[Role, int] = {role: code for code, role in enumerate(_BY_CODE)}
-_BY_NAME: dict[str, Role] = {role.value: role for role in Role}
+_CODES: Mapping[Role, int] = MappingProxyType({role: code for code, role in enumerate(_BY_CODE)})
+_BY_NAME: Mapping[str, Role] = MappingProxyType({role.value: role for role in Role})
 _ALLOWED = ", ".join(role.value for role in Role)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -124,10 +125,12 @@ Location = tuple[str | int, ...]
 # What stands in for a record or part of an unknown kind during the typed
 # decode, by tag field; the decoded stand-in is then swapped for the verbatim
 # record (see ``_codec``). Only unions that hold the stand-in's type take it.
-_STAND_INS = {
-    "type": (b'{"type":"text","text":""}', "text"),
-    "role": (b'{"role":"control","type":"unknown"}', "control"),
-}
+_STAND_INS = MappingProxyType(
+    {
+        "type": (b'{"type":"text","text":""}', "text"),
+        "role": (b'{"role":"control","type":"unknown"}', "control"),
+    }
+)
 
 
 def capture_all(data: bytes | str, type_: Any) -> tuple[bytes | None, list[tuple[Location, Raw]]]:

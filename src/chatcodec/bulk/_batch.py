@@ -18,6 +18,7 @@ body converted, into the target's envelope. Ids pass through unchanged.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -153,13 +154,15 @@ def _canonical(keys: dict[str, msgspec.Raw]) -> Entry:
     return Entry(ident, "result", status=status, error=error if isinstance(error, dict) else None)
 
 
-_READERS = {
-    "openai": _openai,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-    "bedrock": _bedrock,
-    "chatcodec": _canonical,
-}
+_READERS = MappingProxyType(
+    {
+        "openai": _openai,
+        "anthropic": _anthropic,
+        "gemini": _gemini,
+        "bedrock": _bedrock,
+        "chatcodec": _canonical,
+    }
+)
 
 
 def _not_held(family: str, status: str, losses: list[Loss]) -> None:

@@ -13,6 +13,7 @@ Reading also takes ``role``/``content`` turns and ``tools`` as a list.
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -34,18 +35,20 @@ from .._tools import ToolCall, ToolDefinition
 
 __all__ = ["read", "write"]
 
-_ROLES = {
-    "system": "system",
-    "human": "user",
-    "user": "user",
-    "gpt": "assistant",
-    "assistant": "assistant",
-    "model": "assistant",
-    "function_call": "function_call",
-    "observation": "tool",
-    "tool": "tool",
-    "function": "tool",
-}
+_ROLES = MappingProxyType(
+    {
+        "system": "system",
+        "human": "user",
+        "user": "user",
+        "gpt": "assistant",
+        "assistant": "assistant",
+        "model": "assistant",
+        "function_call": "function_call",
+        "observation": "tool",
+        "tool": "tool",
+        "function": "tool",
+    }
+)
 NO_IDS = "sharegpt has no tool-call ids"
 EMPTY = "a turn with no text is left out"
 NO_CALL = "a tool result with no function_call turn before it is left out"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from types import MappingProxyType
 from typing import Protocol
 
 from .._errors import NotFoundError
@@ -46,17 +47,19 @@ __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The codecs, one per wire family."""
 
-ALIASES = {
-    "azure": "openai",
-    "deepseek": "openai",
-    "groq": "openai",
-    "mistral": "openai",
-    "openrouter": "openai",
-    "vllm": "openai",
-    "google": "gemini",
-    "claude": "anthropic",
-    "responses": "openai-responses",
-}
+ALIASES = MappingProxyType(
+    {
+        "azure": "openai",
+        "deepseek": "openai",
+        "groq": "openai",
+        "mistral": "openai",
+        "openrouter": "openai",
+        "vllm": "openai",
+        "google": "gemini",
+        "claude": "anthropic",
+        "responses": "openai-responses",
+    }
+)
 """Services that speak another family's wire format."""
 
 

@@ -13,6 +13,7 @@ an image or a PDF by data its ``inlineData``; a file's name and a file id
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Any
 
 from msgspec import UNSET, Raw
@@ -29,7 +30,7 @@ from ._source import NOT_JSON, Fallback, Read, Tools, once
 __all__ = ["write"]
 
 NAME = "gemini"
-_MIME = {"text": "text/plain", "json_object": "application/json"}
+_MIME = MappingProxyType({"text": "text/plain", "json_object": "application/json"})
 
 
 def write(r: Read) -> tuple[bytes, list[Loss]]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import msgspec
@@ -44,6 +45,7 @@ from ..._content import (
     ReasoningPart,
     TextPart,
 )
+from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool, ToolChoice
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
@@ -54,15 +56,17 @@ from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
-FINISH = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "refusal": FinishReason.CONTENT_FILTER,
-    "pause_turn": FinishReason.OTHER,
-}
+FINISH = MappingProxyType(
+    {
+        "end_turn": FinishReason.STOP,
+        "stop_sequence": FinishReason.STOP,
+        "max_tokens": FinishReason.LENGTH,
+        "model_context_window_exceeded": FinishReason.LENGTH,
+        "tool_use": FinishReason.TOOL_CALLS,
+        "refusal": FinishReason.CONTENT_FILTER,
+        "pause_turn": FinishReason.OTHER,
+    }
+)
 """Anthropic ``stop_reason`` -> normalized reason (anything else: ``other``)."""
 
 _REQUEST_KEYS = frozenset(
@@ -103,7 +107,9 @@ _USAGE_KEYS = frozenset(
 _BASE64_SOURCE = frozenset({"type", "media_type", "data"})
 _URL_SOURCE = frozenset({"type", "url"})
 _FILE_SOURCE = frozenset({"type", "file_id"})
-_CHOICE_MODES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+_CHOICE_MODES = MappingProxyType(
+    {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+)
 
 
 def _extras(rest: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -477,9 +483,10 @@ def _tool(tool: Any, path: str) -> Tool:
             if rest is not None and rest.get("strict") is True:
                 del rest["strict"]
             try:
-                return ToolDefinition(
-                    name, description, schema, strict=strict is True, extras=_extras(rest)
-                )
+                with depth_at(f"{path}.input_schema"):
+                    return ToolDefinition(
+                        name, description, schema, strict=strict is True, extras=_extras(rest)
+                    )
             except ValidationError:
                 pass  # a name or schema the canonical rules refuse: keep it as is
     elif type(kind) is not str:

@@ -18,6 +18,7 @@ of the response (stop reason, usage).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from ..._content import McpResource
@@ -31,13 +32,15 @@ from ._decode import FINISH, NAME
 from ._settings import write_settings
 from ._turns import Writer
 
-_STOP = {
-    FinishReason.STOP: "end_turn",
-    FinishReason.LENGTH: "max_tokens",
-    FinishReason.TOOL_CALLS: "tool_use",
-    FinishReason.CONTENT_FILTER: "refusal",
-}
-_MODES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
+_STOP = MappingProxyType(
+    {
+        FinishReason.STOP: "end_turn",
+        FinishReason.LENGTH: "max_tokens",
+        FinishReason.TOOL_CALLS: "tool_use",
+        FinishReason.CONTENT_FILTER: "refusal",
+    }
+)
+_MODES = MappingProxyType({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
 _KEEP = frozenset({McpResource})
 NO_SCHEMA = "anthropic has no JSON output without a schema"  # written by Blocks.part, as a document
 

@@ -13,6 +13,7 @@ byte for byte and another family reports it as lost.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -48,18 +49,20 @@ __all__ = [
 NAME = "bedrock"
 
 IMAGE_FORMATS = frozenset(("png", "jpeg", "gif", "webp"))
-DOCUMENT_TYPES = {
-    "pdf": "application/pdf",
-    "csv": "text/csv",
-    "doc": "application/msword",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "xls": "application/vnd.ms-excel",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "html": "text/html",
-    "txt": "text/plain",
-    "md": "text/markdown",
-}
-DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
+DOCUMENT_TYPES = MappingProxyType(
+    {
+        "pdf": "application/pdf",
+        "csv": "text/csv",
+        "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "html": "text/html",
+        "txt": "text/plain",
+        "md": "text/markdown",
+    }
+)
+DOCUMENT_FORMATS = MappingProxyType({media: name for name, media in DOCUMENT_TYPES.items()})
 _decode_json = msgspec.json.Decoder().decode
 _NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
 NAME_CHANGED = (
@@ -78,15 +81,17 @@ _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
 
-REASONS = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "guardrail_intervened": FinishReason.CONTENT_FILTER,
-    "content_filtered": FinishReason.CONTENT_FILTER,
-}
+REASONS = MappingProxyType(
+    {
+        "end_turn": FinishReason.STOP,
+        "stop_sequence": FinishReason.STOP,
+        "max_tokens": FinishReason.LENGTH,
+        "model_context_window_exceeded": FinishReason.LENGTH,
+        "tool_use": FinishReason.TOOL_CALLS,
+        "guardrail_intervened": FinishReason.CONTENT_FILTER,
+        "content_filtered": FinishReason.CONTENT_FILTER,
+    }
+)
 
 
 def finish_reason(raw: str) -> FinishReason:

@@ -16,11 +16,13 @@ chatcodec does not model (in objects of those names), and the response's
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
 
 from ..._content import AssistantPart, ContentPart, TextPart
+from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
@@ -48,7 +50,9 @@ __all__ = [
 ]
 
 _TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId"))
-_INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
+_INFERENCE = MappingProxyType(
+    {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
+)
 _TOOL_USE = frozenset(("toolUseId", "name", "input"))
 _TOOL_RESULT = frozenset(("toolUseId", "content", "status"))
 _SPEC = frozenset(("name", "description", "inputSchema", "strict"))
@@ -56,7 +60,7 @@ _TURN_KEYS = frozenset(("role", "content"))
 _OUTPUT_KEYS = frozenset(("message",))
 _RESPONSE = frozenset(("output", "stopReason", "usage"))
 _ERROR_KEYS = frozenset(("message", "Message"))
-_CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
+_CHOICES = MappingProxyType({"auto": "auto", "any": "required", "tool": "tool"})
 _USAGE = (
     "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
 )  # fmt: skip
@@ -217,6 +221,11 @@ def _system(value: Any) -> list[SystemMessage] | None:
     ]
 
 
+def _tool_at(value: Any, k: int) -> Tool:
+    with depth_at(f"$.toolConfig.tools[{k}].toolSpec.inputSchema.json"):
+        return _tool(value)
+
+
 def _tool(value: Any) -> Tool:
     spec = value.get("toolSpec") if type(value) is dict and len(value) == 1 else None
     if type(spec) is dict and "name" in spec and "inputSchema" in spec:
@@ -249,7 +258,7 @@ def _tool_config(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> 
     rest = dict(value)
     tools = rest.get("tools")
     if type(tools) is list and tools:
-        fields["tools"] = tuple(_tool(tool) for tool in tools)
+        fields["tools"] = tuple(_tool_at(tool, k) for k, tool in enumerate(tools))
         del rest["tools"]
     choice = rest.get("toolChoice")
     found = choice.items() if type(choice) is dict and len(choice) == 1 else ()

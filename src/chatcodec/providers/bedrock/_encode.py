@@ -9,6 +9,7 @@ things (the order of calls among blocks, a result's ``status``).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
@@ -32,12 +33,14 @@ from ._decode import finish_reason
 
 __all__ = ["encode_request", "encode_response"]
 
-_STOPS = {
-    FinishReason.STOP: "end_turn",
-    FinishReason.LENGTH: "max_tokens",
-    FinishReason.TOOL_CALLS: "tool_use",
-    FinishReason.CONTENT_FILTER: "content_filtered",
-}
+_STOPS = MappingProxyType(
+    {
+        FinishReason.STOP: "end_turn",
+        FinishReason.LENGTH: "max_tokens",
+        FinishReason.TOOL_CALLS: "tool_use",
+        FinishReason.CONTENT_FILTER: "content_filtered",
+    }
+)
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 

@@ -10,6 +10,7 @@ non-streaming fast path reads it.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -73,13 +74,15 @@ def typed_usage(raw: Raw) -> Usage:
     return _usage(_decode_usage(raw))
 
 
-_COUNTS = {
-    "promptTokenCount": 0,
-    "candidatesTokenCount": 1,
-    "totalTokenCount": 2,
-    "cachedContentTokenCount": 3,
-    "thoughtsTokenCount": 4,
-}
+_COUNTS = MappingProxyType(
+    {
+        "promptTokenCount": 0,
+        "candidatesTokenCount": 1,
+        "totalTokenCount": 2,
+        "cachedContentTokenCount": 3,
+        "thoughtsTokenCount": 4,
+    }
+)
 _SNAKE_COUNTS = frozenset(snake(key) for key in _COUNTS)
 
 

@@ -13,6 +13,7 @@ The turns are read in :mod:`._turns`, the request's other fields in
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from ..._errors import ProviderError, ValidationError
@@ -36,13 +37,15 @@ from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 
-_TOP = table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
-_RESPONSE = table("candidates", "usageMetadata", "modelVersion", "responseId")
-_CANDIDATE = table("content", "finishReason", "index")
-_USAGE = table(
+_TOP = MappingProxyType(
+    table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
+)
+_RESPONSE = MappingProxyType(table("candidates", "usageMetadata", "modelVersion", "responseId"))
+_CANDIDATE = MappingProxyType(table("content", "finishReason", "index"))
+_USAGE = MappingProxyType(table(
     "promptTokenCount", "candidatesTokenCount", "totalTokenCount", "cachedContentTokenCount",
     "thoughtsTokenCount",
-)  # fmt: skip
+))  # fmt: skip
 
 
 class _Decoder(TurnDecoder, FieldDecoder):

@@ -15,13 +15,15 @@ decode or is declined here, and the caller takes the general path
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ResponseFormat, ToolChoice
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
@@ -30,7 +32,7 @@ from ._keys import NAME
 __all__ = ["fast_request"]
 
 _encode = msgspec.json.Encoder().encode
-_MODES: dict[str, Any] = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
+_MODES: Mapping[str, Any] = MappingProxyType({"AUTO": "auto", "ANY": "required", "NONE": "none"})
 _WRAPS = frozenset(("result", "error"))
 
 
@@ -120,7 +122,9 @@ class _Request(_Wire, kw_only=True):
 
 
 _decoder = msgspec.json.Decoder(_Request)
-_FORMATS: dict[str, Any] = {"application/json": "json_object", "text/plain": "text"}
+_FORMATS: Mapping[str, Any] = MappingProxyType(
+    {"application/json": "json_object", "text/plain": "text"}
+)
 
 
 def fast_request(body: bytes | str) -> Request | None:
@@ -147,7 +151,14 @@ def fast_request(body: bytes | str) -> Request | None:
         if r.generationConfig is not UNSET:
             _generation(r.generationConfig, fields)
         return Request(tuple(messages), **fields)
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Decline):
+    except (
+        msgspec.DecodeError,
+        UnicodeError,
+        RecursionError,
+        ValidationError,
+        DepthError,
+        _Decline,
+    ):
         return None
 
 

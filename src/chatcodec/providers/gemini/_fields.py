@@ -10,10 +10,12 @@ extras.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
 
+from ..._depth import depth_at
 from ..._errors import ValidationError
 from ..._exchange import ProviderTool, Reasoning, ResponseFormat, Tool, ToolChoice
 from ..._messages import Message, SystemMessage
@@ -24,17 +26,17 @@ from ._turns import _ABSENT, _CONTENT, _encode, _spelled
 
 __all__ = ["FieldDecoder"]
 
-_DECL = table("name", "description", "parameters", "parametersJsonSchema")
-_GEN = table(
+_DECL = MappingProxyType(table("name", "description", "parameters", "parametersJsonSchema"))
+_GEN = MappingProxyType(table(
     "maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType",
     "responseSchema", "responseJsonSchema", "topK", "seed", "presencePenalty",
     "frequencyPenalty", "candidateCount", "thinkingConfig",
-)  # fmt: skip
-_THINKING = table("thinkingBudget", "thinkingLevel")
+))  # fmt: skip
+_THINKING = MappingProxyType(table("thinkingBudget", "thinkingLevel"))
 _LEVELS = frozenset({"minimal", "low", "medium", "high"})
-_TOOL_CONFIG = table("functionCallingConfig")
-_CALLING = table("mode", "allowedFunctionNames")
-_MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"}
+_TOOL_CONFIG = MappingProxyType(table("functionCallingConfig"))
+_CALLING = MappingProxyType(table("mode", "allowedFunctionNames"))
+_MODES = MappingProxyType({"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"})
 
 
 class FieldDecoder:
@@ -66,7 +68,9 @@ class FieldDecoder:
             if schema is not _ABSENT:
                 keep[_spelled(decl, "parametersJsonSchema")] = schema
             if gemini is not _ABSENT:
-                converted = from_gemini_schema(gemini) if type(gemini) is dict else None
+                converted = None
+                if type(gemini) is dict:
+                    converted = from_gemini_schema(gemini, f"{path}.parameters")
                 if (
                     converted is not None
                     and schema is _ABSENT
@@ -80,13 +84,14 @@ class FieldDecoder:
         try:
             if type(name) is not str or (description is not None and type(description) is not str):
                 raise ValidationError("must be a string", f"{path}.name")
-            return ToolDefinition(
-                name,
-                description,
-                parameters,
-                strict=False,
-                extras=extras_for(NAME, {**keep, **hints} or None),
-            )
+            with depth_at(f"{path}.{_spelled(decl, 'parametersJsonSchema')}"):
+                return ToolDefinition(
+                    name,
+                    description,
+                    parameters,
+                    strict=False,
+                    extras=extras_for(NAME, {**keep, **hints} or None),
+                )
         except ValidationError:
             return ProviderTool(
                 NAME, Raw(_encode(decl)), extras=extras_for(NAME, {"~decl": True, **hints})
@@ -198,7 +203,11 @@ class FieldDecoder:
                 if type(schema) is dict:
                     response_format = ResponseFormat("json_schema", schema=schema)
             elif gemini is not _ABSENT:
-                converted = from_gemini_schema(gemini) if type(gemini) is dict else None
+                converted = (
+                    from_gemini_schema(gemini, "$.generationConfig.responseSchema")
+                    if type(gemini) is dict
+                    else None
+                )
                 if converted is not None:
                     hint = {"~schema": converted[1]}
                     response_format = ResponseFormat(

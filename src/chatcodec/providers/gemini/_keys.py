@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
+from ..._depth import check_depth
 from ..._usage import FinishReason
 from .._wire import as_kept
 
@@ -83,15 +85,18 @@ def table(*camel: str) -> dict[str, str]:
     return out
 
 
-CAMEL: dict[str, str] = {key: key for key in _CAMEL_KEYS}
+CAMEL: Mapping[str, str] = MappingProxyType({key: key for key in _CAMEL_KEYS})
 
 
 @functools.lru_cache(maxsize=64)
-def _spelled(snakes: frozenset[str]) -> dict[str, str]:
-    return {key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS}
+def _spelled(snakes: frozenset[str]) -> Mapping[str, str]:
+    # Read-only: the cache hands the same mapping to every caller.
+    return MappingProxyType(
+        {key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS}
+    )
 
 
-def spelling(hint: Any) -> dict[str, str]:
+def spelling(hint: Any) -> Mapping[str, str]:
     """The wire spelling of each known key, from a ``~snake`` hint (or none)."""
     if not hint or not isinstance(hint, list | tuple):
         return CAMEL
@@ -99,7 +104,7 @@ def spelling(hint: Any) -> dict[str, str]:
 
 
 def split(
-    obj: dict[str, Any], known: dict[str, str], snakes: set[str]
+    obj: dict[str, Any], known: Mapping[str, str], snakes: set[str]
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The known keys of ``obj`` (by camelCase name) and the rest, as sent.
 
@@ -128,24 +133,26 @@ def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
 
 # Candidate.FinishReason, by name and by the generativelanguage proto number
 # (``enum-encoding=int``).
-_FINISH_NAMES: dict[str, FinishReason | None] = {
-    "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
-    "STOP": FinishReason.STOP,
-    "MAX_TOKENS": FinishReason.LENGTH,
-    "SAFETY": FinishReason.CONTENT_FILTER,
-    "RECITATION": FinishReason.CONTENT_FILTER,
-    "BLOCKLIST": FinishReason.CONTENT_FILTER,
-    "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-    "SPII": FinishReason.CONTENT_FILTER,
-    "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
-    "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-    "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
-    "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
-    "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
-    "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
-    "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
-    "MALFORMED_RESPONSE": FinishReason.ERROR,
-}
+_FINISH_NAMES: Mapping[str, FinishReason | None] = MappingProxyType(
+    {
+        "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
+        "STOP": FinishReason.STOP,
+        "MAX_TOKENS": FinishReason.LENGTH,
+        "SAFETY": FinishReason.CONTENT_FILTER,
+        "RECITATION": FinishReason.CONTENT_FILTER,
+        "BLOCKLIST": FinishReason.CONTENT_FILTER,
+        "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+        "SPII": FinishReason.CONTENT_FILTER,
+        "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
+        "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+        "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
+        "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
+        "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
+        "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+        "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
+        "MALFORMED_RESPONSE": FinishReason.ERROR,
+    }
+)
 _FINISH_NUMBERS = (
     "FINISH_REASON_UNSPECIFIED",  # 0
     "STOP",
@@ -167,14 +174,16 @@ _FINISH_NUMBERS = (
     "IMAGE_RECITATION",
     "MISSING_THOUGHT_SIGNATURE",
 )
-_FINISH_OUT = {
-    FinishReason.STOP: "STOP",
-    FinishReason.TOOL_CALLS: "STOP",
-    FinishReason.LENGTH: "MAX_TOKENS",
-    FinishReason.CONTENT_FILTER: "SAFETY",
-    FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
-    FinishReason.OTHER: "OTHER",
-}
+_FINISH_OUT = MappingProxyType(
+    {
+        FinishReason.STOP: "STOP",
+        FinishReason.TOOL_CALLS: "STOP",
+        FinishReason.LENGTH: "MAX_TOKENS",
+        FinishReason.CONTENT_FILTER: "SAFETY",
+        FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
+        FinishReason.OTHER: "OTHER",
+    }
+)
 
 
 def finish_reason(raw: str | int, has_calls: bool) -> FinishReason | None:
@@ -200,10 +209,12 @@ def finish_out(reason: FinishReason | None, raw: str | int | None, has_calls: bo
 
 # Gemini's Schema dialect: types in upper case, or as proto numbers.
 _TYPE_NAMES = ("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL")
-_UPPER_TO_LOWER = {name: name.lower() for name in _TYPE_NAMES}
-_INT_TO_LOWER = {number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)}
-_LOWER_TO_UPPER = {lower: upper for upper, lower in _UPPER_TO_LOWER.items()}
-_LOWER_TO_INT = {lower: number for number, lower in _INT_TO_LOWER.items()}
+_UPPER_TO_LOWER = MappingProxyType({name: name.lower() for name in _TYPE_NAMES})
+_INT_TO_LOWER = MappingProxyType(
+    {number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)}
+)
+_LOWER_TO_UPPER = MappingProxyType({lower: upper for upper, lower in _UPPER_TO_LOWER.items()})
+_LOWER_TO_INT = MappingProxyType({lower: number for number, lower in _INT_TO_LOWER.items()})
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "defs")
 _SCHEMA_LISTS = ("anyOf", "any_of", "oneOf", "allOf", "prefixItems", "prefix_items")
 _SCHEMA_ONE = ("items", "additionalProperties", "not")
@@ -241,13 +252,21 @@ def _walk(schema: Any, convert: Any) -> Any:
     return out
 
 
-def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+def from_gemini_schema(
+    schema: dict[str, Any], path: str = "$.parameters"
+) -> tuple[dict[str, Any], str] | None:
     """JSON Schema from Gemini's Schema dialect, and the type style to restore.
 
     The style is ``"lower"`` (types already in lower case), ``"upper"`` or
     ``"int"``; ``None`` as a whole when the schema mixes styles or holds a
     type chatcodec cannot name, and so is kept as sent.
+
+    Raises
+    ------
+    DepthError
+        If ``schema`` (at ``path``) nests deeper than the walk goes.
     """
+    check_depth(schema, path)
     styles: set[str] = set()
 
     def convert(value: Any) -> Any:
@@ -272,11 +291,14 @@ def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | N
     return converted, next(iter(styles), "lower")
 
 
-def to_gemini_schema(schema: dict[str, Any], style: Any) -> dict[str, Any]:
+def to_gemini_schema(
+    schema: dict[str, Any], style: Any, path: str = "$.parameters"
+) -> dict[str, Any]:
     """Gemini's Schema dialect in ``style`` (``"upper"``, ``"int"``) from JSON Schema."""
     table_ = _LOWER_TO_INT if style == "int" else _LOWER_TO_UPPER if style == "upper" else None
     if table_ is None:
         return schema
+    check_depth(schema, path)  # a tool's is checked already; a response format's is not
     out: dict[str, Any] = _walk(
         schema, lambda value: table_.get(value, value) if type(value) is str else value
     )

@@ -10,6 +10,7 @@ The helpers and constants shared with the other decode modules live here.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -27,14 +28,14 @@ __all__ = ["TurnDecoder"]
 _encode = msgspec.json.Encoder().encode
 _ABSENT: Any = object()
 
-_PART = table(
+_PART = MappingProxyType(table(
     "text", "thought", "thoughtSignature", "inlineData", "fileData", "functionCall",
     "functionResponse",
-)  # fmt: skip
+))  # fmt: skip
 _DATA = frozenset(("text", "inlineData", "fileData", "functionCall", "functionResponse"))
-_MEDIA = table("mimeType", "data", "fileUri")
-_CALL = table("name", "args", "id")
-_RESULT = table("name", "response", "id", "parts")
+_MEDIA = MappingProxyType(table("mimeType", "data", "fileUri"))
+_CALL = MappingProxyType(table("name", "args", "id"))
+_RESULT = MappingProxyType(table("name", "response", "id", "parts"))
 _CONTENT = frozenset(("role", "parts"))
 _RESULT_KEY = frozenset(("functionResponse",))
 _WRAPS = frozenset(("result", "error"))

@@ -26,6 +26,8 @@ Hints (keys starting with ``~`` in a record's ``extras["ollama"]``):
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from msgspec import Raw
 
 from ..._errors import DECODE_FAILURES
@@ -37,12 +39,14 @@ NAME = "ollama"
 ABSENT = "absent"
 DERIVED = "derived"
 
-FINISH = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "load": FinishReason.OTHER,
-    "unload": FinishReason.OTHER,
-}
+FINISH = MappingProxyType(
+    {
+        "stop": FinishReason.STOP,
+        "length": FinishReason.LENGTH,
+        "load": FinishReason.OTHER,
+        "unload": FinishReason.OTHER,
+    }
+)
 """Ollama's ``done_reason`` values; ``stop`` with tool calls means tool calls."""
 
 # Base64 of each format's first bytes: enough to name the image without
@@ -75,7 +79,7 @@ def tool_call_order(kinds: str, n_valid: int, n_invalid: int) -> bool:
     )
 
 
-_URLSAFE = str.maketrans("-_", "+/")
+_URLSAFE = MappingProxyType(str.maketrans("-_", "+/"))
 
 
 def nonstandard_base64(data: str) -> bool:

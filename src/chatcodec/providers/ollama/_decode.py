@@ -13,11 +13,13 @@ a result takes the id of the first unanswered earlier call of that name.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, cast
 
 from msgspec import Raw
 
 from ..._content import ContentPart, ImagePart, ReasoningPart, TextPart
+from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Reasoning, Request, Response, ResponseFormat, Tool
 from ..._messages import (
@@ -57,7 +59,7 @@ _OPTION_KEYS = frozenset(
         "frequency_penalty",
     }
 )
-_THINK = {False: Reasoning("none"), True: Reasoning()}
+_THINK = MappingProxyType({False: Reasoning("none"), True: Reasoning()})
 _THINK_LEVELS = frozenset({"low", "medium", "high"})
 _INSTRUCTION_KEYS = frozenset({"role", "content"})
 _USER_KEYS = frozenset({"role", "content", "images"})
@@ -71,7 +73,6 @@ _TOOL_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
 _RESPONSE_KEYS = frozenset({"model", "message", "done_reason", "prompt_eval_count", "eval_count"})
 
 _MISSING: Any = object()
-_VERBATIM = {NAME: {"~data": "verbatim"}}
 
 
 def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -285,7 +286,8 @@ def _media(
     parts: list[ContentPart] = [] if text is None else [TextPart(text)]
     for j, image in enumerate(expect_list(images, path + ".images")):
         data = expect_str(image, f"{path}.images[{j}]")
-        extras = _VERBATIM if nonstandard_base64(data) else None
+        # A new dict each time: extras are the caller's, never shared.
+        extras = {NAME: {"~data": "verbatim"}} if nonstandard_base64(data) else None
         parts.append(ImagePart(data=data, media_type=guess_media_type(data), extras=extras))
     return tuple(parts)
 
@@ -475,7 +477,8 @@ def _tool_definition(item: Any, path: str) -> Tool:
         own["function"] = {**own.get("function", {}), "description": ""}
         description = None
     try:
-        return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
+        with depth_at(f"{path}.function.parameters"):
+            return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
     except ValidationError:
         # A name or schema the canonical rules refuse (a dash in a name, a
         # schema without "type": "object"): kept as Ollama's own tool.

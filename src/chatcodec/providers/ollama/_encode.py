@@ -10,6 +10,7 @@ with the result's ``tool_call_id``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
@@ -359,11 +360,13 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[st
 
 # -- responses ------------------------------------------------------------
 
-_DONE_REASON = {
-    FinishReason.STOP: "stop",
-    FinishReason.TOOL_CALLS: "stop",
-    FinishReason.LENGTH: "length",
-}
+_DONE_REASON = MappingProxyType(
+    {
+        FinishReason.STOP: "stop",
+        FinishReason.TOOL_CALLS: "stop",
+        FinishReason.LENGTH: "length",
+    }
+)
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:

@@ -40,12 +40,15 @@ the wire spelled something that has no canonical field of its own:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
 from ..._content import OpaquePart
+from ..._depth import check_depth
 from ..._errors import ValidationError
 from ..._exchange import Reasoning
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
@@ -59,23 +62,27 @@ _SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_ONE
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
 
-FINISH: dict[str, FinishReason | None] = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "function_call": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-    "error": FinishReason.ERROR,
-    "": None,
-}
+FINISH: Mapping[str, FinishReason | None] = MappingProxyType(
+    {
+        "stop": FinishReason.STOP,
+        "length": FinishReason.LENGTH,
+        "tool_calls": FinishReason.TOOL_CALLS,
+        "function_call": FinishReason.TOOL_CALLS,
+        "content_filter": FinishReason.CONTENT_FILTER,
+        "error": FinishReason.ERROR,
+        "": None,
+    }
+)
 """OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
 
-WIRE_FINISH: dict[FinishReason, str] = {
-    FinishReason.STOP: "stop",
-    FinishReason.LENGTH: "length",
-    FinishReason.TOOL_CALLS: "tool_calls",
-    FinishReason.CONTENT_FILTER: "content_filter",
-}
+WIRE_FINISH: Mapping[FinishReason, str] = MappingProxyType(
+    {
+        FinishReason.STOP: "stop",
+        FinishReason.LENGTH: "length",
+        FinishReason.TOOL_CALLS: "tool_calls",
+        FinishReason.CONTENT_FILTER: "content_filter",
+    }
+)
 """The wire value of a normalized reason (ERROR and OTHER have none)."""
 
 
@@ -106,8 +113,10 @@ def data_url(media_type: str, data: str) -> str:
     return f"data:{media_type};base64,{data}"
 
 
-AUDIO_FORMATS = {"mp3": "audio/mpeg"}
-AUDIO_TYPES = {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+AUDIO_FORMATS = MappingProxyType({"mp3": "audio/mpeg"})
+AUDIO_TYPES = MappingProxyType(
+    {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+)
 
 
 def audio_media_type(fmt: str) -> str:
@@ -157,12 +166,22 @@ def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
     return leftover(obj, known)
 
 
-def is_closed(schema: Any) -> bool:
+def is_closed(schema: Any, path: str = "$.parameters") -> bool:
     """Whether ``close_objects(schema) == schema``: every object schema is closed.
 
     The walk of :func:`~chatcodec._schema.close_objects` without its copy,
     ending at the first object schema that is not closed.
+
+    Raises
+    ------
+    DepthError
+        If ``schema`` nests deeper than the walk goes (checked first).
     """
+    check_depth(schema, path)
+    return _closed(schema)
+
+
+def _closed(schema: Any) -> bool:
     if not isinstance(schema, dict):
         return True
     for key, value in schema.items():
@@ -171,14 +190,14 @@ def is_closed(schema: Any) -> bool:
         if key in _SCHEMA_MAPS:
             if isinstance(value, dict):
                 for sub in value.values():
-                    if not is_closed(sub):
+                    if not _closed(sub):
                         return False
         elif key in _SCHEMA_LISTS:
             if isinstance(value, list):
                 for sub in value:
-                    if not is_closed(sub):
+                    if not _closed(sub):
                         return False
-        elif isinstance(value, dict) and not is_closed(value):
+        elif isinstance(value, dict) and not _closed(value):
             return False
     kind = schema.get("type")
     if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema:

@@ -14,6 +14,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._depth import depth_at
 from ..._errors import ValidationError
 from ..._exchange import ProviderTool, Request, ResponseFormat, Tool, ToolChoice
 from ..._messages import (
@@ -305,7 +306,8 @@ def _tool(value: Any, path: str) -> Tool:
         own = rest(tool, _TOOL) or {}
         if kind is ABSENT:
             own["~type"] = None
-        definition = _definition(function, own)
+        with depth_at(f"{path}.function.parameters"):
+            definition = _definition(function, own)
         if definition is not None:
             return definition
     return ProviderTool(NAME, Raw(encode_json(tool)))
@@ -313,7 +315,8 @@ def _tool(value: Any, path: str) -> Tool:
 
 def _function_tool(value: Any, path: str) -> Tool:
     function = expect_dict(value, path)
-    definition = _definition(function, {})
+    with depth_at(f"{path}.parameters"):
+        definition = _definition(function, {})
     return definition if definition is not None else ProviderTool(NAME, Raw(encode_json(function)))
 
 

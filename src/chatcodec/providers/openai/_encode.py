@@ -8,6 +8,8 @@ gap. What the wire cannot carry is reported through :class:`Encoding`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 from ..._content import (
@@ -49,7 +51,7 @@ __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
 ToolCallContent = Literal["omit", "null", "empty"]
-_NO_CONTENT: dict[str, Any] = {"null": None, "empty": ""}
+_NO_CONTENT: Mapping[str, Any] = MappingProxyType({"null": None, "empty": ""})
 
 DEFAULT_SCHEMA_NAME = "response"
 """The name a JSON schema response format gets when it has none."""

@@ -12,6 +12,7 @@ which gives the same result.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -138,8 +139,11 @@ _carry_instruction = carrier(_Instruction, "name", "tool_calls")
 _raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
 # ToolChoice records are frozen values: one of each serves every request.
-_CHOICES = {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
-_CHOICES["any"] = _CHOICES["required"]  # Mistral's "required"
+# "any" is Mistral's "required".
+_CHOICES = MappingProxyType(
+    {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
+    | {"any": ToolChoice("required")}
+)
 
 
 def fast_request(body: bytes | str) -> Request | None:

@@ -10,6 +10,7 @@ spelled so the encoder can spread them back.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -65,14 +66,16 @@ _USAGE = frozenset(
     }
 )
 # OpenRouter's reasoning_details: the key of each kind's text, and its known keys.
-_DETAILS = {
-    kind: (key, frozenset({"type", key, "signature"}))
-    for kind, key in (
-        ("reasoning.text", "text"),
-        ("reasoning.summary", "summary"),
-        ("reasoning.encrypted", "data"),
-    )
-}
+_DETAILS = MappingProxyType(
+    {
+        kind: (key, frozenset({"type", key, "signature"}))
+        for kind, key in (
+            ("reasoning.text", "text"),
+            ("reasoning.summary", "summary"),
+            ("reasoning.encrypted", "data"),
+        )
+    }
+)
 
 
 # -- assistant messages ---------------------------------------------------------

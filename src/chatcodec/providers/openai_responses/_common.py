@@ -29,6 +29,8 @@ say how the wire spelled something that has no canonical field:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -49,19 +51,23 @@ ABSENT: Any = object()
 
 encode_json = msgspec.json.Encoder().encode
 
-INCOMPLETE: dict[str, FinishReason] = {
-    "max_output_tokens": FinishReason.LENGTH,
-    "content_filter": FinishReason.CONTENT_FILTER,
-}
+INCOMPLETE: Mapping[str, FinishReason] = MappingProxyType(
+    {
+        "max_output_tokens": FinishReason.LENGTH,
+        "content_filter": FinishReason.CONTENT_FILTER,
+    }
+)
 """The reasons of an ``incomplete`` response, normalized; others are OTHER."""
 
-STATUS: dict[str, FinishReason | None] = {
-    "completed": FinishReason.STOP,
-    "failed": FinishReason.ERROR,
-    "cancelled": FinishReason.OTHER,
-    "in_progress": None,
-    "queued": None,
-}
+STATUS: Mapping[str, FinishReason | None] = MappingProxyType(
+    {
+        "completed": FinishReason.STOP,
+        "failed": FinishReason.ERROR,
+        "cancelled": FinishReason.OTHER,
+        "in_progress": None,
+        "queued": None,
+    }
+)
 """A response's status, normalized (``incomplete`` goes by its reason)."""
 
 

@@ -15,6 +15,8 @@ whole as an opaque part.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -55,10 +57,12 @@ _REFUSAL = frozenset({"type", "refusal"})
 _IMAGE = frozenset({"type", "image_url", "detail"})
 _FILE = frozenset({"type", "file_id", "file_url", "file_data", "filename"})
 _DETAILS = frozenset({"auto", "low", "high"})
-_INSTRUCTION_ROLES: dict[str, type[SystemMessage] | type[DeveloperMessage]] = {
-    "system": SystemMessage,
-    "developer": DeveloperMessage,
-}
+_INSTRUCTION_ROLES: Mapping[str, type[SystemMessage] | type[DeveloperMessage]] = MappingProxyType(
+    {
+        "system": SystemMessage,
+        "developer": DeveloperMessage,
+    }
+)
 
 
 class Run:

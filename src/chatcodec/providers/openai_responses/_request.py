@@ -15,6 +15,7 @@ from typing import Any
 
 from msgspec import Raw
 
+from ..._depth import depth_at
 from ..._errors import ValidationError
 from ..._exchange import (
     ProviderTool,
@@ -161,7 +162,8 @@ def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
 def _tool(value: Any, path: str) -> Tool:
     tool = expect_dict(value, path)
     if tool.get("type") == "function":
-        definition = _definition(tool)
+        with depth_at(f"{path}.parameters"):
+            definition = _definition(tool)
         if definition is not None:
             return definition
     return ProviderTool(NAME, Raw(encode_json(tool)))

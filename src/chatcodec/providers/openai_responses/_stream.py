@@ -19,6 +19,7 @@ joined so.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -48,12 +49,14 @@ _decode = msgspec.json.Decoder().decode
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
-_TEXT_KEYS = {
-    "response.output_text": ("content", "text"),
-    "response.refusal": ("content", "refusal"),
-    "response.reasoning_text": ("content", "text"),
-    "response.reasoning_summary_text": ("summary", "text"),
-}
+_TEXT_KEYS = MappingProxyType(
+    {
+        "response.output_text": ("content", "text"),
+        "response.refusal": ("content", "refusal"),
+        "response.reasoning_text": ("content", "text"),
+        "response.reasoning_summary_text": ("summary", "text"),
+    }
+)
 
 
 class ResponsesStreamDecoder(StreamDecoder):

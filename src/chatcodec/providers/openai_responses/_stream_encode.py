@@ -30,6 +30,7 @@ order) and of its ``function_call`` items (by call id).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
@@ -53,7 +54,7 @@ from ._stream_items import Sequence, adding, item_id, started, text_event, whole
 
 __all__ = ["ResponsesStreamEncoder", "encode_stream", "stream_encoder"]
 
-_FINAL = {"incomplete": "response.incomplete", "failed": "response.failed"}
+_FINAL = MappingProxyType({"incomplete": "response.incomplete", "failed": "response.failed"})
 
 
 def _final_event(body: dict[str, Any]) -> str:

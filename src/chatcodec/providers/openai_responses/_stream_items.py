@@ -12,6 +12,8 @@ encoder writes items as their events come, with the same events.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -80,12 +82,14 @@ def text_event(part: dict[str, Any]) -> str:
     return _TEXT_EVENTS.get(part.get("type"), "response.output_text")
 
 
-_TEXT_EVENTS: dict[Any, str] = {
-    "output_text": "response.output_text",
-    "refusal": "response.refusal",
-    "summary_text": "response.reasoning_summary_text",
-    "reasoning_text": "response.reasoning_text",
-}
+_TEXT_EVENTS: Mapping[Any, str] = MappingProxyType(
+    {
+        "output_text": "response.output_text",
+        "refusal": "response.refusal",
+        "summary_text": "response.reasoning_summary_text",
+        "reasoning_text": "response.reasoning_text",
+    }
+)
 
 
 def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
