@@ -131,7 +131,7 @@ def user_part(block: Any) -> ContentPart:
         return TextPart(encode_body(body).decode(), extras={NAME: {_JSON: True}})
     if kind == "image" and type(body) is dict and body.keys() == _IMAGE_KEYS:
         data, form = _bytes_source(body["source"]), body["format"]
-        if data is not None and form in IMAGE_FORMATS:
+        if data is not None and type(form) is str and form in IMAGE_FORMATS:
             return ImagePart(data=data, media_type=f"image/{form}")
     if kind == "document" and type(body) is dict and body.keys() >= _DOCUMENT_KEYS:
         data, form, name = _bytes_source(body["source"]), body["format"], body["name"]

@@ -108,6 +108,8 @@ def read_items(items: list[Any], path: str) -> list[Message]:
         at = f"{path}[{i}]"
         item = expect_dict(value, at)
         kind = item.get("type")
+        if kind is not None and type(kind) is not str:
+            raise ValidationError("must be a string", f"{at}.type")
         role = item.get("role")
         if (kind is None or kind == "message") and type(role) is str and role != "assistant":
             message = _plain_message(item, role)

@@ -152,8 +152,10 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
 def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
     """``reasoning`` as the canonical setting when it is only an effort; else kept as sent."""
     value = obj.get("reasoning")
-    if type(value) is dict and value.keys() == {"effort"} and value["effort"] in _EFFORTS:
-        return Reasoning(value["effort"])
+    if type(value) is dict and value.keys() == {"effort"}:
+        effort = value["effort"]
+        if type(effort) is str and effort in _EFFORTS:  # any JSON value may come: not a key
+            return Reasoning(value["effort"])
     if "reasoning" in obj:
         own["reasoning"] = value
     return None

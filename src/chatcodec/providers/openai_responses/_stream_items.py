@@ -79,7 +79,10 @@ def started(body: dict[str, Any]) -> dict[str, Any]:
 
 def text_event(part: dict[str, Any]) -> str:
     """The name (before ``.delta`` / ``.done``) of the events that write a part's text."""
-    return _TEXT_EVENTS.get(part.get("type"), "response.output_text")
+    kind = part.get("type")
+    if type(kind) is not str:  # not a text kind (and not a key: it may be any JSON value)
+        return "response.output_text"
+    return _TEXT_EVENTS.get(kind, "response.output_text")
 
 
 _TEXT_EVENTS: Mapping[Any, str] = MappingProxyType(
