@@ -28,10 +28,10 @@ import struct
 import uuid
 import zlib
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import NamedTuple
 
 from ._errors import StreamError
+from ._frozen import FrozenMap
 
 __all__ = ["MAX_FRAME", "EventStreamMessage", "EventStreamReader", "HeaderValue", "encode_message"]
 
@@ -44,7 +44,7 @@ HeaderValue = bool | int | bytes | str | uuid.UUID
 _PRELUDE = struct.Struct(">III")
 _CRC = struct.Struct(">I")
 _MIN_FRAME = 16  # a prelude and a message CRC, nothing else
-_INTS = MappingProxyType(
+_INTS = FrozenMap(
     {
         2: struct.Struct(">b"),
         3: struct.Struct(">h"),

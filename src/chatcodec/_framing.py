@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from ._errors import StreamError
+from ._frozen import FrozenMap
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -110,7 +110,7 @@ def over_limit(name: str, value: int) -> StreamError:
     return StreamError(f"{what} is over the limit {name}={value}", limit=name)
 
 
-_WHAT = MappingProxyType(
+_WHAT = FrozenMap(
     {
         "max_line": "a line of the stream",
         "max_event": "an event of the stream",
@@ -582,7 +582,7 @@ class _JSONArray:
 
 _NOT_ARRAY = "the stream is not a JSON array"
 
-_READERS: Mapping[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = MappingProxyType(
+_READERS: Mapping[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = FrozenMap(
     {
         "sse": _SSE,
         "ndjson": _NDJSON,

@@ -9,13 +9,13 @@ duplicate-id check, which is O(number of tool calls).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._errors import NotFoundError, ValidationError
+from ._frozen import FrozenMap
 from ._record import Record
 from ._roles import Role
 from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
@@ -299,7 +299,7 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage
 """Any message; decodes by its ``role`` tag."""
 
-MESSAGE_TYPES: Mapping[Role, type[Message]] = MappingProxyType(
+MESSAGE_TYPES: Mapping[Role, type[Message]] = FrozenMap(
     {
         Role.SYSTEM: SystemMessage,
         Role.DEVELOPER: DeveloperMessage,

@@ -34,7 +34,6 @@ but a tool message must still answer a call some assistant message made.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, Literal, cast
 
 import msgspec
@@ -48,6 +47,7 @@ from ._errors import (
     ValidationError,
     from_msgspec,
 )
+from ._frozen import FrozenMap
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -74,11 +74,12 @@ _SYSTEMS = (SystemMessage, DeveloperMessage)
 
 
 _SYSTEM, _DEVELOPER, _USER, _ASSISTANT, _TOOL = Role
-_ROLE_OF: Mapping[type, Role] = MappingProxyType({cls: cls.role for cls in _MESSAGES})
-# The empty id set every state starts from. The id sets of a state are
-# frozensets, replaced rather than changed, so this one can be shared by every
-# state and a copy shares them too: nothing module-level changes in a call.
+_ROLE_OF: Mapping[type, Role] = FrozenMap({cls: cls.role for cls in _MESSAGES})
+# The empty id set every state starts from, shared by them all: a frozenset, so
+# that no state can change it. A state changes only sets of its own (made when
+# an assistant message makes calls), never this one.
 _NO_IDS: frozenset[str] = frozenset()
+IdSet = set[str] | frozenset[str]
 
 
 def role_of(message: object) -> Role | None:
@@ -118,9 +119,9 @@ class OrderState:
         self.started = False
         # strict and provider: calls of the nearest assistant message still to
         # be answered, every id of it that may be answered, and those answered.
-        self.pending: frozenset[str] = _NO_IDS
-        self.answerable: frozenset[str] = _NO_IDS
-        self.answered: frozenset[str] = _NO_IDS
+        self.pending: IdSet = _NO_IDS
+        self.answerable: IdSet = _NO_IDS
+        self.answered: IdSet = _NO_IDS
         # lenient: every call id any assistant message made.
         self.known: set[str] = set()
 
@@ -128,8 +129,8 @@ class OrderState:
         """An independent copy, to try several messages without committing."""
         other = OrderState(self.policy)
         other.count, other.last, other.started = self.count, self.last, self.started
-        other.pending, other.answerable = self.pending, self.answerable  # frozensets
-        other.answered, other.known = self.answered, set(self.known)
+        other.pending, other.answerable = set(self.pending), set(self.answerable)
+        other.answered, other.known = set(self.answered), set(self.known)
         return other
 
     def push(self, message: BaseMessage | ControlRecord | UnknownRecord) -> None:
@@ -228,21 +229,31 @@ class OrderState:
             # encoder joins them), whose calls are answered after the last.
             joined = previous is _ASSISTANT and self.policy == "provider"
             if calls or invalid:
-                ids = frozenset([call.id for call in calls])
-                answerable = ids.union([c.id for c in invalid if c.id])
+                ids = {call.id for call in calls}
+                answerable = ids | {c.id for c in invalid if c.id}
                 if joined:
-                    self.pending = self.pending | ids
-                    self.answerable = self.answerable | answerable
+                    # New sets of this state's own: the turn so far may hold the shared one.
+                    self.pending = {*self.pending, *ids}
+                    self.answerable = {*self.answerable, *answerable}
+                    if type(self.answered) is not set:
+                        self.answered = set()
                 else:
-                    self.pending, self.answerable, self.answered = ids, answerable, _NO_IDS
+                    self.pending, self.answerable, self.answered = ids, answerable, set()
                 self.known.update(answerable)
             elif not joined:
                 self.pending = self.answerable = self.answered = _NO_IDS
         elif role is _TOOL:
             call_id = cast(ToolMessage, message).tool_call_id
             if call_id in self.answerable:
-                self.pending = self.pending - {call_id}
-                self.answered = self.answered | {call_id}
+                # Sets of this state's own, made with the calls (see above); after
+                # recover() the pending ones may be the shared empty set.
+                pending, answered = self.pending, self.answered
+                if type(pending) is set:
+                    pending.discard(call_id)
+                if type(answered) is set:
+                    answered.add(call_id)
+                else:
+                    self.answered = {call_id}
         if role is not _SYSTEM and role is not _DEVELOPER:
             self.started = True
 

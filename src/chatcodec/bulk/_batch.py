@@ -18,13 +18,13 @@ body converted, into the target's envelope. Ids pass through unchanged.
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
 
 from .._codec import decode_json
 from .._errors import ValidationError
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 
@@ -154,7 +154,7 @@ def _canonical(keys: dict[str, msgspec.Raw]) -> Entry:
     return Entry(ident, "result", status=status, error=error if isinstance(error, dict) else None)
 
 
-_READERS = MappingProxyType(
+_READERS = FrozenMap(
     {
         "openai": _openai,
         "anthropic": _anthropic,

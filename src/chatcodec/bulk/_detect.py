@@ -6,18 +6,17 @@ failed guess names keys only: content stays private.
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import msgspec
 
 from .._codec import decode_json
 from .._errors import ValidationError
+from .._frozen import FrozenMap
 from ._result import Kind
 
 __all__ = ["BATCH_FAMILY", "detect", "guess_family"]
 
 # The batch envelope each id key belongs to.
-BATCH_FAMILY = MappingProxyType({"custom_id": "", "key": "gemini", "recordId": "bedrock"})
+BATCH_FAMILY = FrozenMap({"custom_id": "", "key": "gemini", "recordId": "bedrock"})
 
 _RULE = (
     "cannot tell the kind from the first record: it has {found}; a request has "

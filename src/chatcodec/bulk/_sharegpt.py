@@ -13,7 +13,6 @@ Reading also takes ``role``/``content`` turns and ``tools`` as a list.
 from __future__ import annotations
 
 import json
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -22,6 +21,7 @@ from .._codec import decode_json
 from .._content import TextPart
 from .._errors import ValidationError
 from .._exchange import Request
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
@@ -35,7 +35,7 @@ from .._tools import ToolCall, ToolDefinition
 
 __all__ = ["read", "write"]
 
-_ROLES = MappingProxyType(
+_ROLES = FrozenMap(
     {
         "system": "system",
         "human": "user",

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from types import MappingProxyType
 from typing import Protocol
 
 from .._errors import NotFoundError
 from .._events import StreamEvent
 from .._exchange import Request, Response
 from .._framing import Framing
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 
@@ -47,7 +47,7 @@ __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The codecs, one per wire family."""
 
-ALIASES = MappingProxyType(
+ALIASES = FrozenMap(
     {
         "azure": "openai",
         "deepseek": "openai",

@@ -15,7 +15,6 @@ documentation of each (:data:`ANTHROPIC_BETAS`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
@@ -23,13 +22,14 @@ import msgspec
 
 from .._errors import ValidationError
 from .._exchange import ProviderTool, Request
+from .._frozen import FrozenMap
 
 __all__ = ["ANTHROPIC_BETAS", "ANTHROPIC_VERSION", "ENDPOINTS", "Endpoint", "anthropic_betas"]
 
 ANTHROPIC_VERSION = "2023-06-01"
 """The ``anthropic-version`` sent unless another is asked for."""
 
-ANTHROPIC_BETAS: Mapping[str, str] = MappingProxyType(
+ANTHROPIC_BETAS: Mapping[str, str] = FrozenMap(
     {
         # Tool types (``tools[].type``) and top-level body keys that Anthropic's
         # documentation says need a beta header, with that header's value.
@@ -91,7 +91,7 @@ def _bedrock_path(model: str | None, stream: bool) -> str:
     return f"/model/{model_id}/converse-stream" if stream else f"/model/{model_id}/converse"
 
 
-ENDPOINTS: Mapping[str, Endpoint] = MappingProxyType(
+ENDPOINTS: Mapping[str, Endpoint] = FrozenMap(
     {
         "openai": Endpoint(
             "https://api.openai.com/v1",

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
+from .._frozen import FrozenMap
 from .._loss import Loss, a
 
 __all__ = [
@@ -181,12 +181,12 @@ def derive_id(prefix: str, *parts: object) -> str:
 
 
 _ANY = object()
-_frozen = MappingProxyType
+_frozen = FrozenMap
 
 # Wire values that say nothing a target could carry: each provider's defaults
 # and position markers. Another provider's encoder does not report them as
 # lost (``null``, ``[]`` and ``{}`` never are: they mean "nothing").
-_NEUTRAL: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+_NEUTRAL: Mapping[str, Mapping[str, Any]] = FrozenMap(
     {
         "openai": _frozen({"n": 1, "prefix": False, "index": _ANY, "type": "function"}),
         "anthropic": _frozen(
@@ -230,7 +230,7 @@ def neutral(provider: str, key: str, value: Any) -> bool:
     expected = _NEUTRAL.get(provider, _NOTHING).get(key, _MISSING)
     if expected is _ANY:
         return True
-    if type(expected) is MappingProxyType and type(value) is dict:
+    if type(expected) is FrozenMap and type(value) is dict:
         return all(
             key in expected and (expected[key] is _ANY or expected[key] == item)
             for key, item in value.items()
@@ -239,7 +239,7 @@ def neutral(provider: str, key: str, value: Any) -> bool:
 
 
 _MISSING = object()
-_NOTHING: Mapping[str, Any] = MappingProxyType({})
+_NOTHING: Mapping[str, Any] = FrozenMap({})
 
 # Objects of settings whose keys the canonical form maps one by one; what is
 # left of one is reported key by key, not as one lump.
@@ -252,7 +252,7 @@ _SETTING_GROUPS = frozenset(
     }
 )
 # Fields whose loss means more than a field: the conversation is not all there.
-_REASONS: Mapping[tuple[str, str], str] = MappingProxyType(
+_REASONS: Mapping[tuple[str, str], str] = FrozenMap(
     {
         ("openai-responses", "previous_response_id"): (
             "the earlier turns are stored by OpenAI (previous_response_id), not in the body"

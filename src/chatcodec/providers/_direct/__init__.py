@@ -14,8 +14,8 @@ paths equal on every recorded request.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 
+from ..._frozen import FrozenMap
 from ..._loss import Loss
 from . import _anthropic, _gemini
 from ._source import Fallback, Read, read
@@ -23,7 +23,7 @@ from ._source import Fallback, Read, read
 __all__ = ["direct", "direct_request"]
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
-_WRITERS: Mapping[tuple[str, str], Writer] = MappingProxyType(
+_WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
     {
         ("openai", "anthropic"): _anthropic.write,
         ("openai", "gemini"): _gemini.write,

@@ -18,7 +18,6 @@ no problem. Whatever fails goes the general way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 import msgspec
@@ -26,6 +25,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._depth import check_depth
 from ..._errors import DepthError
+from ..._frozen import FrozenMap
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY, as_kept, neutral
@@ -256,7 +256,7 @@ _UNKNOWN_KEY = "Object contains unknown field"
 _keyed = msgspec.json.Decoder(dict[str, Raw])
 _FIELDS = frozenset(Body.__struct_fields__)
 _READ = frozenset(GENERAL_KEYS)  # what the general path reads into the canonical request
-_RANK = MappingProxyType({key: n for n, key in enumerate(CARRIED)})
+_RANK = FrozenMap({key: n for n, key in enumerate(CARRIED)})
 
 
 def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import msgspec
@@ -48,6 +47,7 @@ from ..._content import (
 from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
@@ -56,7 +56,7 @@ from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
-FINISH = MappingProxyType(
+FINISH = FrozenMap(
     {
         "end_turn": FinishReason.STOP,
         "stop_sequence": FinishReason.STOP,
@@ -107,9 +107,7 @@ _USAGE_KEYS = frozenset(
 _BASE64_SOURCE = frozenset({"type", "media_type", "data"})
 _URL_SOURCE = frozenset({"type", "url"})
 _FILE_SOURCE = frozenset({"type", "file_id"})
-_CHOICE_MODES = MappingProxyType(
-    {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
-)
+_CHOICE_MODES = FrozenMap({"auto": "auto", "any": "required", "tool": "tool", "none": "none"})
 
 
 def _extras(rest: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -18,11 +18,11 @@ of the response (stop reason, usage).
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
 from .._ids import unique_call_ids
@@ -32,7 +32,7 @@ from ._decode import FINISH, NAME
 from ._settings import write_settings
 from ._turns import Writer
 
-_STOP = MappingProxyType(
+_STOP = FrozenMap(
     {
         FinishReason.STOP: "end_turn",
         FinishReason.LENGTH: "max_tokens",
@@ -40,7 +40,7 @@ _STOP = MappingProxyType(
         FinishReason.CONTENT_FILTER: "refusal",
     }
 )
-_MODES = MappingProxyType({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
+_MODES = FrozenMap({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
 _KEEP = frozenset({McpResource})
 NO_SCHEMA = "anthropic has no JSON output without a schema"  # written by Blocks.part, as a document
 

@@ -14,7 +14,6 @@ which gives the same result.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -23,6 +22,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._content import AssistantPart, ContentPart, ImagePart, ReasoningPart, TextPart
 from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from .._wire import encode_body
@@ -30,7 +30,7 @@ from .._wire import encode_body
 __all__ = ["fast_request"]
 
 NAME = "anthropic"
-_MODES: Mapping[str, Any] = MappingProxyType({"auto": "auto", "any": "required", "none": "none"})
+_MODES: Mapping[str, Any] = FrozenMap({"auto": "auto", "any": "required", "none": "none"})
 
 
 class _Decline(Exception):

@@ -13,7 +13,6 @@ byte for byte and another family reports it as lost.
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -30,6 +29,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._usage import FinishReason
 from .._wire import Encoding, encode_body, extras_for, fill
@@ -49,7 +49,7 @@ __all__ = [
 NAME = "bedrock"
 
 IMAGE_FORMATS = frozenset(("png", "jpeg", "gif", "webp"))
-DOCUMENT_TYPES = MappingProxyType(
+DOCUMENT_TYPES = FrozenMap(
     {
         "pdf": "application/pdf",
         "csv": "text/csv",
@@ -62,7 +62,7 @@ DOCUMENT_TYPES = MappingProxyType(
         "md": "text/markdown",
     }
 )
-DOCUMENT_FORMATS = MappingProxyType({media: name for name, media in DOCUMENT_TYPES.items()})
+DOCUMENT_FORMATS = FrozenMap({media: name for name, media in DOCUMENT_TYPES.items()})
 _decode_json = msgspec.json.Decoder().decode
 _NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
 NAME_CHANGED = (
@@ -81,7 +81,7 @@ _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
 
-REASONS = MappingProxyType(
+REASONS = FrozenMap(
     {
         "end_turn": FinishReason.STOP,
         "stop_sequence": FinishReason.STOP,

@@ -16,7 +16,6 @@ chatcodec does not model (in objects of those names), and the response's
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
@@ -25,6 +24,7 @@ from ..._content import AssistantPart, ContentPart, TextPart
 from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from ..._usage import Usage
@@ -50,9 +50,7 @@ __all__ = [
 ]
 
 _TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId"))
-_INFERENCE = MappingProxyType(
-    {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
-)
+_INFERENCE = FrozenMap({"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"})
 _TOOL_USE = frozenset(("toolUseId", "name", "input"))
 _TOOL_RESULT = frozenset(("toolUseId", "content", "status"))
 _SPEC = frozenset(("name", "description", "inputSchema", "strict"))
@@ -60,7 +58,7 @@ _TURN_KEYS = frozenset(("role", "content"))
 _OUTPUT_KEYS = frozenset(("message",))
 _RESPONSE = frozenset(("output", "stopReason", "usage"))
 _ERROR_KEYS = frozenset(("message", "Message"))
-_CHOICES = MappingProxyType({"auto": "auto", "any": "required", "tool": "tool"})
+_CHOICES = FrozenMap({"auto": "auto", "any": "required", "tool": "tool"})
 _USAGE = (
     "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
 )  # fmt: skip

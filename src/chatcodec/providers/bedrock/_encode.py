@@ -9,12 +9,12 @@ things (the order of calls among blocks, a result's ``status``).
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
 
 from ..._exchange import Choice, ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -33,7 +33,7 @@ from ._decode import finish_reason
 
 __all__ = ["encode_request", "encode_response"]
 
-_STOPS = MappingProxyType(
+_STOPS = FrozenMap(
     {
         FinishReason.STOP: "end_turn",
         FinishReason.LENGTH: "max_tokens",

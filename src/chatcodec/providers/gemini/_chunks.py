@@ -10,12 +10,12 @@ non-streaming fast path reads it.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from ..._frozen import FrozenMap
 from ..._usage import Usage
 from .._fastpath import Wire
 from ._fast import _Usage, _usage, usage_of
@@ -74,7 +74,7 @@ def typed_usage(raw: Raw) -> Usage:
     return _usage(_decode_usage(raw))
 
 
-_COUNTS = MappingProxyType(
+_COUNTS = FrozenMap(
     {
         "promptTokenCount": 0,
         "candidatesTokenCount": 1,

@@ -13,11 +13,11 @@ The turns are read in :mod:`._turns`, the request's other fields in
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Request, Response
+from ..._frozen import FrozenMap
 from ..._messages import Message
 from ..._usage import Usage
 from .._wire import (
@@ -37,12 +37,12 @@ from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 
-_TOP = MappingProxyType(
+_TOP = FrozenMap(
     table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
 )
-_RESPONSE = MappingProxyType(table("candidates", "usageMetadata", "modelVersion", "responseId"))
-_CANDIDATE = MappingProxyType(table("content", "finishReason", "index"))
-_USAGE = MappingProxyType(table(
+_RESPONSE = FrozenMap(table("candidates", "usageMetadata", "modelVersion", "responseId"))
+_CANDIDATE = FrozenMap(table("content", "finishReason", "index"))
+_USAGE = FrozenMap(table(
     "promptTokenCount", "candidatesTokenCount", "totalTokenCount", "cachedContentTokenCount",
     "thoughtsTokenCount",
 ))  # fmt: skip

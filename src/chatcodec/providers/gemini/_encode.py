@@ -10,13 +10,13 @@ and tool results inside the turns are written by :mod:`._encode_parts`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
 
 from ..._content import TextPart
 from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -44,7 +44,7 @@ from ._keys import (
 __all__ = ["encode_request", "encode_response"]
 
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
-_MODES = MappingProxyType({"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"})
+_MODES = FrozenMap({"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"})
 STREAM = "gemini streams by endpoint, not by a body field"
 
 

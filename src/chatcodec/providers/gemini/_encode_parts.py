@@ -12,7 +12,6 @@ from __future__ import annotations
 import mimetypes
 import re
 from collections.abc import Collection, Mapping
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +27,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
@@ -45,7 +45,7 @@ _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
 _mimetypes = mimetypes.MimeTypes()
-_TYPES = MappingProxyType(
+_TYPES = FrozenMap(
     {
         ".wav": "audio/wav",
         ".mp3": "audio/mp3",

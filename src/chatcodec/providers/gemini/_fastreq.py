@@ -16,7 +16,6 @@ decode or is declined here, and the caller takes the general path
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -25,6 +24,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
 from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ResponseFormat, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from ._keys import NAME
@@ -32,7 +32,7 @@ from ._keys import NAME
 __all__ = ["fast_request"]
 
 _encode = msgspec.json.Encoder().encode
-_MODES: Mapping[str, Any] = MappingProxyType({"AUTO": "auto", "ANY": "required", "NONE": "none"})
+_MODES: Mapping[str, Any] = FrozenMap({"AUTO": "auto", "ANY": "required", "NONE": "none"})
 _WRAPS = frozenset(("result", "error"))
 
 
@@ -122,9 +122,7 @@ class _Request(_Wire, kw_only=True):
 
 
 _decoder = msgspec.json.Decoder(_Request)
-_FORMATS: Mapping[str, Any] = MappingProxyType(
-    {"application/json": "json_object", "text/plain": "text"}
-)
+_FORMATS: Mapping[str, Any] = FrozenMap({"application/json": "json_object", "text/plain": "text"})
 
 
 def fast_request(body: bytes | str) -> Request | None:

@@ -10,7 +10,6 @@ extras.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
@@ -18,6 +17,7 @@ from msgspec import Raw
 from ..._depth import depth_at
 from ..._errors import ValidationError
 from ..._exchange import ProviderTool, Reasoning, ResponseFormat, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import Message, SystemMessage
 from ..._tools import ToolDefinition
 from .._wire import expect_dict, expect_list, extras_for
@@ -26,17 +26,17 @@ from ._turns import _ABSENT, _CONTENT, _encode, _spelled
 
 __all__ = ["FieldDecoder"]
 
-_DECL = MappingProxyType(table("name", "description", "parameters", "parametersJsonSchema"))
-_GEN = MappingProxyType(table(
+_DECL = FrozenMap(table("name", "description", "parameters", "parametersJsonSchema"))
+_GEN = FrozenMap(table(
     "maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType",
     "responseSchema", "responseJsonSchema", "topK", "seed", "presencePenalty",
     "frequencyPenalty", "candidateCount", "thinkingConfig",
 ))  # fmt: skip
-_THINKING = MappingProxyType(table("thinkingBudget", "thinkingLevel"))
+_THINKING = FrozenMap(table("thinkingBudget", "thinkingLevel"))
 _LEVELS = frozenset({"minimal", "low", "medium", "high"})
-_TOOL_CONFIG = MappingProxyType(table("functionCallingConfig"))
-_CALLING = MappingProxyType(table("mode", "allowedFunctionNames"))
-_MODES = MappingProxyType({"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"})
+_TOOL_CONFIG = FrozenMap(table("functionCallingConfig"))
+_CALLING = FrozenMap(table("mode", "allowedFunctionNames"))
+_MODES = FrozenMap({"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"})
 
 
 class FieldDecoder:
@@ -84,7 +84,8 @@ class FieldDecoder:
         try:
             if type(name) is not str or (description is not None and type(description) is not str):
                 raise ValidationError("must be a string", f"{path}.name")
-            with depth_at(f"{path}.{_spelled(decl, 'parametersJsonSchema')}"):
+            where = "parametersJsonSchema" if parameters is schema else "parameters"
+            with depth_at(f"{path}.{_spelled(decl, where)}"):
                 return ToolDefinition(
                     name,
                     description,

@@ -12,10 +12,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Any
 
-from ..._depth import check_depth
+from ..._depth import MAX_DEPTH, depth_at
+from ..._errors import DepthError
+from ..._frozen import FrozenMap
 from ..._usage import FinishReason
 from .._wire import as_kept
 
@@ -85,15 +86,13 @@ def table(*camel: str) -> dict[str, str]:
     return out
 
 
-CAMEL: Mapping[str, str] = MappingProxyType({key: key for key in _CAMEL_KEYS})
+CAMEL: Mapping[str, str] = FrozenMap({key: key for key in _CAMEL_KEYS})
 
 
 @functools.lru_cache(maxsize=64)
 def _spelled(snakes: frozenset[str]) -> Mapping[str, str]:
     # Read-only: the cache hands the same mapping to every caller.
-    return MappingProxyType(
-        {key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS}
-    )
+    return FrozenMap({key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS})
 
 
 def spelling(hint: Any) -> Mapping[str, str]:
@@ -133,7 +132,7 @@ def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
 
 # Candidate.FinishReason, by name and by the generativelanguage proto number
 # (``enum-encoding=int``).
-_FINISH_NAMES: Mapping[str, FinishReason | None] = MappingProxyType(
+_FINISH_NAMES: Mapping[str, FinishReason | None] = FrozenMap(
     {
         "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
         "STOP": FinishReason.STOP,
@@ -174,7 +173,7 @@ _FINISH_NUMBERS = (
     "IMAGE_RECITATION",
     "MISSING_THOUGHT_SIGNATURE",
 )
-_FINISH_OUT = MappingProxyType(
+_FINISH_OUT = FrozenMap(
     {
         FinishReason.STOP: "STOP",
         FinishReason.TOOL_CALLS: "STOP",
@@ -209,12 +208,10 @@ def finish_out(reason: FinishReason | None, raw: str | int | None, has_calls: bo
 
 # Gemini's Schema dialect: types in upper case, or as proto numbers.
 _TYPE_NAMES = ("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL")
-_UPPER_TO_LOWER = MappingProxyType({name: name.lower() for name in _TYPE_NAMES})
-_INT_TO_LOWER = MappingProxyType(
-    {number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)}
-)
-_LOWER_TO_UPPER = MappingProxyType({lower: upper for upper, lower in _UPPER_TO_LOWER.items()})
-_LOWER_TO_INT = MappingProxyType({lower: number for number, lower in _INT_TO_LOWER.items()})
+_UPPER_TO_LOWER = FrozenMap({name: name.lower() for name in _TYPE_NAMES})
+_INT_TO_LOWER = FrozenMap({number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)})
+_LOWER_TO_UPPER = FrozenMap({lower: upper for upper, lower in _UPPER_TO_LOWER.items()})
+_LOWER_TO_INT = FrozenMap({lower: number for number, lower in _INT_TO_LOWER.items()})
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "defs")
 _SCHEMA_LISTS = ("anyOf", "any_of", "oneOf", "allOf", "prefixItems", "prefix_items")
 _SCHEMA_ONE = ("items", "additionalProperties", "not")
@@ -224,31 +221,35 @@ class _Mixed(Exception):
     pass
 
 
-def _walk(schema: Any, convert: Any) -> Any:
+def _walk(schema: Any, convert: Any, depth: int = 1) -> Any:
     """A copy of ``schema`` with ``convert`` applied to each ``type``.
 
     ``isinstance``, not ``type() is``: a definition's schema is frozen (dict
-    and list subclasses).
+    and list subclasses). Each call is at least one level deeper in the JSON
+    than its caller: past :data:`MAX_DEPTH` calls, the schema is too deep.
     """
     if not isinstance(schema, dict):
         return schema
+    if depth > MAX_DEPTH:
+        raise DepthError(MAX_DEPTH)
+    depth += 1
     out = dict(schema)
     if "type" in out:
         out["type"] = convert(out["type"])
     for key in _SCHEMA_MAPS:
         value = out.get(key)
         if isinstance(value, dict):
-            out[key] = {name: _walk(item, convert) for name, item in value.items()}
+            out[key] = {name: _walk(item, convert, depth) for name, item in value.items()}
     for key in _SCHEMA_LISTS:
         value = out.get(key)
         if isinstance(value, list):
-            out[key] = [_walk(item, convert) for item in value]
+            out[key] = [_walk(item, convert, depth) for item in value]
     for key in _SCHEMA_ONE:
         value = out.get(key)
         if isinstance(value, dict):
-            out[key] = _walk(value, convert)
+            out[key] = _walk(value, convert, depth)
         elif key == "items" and isinstance(value, list):
-            out[key] = [_walk(item, convert) for item in value]
+            out[key] = [_walk(item, convert, depth) for item in value]
     return out
 
 
@@ -266,7 +267,6 @@ def from_gemini_schema(
     DepthError
         If ``schema`` (at ``path``) nests deeper than the walk goes.
     """
-    check_depth(schema, path)
     styles: set[str] = set()
 
     def convert(value: Any) -> Any:
@@ -283,7 +283,8 @@ def from_gemini_schema(
         raise _Mixed
 
     try:
-        converted = _walk(schema, convert)
+        with depth_at(path):
+            converted = _walk(schema, convert)
     except _Mixed:
         return None
     if len(styles) > 1:
@@ -298,8 +299,8 @@ def to_gemini_schema(
     table_ = _LOWER_TO_INT if style == "int" else _LOWER_TO_UPPER if style == "upper" else None
     if table_ is None:
         return schema
-    check_depth(schema, path)  # a tool's is checked already; a response format's is not
-    out: dict[str, Any] = _walk(
-        schema, lambda value: table_.get(value, value) if type(value) is str else value
-    )
+    with depth_at(path):  # a tool's is checked already; a response format's is not
+        out: dict[str, Any] = _walk(
+            schema, lambda value: table_.get(value, value) if type(value) is str else value
+        )
     return out

@@ -10,7 +10,6 @@ The helpers and constants shared with the other decode modules live here.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -18,6 +17,7 @@ from msgspec import Raw
 
 from ..._content import AudioPart, FilePart, ImagePart, OpaquePart, ReasoningPart, TextPart
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import derive_id, expect_dict, expect_list, extras_for, leftover
@@ -28,14 +28,14 @@ __all__ = ["TurnDecoder"]
 _encode = msgspec.json.Encoder().encode
 _ABSENT: Any = object()
 
-_PART = MappingProxyType(table(
+_PART = FrozenMap(table(
     "text", "thought", "thoughtSignature", "inlineData", "fileData", "functionCall",
     "functionResponse",
 ))  # fmt: skip
 _DATA = frozenset(("text", "inlineData", "fileData", "functionCall", "functionResponse"))
-_MEDIA = MappingProxyType(table("mimeType", "data", "fileUri"))
-_CALL = MappingProxyType(table("name", "args", "id"))
-_RESULT = MappingProxyType(table("name", "response", "id", "parts"))
+_MEDIA = FrozenMap(table("mimeType", "data", "fileUri"))
+_CALL = FrozenMap(table("name", "args", "id"))
+_RESULT = FrozenMap(table("name", "response", "id", "parts"))
 _CONTENT = frozenset(("role", "parts"))
 _RESULT_KEY = frozenset(("functionResponse",))
 _WRAPS = frozenset(("result", "error"))

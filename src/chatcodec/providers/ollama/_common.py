@@ -26,11 +26,10 @@ Hints (keys starting with ``~`` in a record's ``extras["ollama"]``):
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from msgspec import Raw
 
 from ..._errors import DECODE_FAILURES
+from ..._frozen import FrozenMap
 from ..._record import json_decoder
 from ..._usage import FinishReason
 
@@ -39,7 +38,7 @@ NAME = "ollama"
 ABSENT = "absent"
 DERIVED = "derived"
 
-FINISH = MappingProxyType(
+FINISH = FrozenMap(
     {
         "stop": FinishReason.STOP,
         "length": FinishReason.LENGTH,
@@ -79,7 +78,7 @@ def tool_call_order(kinds: str, n_valid: int, n_invalid: int) -> bool:
     )
 
 
-_URLSAFE = MappingProxyType(str.maketrans("-_", "+/"))
+_URLSAFE = FrozenMap(str.maketrans("-_", "+/"))
 
 
 def nonstandard_base64(data: str) -> bool:

@@ -13,7 +13,6 @@ a result takes the id of the first unanswered earlier call of that name.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, cast
 
 from msgspec import Raw
@@ -22,6 +21,7 @@ from ..._content import ContentPart, ImagePart, ReasoningPart, TextPart
 from ..._depth import depth_at
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Reasoning, Request, Response, ResponseFormat, Tool
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -59,7 +59,7 @@ _OPTION_KEYS = frozenset(
         "frequency_penalty",
     }
 )
-_THINK = MappingProxyType({False: Reasoning("none"), True: Reasoning()})
+_THINK = FrozenMap({False: Reasoning("none"), True: Reasoning()})
 _THINK_LEVELS = frozenset({"low", "medium", "high"})
 _INSTRUCTION_KEYS = frozenset({"role", "content"})
 _USER_KEYS = frozenset({"role", "content", "images"})

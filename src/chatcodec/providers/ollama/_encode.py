@@ -10,7 +10,6 @@ with the result's ``tool_call_id``.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from msgspec import Raw
@@ -26,6 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -360,7 +360,7 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[st
 
 # -- responses ------------------------------------------------------------
 
-_DONE_REASON = MappingProxyType(
+_DONE_REASON = FrozenMap(
     {
         FinishReason.STOP: "stop",
         FinishReason.TOOL_CALLS: "stop",

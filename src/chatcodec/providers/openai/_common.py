@@ -41,16 +41,16 @@ the wire spelled something that has no canonical field of its own:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
 from ..._content import OpaquePart
-from ..._depth import check_depth
-from ..._errors import ValidationError
+from ..._depth import MAX_DEPTH, depth_at
+from ..._errors import DepthError, ValidationError
 from ..._exchange import Reasoning
+from ..._frozen import FrozenMap
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
@@ -62,7 +62,7 @@ _SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_ONE
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
 
-FINISH: Mapping[str, FinishReason | None] = MappingProxyType(
+FINISH: Mapping[str, FinishReason | None] = FrozenMap(
     {
         "stop": FinishReason.STOP,
         "length": FinishReason.LENGTH,
@@ -75,7 +75,7 @@ FINISH: Mapping[str, FinishReason | None] = MappingProxyType(
 )
 """OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
 
-WIRE_FINISH: Mapping[FinishReason, str] = MappingProxyType(
+WIRE_FINISH: Mapping[FinishReason, str] = FrozenMap(
     {
         FinishReason.STOP: "stop",
         FinishReason.LENGTH: "length",
@@ -113,8 +113,8 @@ def data_url(media_type: str, data: str) -> str:
     return f"data:{media_type};base64,{data}"
 
 
-AUDIO_FORMATS = MappingProxyType({"mp3": "audio/mpeg"})
-AUDIO_TYPES = MappingProxyType(
+AUDIO_FORMATS = FrozenMap({"mp3": "audio/mpeg"})
+AUDIO_TYPES = FrozenMap(
     {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 )
 
@@ -177,27 +177,31 @@ def is_closed(schema: Any, path: str = "$.parameters") -> bool:
     DepthError
         If ``schema`` nests deeper than the walk goes (checked first).
     """
-    check_depth(schema, path)
-    return _closed(schema)
+    with depth_at(path):
+        return _closed(schema, 1)
 
 
-def _closed(schema: Any) -> bool:
+def _closed(schema: Any, depth: int) -> bool:
+    # Each call is at least one level deeper in the JSON than its caller.
     if not isinstance(schema, dict):
         return True
+    if depth > MAX_DEPTH:
+        raise DepthError(MAX_DEPTH)
+    depth += 1
     for key, value in schema.items():
         if key not in _SUBSCHEMA_KEYS:
             continue
         if key in _SCHEMA_MAPS:
             if isinstance(value, dict):
                 for sub in value.values():
-                    if not _closed(sub):
+                    if not _closed(sub, depth):
                         return False
         elif key in _SCHEMA_LISTS:
             if isinstance(value, list):
                 for sub in value:
-                    if not _closed(sub):
+                    if not _closed(sub, depth):
                         return False
-        elif isinstance(value, dict) and not _closed(value):
+        elif isinstance(value, dict) and not _closed(value, depth):
             return False
     kind = schema.get("type")
     if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema:

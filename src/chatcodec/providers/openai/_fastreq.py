@@ -12,13 +12,13 @@ which gives the same result.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from ..._exchange import Request, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -140,7 +140,7 @@ _raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
 # ToolChoice records are frozen values: one of each serves every request.
 # "any" is Mistral's "required".
-_CHOICES = MappingProxyType(
+_CHOICES = FrozenMap(
     {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
     | {"any": ToolChoice("required")}
 )

@@ -10,7 +10,6 @@ spelled so the encoder can spread them back.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -19,6 +18,7 @@ from msgspec import Raw
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Response
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
@@ -66,7 +66,7 @@ _USAGE = frozenset(
     }
 )
 # OpenRouter's reasoning_details: the key of each kind's text, and its known keys.
-_DETAILS = MappingProxyType(
+_DETAILS = FrozenMap(
     {
         kind: (key, frozenset({"type", key, "signature"}))
         for kind, key in (

@@ -30,7 +30,6 @@ say how the wire spelled something that has no canonical field:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -38,6 +37,7 @@ from msgspec import Raw
 
 from ..._content import OpaquePart
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
 
@@ -51,7 +51,7 @@ ABSENT: Any = object()
 
 encode_json = msgspec.json.Encoder().encode
 
-INCOMPLETE: Mapping[str, FinishReason] = MappingProxyType(
+INCOMPLETE: Mapping[str, FinishReason] = FrozenMap(
     {
         "max_output_tokens": FinishReason.LENGTH,
         "content_filter": FinishReason.CONTENT_FILTER,
@@ -59,7 +59,7 @@ INCOMPLETE: Mapping[str, FinishReason] = MappingProxyType(
 )
 """The reasons of an ``incomplete`` response, normalized; others are OTHER."""
 
-STATUS: Mapping[str, FinishReason | None] = MappingProxyType(
+STATUS: Mapping[str, FinishReason | None] = FrozenMap(
     {
         "completed": FinishReason.STOP,
         "failed": FinishReason.ERROR,

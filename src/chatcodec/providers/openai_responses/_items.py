@@ -16,7 +16,6 @@ whole as an opaque part.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -31,6 +30,7 @@ from ..._content import (
     TextPart,
 )
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -57,7 +57,7 @@ _REFUSAL = frozenset({"type", "refusal"})
 _IMAGE = frozenset({"type", "image_url", "detail"})
 _FILE = frozenset({"type", "file_id", "file_url", "file_data", "filename"})
 _DETAILS = frozenset({"auto", "low", "high"})
-_INSTRUCTION_ROLES: Mapping[str, type[SystemMessage] | type[DeveloperMessage]] = MappingProxyType(
+_INSTRUCTION_ROLES: Mapping[str, type[SystemMessage] | type[DeveloperMessage]] = FrozenMap(
     {
         "system": SystemMessage,
         "developer": DeveloperMessage,

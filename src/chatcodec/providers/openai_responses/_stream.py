@@ -19,7 +19,6 @@ joined so.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -37,6 +36,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
+from ..._frozen import FrozenMap
 from ..._stream import ToolCallAccumulator
 from ..._tools import ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
@@ -49,7 +49,7 @@ _decode = msgspec.json.Decoder().decode
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
-_TEXT_KEYS = MappingProxyType(
+_TEXT_KEYS = FrozenMap(
     {
         "response.output_text": ("content", "text"),
         "response.refusal": ("content", "refusal"),

@@ -30,7 +30,6 @@ order) and of its ``function_call`` items (by call id).
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
@@ -45,6 +44,7 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
 from .._stream_writer import StreamEncoder, dumps, loads, tiny
@@ -60,7 +60,7 @@ def _id_key(value: Any) -> Any:
     return value if type(value) is str else dumps(value)
 
 
-_FINAL = MappingProxyType({"incomplete": "response.incomplete", "failed": "response.failed"})
+_FINAL = FrozenMap({"incomplete": "response.incomplete", "failed": "response.failed"})
 
 
 def _final_event(body: dict[str, Any]) -> str:

@@ -13,12 +13,12 @@ encoder writes items as their events come, with the same events.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
+from ..._frozen import FrozenMap
 from .._stream_writer import dumps, sse
 from .._wire import derive_id
 
@@ -85,7 +85,7 @@ def text_event(part: dict[str, Any]) -> str:
     return _TEXT_EVENTS.get(kind, "response.output_text")
 
 
-_TEXT_EVENTS: Mapping[Any, str] = MappingProxyType(
+_TEXT_EVENTS: Mapping[Any, str] = FrozenMap(
     {
         "output_text": "response.output_text",
         "refusal": "response.refusal",
