@@ -6,18 +6,20 @@ all: frozen, closed, converted between dialects; a tool call's arguments
 when they are cleaned or checked) is walked by recursive Python functions,
 which take two or three frames a level. So every such value is checked once,
 where it enters (the decode of a body, the constructor of the record that
-holds it), against :data:`MAX_DEPTH`, by a walk that is itself a loop; the
-recursive walks behind that check never see a value deeper than the limit.
+holds it), against :data:`MAX_DEPTH`: by :func:`check_depth`, a loop, or by
+the first walk itself counting its depth (a decoder's walk of a schema
+before the definition is built). The recursive walks behind that check never
+see a value deeper than the limit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from ._errors import DepthError
 
-__all__ = ["MAX_DEPTH", "check_depth", "depth_at"]
+__all__ = ["MAX_DEPTH", "check_depth"]
 
 MAX_DEPTH = 128
 """How many arrays and objects a walked value may nest, the outermost counted."""
@@ -43,24 +45,3 @@ def check_depth(value: Any, path: str, limit: int = MAX_DEPTH) -> None:
         for item in node.values() if isinstance(node, Mapping) else node:
             if isinstance(item, _NESTED):
                 push((item, depth + 1))
-
-
-class depth_at:  # noqa: N801 - used as a statement, like contextlib's helpers
-    """``with depth_at(path):`` re-raises a :class:`DepthError` as one at ``path``.
-
-    A record checks its own values by paths of its own (a tool's schema is
-    ``$.parameters``); a decoder that builds it names the place in the body.
-    """
-
-    __slots__ = ("path",)
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> Literal[False]:
-        if isinstance(exc, DepthError):
-            raise DepthError(exc.limit, self.path) from None
-        return False

@@ -44,8 +44,7 @@ from ..._content import (
     ReasoningPart,
     TextPart,
 )
-from ..._depth import depth_at
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
@@ -481,10 +480,11 @@ def _tool(tool: Any, path: str) -> Tool:
             if rest is not None and rest.get("strict") is True:
                 del rest["strict"]
             try:
-                with depth_at(f"{path}.input_schema"):
-                    return ToolDefinition(
-                        name, description, schema, strict=strict is True, extras=_extras(rest)
-                    )
+                return ToolDefinition(
+                    name, description, schema, strict=strict is True, extras=_extras(rest)
+                )
+            except DepthError as exc:  # the place in the body, named only if it is too deep
+                raise DepthError(exc.limit, f"{path}.input_schema") from None
             except ValidationError:
                 pass  # a name or schema the canonical rules refuse: keep it as is
     elif type(kind) is not str:

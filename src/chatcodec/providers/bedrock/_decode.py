@@ -21,8 +21,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AssistantPart, ContentPart, TextPart
-from ..._depth import depth_at
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
@@ -220,8 +219,10 @@ def _system(value: Any) -> list[SystemMessage] | None:
 
 
 def _tool_at(value: Any, k: int) -> Tool:
-    with depth_at(f"$.toolConfig.tools[{k}].toolSpec.inputSchema.json"):
+    try:
         return _tool(value)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, f"$.toolConfig.tools[{k}].toolSpec.inputSchema.json") from None
 
 
 def _tool(value: Any) -> Tool:

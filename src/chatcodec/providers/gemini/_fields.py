@@ -14,8 +14,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._depth import depth_at
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import ProviderTool, Reasoning, ResponseFormat, Tool, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import Message, SystemMessage
@@ -85,7 +84,7 @@ class FieldDecoder:
             if type(name) is not str or (description is not None and type(description) is not str):
                 raise ValidationError("must be a string", f"{path}.name")
             where = "parametersJsonSchema" if parameters is schema else "parameters"
-            with depth_at(f"{path}.{_spelled(decl, where)}"):
+            try:
                 return ToolDefinition(
                     name,
                     description,
@@ -93,6 +92,8 @@ class FieldDecoder:
                     strict=False,
                     extras=extras_for(NAME, {**keep, **hints} or None),
                 )
+            except DepthError as exc:  # the place in the body, named only if it is too deep
+                raise DepthError(exc.limit, f"{path}.{_spelled(decl, where)}") from None
         except ValidationError:
             return ProviderTool(
                 NAME, Raw(_encode(decl)), extras=extras_for(NAME, {"~decl": True, **hints})

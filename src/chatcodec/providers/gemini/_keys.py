@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..._depth import MAX_DEPTH, depth_at
+from ..._depth import MAX_DEPTH
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
 from ..._usage import FinishReason
@@ -283,8 +283,9 @@ def from_gemini_schema(
         raise _Mixed
 
     try:
-        with depth_at(path):
-            converted = _walk(schema, convert)
+        converted = _walk(schema, convert)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
     except _Mixed:
         return None
     if len(styles) > 1:
@@ -299,8 +300,10 @@ def to_gemini_schema(
     table_ = _LOWER_TO_INT if style == "int" else _LOWER_TO_UPPER if style == "upper" else None
     if table_ is None:
         return schema
-    with depth_at(path):  # a tool's is checked already; a response format's is not
+    try:  # a tool's is checked already; a response format's is not
         out: dict[str, Any] = _walk(
             schema, lambda value: table_.get(value, value) if type(value) is str else value
         )
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
     return out

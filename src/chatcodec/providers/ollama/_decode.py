@@ -18,8 +18,7 @@ from typing import Any, cast
 from msgspec import Raw
 
 from ..._content import ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._depth import depth_at
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Reasoning, Request, Response, ResponseFormat, Tool
 from ..._frozen import FrozenMap
 from ..._messages import (
@@ -477,8 +476,9 @@ def _tool_definition(item: Any, path: str) -> Tool:
         own["function"] = {**own.get("function", {}), "description": ""}
         description = None
     try:
-        with depth_at(f"{path}.function.parameters"):
-            return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
+        return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, f"{path}.function.parameters") from None
     except ValidationError:
         # A name or schema the canonical rules refuse (a dash in a name, a
         # schema without "type": "object"): kept as Ollama's own tool.

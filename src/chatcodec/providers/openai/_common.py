@@ -47,7 +47,7 @@ import msgspec
 from msgspec import Raw
 
 from ..._content import OpaquePart
-from ..._depth import MAX_DEPTH, depth_at
+from ..._depth import MAX_DEPTH
 from ..._errors import DepthError, ValidationError
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
@@ -177,8 +177,10 @@ def is_closed(schema: Any, path: str = "$.parameters") -> bool:
     DepthError
         If ``schema`` nests deeper than the walk goes (checked first).
     """
-    with depth_at(path):
+    try:
         return _closed(schema, 1)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
 
 
 def _closed(schema: Any, depth: int) -> bool:

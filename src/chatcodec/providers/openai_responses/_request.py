@@ -15,8 +15,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._depth import depth_at
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import (
     ProviderTool,
     Reasoning,
@@ -164,8 +163,10 @@ def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
 def _tool(value: Any, path: str) -> Tool:
     tool = expect_dict(value, path)
     if tool.get("type") == "function":
-        with depth_at(f"{path}.parameters"):
+        try:
             definition = _definition(tool)
+        except DepthError as exc:  # the place in the body, named only if it is too deep
+            raise DepthError(exc.limit, f"{path}.parameters") from None
         if definition is not None:
             return definition
     return ProviderTool(NAME, Raw(encode_json(tool)))
