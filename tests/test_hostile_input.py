@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import msgspec
 import pytest
@@ -373,3 +374,368 @@ class TestConvertedIdsStayUnique:
             answered = [m.tool_call_id for m in again.messages if isinstance(m, cc.ToolMessage)]
             assert answered[:2] == ids[:2]
             assert {loss.path for loss in losses} >= {"$.messages[2].tool_calls[0].id"}
+
+
+# -- the depth limit ------------------------------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+DEEP = 600  # well inside what the JSON decoders read, far past MAX_DEPTH
+ITEMS_SCHEMA = (
+    b'{"type":"object","properties":{"a":' + b'{"items":' * DEEP + b"{}" + b"}" * DEEP + b"}}"
+)
+ENUM_SCHEMA = b'{"type":"object","enum":' + b"[" * DEEP + b"1" + b"]" * DEEP + b"}"
+
+
+def _request_with_schema(family: str, schema: bytes) -> bytes:
+    """A request of ``family`` with one function tool whose schema is ``schema``."""
+    return {
+        "openai": b'{"model":"m","messages":[{"role":"user","content":"hi"}],'
+        b'"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":'
+        + schema
+        + b"}}]}",
+        "ollama": b'{"model":"m","messages":[{"role":"user","content":"hi"}],'
+        b'"tools":[{"type":"function","function":{"name":"f","parameters":' + schema + b"}}]}",
+        "anthropic": b'{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}],'
+        b'"tools":[{"name":"f","input_schema":' + schema + b"}]}",
+        "gemini": b'{"contents":[{"role":"user","parts":[{"text":"hi"}]}],'
+        b'"tools":[{"functionDeclarations":[{"name":"f","parameters":' + schema + b"}]}]}",
+        "openai-responses": b'{"model":"m","input":"hi",'
+        b'"tools":[{"type":"function","name":"f","parameters":' + schema + b"}]}",
+        "bedrock": b'{"messages":[{"role":"user","content":[{"text":"hi"}]}],'
+        b'"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":'
+        + schema
+        + b"}}}]}}",
+    }[family]
+
+
+SCHEMA_PATHS = {
+    "openai": "$.tools[0].function.parameters",
+    "ollama": "$.tools[0].function.parameters",
+    "anthropic": "$.tools[0].input_schema",
+    "gemini": "$.tools[0].functionDeclarations[0].parameters",
+    "openai-responses": "$.tools[0].parameters",
+    "bedrock": "$.toolConfig.tools[0].toolSpec.inputSchema.json",
+}
+
+
+class TestDepthLimit:
+    """A value chatcodec walks (a tool schema) deeper than MAX_DEPTH is refused where it is read."""
+
+    @pytest.mark.parametrize("schema", [ITEMS_SCHEMA, ENUM_SCHEMA], ids=["items", "enum"])
+    @pytest.mark.parametrize("family", sorted(SCHEMA_PATHS))
+    def test_every_decoder_refuses_a_deep_schema(self, family: str, schema: bytes) -> None:
+        body = _request_with_schema(family, schema)
+        with pytest.raises(cc.DepthError) as caught:
+            providers.get(family).decode_request(body)
+        error = caught.value
+        assert isinstance(error, cc.ChatCodecError)
+        assert isinstance(error, ValueError)
+        assert error.limit == 128
+        assert error.path.startswith(SCHEMA_PATHS[family])
+        assert error.rule == "must not nest arrays and objects more than 128 deep"
+        assert str(error) == f"{error.rule} - at `{error.path}`"
+
+    @pytest.mark.parametrize("target", sorted(SCHEMA_PATHS))
+    @pytest.mark.parametrize("source", ["openai", "anthropic"])
+    def test_convert_refuses_a_deep_schema(self, source: str, target: str) -> None:
+        body = _request_with_schema(source, ITEMS_SCHEMA)
+        with pytest.raises(cc.DepthError):
+            cc.convert(body, source=source, target=target, max_tokens=8)
+
+    def test_schema_at_the_limit_is_taken(self) -> None:
+        # 128 levels counted from the schema object itself: it and 127 inside.
+        inner = b'{"items":' * 125 + b"{}" + b"}" * 125
+        schema = b'{"type":"object","properties":{"a":' + inner + b"}}"
+        assert msgspec.json.decode(schema) is not None
+        request = providers.get("openai").decode_request(_request_with_schema("openai", schema))
+        assert request.tools is not None
+        body = _request_with_schema("openai", schema)
+        for target in SCHEMA_PATHS:
+            cc.convert(body, source="openai", target=target, max_tokens=8)
+        deeper = b'{"type":"object","properties":{"a":' + b'{"items":' + inner + b"}" + b"}}"
+        with pytest.raises(cc.DepthError):
+            providers.get("openai").decode_request(_request_with_schema("openai", deeper))
+
+    def test_a_built_definition_is_checked(self) -> None:
+        schema: dict[str, Any] = {}
+        for _ in range(2000):
+            schema = {"items": schema}
+        with pytest.raises(cc.DepthError) as caught:
+            cc.ToolDefinition("f", parameters={"type": "object", "properties": {"a": schema}})
+        assert caught.value.path == "$.parameters"
+
+    def test_deep_arguments_are_checked_before_a_walk(self) -> None:
+        nested: Any = None
+        for _ in range(2000):
+            nested = [nested]
+        with pytest.raises((cc.DepthError, cc.ValidationError)):
+            cc.tool_call("c", "f", {"a": nested})
+        data = b'{"a":' + b"[" * 700 + b"null" + b"]" * 700 + b"}"
+        call = cc.ToolCall("c", "f", msgspec.Raw(data))
+        with pytest.raises(cc.DepthError):  # a null the type does not take: the nulls are cut
+            call.arguments_as(dict[str, list[list[int]]])
+
+    def test_depth_error_pickles(self) -> None:
+        import pickle
+
+        error = cc.DepthError(128, "$.tools[0].parameters")
+        again = pickle.loads(pickle.dumps(error))
+        assert (again.limit, again.path, str(again)) == (error.limit, error.path, str(error))
+
+
+class TestDeepExtrasInStreamWriters:
+    """Unknown fields nested hundreds deep, which the decoders read, are written back as streams."""
+
+    N = 550
+    DEEP_VALUE = b'{"a":' * N + b"1" + b"}" * N
+    BODIES: ClassVar[dict[str, bytes]] = {
+        "gemini": b'{"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},'
+        b'"finishReason":"STOP","x":' + DEEP_VALUE + b"}]}",
+        "anthropic": b'{"id":"m","type":"message","role":"assistant","model":"m",'
+        b'"content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","x":'
+        + DEEP_VALUE
+        + b"}",
+        "bedrock": b'{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}},'
+        b'"stopReason":"end_turn","x":' + DEEP_VALUE + b"}",
+    }
+
+    @pytest.mark.parametrize("family", sorted(BODIES))
+    def test_encode_stream_and_head(self, family: str) -> None:
+        codec = providers.get(family)
+        response = codec.decode_response(self.BODIES[family])
+        stream = codec.encode_stream(response, losses=[])
+        decoder = codec.stream()
+        decoder.feed(stream)
+        assert decoder.finish().choices[0].message == response.choices[0].message
+        codec.stream_encoder(response)
+
+    @pytest.mark.parametrize("step", [1, 7, 64, 1 << 20])
+    @pytest.mark.parametrize("target", sorted(BODIES))
+    def test_translate_a_deep_part(self, target: str, step: int) -> None:
+        data = (
+            b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi","x":'
+            + self.DEEP_VALUE
+            + b'}]},"finishReason":"STOP"}]}\n\n'
+        )
+        translator = cc.translate_stream("gemini", target)
+        for i in range(0, len(data), step):
+            translator.feed(data[i : i + step])
+        translator.finish()
+
+    @pytest.mark.parametrize("step", [1, 7, 64, 1 << 20])
+    def test_recorded_translation(self, step: int) -> None:
+        """The fuzzer's input (after its 8-byte header): a gemini stream translated to gemini."""
+        recorded = (DATA / "hostile" / "translate_gemini_gemini_recursion.bin").read_bytes()
+        data = recorded[8:]
+        translator = cc.translate_stream("gemini", "gemini")
+
+        def run() -> None:
+            for i in range(0, len(data), step):
+                translator.feed(data[i : i + step])
+            translator.finish()
+
+        with pytest.raises(cc.StreamError, match=r"must be an object"):
+            run()
+
+
+# -- indexes from the wire --------------------------------------------------------------
+
+_ADDED = (
+    b'data: {"type":"response.output_item.added","output_index":0,'
+    b'"item":{"type":"message","id":"m","role":"assistant","content":[]}}\n\n'
+)
+
+
+def _text_delta(index: bytes, key: bytes = b"content_index") -> bytes:
+    return (
+        b'data: {"type":"response.output_text.delta","output_index":0,"'
+        + key
+        + b'":'
+        + index
+        + b',"delta":"hi"}\n\n'
+    )
+
+
+def _part_added(index: bytes) -> bytes:
+    return (
+        b'data: {"type":"response.content_part.added","output_index":0,"content_index":'
+        + index
+        + b',"part":{"type":"output_text","text":""}}\n\n'
+    )
+
+
+class TestWireIndexes:
+    """An index from the wire names what exists or the next one; it never sizes anything."""
+
+    @pytest.mark.parametrize(
+        ("index", "rule"),
+        [
+            (b'"0"', "must be an integer"),
+            (b"{}", "must be an integer"),
+            (b"[]", "must be an integer"),
+            (b"-1", "must be the index of a part so far or of the next one"),
+            (b"1000000", "must be the index of a part so far or of the next one"),
+            (b"18446744073709551616", "must be the index of a part so far or of the next one"),
+        ],
+    )
+    def test_responses_text_delta(self, index: bytes, rule: str) -> None:
+        decoder = providers.get("openai-responses").stream()
+        events = decoder.feed(_ADDED + _text_delta(index))
+        assert [type(e) for e in events] == [cc.TextDelta]
+        with pytest.raises(cc.StreamError) as caught:
+            decoder.finish(allow_incomplete=True)
+        assert str(caught.value) == f"{rule} - at `$.content_index`"
+
+    @pytest.mark.parametrize("index", [b"-1", b"2", b"1000000", b"18446744073709551616", b'"0"'])
+    def test_responses_content_part(self, index: bytes) -> None:
+        decoder = providers.get("openai-responses").stream()
+        with pytest.raises(cc.StreamError, match=r"- at `\$\.content_index`"):
+            decoder.feed(_ADDED + _part_added(index))
+
+    def test_responses_summary_index(self) -> None:
+        decoder = providers.get("openai-responses").stream()
+        reasoning = (
+            b'data: {"type":"response.output_item.added","output_index":0,'
+            b'"item":{"type":"reasoning","id":"r","summary":[]}}\n\n'
+        )
+        decoder.feed(
+            reasoning + b'data: {"type":"response.reasoning_summary_text.delta","output_index":0,'
+            b'"summary_index":10000000,"delta":"x"}\n\n'
+        )
+        with pytest.raises(cc.StreamError, match=r"- at `\$\.summary_index`"):
+            decoder.finish(allow_incomplete=True)
+
+    def test_responses_indexes_that_exist_or_come_next(self) -> None:
+        decoder = providers.get("openai-responses").stream()
+        decoder.feed(_ADDED + _part_added(b"0") + _text_delta(b"0") + _text_delta(b"1"))
+        decoder.feed(_text_delta(b"2") + _part_added(b"3"))
+        message = decoder.finish(allow_incomplete=True).choices[0].message
+        assert message is not None
+        assert not isinstance(message.content, str)
+        assert len(message.content or ()) == 4  # the parts named, none more
+
+    def test_responses_translator(self) -> None:
+        translator = cc.translate_stream("openai-responses", "openai")
+        translator.feed(_ADDED + _text_delta(b"{}"))
+        translator.finish(allow_incomplete=True)
+
+    @pytest.mark.parametrize("index", [b"99999999999999999999", b"-1", b"5"])
+    def test_openai_reasoning_details_index(self, index: bytes) -> None:
+        body = (
+            b'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":'
+            b'{"reasoning_details":[{"type":"reasoning.text","text":"a","index":'
+            + index
+            + b"}]}}]}\n\n"
+        )
+        rule = "must be the index of an entry so far or of the next one"
+        path = "$.choices[0].delta.reasoning_details[0].index"
+        decoders: tuple[Any, ...] = (
+            providers.get("openai").stream(),
+            cc.translate_stream("openai", "anthropic"),
+        )
+        for decoder in decoders:
+
+            def run(decoder: Any = decoder) -> None:
+                decoder.feed(body)
+                decoder.finish()
+
+            with pytest.raises(cc.StreamError) as caught:
+                run()
+            assert str(caught.value) == f"{rule} - at `{path}`"
+
+    def test_openai_reasoning_details_by_index(self) -> None:
+        def chunk(entries: bytes, finish: bytes = b"") -> bytes:
+            return (
+                b'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,'
+                b'"delta":{"reasoning_details":' + entries + b"}" + finish + b"}]}\n\n"
+            )
+
+        decoder = providers.get("openai").stream()
+        decoder.feed(chunk(b'[{"type":"reasoning.text","text":"a","index":0}]'))
+        decoder.feed(chunk(b'[{"type":"reasoning.text","text":"b","index":0}]'))
+        decoder.feed(chunk(b'[{"type":"reasoning.text","text":"c","index":1}]'))
+        decoder.feed(chunk(b'[{"type":"reasoning.text","text":"d"}]', b',"finish_reason":"stop"'))
+        decoder.feed(b"data: [DONE]\n\n")
+        response = decoder.finish()
+        extras = response.choices[0].message.extras if response.choices[0].message else None
+        body = providers.get("openai").encode_response(response)
+        details = msgspec.json.decode(body)["choices"][0]["message"]["reasoning_details"]
+        assert [d["text"] for d in details] == ["ab", "c", "d"], extras
+
+
+# -- JSON values where a string is expected -------------------------------------------
+
+
+class TestUnhashableWhereAStringIsExpected:
+    """An object or array where a string is expected is the family's error, never TypeError."""
+
+    @pytest.mark.parametrize("value", [b"{}", b"[]"])
+    def test_responses_item_type(self, value: bytes) -> None:
+        body = (
+            b'{"object":"response","status":"completed","output":[{"type":'
+            + value
+            + b',"role":"assistant","content":[]}]}'
+        )
+        with pytest.raises(cc.ValidationError) as caught:
+            providers.get("openai-responses").decode_response(body)
+        assert str(caught.value) == "must be a string - at `$.output[0].type`"
+        with pytest.raises(cc.ValidationError):
+            cc.convert(body, source="openai-responses", target="anthropic", kind="response")
+
+    def test_responses_item_type_after_a_message(self) -> None:
+        body = (
+            b'{"object":"response","status":"completed","output":[{"type":"message","id":"m",'
+            b'"role":"assistant","content":[{"type":"output_text","text":"hi"}]},'
+            b'{"type":[],"id":"x"}]}'
+        )
+        with pytest.raises(cc.ValidationError, match=r"at `\$\.output\[1\]\.type`"):
+            providers.get("openai-responses").decode_response(body)
+
+    def test_responses_reasoning_effort_object(self) -> None:
+        request = providers.get("openai-responses").decode_request(
+            b'{"reasoning":{"effort":{}},"input":"x"}'
+        )
+        assert request.reasoning is None  # kept as sent
+        body = providers.get("openai-responses").encode_request(request)
+        assert msgspec.json.decode(body)["reasoning"] == {"effort": {}}
+
+    def test_responses_stream_item_type(self) -> None:
+        data = (
+            b'data: {"type":"response.output_item.done","output_index":0,'
+            b'"item":{"type":[],"id":"x"}}\n\n'
+        )
+        with pytest.raises(cc.StreamError, match=r"must be a string - at `\$\.item\.type`"):
+            providers.get("openai-responses").stream().feed(data)
+
+    def test_responses_stream_item_ids_not_strings(self) -> None:
+        data = (
+            b'data: {"type":"response.output_item.done","output_index":0,"item":'
+            b'{"type":"web_search_call","id":{},"status":"completed"}}\n\n'
+            b'data: {"type":"response.output_item.done","output_index":1,"item":'
+            b'{"type":"web_search_call","id":{},"status":"completed"}}\n\n'
+        )
+        translator = cc.translate_stream("openai-responses", "openai-responses")
+        out = translator.feed(data)
+        events = providers.get("openai-responses").stream().feed(data)
+        encoder = providers.get("openai-responses").stream_encoder()
+        written = b"".join(encoder.encode(e) for e in events)
+        assert out
+        assert written
+
+    @pytest.mark.parametrize("form", [b"{}", b"[]"])
+    def test_bedrock_image_format(self, form: bytes) -> None:
+        image = b'{"image":{"format":' + form + b',"source":{"bytes":"aGk="}}}'
+        bodies = [
+            b'{"messages":[{"role":"user","content":[' + image + b"]}]}",
+            b'{"messages":[{"role":"user","content":[{"text":"q"}]},{"role":"assistant",'
+            b'"content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]},'
+            b'{"role":"user","content":[{"toolResult":{"toolUseId":"t","content":['
+            + image
+            + b"]}}]}]}",
+        ]
+        for body in bodies:
+            request = providers.get("bedrock").decode_request(body)
+            # Not an image chatcodec models: kept as the block was sent.
+            again = providers.get("bedrock").encode_request(request)
+            assert msgspec.json.decode(again)["messages"] == msgspec.json.decode(body)["messages"]
+            cc.convert(body, source="bedrock", target="openai")

@@ -9,6 +9,7 @@
      │    └── ArgumentTypeError           a tool argument has the wrong type
      ├── MissingArgumentError (KeyError)  a tool call has no such argument
  ├── NotFoundError (KeyError)         a history has no record or call with that id
+     ├── DepthError (ValueError)          a value nests deeper than MAX_DEPTH; ``path``, ``rule``
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
      ├── StreamError (ValueError)         a stream broke, was cut off or went past a limit;
@@ -35,6 +36,7 @@ __all__ = [
     "ArgumentTypeError",
     "ChatCodecError",
     "DecodeError",
+    "DepthError",
     "EncodeError",
     "LossError",
     "MissingArgumentError",
@@ -90,6 +92,36 @@ class OrderingError(ValidationError):
 
 class UntrustedInputError(ValidationError):
     """Untrusted input was refused at the trust boundary."""
+
+
+class DepthError(ChatCodecError, ValueError):
+    """A JSON value nests arrays and objects deeper than chatcodec walks.
+
+    The limit is 128 levels, the outermost array or object counted. It
+    applies to the values chatcodec walks itself (a tool's schema, a tool
+    call's arguments), where they enter: a decoder refuses the whole body.
+    Not a :class:`ValidationError`, which a decoder may answer by keeping a
+    value as sent: a value too deep to walk cannot be kept either.
+
+    Attributes
+    ----------
+    limit : int
+        The limit the value went past (128).
+    rule : str
+        The limit, as a rule: ``"must not nest arrays and objects more than
+        128 deep"``.
+    path : str
+        JSON path of the value, e.g. ``"$.tools[0].function.parameters"``.
+    """
+
+    def __init__(self, limit: int, path: str = "$") -> None:
+        self.limit = limit
+        self.rule = f"must not nest arrays and objects more than {limit} deep"
+        self.path = path
+        super().__init__(f"{self.rule} - at `{path}`")
+
+    def __reduce__(self) -> tuple[type[DepthError], tuple[int, str]]:
+        return (type(self), (self.limit, self.path))
 
 
 class ArgumentTypeError(ValidationError):

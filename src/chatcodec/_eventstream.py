@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from ._errors import StreamError
 from ._framing import over_limit
+from ._frozen import FrozenMap
 
 __all__ = ["MAX_FRAME", "EventStreamMessage", "EventStreamReader", "HeaderValue", "encode_message"]
 
@@ -44,12 +45,14 @@ HeaderValue = bool | int | bytes | str | uuid.UUID
 _PRELUDE = struct.Struct(">III")
 _CRC = struct.Struct(">I")
 _MIN_FRAME = 16  # a prelude and a message CRC, nothing else
-_INTS = {
-    2: struct.Struct(">b"),
-    3: struct.Struct(">h"),
-    4: struct.Struct(">i"),
-    5: struct.Struct(">q"),
-}
+_INTS = FrozenMap(
+    {
+        2: struct.Struct(">b"),
+        3: struct.Struct(">h"),
+        4: struct.Struct(">i"),
+        5: struct.Struct(">q"),
+    }
+)
 _TIMESTAMP = 8
 _LENGTH = struct.Struct(">H")
 

@@ -8,11 +8,13 @@ under the provider's name, so that the same provider gets it back unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._frozen import FrozenMap
 from ._messages import AssistantMessage, Message
 from ._record import Record
 from ._tools import InvalidToolCall, ToolCall, ToolDefinition
@@ -96,7 +98,9 @@ class ResponseFormat(Record, frozen=True):
 Effort = Literal["none", "minimal", "low", "medium", "high"]
 """How hard the model should think, in OpenAI's words."""
 
-EFFORT_BUDGETS: dict[str, int] = {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
+EFFORT_BUDGETS: Mapping[str, int] = FrozenMap(
+    {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
+)
 """The thinking budget (tokens) that stands for an effort, for a target that takes a budget."""
 
 

@@ -28,10 +28,11 @@ naming the limit and drops what it held.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Literal, NamedTuple
 
 from ._errors import StreamError
+from ._frozen import FrozenMap
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -110,13 +111,15 @@ def over_limit(name: str, value: int) -> StreamError:
     return StreamError(f"{what} is over the limit {name}={value}", limit=name)
 
 
-_WHAT = {
-    "max_line": "a line of the stream",
-    "max_event": "an event of the stream",
-    "max_arguments": "a tool call's arguments",
-    "max_tool_calls": "the number of tool calls",
-    "max_frame": "an event-stream frame",
-}
+_WHAT = FrozenMap(
+    {
+        "max_line": "a line of the stream",
+        "max_event": "an event of the stream",
+        "max_arguments": "a tool call's arguments",
+        "max_tool_calls": "the number of tool calls",
+        "max_frame": "an event-stream frame",
+    }
+)
 
 
 def detect_framing(head: bytes) -> Framing | None:
@@ -585,8 +588,10 @@ class _JSONArray:
 
 _NOT_ARRAY = "the stream is not a JSON array"
 
-_READERS: dict[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = {
-    "sse": _SSE,
-    "ndjson": _NDJSON,
-    "json-array": _JSONArray,
-}
+_READERS: Mapping[Framing | None, type[_SSE] | type[_NDJSON] | type[_JSONArray]] = FrozenMap(
+    {
+        "sse": _SSE,
+        "ndjson": _NDJSON,
+        "json-array": _JSONArray,
+    }
+)

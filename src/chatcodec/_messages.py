@@ -8,13 +8,14 @@ duplicate-id check, which is O(number of tool calls).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._errors import NotFoundError, ValidationError
+from ._frozen import FrozenMap
 from ._record import Record
 from ._roles import Role
 from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
@@ -298,13 +299,15 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage
 """Any message; decodes by its ``role`` tag."""
 
-MESSAGE_TYPES: dict[Role, type[Message]] = {
-    Role.SYSTEM: SystemMessage,
-    Role.DEVELOPER: DeveloperMessage,
-    Role.USER: UserMessage,
-    Role.ASSISTANT: AssistantMessage,
-    Role.TOOL: ToolMessage,
-}
+MESSAGE_TYPES: Mapping[Role, type[Message]] = FrozenMap(
+    {
+        Role.SYSTEM: SystemMessage,
+        Role.DEVELOPER: DeveloperMessage,
+        Role.USER: UserMessage,
+        Role.ASSISTANT: AssistantMessage,
+        Role.TOOL: ToolMessage,
+    }
+)
 
 
 def system(

@@ -16,13 +16,14 @@ History:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
 from ._errors import DECODE_FAILURES, ValidationError, from_msgspec, not_json
+from ._frozen import FrozenMap
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -40,7 +41,7 @@ def _v1_to_v2(doc: dict[str, Raw]) -> str:
     return "messages renamed records"
 
 
-MIGRATIONS: dict[int, Step] = {1: _v1_to_v2}
+MIGRATIONS: Mapping[int, Step] = FrozenMap({1: _v1_to_v2})
 """Each step, by the version it reads; it changes the document in place."""
 
 _HEAD = msgspec.json.Decoder(dict[str, Raw])

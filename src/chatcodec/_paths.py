@@ -26,22 +26,26 @@ from __future__ import annotations
 
 import re
 
+from ._frozen import FrozenMap
+
 __all__ = ["MAX_KEY", "key_path"]
 
 MAX_KEY = 64
 """The most characters of a key a path shows; a longer key is cut."""
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "`": "\\u0060",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\b": "\\b",
-    "\f": "\\f",
-}
+_ESCAPES = FrozenMap(
+    {
+        '"': '\\"',
+        "\\": "\\\\",
+        "`": "\\u0060",
+        "\n": "\\n",
+        "\r": "\\r",
+        "\t": "\\t",
+        "\b": "\\b",
+        "\f": "\\f",
+    }
+)
 
 
 def _escape(char: str) -> str:

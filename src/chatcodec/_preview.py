@@ -31,9 +31,12 @@ value of the longest prefix that could be.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+
+from ._frozen import FrozenMap
 
 __all__ = ["PartialJSON"]
 
@@ -61,7 +64,7 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*").match
 _NUMBER_CHARS = re.compile(r"[-+.0-9eE]*").match
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?").fullmatch
 _WORD = re.compile(r"[a-z]*").match
-_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+_LITERALS: Mapping[str, Any] = FrozenMap({"true": True, "false": False, "null": None})
 _STRING_BODY = msgspec.json.Decoder(str)
 _NOTHING: Any = object()  # no top-level value yet
 # ``carry`` once the text can no longer be JSON: the state stays as it was there.

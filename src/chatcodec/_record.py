@@ -66,7 +66,7 @@ class Shown(str):
         return str(self)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _defaults(cls: type[msgspec.Struct]) -> tuple[tuple[str, Any], ...]:
     """Each field with its default (a marker no value equals, if required)."""
     return tuple(

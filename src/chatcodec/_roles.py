@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 
 from ._errors import ValidationError
+from ._frozen import FrozenMap
 
 __all__ = ["Role"]
 
@@ -66,6 +68,6 @@ class Role(enum.StrEnum):
 
 
 _BY_CODE: tuple[Role, ...] = tuple(Role)
-_CODES: dict[Role, int] = {role: code for code, role in enumerate(_BY_CODE)}
-_BY_NAME: dict[str, Role] = {role.value: role for role in Role}
+_CODES: Mapping[Role, int] = FrozenMap({role: code for code, role in enumerate(_BY_CODE)})
+_BY_NAME: Mapping[str, Role] = FrozenMap({role.value: role for role in Role})
 _ALLOWED = ", ".join(role.value for role in Role)

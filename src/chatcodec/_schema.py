@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from ._depth import check_depth
 from ._errors import ValidationError
 from ._paths import key_path
 
@@ -108,14 +109,25 @@ _FROZEN_SCHEMAS_LIMIT = 256
 _encode = msgspec.json.Encoder().encode
 
 
-def freeze_schema(schema: dict[str, Any]) -> FrozenDict:
-    """:func:`freeze` for a tool's schema, shared with an equal one seen before."""
+def freeze_schema(schema: dict[str, Any], path: str = "$.parameters") -> FrozenDict:
+    """:func:`freeze` for a tool's schema, shared with an equal one seen before.
+
+    The schema's depth is checked first (a frozen schema is checked: every
+    walk of it stays within :data:`~chatcodec.MAX_DEPTH`).
+
+    Raises
+    ------
+    DepthError
+        If the schema nests deeper than the limit.
+    """
     try:
         key = _encode(schema)
     except (TypeError, ValueError, OverflowError, RecursionError):
+        check_depth(schema, path)
         return freeze(schema)  # type: ignore[no-any-return]
     frozen = _FROZEN_SCHEMAS.get(key)
     if frozen is None:
+        check_depth(schema, path)
         frozen = freeze(schema)
         if len(_FROZEN_SCHEMAS) >= _FROZEN_SCHEMAS_LIMIT:
             _FROZEN_SCHEMAS.clear()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from ._depth import check_depth
 from ._errors import (
     DECODE_FAILURES,
     ArgumentTypeError,
@@ -245,8 +246,10 @@ class ToolCall(Record, frozen=True):
             if b"null" not in bytes(self.arguments):
                 raise
             error = exc
+        arguments = self.arguments_dict()
+        check_depth(arguments, "$.arguments")  # before the walk below
         try:
-            return msgspec.convert(_without_nulls(self.arguments_dict()), type)
+            return msgspec.convert(_without_nulls(arguments), type)
         except msgspec.ValidationError:
             raise error from None
 
@@ -388,8 +391,10 @@ def _encode_arguments(arguments: Mapping[str, Any]) -> bytes:
         raise ValidationError("must hold only JSON values", "$.arguments") from None
     # msgspec writes NaN and infinity as null: only output with a null can
     # hold one, so only then is the value walked.
-    if b"null" in data and not _finite(arguments):
-        raise ValidationError("must not hold NaN or infinity", "$.arguments")
+    if b"null" in data:
+        check_depth(arguments, "$.arguments")  # before the walk below
+        if not _finite(arguments):
+            raise ValidationError("must not hold NaN or infinity", "$.arguments")
     return data
 
 
@@ -561,12 +566,14 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
             return
         if not isinstance(params, dict) or params.get("type") != "object":
             raise ValidationError('must be a JSON Schema with "type": "object"', "$.parameters")
+        if type(params) is not FrozenDict:
+            # Frozen first: freezing checks the depth every later walk relies on.
+            params = freeze_schema(params)
+            msgspec.structs.force_setattr(self, "parameters", params)
         if self.strict and any_open(params):
             open_paths = open_objects(params, "$.parameters")
             rule = "must be false or absent when strict (a map type needs strict=False)"
             raise ValidationError(rule, open_paths[0])
-        if type(params) is not FrozenDict:
-            msgspec.structs.force_setattr(self, "parameters", freeze_schema(params))
 
     def problems(self, family: str | None = None) -> list[Problem]:
         """Return what is allowed but likely to be refused by a provider.

@@ -25,6 +25,7 @@ import msgspec.inspect as mi
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._frozen import FrozenMap
 from ._record import json_decoder
 
 __all__ = ["Location", "capture_all", "capture_json", "prepare_builtins", "tags_at", "type_info"]
@@ -124,10 +125,12 @@ Location = tuple[str | int, ...]
 # What stands in for a record or part of an unknown kind during the typed
 # decode, by tag field; the decoded stand-in is then swapped for the verbatim
 # record (see ``_codec``). Only unions that hold the stand-in's type take it.
-_STAND_INS = {
-    "type": (b'{"type":"text","text":""}', "text"),
-    "role": (b'{"role":"control","type":"unknown"}', "control"),
-}
+_STAND_INS = FrozenMap(
+    {
+        "type": (b'{"type":"text","text":""}', "text"),
+        "role": (b'{"role":"control","type":"unknown"}', "control"),
+    }
+)
 
 
 def capture_all(data: bytes | str, type_: Any) -> tuple[bytes | None, list[tuple[Location, Raw]]]:

@@ -47,6 +47,7 @@ from ._errors import (
     ValidationError,
     from_msgspec,
 )
+from ._frozen import FrozenMap
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -73,8 +74,12 @@ _SYSTEMS = (SystemMessage, DeveloperMessage)
 
 
 _SYSTEM, _DEVELOPER, _USER, _ASSISTANT, _TOOL = Role
-_ROLE_OF: dict[type, Role] = {cls: cls.role for cls in _MESSAGES}
-_NO_IDS: set[str] = set()  # shared; only ever read (see _apply)
+_ROLE_OF: Mapping[type, Role] = FrozenMap({cls: cls.role for cls in _MESSAGES})
+# The empty id set every state starts from, shared by them all: a frozenset, so
+# that no state can change it. A state changes only sets of its own (made when
+# an assistant message makes calls), never this one.
+_NO_IDS: frozenset[str] = frozenset()
+IdSet = set[str] | frozenset[str]
 
 
 def role_of(message: object) -> Role | None:
@@ -114,9 +119,9 @@ class OrderState:
         self.started = False
         # strict and provider: calls of the nearest assistant message still to
         # be answered, every id of it that may be answered, and those answered.
-        self.pending = _NO_IDS
-        self.answerable = _NO_IDS
-        self.answered = _NO_IDS
+        self.pending: IdSet = _NO_IDS
+        self.answerable: IdSet = _NO_IDS
+        self.answered: IdSet = _NO_IDS
         # lenient: every call id any assistant message made.
         self.known: set[str] = set()
 
@@ -227,8 +232,11 @@ class OrderState:
                 ids = {call.id for call in calls}
                 answerable = ids | {c.id for c in invalid if c.id}
                 if joined:
-                    self.pending = self.pending | ids
-                    self.answerable = self.answerable | answerable
+                    # New sets of this state's own: the turn so far may hold the shared one.
+                    self.pending = {*self.pending, *ids}
+                    self.answerable = {*self.answerable, *answerable}
+                    if type(self.answered) is not set:
+                        self.answered = set()
                 else:
                     self.pending, self.answerable, self.answered = ids, answerable, set()
                 self.known.update(answerable)
@@ -236,9 +244,16 @@ class OrderState:
                 self.pending = self.answerable = self.answered = _NO_IDS
         elif role is _TOOL:
             call_id = cast(ToolMessage, message).tool_call_id
-            if call_id in self.answerable:  # never true for the shared empty set
-                self.pending.discard(call_id)
-                self.answered.add(call_id)
+            if call_id in self.answerable:
+                # Sets of this state's own, made with the calls (see above); after
+                # recover() the pending ones may be the shared empty set.
+                pending, answered = self.pending, self.answered
+                if type(pending) is set:
+                    pending.discard(call_id)
+                if type(answered) is set:
+                    answered.add(call_id)
+                else:
+                    self.answered = {call_id}
         if role is not _SYSTEM and role is not _DEVELOPER:
             self.started = True
 

@@ -28,6 +28,7 @@ import msgspec
 
 from .._codec import decode_json
 from .._errors import ValidationError
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 
@@ -36,7 +37,7 @@ __all__ = ["HAS_BATCH", "Entry", "id_problems", "read", "write"]
 Status = Literal["succeeded", "errored", "canceled", "expired"]
 OPENAI_URL = "/v1/chat/completions"
 RESPONSES_URL = "/v1/responses"
-URLS = {OPENAI_URL: "openai", RESPONSES_URL: "openai-responses"}
+URLS = FrozenMap({OPENAI_URL: "openai", RESPONSES_URL: "openai-responses"})
 """The chat endpoints an OpenAI batch line may name, and the family of their bodies."""
 NOT_CHAT = "must be /v1/chat/completions or /v1/responses: other endpoints are not chat requests"
 NO_ID = "must be set: the provider matches each result to its request by this id"
@@ -182,13 +183,15 @@ def _canonical(keys: dict[str, msgspec.Raw]) -> Entry:
     return Entry(ident, "result", status=cast(Status, status), error=kept)
 
 
-_READERS = {
-    "openai": _openai,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-    "bedrock": _bedrock,
-    "chatcodec": _canonical,
-}
+_READERS = FrozenMap(
+    {
+        "openai": _openai,
+        "anthropic": _anthropic,
+        "gemini": _gemini,
+        "bedrock": _bedrock,
+        "chatcodec": _canonical,
+    }
+)
 
 
 def _not_held(family: str, status: str, losses: list[Loss]) -> None:
@@ -199,14 +202,16 @@ def _not_held(family: str, status: str, losses: list[Loss]) -> None:
 _ANTHROPIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ANTHROPIC_ID_RULE = "must match ^[a-zA-Z0-9_-]{1,64}$: Anthropic refuses other custom ids"
 HAS_BATCH = frozenset((*_READERS, "openai-responses"))
-ID_PATHS = {
-    "openai": "$.custom_id",
-    "openai-responses": "$.custom_id",
-    "anthropic": "$.custom_id",
-    "gemini": "$.key",
-    "bedrock": "$.recordId",
-    "chatcodec": "$.id",
-}
+ID_PATHS = FrozenMap(
+    {
+        "openai": "$.custom_id",
+        "openai-responses": "$.custom_id",
+        "anthropic": "$.custom_id",
+        "gemini": "$.key",
+        "bedrock": "$.recordId",
+        "chatcodec": "$.id",
+    }
+)
 """The families with a batch file format (Responses batches are OpenAI's, by url)."""
 
 

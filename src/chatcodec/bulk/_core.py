@@ -18,6 +18,7 @@ import msgspec
 
 from .._errors import ChatCodecError, ValidationError
 from .._exchange import Request
+from .._frozen import FrozenMap
 from .._lenient import problem_of
 from .._loss import Loss
 from .._problems import Problem, Severity
@@ -198,14 +199,16 @@ class _Converter:
 # The keys a response of each family answers with: a body with none of them
 # (and so no choice) is no response of that family. A Gemini answer whose
 # prompt was blocked has no candidate, but says why in promptFeedback.
-_ANSWER_KEYS = {
-    "openai": ("choices",),
-    "openai-responses": ("output", "status"),
-    "anthropic": ("content",),
-    "gemini": ("candidates", "promptFeedback"),
-    "ollama": ("message", "done"),
-    "bedrock": ("output", "stopReason"),
-}
+_ANSWER_KEYS = FrozenMap(
+    {
+        "openai": ("choices",),
+        "openai-responses": ("output", "status"),
+        "anthropic": ("content",),
+        "gemini": ("candidates", "promptFeedback"),
+        "ollama": ("message", "done"),
+        "bedrock": ("output", "stopReason"),
+    }
+)
 
 
 def answers(family: str, data: bytes) -> bool:

@@ -10,12 +10,13 @@ import msgspec
 
 from .._codec import decode_json
 from .._errors import ChatCodecError, ValidationError
+from .._frozen import FrozenMap
 from ._result import Kind
 
 __all__ = ["BATCH_FAMILY", "detect", "guess_family", "looks_like", "mismatch"]
 
 # The batch envelope each id key belongs to.
-BATCH_FAMILY = {"custom_id": "", "key": "gemini", "recordId": "bedrock"}
+BATCH_FAMILY = FrozenMap({"custom_id": "", "key": "gemini", "recordId": "bedrock"})
 
 # Keys of a response body (the Responses API's has id and status too).
 _BODY_KEYS = frozenset(("object", "output", "choices", "content", "candidates"))
@@ -135,48 +136,54 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
 # Top-level keys that only some families' bodies have: a record with one of
 # them is not another family's. Keys any family may carry (model, tools,
 # temperature...) say nothing and are not here.
-_OWN_REQUEST_KEYS = {
-    "contents": "gemini",
-    "systemInstruction": "gemini",
-    "system_instruction": "gemini",
-    "generationConfig": "gemini",
-    "generation_config": "gemini",
-    "safetySettings": "gemini",
-    "cachedContent": "gemini",
-    "input": "openai-responses",
-    "previous_response_id": "openai-responses",
-    "inferenceConfig": "bedrock",
-    "toolConfig": "bedrock",
-    "additionalModelRequestFields": "bedrock",
-    "guardrailConfig": "bedrock",
-    "anthropic_version": "anthropic",
-    "stop_sequences": "anthropic",
-    "max_completion_tokens": "openai",
-    "response_format": "openai",
-    "stream_options": "openai",
-    "keep_alive": "ollama",
-}
-_OWN_RESPONSE_KEYS = {
-    "candidates": "gemini",
-    "usageMetadata": "gemini",
-    "promptFeedback": "gemini",
-    "choices": "openai",
-    "stop_reason": "anthropic",
-    "stopReason": "bedrock",
-    "done": "ollama",
-    "done_reason": "ollama",
-}
+_OWN_REQUEST_KEYS = FrozenMap(
+    {
+        "contents": "gemini",
+        "systemInstruction": "gemini",
+        "system_instruction": "gemini",
+        "generationConfig": "gemini",
+        "generation_config": "gemini",
+        "safetySettings": "gemini",
+        "cachedContent": "gemini",
+        "input": "openai-responses",
+        "previous_response_id": "openai-responses",
+        "inferenceConfig": "bedrock",
+        "toolConfig": "bedrock",
+        "additionalModelRequestFields": "bedrock",
+        "guardrailConfig": "bedrock",
+        "anthropic_version": "anthropic",
+        "stop_sequences": "anthropic",
+        "max_completion_tokens": "openai",
+        "response_format": "openai",
+        "stream_options": "openai",
+        "keep_alive": "ollama",
+    }
+)
+_OWN_RESPONSE_KEYS = FrozenMap(
+    {
+        "candidates": "gemini",
+        "usageMetadata": "gemini",
+        "promptFeedback": "gemini",
+        "choices": "openai",
+        "stop_reason": "anthropic",
+        "stopReason": "bedrock",
+        "done": "ollama",
+        "done_reason": "ollama",
+    }
+)
 # The families whose bodies a source name reads (a Bedrock batch record holds
 # Claude's own body; chatcodec and ShareGPT have their own shapes).
-_READS = {
-    "openai": {"openai"},
-    "openai-responses": {"openai-responses"},
-    "anthropic": {"anthropic"},
-    "gemini": {"gemini"},
-    "ollama": {"ollama"},
-    "bedrock": {"bedrock"},
-}
-_BATCH_READS = {"openai-responses": {"openai"}}
+_READS = FrozenMap(
+    {
+        "openai": frozenset({"openai"}),
+        "openai-responses": frozenset({"openai-responses"}),
+        "anthropic": frozenset({"anthropic"}),
+        "gemini": frozenset({"gemini"}),
+        "ollama": frozenset({"ollama"}),
+        "bedrock": frozenset({"bedrock"}),
+    }
+)
+_BATCH_READS = FrozenMap({"openai-responses": frozenset({"openai"})})
 
 
 def looks_like(record: bytes, kind: Kind) -> tuple[str, str] | None:

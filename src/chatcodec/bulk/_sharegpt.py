@@ -21,6 +21,7 @@ from .._codec import decode_json
 from .._content import TextPart
 from .._errors import ValidationError
 from .._exchange import Request
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
@@ -34,18 +35,20 @@ from .._tools import ToolCall, ToolDefinition
 
 __all__ = ["read", "write"]
 
-_ROLES = {
-    "system": "system",
-    "human": "user",
-    "user": "user",
-    "gpt": "assistant",
-    "assistant": "assistant",
-    "model": "assistant",
-    "function_call": "function_call",
-    "observation": "tool",
-    "tool": "tool",
-    "function": "tool",
-}
+_ROLES = FrozenMap(
+    {
+        "system": "system",
+        "human": "user",
+        "user": "user",
+        "gpt": "assistant",
+        "assistant": "assistant",
+        "model": "assistant",
+        "function_call": "function_call",
+        "observation": "tool",
+        "tool": "tool",
+        "function": "tool",
+    }
+)
 NO_IDS = "sharegpt has no tool-call ids"
 EMPTY = "a turn with no text is left out"
 NO_CALL = "a tool result with no function_call turn before it is left out"

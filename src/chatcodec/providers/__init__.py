@@ -38,6 +38,7 @@ from .._errors import NotFoundError
 from .._events import StreamEvent
 from .._exchange import Request, Response
 from .._framing import Framing
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 
@@ -46,17 +47,19 @@ __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
 """The codecs, one per wire family."""
 
-ALIASES = {
-    "azure": "openai",
-    "deepseek": "openai",
-    "groq": "openai",
-    "mistral": "openai",
-    "openrouter": "openai",
-    "vllm": "openai",
-    "google": "gemini",
-    "claude": "anthropic",
-    "responses": "openai-responses",
-}
+ALIASES = FrozenMap(
+    {
+        "azure": "openai",
+        "deepseek": "openai",
+        "groq": "openai",
+        "mistral": "openai",
+        "openrouter": "openai",
+        "vllm": "openai",
+        "google": "gemini",
+        "claude": "anthropic",
+        "responses": "openai-responses",
+    }
+)
 """Services that speak another family's wire format."""
 
 

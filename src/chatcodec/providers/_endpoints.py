@@ -14,7 +14,7 @@ documentation of each (:data:`ANTHROPIC_BETAS`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -22,6 +22,7 @@ import msgspec
 
 from .._errors import ValidationError
 from .._exchange import ProviderTool, Request
+from .._frozen import FrozenMap
 from .._headers import usable_wait
 
 __all__ = ["ANTHROPIC_BETAS", "ANTHROPIC_VERSION", "ENDPOINTS", "Endpoint", "anthropic_betas"]
@@ -29,19 +30,21 @@ __all__ = ["ANTHROPIC_BETAS", "ANTHROPIC_VERSION", "ENDPOINTS", "Endpoint", "ant
 ANTHROPIC_VERSION = "2023-06-01"
 """The ``anthropic-version`` sent unless another is asked for."""
 
-ANTHROPIC_BETAS: dict[str, str] = {
-    # Tool types (``tools[].type``) and top-level body keys that Anthropic's
-    # documentation says need a beta header, with that header's value.
-    "computer_20241022": "computer-use-2024-10-22",
-    "text_editor_20241022": "computer-use-2024-10-22",
-    "bash_20241022": "computer-use-2024-10-22",
-    "computer_20250124": "computer-use-2025-01-24",  # only the computer tool, not its peers
-    "code_execution_20250522": "code-execution-2025-05-22",
-    "code_execution_20250825": "code-execution-2025-08-25",
-    "memory_20250818": "context-management-2025-06-27",
-    "context_management": "context-management-2025-06-27",
-    "mcp_servers": "mcp-client-2025-04-04",
-}
+ANTHROPIC_BETAS: Mapping[str, str] = FrozenMap(
+    {
+        # Tool types (``tools[].type``) and top-level body keys that Anthropic's
+        # documentation says need a beta header, with that header's value.
+        "computer_20241022": "computer-use-2024-10-22",
+        "text_editor_20241022": "computer-use-2024-10-22",
+        "bash_20241022": "computer-use-2024-10-22",
+        "computer_20250124": "computer-use-2025-01-24",  # only the computer tool, not its peers
+        "code_execution_20250522": "code-execution-2025-05-22",
+        "code_execution_20250825": "code-execution-2025-08-25",
+        "memory_20250818": "context-management-2025-06-27",
+        "context_management": "context-management-2025-06-27",
+        "mcp_servers": "mcp-client-2025-04-04",
+    }
+)
 """What in an Anthropic body needs which ``anthropic-beta`` value."""
 
 _TYPE = msgspec.json.Decoder(dict[str, Any])
@@ -108,52 +111,54 @@ def _bedrock_path(model: str | None, stream: bool) -> str:
     return f"/model/{model_id}/converse-stream" if stream else f"/model/{model_id}/converse"
 
 
-ENDPOINTS: dict[str, Endpoint] = {
-    "openai": Endpoint(
-        "https://api.openai.com/v1",
-        lambda model, stream: "/chat/completions",
-        SSE,
-        "authorization",
-        "Bearer ",
-    ),
-    "openai-responses": Endpoint(
-        "https://api.openai.com/v1",
-        lambda model, stream: "/responses",
-        SSE,
-        "authorization",
-        "Bearer ",
-    ),
-    "anthropic": Endpoint(
-        "https://api.anthropic.com",
-        lambda model, stream: "/v1/messages",
-        SSE,
-        "x-api-key",
-    ),
-    "gemini": Endpoint(
-        "https://generativelanguage.googleapis.com/v1beta",
-        _gemini_path,
-        SSE,
-        "x-goog-api-key",
-        stream_in_body=False,
-        needs_model=True,
-    ),
-    "ollama": Endpoint(
-        "http://localhost:11434",
-        lambda model, stream: "/api/chat",
-        NDJSON,
-        "authorization",  # Ollama itself takes none; its cloud and proxies take a bearer key
-        "Bearer ",
-    ),
-    "bedrock": Endpoint(
-        "https://bedrock-runtime.{region}.amazonaws.com",
-        _bedrock_path,
-        EVENTSTREAM,
-        None,
-        stream_in_body=False,
-        needs_model=True,
-        type_header="x-amzn-errortype",
-    ),
-}
+ENDPOINTS: Mapping[str, Endpoint] = FrozenMap(
+    {
+        "openai": Endpoint(
+            "https://api.openai.com/v1",
+            lambda model, stream: "/chat/completions",
+            SSE,
+            "authorization",
+            "Bearer ",
+        ),
+        "openai-responses": Endpoint(
+            "https://api.openai.com/v1",
+            lambda model, stream: "/responses",
+            SSE,
+            "authorization",
+            "Bearer ",
+        ),
+        "anthropic": Endpoint(
+            "https://api.anthropic.com",
+            lambda model, stream: "/v1/messages",
+            SSE,
+            "x-api-key",
+        ),
+        "gemini": Endpoint(
+            "https://generativelanguage.googleapis.com/v1beta",
+            _gemini_path,
+            SSE,
+            "x-goog-api-key",
+            stream_in_body=False,
+            needs_model=True,
+        ),
+        "ollama": Endpoint(
+            "http://localhost:11434",
+            lambda model, stream: "/api/chat",
+            NDJSON,
+            "authorization",  # Ollama itself takes none; its cloud and proxies take a bearer key
+            "Bearer ",
+        ),
+        "bedrock": Endpoint(
+            "https://bedrock-runtime.{region}.amazonaws.com",
+            _bedrock_path,
+            EVENTSTREAM,
+            None,
+            stream_in_body=False,
+            needs_model=True,
+            type_header="x-amzn-errortype",
+        ),
+    }
+)
 """The endpoint of each family in :data:`chatcodec.providers.NAMES`."""
 
 

@@ -32,12 +32,15 @@ from typing import Any
 
 from msgspec import UNSET, Struct
 
-from .._errors import DECODE_FAILURES, ValidationError
+from .._errors import DECODE_FAILURES, DepthError, ValidationError
 
 __all__ = ["GIVE_UP", "Wire", "carrier"]
 
-GIVE_UP = (*DECODE_FAILURES, ValidationError)
-"""What makes a fast path return ``None``: a body it does not decode or map."""
+GIVE_UP = (*DECODE_FAILURES, ValidationError, DepthError)
+"""What makes a fast path return ``None``: a body it does not decode or map.
+
+A value too deep (:class:`~chatcodec.DepthError`) is refused by the general
+path, which names where it is in the body."""
 
 
 class Wire(Struct, forbid_unknown_fields=True, gc=False):

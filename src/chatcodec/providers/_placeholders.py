@@ -13,10 +13,12 @@ something (a stop reason, the usage, the output itself) are never made up:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from .._frozen import FrozenMap
 from .._loss import Loss
 
 __all__ = ["fill_response", "missing"]
@@ -26,33 +28,51 @@ NEEDED = "{key} is required by {family} and the source has none: it cannot be ma
 
 # Per family: the top-level keys its response must have, with a placeholder
 # where one says nothing about the answer (None: it must come from the source).
-_REQUIRED: dict[str, dict[str, Any]] = {
-    "anthropic": {
-        "id": "msg_",
-        "type": "message",
-        "role": "assistant",
-        "model": "unknown",
-        "content": None,
-        "usage": None,
-    },
-    "openai-responses": {
-        "id": "resp_",
-        "object": "response",
-        "created_at": 0,
-        "model": "unknown",
-        "output": None,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-    },
-    "bedrock": {"output": None, "stopReason": None, "usage": None, "metrics": {"latencyMs": 0}},
-    "openai": {"id": "chatcmpl-", "object": "chat.completion", "created": 0, "model": "unknown"},
-}
+# Placeholders are JSON text, decoded anew for each body: none is shared.
+_REQUIRED: Mapping[str, Mapping[str, bytes | None]] = FrozenMap(
+    {
+        "anthropic": FrozenMap(
+            {
+                "id": b'"msg_"',
+                "type": b'"message"',
+                "role": b'"assistant"',
+                "model": b'"unknown"',
+                "content": None,
+                "usage": None,
+            }
+        ),
+        "openai-responses": FrozenMap(
+            {
+                "id": b'"resp_"',
+                "object": b'"response"',
+                "created_at": b"0",
+                "model": b'"unknown"',
+                "output": None,
+                "parallel_tool_calls": b"true",
+                "tool_choice": b'"auto"',
+                "tools": b"[]",
+            }
+        ),
+        "bedrock": FrozenMap(
+            {"output": None, "stopReason": None, "usage": None, "metrics": b'{"latencyMs":0}'}
+        ),
+        "openai": FrozenMap(
+            {
+                "id": b'"chatcmpl-"',
+                "object": b'"chat.completion"',
+                "created": b"0",
+                "model": b'"unknown"',
+            }
+        ),
+    }
+)
 # Inner objects the Responses API's usage must have: token counts it did not see.
-_RESPONSES_USAGE = {
-    "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-    "output_tokens_details": {"reasoning_tokens": 0},
-}
+_RESPONSES_USAGE: Mapping[str, tuple[str, ...]] = FrozenMap(
+    {
+        "input_tokens_details": ("cached_tokens", "cache_write_tokens"),
+        "output_tokens_details": ("reasoning_tokens",),
+    }
+)
 
 
 def _id(prefix: str, body: bytes) -> str:
@@ -73,23 +93,24 @@ def fill_response(family: str, body: bytes, losses: list[Loss]) -> bytes:
     if type(values) is not dict:
         return body
     changed = False
-    for key, placeholder in required.items():
-        if values.get(key) is not None or placeholder is None:
+    for key, text in required.items():
+        if values.get(key) is not None or text is None:
             continue
-        if type(placeholder) is str and placeholder.endswith(("_", "-")) and key == "id":
+        placeholder: Any = msgspec.json.decode(text)
+        if key == "id":
             placeholder = _id(placeholder, body)
         values[key] = placeholder
         losses.append(Loss(f"$.{key}", PLACEHOLDER.format(key=key, family=family)))
         changed = True
     usage = values.get("usage")
     if family == "openai-responses" and type(usage) is dict:
-        for key, placeholder in _RESPONSES_USAGE.items():
+        for key, names in _RESPONSES_USAGE.items():
             detail = usage.get(key)
             if type(detail) is not dict:
                 detail = usage[key] = {}
-            for name, zero in placeholder.items():
+            for name in names:
                 if name not in detail:
-                    detail[name] = zero
+                    detail[name] = 0
                     path = f"$.usage.{key}.{name}"
                     losses.append(Loss(path, PLACEHOLDER.format(key=name, family=family)))
                     changed = True

@@ -60,18 +60,29 @@ def loads(data: bytes | Raw, keep: frozenset[str] = ARGUMENTS) -> Any:
     """Parse JSON into builtins, leaving the values under ``keep`` as ``Raw``.
 
     Tool-call arguments written as JSON objects keep their exact bytes this
-    way, so that a stream carries what the body said, byte for byte.
+    way, so that a stream carries what the body said, byte for byte. A loop
+    over the containers still to read, not recursion: a body is as deep as
+    its unknown fields, which no limit of chatcodec's bounds.
     """
-    text = bytes(data)
-    first = text.lstrip()[:1]
-    if first == b"{":
-        return {
-            key: value if key in keep else loads(value, keep)
-            for key, value in _raws.decode(text).items()
-        }
-    if first == b"[":
-        return [loads(item, keep) for item in _raw_list.decode(text)]
-    return _any.decode(text)
+    root: list[Any] = [None]
+    todo: list[tuple[Any, Any, bytes]] = [(root, 0, bytes(data))]
+    pop, push = todo.pop, todo.append
+    while todo:
+        into, at, text = pop()
+        first = text.lstrip()[:1]
+        if first == b"{":
+            out: Any = _raws.decode(text)
+            for key, value in out.items():
+                if key not in keep:
+                    push((out, key, bytes(value)))
+        elif first == b"[":
+            out = _raw_list.decode(text)
+            for i, item in enumerate(out):
+                push((out, i, bytes(item)))
+        else:
+            out = _any.decode(text)
+        into[at] = out
+    return root[0]
 
 
 def sse(data: bytes, event: str | None = None, end: bytes = b"\n") -> bytes:

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
+from .._frozen import FrozenMap
 from .._loss import Loss, a
 from .._paths import key_path
 
@@ -181,21 +182,30 @@ def derive_id(prefix: str, *parts: object) -> str:
 
 
 _ANY = object()
+_frozen = FrozenMap
 
 # Wire values that say nothing a target could carry: each provider's defaults
 # and position markers. Another provider's encoder does not report them as
 # lost (``null``, ``[]`` and ``{}`` never are: they mean "nothing").
-_NEUTRAL: dict[str, dict[str, Any]] = {
-    # ``object`` names the body's own type ("chat.completion"): a tag, no data.
-    "openai": {"n": 1, "prefix": False, "index": _ANY, "type": "function", "object": _ANY},
-    "anthropic": {"is_error": False, "caller": {"type": "direct"}, "type": "custom"},
-    "ollama": {"type": "function", "index": _ANY, "function": {"index": _ANY}},
-    "gemini": {},
-    # Item ids and statuses place an item on OpenAI's side; they say nothing
-    # about the conversation.
-    "openai-responses": {"type": _ANY, "id": _ANY, "status": _ANY, "object": _ANY},
-    "bedrock": {},
-}
+_NEUTRAL: Mapping[str, Mapping[str, Any]] = FrozenMap(
+    {
+        # ``object`` names the body's own type ("chat.completion"): a tag, no data.
+        "openai": _frozen(
+            {"n": 1, "prefix": False, "index": _ANY, "type": "function", "object": _ANY}
+        ),
+        "anthropic": _frozen(
+            {"is_error": False, "caller": _frozen({"type": "direct"}), "type": "custom"}
+        ),
+        "ollama": _frozen(
+            {"type": "function", "index": _ANY, "function": _frozen({"index": _ANY})}
+        ),
+        "gemini": _frozen({}),
+        # Item ids and statuses place an item on OpenAI's side; they say nothing
+        # about the conversation.
+        "openai-responses": _frozen({"type": _ANY, "id": _ANY, "status": _ANY, "object": _ANY}),
+        "bedrock": _frozen({}),
+    }
+)
 
 
 # Hints that keep the other keys of an inner object (OpenAI's ``function`` of a
@@ -221,10 +231,10 @@ def neutral(provider: str, key: str, value: Any) -> bool:
         return True
     if type(value) in (list, dict) and not value:
         return (provider, key) not in _SAID_EMPTY
-    expected = _NEUTRAL.get(provider, {}).get(key, _MISSING)
+    expected = _NEUTRAL.get(provider, _NOTHING).get(key, _MISSING)
     if expected is _ANY:
         return True
-    if type(expected) is dict and type(value) is dict:
+    if type(expected) is FrozenMap and type(value) is dict:
         return all(
             key in expected and (expected[key] is _ANY or expected[key] == item)
             for key, item in value.items()
@@ -233,6 +243,7 @@ def neutral(provider: str, key: str, value: Any) -> bool:
 
 
 _MISSING = object()
+_NOTHING: Mapping[str, Any] = FrozenMap({})
 
 # Objects of settings whose keys the canonical form maps one by one; what is
 # left of one is reported key by key, not as one lump.
@@ -245,14 +256,16 @@ _SETTING_GROUPS = frozenset(
     }
 )
 # Fields whose loss means more than a field: the conversation is not all there.
-_REASONS: dict[tuple[str, str], str] = {
-    ("openai-responses", "previous_response_id"): (
-        "the earlier turns are stored by OpenAI (previous_response_id), not in the body"
-    ),
-    ("openai-responses", "conversation"): (
-        "the earlier turns are stored in an OpenAI conversation, not in the body"
-    ),
-}
+_REASONS: Mapping[tuple[str, str], str] = FrozenMap(
+    {
+        ("openai-responses", "previous_response_id"): (
+            "the earlier turns are stored by OpenAI (previous_response_id), not in the body"
+        ),
+        ("openai-responses", "conversation"): (
+            "the earlier turns are stored in an OpenAI conversation, not in the body"
+        ),
+    }
+)
 
 
 class Encoding:

@@ -13,8 +13,9 @@ paths equal on every recorded request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from ..._frozen import FrozenMap
 from ..._loss import Loss
 from . import _anthropic, _gemini
 from ._source import Fallback, Read, read
@@ -22,10 +23,12 @@ from ._source import Fallback, Read, read
 __all__ = ["direct", "direct_request"]
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
-_WRITERS: dict[tuple[str, str], Writer] = {
-    ("openai", "anthropic"): _anthropic.write,
-    ("openai", "gemini"): _gemini.write,
-}
+_WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
+    {
+        ("openai", "anthropic"): _anthropic.write,
+        ("openai", "gemini"): _gemini.write,
+    }
+)
 
 
 def direct_request(

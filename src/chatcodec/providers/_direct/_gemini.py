@@ -17,6 +17,7 @@ from typing import Any
 
 from msgspec import UNSET, Raw
 
+from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..gemini._encode import _MODES, STREAM
@@ -29,7 +30,7 @@ from ._source import NOT_JSON, Fallback, Read, Tools, once
 __all__ = ["write"]
 
 NAME = "gemini"
-_MIME = {"text": "text/plain", "json_object": "application/json"}
+_MIME = FrozenMap({"text": "text/plain", "json_object": "application/json"})
 
 
 def write(r: Read) -> tuple[bytes, list[Loss]]:

@@ -23,6 +23,9 @@ from typing import Any, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ..._depth import check_depth
+from ..._errors import DepthError
+from ..._frozen import FrozenMap
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY, as_kept, neutral
@@ -253,7 +256,7 @@ _UNKNOWN_KEY = "Object contains unknown field"
 _keyed = msgspec.json.Decoder(dict[str, Raw])
 _FIELDS = frozenset(Body.__struct_fields__)
 _READ = frozenset(GENERAL_KEYS)  # what the general path reads into the canonical request
-_RANK = {key: n for n, key in enumerate(CARRIED)}
+_RANK = FrozenMap({key: n for n, key in enumerate(CARRIED)})
 
 
 def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
@@ -586,6 +589,10 @@ def _examine(data: bytes) -> Schema | None:
         return None
     if type(params) is not dict or params.get("type") != "object":
         return None
+    try:
+        check_depth(params, "$.parameters")  # before the walks below
+    except DepthError:
+        return None  # the general path refuses it, naming the tool
     return Schema(
         Raw(data) if _encode(params) == data else params,
         not any_open(params) and is_closed(params),

@@ -44,8 +44,9 @@ from ..._content import (
     ReasoningPart,
     TextPart,
 )
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, ResponseFormat, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
@@ -54,15 +55,17 @@ from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
-FINISH = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "refusal": FinishReason.CONTENT_FILTER,
-    "pause_turn": FinishReason.OTHER,
-}
+FINISH = FrozenMap(
+    {
+        "end_turn": FinishReason.STOP,
+        "stop_sequence": FinishReason.STOP,
+        "max_tokens": FinishReason.LENGTH,
+        "model_context_window_exceeded": FinishReason.LENGTH,
+        "tool_use": FinishReason.TOOL_CALLS,
+        "refusal": FinishReason.CONTENT_FILTER,
+        "pause_turn": FinishReason.OTHER,
+    }
+)
 """Anthropic ``stop_reason`` -> normalized reason (anything else: ``other``)."""
 
 _REQUEST_KEYS = frozenset(
@@ -103,7 +106,7 @@ _USAGE_KEYS = frozenset(
 _BASE64_SOURCE = frozenset({"type", "media_type", "data"})
 _URL_SOURCE = frozenset({"type", "url"})
 _FILE_SOURCE = frozenset({"type", "file_id"})
-_CHOICE_MODES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+_CHOICE_MODES = FrozenMap({"auto": "auto", "any": "required", "tool": "tool", "none": "none"})
 
 
 def _extras(rest: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -480,6 +483,8 @@ def _tool(tool: Any, path: str) -> Tool:
                 return ToolDefinition(
                     name, description, schema, strict=strict is True, extras=_extras(rest)
                 )
+            except DepthError as exc:  # the place in the body, named only if it is too deep
+                raise DepthError(exc.limit, f"{path}.input_schema") from None
             except ValidationError:
                 pass  # a name or schema the canonical rules refuse: keep it as is
     elif type(kind) is not str:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
 from .._ids import unique_call_ids
@@ -31,13 +32,15 @@ from ._decode import FINISH, NAME
 from ._settings import write_settings
 from ._turns import Writer
 
-_STOP = {
-    FinishReason.STOP: "end_turn",
-    FinishReason.LENGTH: "max_tokens",
-    FinishReason.TOOL_CALLS: "tool_use",
-    FinishReason.CONTENT_FILTER: "refusal",
-}
-_MODES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
+_STOP = FrozenMap(
+    {
+        FinishReason.STOP: "end_turn",
+        FinishReason.LENGTH: "max_tokens",
+        FinishReason.TOOL_CALLS: "tool_use",
+        FinishReason.CONTENT_FILTER: "refusal",
+    }
+)
+_MODES = FrozenMap({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
 _KEEP = frozenset({McpResource})
 NO_SCHEMA = "anthropic has no JSON output without a schema"  # written by Blocks.part, as a document
 

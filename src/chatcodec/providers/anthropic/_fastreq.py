@@ -13,14 +13,16 @@ which gives the same result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AssistantPart, ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from .._wire import encode_body
@@ -28,7 +30,7 @@ from .._wire import encode_body
 __all__ = ["fast_request"]
 
 NAME = "anthropic"
-_MODES: dict[str, Any] = {"auto": "auto", "any": "required", "none": "none"}
+_MODES: Mapping[str, Any] = FrozenMap({"auto": "auto", "any": "required", "none": "none"})
 
 
 class _Decline(Exception):
@@ -164,7 +166,14 @@ def fast_request(body: bytes | str) -> Request | None:
             stop=None if stop is UNSET else tuple(stop),
             stream=None if r.stream is UNSET else r.stream,
         )
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Decline):
+    except (
+        msgspec.DecodeError,
+        UnicodeError,
+        RecursionError,
+        ValidationError,
+        DepthError,
+        _Decline,
+    ):
         return None
 
 

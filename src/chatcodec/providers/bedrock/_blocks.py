@@ -29,6 +29,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._usage import FinishReason
 from .._wire import Encoding, encode_body, extras_for, fill
@@ -48,18 +49,20 @@ __all__ = [
 NAME = "bedrock"
 
 IMAGE_FORMATS = frozenset(("png", "jpeg", "gif", "webp"))
-DOCUMENT_TYPES = {
-    "pdf": "application/pdf",
-    "csv": "text/csv",
-    "doc": "application/msword",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "xls": "application/vnd.ms-excel",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "html": "text/html",
-    "txt": "text/plain",
-    "md": "text/markdown",
-}
-DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
+DOCUMENT_TYPES = FrozenMap(
+    {
+        "pdf": "application/pdf",
+        "csv": "text/csv",
+        "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "html": "text/html",
+        "txt": "text/plain",
+        "md": "text/markdown",
+    }
+)
+DOCUMENT_FORMATS = FrozenMap({media: name for name, media in DOCUMENT_TYPES.items()})
 _decode_json = msgspec.json.Decoder().decode
 _NAME_RULE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]|\s(?=\s)")
 NAME_CHANGED = (
@@ -78,15 +81,17 @@ _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
 
-REASONS = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "guardrail_intervened": FinishReason.CONTENT_FILTER,
-    "content_filtered": FinishReason.CONTENT_FILTER,
-}
+REASONS = FrozenMap(
+    {
+        "end_turn": FinishReason.STOP,
+        "stop_sequence": FinishReason.STOP,
+        "max_tokens": FinishReason.LENGTH,
+        "model_context_window_exceeded": FinishReason.LENGTH,
+        "tool_use": FinishReason.TOOL_CALLS,
+        "guardrail_intervened": FinishReason.CONTENT_FILTER,
+        "content_filtered": FinishReason.CONTENT_FILTER,
+    }
+)
 
 
 def finish_reason(raw: str) -> FinishReason:
@@ -126,7 +131,7 @@ def user_part(block: Any) -> ContentPart:
         return TextPart(encode_body(body).decode(), extras={NAME: {_JSON: True}})
     if kind == "image" and type(body) is dict and body.keys() == _IMAGE_KEYS:
         data, form = _bytes_source(body["source"]), body["format"]
-        if data is not None and form in IMAGE_FORMATS:
+        if data is not None and type(form) is str and form in IMAGE_FORMATS:
             return ImagePart(data=data, media_type=f"image/{form}")
     if kind == "document" and type(body) is dict and body.keys() >= _DOCUMENT_KEYS:
         data, form, name = _bytes_source(body["source"]), body["format"], body["name"]

@@ -21,8 +21,9 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AssistantPart, ContentPart, TextPart
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from ..._usage import Usage
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 _TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId"))
-_INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
+_INFERENCE = FrozenMap({"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"})
 _TOOL_USE = frozenset(("toolUseId", "name", "input"))
 _TOOL_RESULT = frozenset(("toolUseId", "content", "status"))
 _SPEC = frozenset(("name", "description", "inputSchema", "strict"))
@@ -56,7 +57,7 @@ _TURN_KEYS = frozenset(("role", "content"))
 _OUTPUT_KEYS = frozenset(("message",))
 _RESPONSE = frozenset(("output", "stopReason", "usage"))
 _ERROR_KEYS = frozenset(("message", "Message"))
-_CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
+_CHOICES = FrozenMap({"auto": "auto", "any": "required", "tool": "tool"})
 _USAGE = (
     "inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens"
 )  # fmt: skip
@@ -217,6 +218,13 @@ def _system(value: Any) -> list[SystemMessage] | None:
     ]
 
 
+def _tool_at(value: Any, k: int) -> Tool:
+    try:
+        return _tool(value)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, f"$.toolConfig.tools[{k}].toolSpec.inputSchema.json") from None
+
+
 def _tool(value: Any) -> Tool:
     spec = value.get("toolSpec") if type(value) is dict and len(value) == 1 else None
     if type(spec) is dict and "name" in spec and "inputSchema" in spec:
@@ -249,7 +257,7 @@ def _tool_config(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> 
     rest = dict(value)
     tools = rest.get("tools")
     if type(tools) is list and tools:
-        fields["tools"] = tuple(_tool(tool) for tool in tools)
+        fields["tools"] = tuple(_tool_at(tool, k) for k, tool in enumerate(tools))
         del rest["tools"]
     choice = rest.get("toolChoice")
     found = choice.items() if type(choice) is dict and len(choice) == 1 else ()

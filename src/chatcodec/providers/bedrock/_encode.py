@@ -14,6 +14,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._exchange import Choice, ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -32,12 +33,14 @@ from ._decode import finish_reason
 
 __all__ = ["encode_request", "encode_response"]
 
-_STOPS = {
-    FinishReason.STOP: "end_turn",
-    FinishReason.LENGTH: "max_tokens",
-    FinishReason.TOOL_CALLS: "tool_use",
-    FinishReason.CONTENT_FILTER: "content_filtered",
-}
+_STOPS = FrozenMap(
+    {
+        FinishReason.STOP: "end_turn",
+        FinishReason.LENGTH: "max_tokens",
+        FinishReason.TOOL_CALLS: "tool_use",
+        FinishReason.CONTENT_FILTER: "content_filtered",
+    }
+)
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 

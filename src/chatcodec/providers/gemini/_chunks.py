@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from ..._frozen import FrozenMap
 from ..._usage import Usage
 from .._fastpath import Wire
 from ._fast import _Usage, _usage, usage_of
@@ -73,13 +74,15 @@ def typed_usage(raw: Raw) -> Usage:
     return _usage(_decode_usage(raw))
 
 
-_COUNTS = {
-    "promptTokenCount": 0,
-    "candidatesTokenCount": 1,
-    "totalTokenCount": 2,
-    "cachedContentTokenCount": 3,
-    "thoughtsTokenCount": 4,
-}
+_COUNTS = FrozenMap(
+    {
+        "promptTokenCount": 0,
+        "candidatesTokenCount": 1,
+        "totalTokenCount": 2,
+        "cachedContentTokenCount": 3,
+        "thoughtsTokenCount": 4,
+    }
+)
 _SNAKE_COUNTS = frozenset(snake(key) for key in _COUNTS)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Request, Response
+from ..._frozen import FrozenMap
 from ..._messages import Message
 from ..._usage import Usage
 from .._wire import (
@@ -36,13 +37,15 @@ from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 
-_TOP = table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
-_RESPONSE = table("candidates", "usageMetadata", "modelVersion", "responseId")
-_CANDIDATE = table("content", "finishReason", "index")
-_USAGE = table(
+_TOP = FrozenMap(
+    table("contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "model")
+)
+_RESPONSE = FrozenMap(table("candidates", "usageMetadata", "modelVersion", "responseId"))
+_CANDIDATE = FrozenMap(table("content", "finishReason", "index"))
+_USAGE = FrozenMap(table(
     "promptTokenCount", "candidatesTokenCount", "totalTokenCount", "cachedContentTokenCount",
     "thoughtsTokenCount",
-)  # fmt: skip
+))  # fmt: skip
 
 
 class _Decoder(TurnDecoder, FieldDecoder):

@@ -16,6 +16,7 @@ from msgspec import Raw
 
 from ..._content import TextPart
 from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -43,7 +44,7 @@ from ._keys import (
 __all__ = ["encode_request", "encode_response"]
 
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
-_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
+_MODES = FrozenMap({"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"})
 STREAM = "gemini streams by endpoint, not by a body field"
 
 
@@ -362,7 +363,9 @@ class _Encoder(_PartEncoder):
                     if style is None:
                         config[k["responseJsonSchema"]] = schema
                     else:
-                        config[k["responseSchema"]] = to_gemini_schema(schema, style)
+                        config[k["responseSchema"]] = to_gemini_schema(
+                            schema, style, "$.response_format.schema"
+                        )
             if response_format.name is not None:
                 self.enc.lose(f"{path}.name", "a schema name gemini has no field for")
             if response_format.strict is not None:
@@ -456,7 +459,7 @@ def _levels(model: str | None) -> bool:
     return model is None or signs_calls(model)
 
 
-def _sign_calls(contents: list[Any], k: dict[str, str]) -> None:
+def _sign_calls(contents: list[Any], k: Mapping[str, str]) -> None:
     """Give the first call of each model turn a signature, if it has none.
 
     Gemini 3 refuses a function call without the ``thoughtSignature`` it

@@ -27,6 +27,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
+from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
@@ -44,16 +45,18 @@ _OBJECT = re.compile(rb"[ \t\r\n]*\{")
 # The standard library's table (without the system's files, which vary), and
 # the types Gemini takes that it lacks or spells otherwise.
 _mimetypes = mimetypes.MimeTypes()
-_TYPES = {
-    ".wav": "audio/wav",
-    ".mp3": "audio/mp3",
-    ".flac": "audio/flac",
-    ".ogg": "audio/ogg",
-    ".aac": "audio/aac",
-    ".webp": "image/webp",
-    ".heif": "image/heif",
-    ".md": "text/markdown",
-}
+_TYPES = FrozenMap(
+    {
+        ".wav": "audio/wav",
+        ".mp3": "audio/mp3",
+        ".flac": "audio/flac",
+        ".ogg": "audio/ogg",
+        ".aac": "audio/aac",
+        ".webp": "image/webp",
+        ".heif": "image/heif",
+        ".md": "text/markdown",
+    }
+)
 _CALL_KEY = frozenset(("functionCall",))
 _RESULT_KEY = frozenset(("functionResponse",))
 _MEDIA_KEYS = frozenset(("inlineData", "fileData"))
@@ -120,7 +123,7 @@ class _PartEncoder:
 
     __slots__ = ("enc", "k", "names")
 
-    def __init__(self, enc: Encoding, k: dict[str, str]) -> None:
+    def __init__(self, enc: Encoding, k: Mapping[str, str]) -> None:
         self.enc = enc
         self.k = k
         self.names: dict[str, str] = {}

@@ -15,14 +15,16 @@ decode or is declined here, and the caller takes the general path
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ResponseFormat, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
 from ._keys import NAME
@@ -30,7 +32,7 @@ from ._keys import NAME
 __all__ = ["fast_request"]
 
 _encode = msgspec.json.Encoder().encode
-_MODES: dict[str, Any] = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
+_MODES: Mapping[str, Any] = FrozenMap({"AUTO": "auto", "ANY": "required", "NONE": "none"})
 _WRAPS = frozenset(("result", "error"))
 
 
@@ -120,7 +122,7 @@ class _Request(_Wire, kw_only=True):
 
 
 _decoder = msgspec.json.Decoder(_Request)
-_FORMATS: dict[str, Any] = {"application/json": "json_object", "text/plain": "text"}
+_FORMATS: Mapping[str, Any] = FrozenMap({"application/json": "json_object", "text/plain": "text"})
 
 
 def fast_request(body: bytes | str) -> Request | None:
@@ -147,7 +149,14 @@ def fast_request(body: bytes | str) -> Request | None:
         if r.generationConfig is not UNSET:
             _generation(r.generationConfig, fields)
         return Request(tuple(messages), **fields)
-    except (msgspec.DecodeError, UnicodeError, RecursionError, ValidationError, _Decline):
+    except (
+        msgspec.DecodeError,
+        UnicodeError,
+        RecursionError,
+        ValidationError,
+        DepthError,
+        _Decline,
+    ):
         return None
 
 

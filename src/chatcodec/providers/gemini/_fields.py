@@ -14,8 +14,9 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import ProviderTool, Reasoning, ResponseFormat, Tool, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import Message, SystemMessage
 from ..._tools import ToolDefinition
 from .._wire import expect_dict, expect_list, extras_for
@@ -24,17 +25,17 @@ from ._turns import _ABSENT, _CONTENT, _encode, _spelled
 
 __all__ = ["FieldDecoder"]
 
-_DECL = table("name", "description", "parameters", "parametersJsonSchema")
-_GEN = table(
+_DECL = FrozenMap(table("name", "description", "parameters", "parametersJsonSchema"))
+_GEN = FrozenMap(table(
     "maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType",
     "responseSchema", "responseJsonSchema", "topK", "seed", "presencePenalty",
     "frequencyPenalty", "candidateCount", "thinkingConfig",
-)  # fmt: skip
-_THINKING = table("thinkingBudget", "thinkingLevel")
+))  # fmt: skip
+_THINKING = FrozenMap(table("thinkingBudget", "thinkingLevel"))
 _LEVELS = frozenset({"minimal", "low", "medium", "high"})
-_TOOL_CONFIG = table("functionCallingConfig")
-_CALLING = table("mode", "allowedFunctionNames")
-_MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"}
+_TOOL_CONFIG = FrozenMap(table("functionCallingConfig"))
+_CALLING = FrozenMap(table("mode", "allowedFunctionNames"))
+_MODES = FrozenMap({"AUTO": "auto", "ANY": "required", "NONE": "none", "VALIDATED": "auto"})
 
 
 class FieldDecoder:
@@ -66,7 +67,9 @@ class FieldDecoder:
             if schema is not _ABSENT:
                 keep[_spelled(decl, "parametersJsonSchema")] = schema
             if gemini is not _ABSENT:
-                converted = from_gemini_schema(gemini) if type(gemini) is dict else None
+                converted = None
+                if type(gemini) is dict:
+                    converted = from_gemini_schema(gemini, f"{path}.parameters")
                 if (
                     converted is not None
                     and schema is _ABSENT
@@ -80,13 +83,17 @@ class FieldDecoder:
         try:
             if type(name) is not str or (description is not None and type(description) is not str):
                 raise ValidationError("must be a string", f"{path}.name")
-            return ToolDefinition(
-                name,
-                description,
-                parameters,
-                strict=False,
-                extras=extras_for(NAME, {**keep, **hints} or None),
-            )
+            where = "parametersJsonSchema" if parameters is schema else "parameters"
+            try:
+                return ToolDefinition(
+                    name,
+                    description,
+                    parameters,
+                    strict=False,
+                    extras=extras_for(NAME, {**keep, **hints} or None),
+                )
+            except DepthError as exc:  # the place in the body, named only if it is too deep
+                raise DepthError(exc.limit, f"{path}.{_spelled(decl, where)}") from None
         except ValidationError:
             return ProviderTool(
                 NAME, Raw(_encode(decl)), extras=extras_for(NAME, {"~decl": True, **hints})
@@ -198,7 +205,11 @@ class FieldDecoder:
                 if type(schema) is dict:
                     response_format = ResponseFormat("json_schema", schema=schema)
             elif gemini is not _ABSENT:
-                converted = from_gemini_schema(gemini) if type(gemini) is dict else None
+                converted = (
+                    from_gemini_schema(gemini, "$.generationConfig.responseSchema")
+                    if type(gemini) is dict
+                    else None
+                )
                 if converted is not None:
                     hint = {"~schema": converted[1]}
                     response_format = ResponseFormat(

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..._depth import MAX_DEPTH
+from ..._errors import DepthError
+from ..._frozen import FrozenMap
 from ..._usage import FinishReason
 from .._wire import as_kept
 
@@ -83,15 +86,16 @@ def table(*camel: str) -> dict[str, str]:
     return out
 
 
-CAMEL: dict[str, str] = {key: key for key in _CAMEL_KEYS}
+CAMEL: Mapping[str, str] = FrozenMap({key: key for key in _CAMEL_KEYS})
 
 
 @functools.lru_cache(maxsize=64)
-def _spelled(snakes: frozenset[str]) -> dict[str, str]:
-    return {key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS}
+def _spelled(snakes: frozenset[str]) -> Mapping[str, str]:
+    # Read-only: the cache hands the same mapping to every caller.
+    return FrozenMap({key: snake(key) if snake(key) in snakes else key for key in _CAMEL_KEYS})
 
 
-def spelling(hint: Any) -> dict[str, str]:
+def spelling(hint: Any) -> Mapping[str, str]:
     """The wire spelling of each known key, from a ``~snake`` hint (or none)."""
     if not hint or not isinstance(hint, list | tuple):
         return CAMEL
@@ -99,7 +103,7 @@ def spelling(hint: Any) -> dict[str, str]:
 
 
 def split(
-    obj: dict[str, Any], known: dict[str, str], snakes: set[str]
+    obj: dict[str, Any], known: Mapping[str, str], snakes: set[str]
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The known keys of ``obj`` (by camelCase name) and the rest, as sent.
 
@@ -128,24 +132,26 @@ def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
 
 # Candidate.FinishReason, by name and by the generativelanguage proto number
 # (``enum-encoding=int``).
-_FINISH_NAMES: dict[str, FinishReason | None] = {
-    "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
-    "STOP": FinishReason.STOP,
-    "MAX_TOKENS": FinishReason.LENGTH,
-    "SAFETY": FinishReason.CONTENT_FILTER,
-    "RECITATION": FinishReason.CONTENT_FILTER,
-    "BLOCKLIST": FinishReason.CONTENT_FILTER,
-    "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-    "SPII": FinishReason.CONTENT_FILTER,
-    "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
-    "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-    "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
-    "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
-    "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
-    "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
-    "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
-    "MALFORMED_RESPONSE": FinishReason.ERROR,
-}
+_FINISH_NAMES: Mapping[str, FinishReason | None] = FrozenMap(
+    {
+        "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
+        "STOP": FinishReason.STOP,
+        "MAX_TOKENS": FinishReason.LENGTH,
+        "SAFETY": FinishReason.CONTENT_FILTER,
+        "RECITATION": FinishReason.CONTENT_FILTER,
+        "BLOCKLIST": FinishReason.CONTENT_FILTER,
+        "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+        "SPII": FinishReason.CONTENT_FILTER,
+        "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
+        "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+        "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
+        "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
+        "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
+        "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+        "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
+        "MALFORMED_RESPONSE": FinishReason.ERROR,
+    }
+)
 _FINISH_NUMBERS = (
     "FINISH_REASON_UNSPECIFIED",  # 0
     "STOP",
@@ -167,14 +173,16 @@ _FINISH_NUMBERS = (
     "IMAGE_RECITATION",
     "MISSING_THOUGHT_SIGNATURE",
 )
-_FINISH_OUT = {
-    FinishReason.STOP: "STOP",
-    FinishReason.TOOL_CALLS: "STOP",
-    FinishReason.LENGTH: "MAX_TOKENS",
-    FinishReason.CONTENT_FILTER: "SAFETY",
-    FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
-    FinishReason.OTHER: "OTHER",
-}
+_FINISH_OUT = FrozenMap(
+    {
+        FinishReason.STOP: "STOP",
+        FinishReason.TOOL_CALLS: "STOP",
+        FinishReason.LENGTH: "MAX_TOKENS",
+        FinishReason.CONTENT_FILTER: "SAFETY",
+        FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
+        FinishReason.OTHER: "OTHER",
+    }
+)
 
 
 def finish_reason(raw: str | int, has_calls: bool) -> FinishReason | None:
@@ -200,10 +208,10 @@ def finish_out(reason: FinishReason | None, raw: str | int | None, has_calls: bo
 
 # Gemini's Schema dialect: types in upper case, or as proto numbers.
 _TYPE_NAMES = ("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL")
-_UPPER_TO_LOWER = {name: name.lower() for name in _TYPE_NAMES}
-_INT_TO_LOWER = {number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)}
-_LOWER_TO_UPPER = {lower: upper for upper, lower in _UPPER_TO_LOWER.items()}
-_LOWER_TO_INT = {lower: number for number, lower in _INT_TO_LOWER.items()}
+_UPPER_TO_LOWER = FrozenMap({name: name.lower() for name in _TYPE_NAMES})
+_INT_TO_LOWER = FrozenMap({number: name.lower() for number, name in enumerate(_TYPE_NAMES, 1)})
+_LOWER_TO_UPPER = FrozenMap({lower: upper for upper, lower in _UPPER_TO_LOWER.items()})
+_LOWER_TO_INT = FrozenMap({lower: number for number, lower in _INT_TO_LOWER.items()})
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "defs")
 _SCHEMA_LISTS = ("anyOf", "any_of", "oneOf", "allOf", "prefixItems", "prefix_items")
 _SCHEMA_ONE = ("items", "additionalProperties", "not")
@@ -213,40 +221,51 @@ class _Mixed(Exception):
     pass
 
 
-def _walk(schema: Any, convert: Any) -> Any:
+def _walk(schema: Any, convert: Any, depth: int = 1) -> Any:
     """A copy of ``schema`` with ``convert`` applied to each ``type``.
 
     ``isinstance``, not ``type() is``: a definition's schema is frozen (dict
-    and list subclasses).
+    and list subclasses). Each call is at least one level deeper in the JSON
+    than its caller: past :data:`MAX_DEPTH` calls, the schema is too deep.
     """
     if not isinstance(schema, dict):
         return schema
+    if depth > MAX_DEPTH:
+        raise DepthError(MAX_DEPTH)
+    depth += 1
     out = dict(schema)
     if "type" in out:
         out["type"] = convert(out["type"])
     for key in _SCHEMA_MAPS:
         value = out.get(key)
         if isinstance(value, dict):
-            out[key] = {name: _walk(item, convert) for name, item in value.items()}
+            out[key] = {name: _walk(item, convert, depth) for name, item in value.items()}
     for key in _SCHEMA_LISTS:
         value = out.get(key)
         if isinstance(value, list):
-            out[key] = [_walk(item, convert) for item in value]
+            out[key] = [_walk(item, convert, depth) for item in value]
     for key in _SCHEMA_ONE:
         value = out.get(key)
         if isinstance(value, dict):
-            out[key] = _walk(value, convert)
+            out[key] = _walk(value, convert, depth)
         elif key == "items" and isinstance(value, list):
-            out[key] = [_walk(item, convert) for item in value]
+            out[key] = [_walk(item, convert, depth) for item in value]
     return out
 
 
-def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+def from_gemini_schema(
+    schema: dict[str, Any], path: str = "$.parameters"
+) -> tuple[dict[str, Any], str] | None:
     """JSON Schema from Gemini's Schema dialect, and the type style to restore.
 
     The style is ``"lower"`` (types already in lower case), ``"upper"`` or
     ``"int"``; ``None`` as a whole when the schema mixes styles or holds a
     type chatcodec cannot name, and so is kept as sent.
+
+    Raises
+    ------
+    DepthError
+        If ``schema`` (at ``path``) nests deeper than the walk goes.
     """
     styles: set[str] = set()
 
@@ -265,6 +284,8 @@ def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | N
 
     try:
         converted = _walk(schema, convert)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
     except _Mixed:
         return None
     if len(styles) > 1:
@@ -272,12 +293,17 @@ def from_gemini_schema(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | N
     return converted, next(iter(styles), "lower")
 
 
-def to_gemini_schema(schema: dict[str, Any], style: Any) -> dict[str, Any]:
+def to_gemini_schema(
+    schema: dict[str, Any], style: Any, path: str = "$.parameters"
+) -> dict[str, Any]:
     """Gemini's Schema dialect in ``style`` (``"upper"``, ``"int"``) from JSON Schema."""
     table_ = _LOWER_TO_INT if style == "int" else _LOWER_TO_UPPER if style == "upper" else None
     if table_ is None:
         return schema
-    out: dict[str, Any] = _walk(
-        schema, lambda value: table_.get(value, value) if type(value) is str else value
-    )
+    try:  # a tool's is checked already; a response format's is not
+        out: dict[str, Any] = _walk(
+            schema, lambda value: table_.get(value, value) if type(value) is str else value
+        )
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
     return out

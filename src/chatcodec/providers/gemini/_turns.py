@@ -17,6 +17,7 @@ from msgspec import Raw
 
 from ..._content import AudioPart, FilePart, ImagePart, OpaquePart, ReasoningPart, TextPart
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import derive_id, expect_dict, expect_list, extras_for, leftover
@@ -27,14 +28,14 @@ __all__ = ["TurnDecoder"]
 _encode = msgspec.json.Encoder().encode
 _ABSENT: Any = object()
 
-_PART = table(
+_PART = FrozenMap(table(
     "text", "thought", "thoughtSignature", "inlineData", "fileData", "functionCall",
     "functionResponse",
-)  # fmt: skip
+))  # fmt: skip
 _DATA = frozenset(("text", "inlineData", "fileData", "functionCall", "functionResponse"))
-_MEDIA = table("mimeType", "data", "fileUri")
-_CALL = table("name", "args", "id")
-_RESULT = table("name", "response", "id", "parts")
+_MEDIA = FrozenMap(table("mimeType", "data", "fileUri"))
+_CALL = FrozenMap(table("name", "args", "id"))
+_RESULT = FrozenMap(table("name", "response", "id", "parts"))
 _CONTENT = frozenset(("role", "parts"))
 _RESULT_KEY = frozenset(("functionResponse",))
 _WRAPS = frozenset(("result", "error"))

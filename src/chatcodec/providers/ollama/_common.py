@@ -29,6 +29,7 @@ from __future__ import annotations
 from msgspec import Raw
 
 from ..._errors import DECODE_FAILURES
+from ..._frozen import FrozenMap
 from ..._record import json_decoder
 from ..._usage import FinishReason
 
@@ -37,12 +38,14 @@ NAME = "ollama"
 ABSENT = "absent"
 DERIVED = "derived"
 
-FINISH = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "load": FinishReason.OTHER,
-    "unload": FinishReason.OTHER,
-}
+FINISH = FrozenMap(
+    {
+        "stop": FinishReason.STOP,
+        "length": FinishReason.LENGTH,
+        "load": FinishReason.OTHER,
+        "unload": FinishReason.OTHER,
+    }
+)
 """Ollama's ``done_reason`` values; ``stop`` with tool calls means tool calls."""
 
 # Base64 of each format's first bytes: enough to name the image without
@@ -75,7 +78,7 @@ def tool_call_order(kinds: str, n_valid: int, n_invalid: int) -> bool:
     )
 
 
-_URLSAFE = str.maketrans("-_", "+/")
+_URLSAFE = FrozenMap(str.maketrans("-_", "+/"))
 
 
 def nonstandard_base64(data: str) -> bool:

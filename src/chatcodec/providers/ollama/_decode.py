@@ -18,8 +18,9 @@ from typing import Any, cast
 from msgspec import Raw
 
 from ..._content import ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._errors import ProviderError, ValidationError
+from ..._errors import DepthError, ProviderError, ValidationError
 from ..._exchange import Choice, ProviderTool, Reasoning, Request, Response, ResponseFormat, Tool
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -57,7 +58,7 @@ _OPTION_KEYS = frozenset(
         "frequency_penalty",
     }
 )
-_THINK = {False: Reasoning("none"), True: Reasoning()}
+_THINK = FrozenMap({False: Reasoning("none"), True: Reasoning()})
 _THINK_LEVELS = frozenset({"low", "medium", "high"})
 _INSTRUCTION_KEYS = frozenset({"role", "content"})
 _USER_KEYS = frozenset({"role", "content", "images"})
@@ -71,7 +72,6 @@ _TOOL_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
 _RESPONSE_KEYS = frozenset({"model", "message", "done_reason", "prompt_eval_count", "eval_count"})
 
 _MISSING: Any = object()
-_VERBATIM = {NAME: {"~data": "verbatim"}}
 
 
 def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -285,7 +285,8 @@ def _media(
     parts: list[ContentPart] = [] if text is None else [TextPart(text)]
     for j, image in enumerate(expect_list(images, path + ".images")):
         data = expect_str(image, f"{path}.images[{j}]")
-        extras = _VERBATIM if nonstandard_base64(data) else None
+        # A new dict each time: extras are the caller's, never shared.
+        extras = {NAME: {"~data": "verbatim"}} if nonstandard_base64(data) else None
         parts.append(ImagePart(data=data, media_type=guess_media_type(data), extras=extras))
     return tuple(parts)
 
@@ -476,6 +477,8 @@ def _tool_definition(item: Any, path: str) -> Tool:
         description = None
     try:
         return ToolDefinition(name, description, parameters, strict=False, extras=_extras(own))
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, f"{path}.function.parameters") from None
     except ValidationError:
         # A name or schema the canonical rules refuse (a dash in a name, a
         # schema without "type": "object"): kept as Ollama's own tool.

@@ -25,6 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Request, Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -359,11 +360,13 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[st
 
 # -- responses ------------------------------------------------------------
 
-_DONE_REASON = {
-    FinishReason.STOP: "stop",
-    FinishReason.TOOL_CALLS: "stop",
-    FinishReason.LENGTH: "length",
-}
+_DONE_REASON = FrozenMap(
+    {
+        FinishReason.STOP: "stop",
+        FinishReason.TOOL_CALLS: "stop",
+        FinishReason.LENGTH: "length",
+    }
+)
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:

@@ -187,7 +187,7 @@ class _Answer:
         if value and self.reasoning_from == key:
             events.append(ReasoningDelta(value, self.key))
 
-    def details(self, items: list[Any], events: list[StreamEvent]) -> None:
+    def details(self, items: list[Any], events: list[StreamEvent], path: str) -> None:
         """OpenRouter's ``reasoning_details`` entries: merged by index, announced as they come."""
         merged = self.message.get("reasoning_details")
         if type(merged) is not list:
@@ -207,7 +207,7 @@ class _Answer:
                     events.append(PartReceived(part, self.key))
                 elif (type(text) is str and text) or sign is not None:
                     events.append(ReasoningDelta(text if type(text) is str else "", self.key, sign))
-        _merge_list(merged, entries)
+        _merge_list(merged, entries, path)
 
     def text_piece(self, text: str | None, events: list[StreamEvent]) -> None:
         """One piece of string ``content`` (or its ``null``)."""

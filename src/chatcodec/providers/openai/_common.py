@@ -40,14 +40,17 @@ the wire spelled something that has no canonical field of its own:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
 from ..._content import OpaquePart
-from ..._errors import ValidationError
+from ..._depth import MAX_DEPTH
+from ..._errors import DepthError, ValidationError
 from ..._exchange import Reasoning
+from ..._frozen import FrozenMap
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
@@ -59,23 +62,27 @@ _SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_ONE
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
 
-FINISH: dict[str, FinishReason | None] = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "function_call": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-    "error": FinishReason.ERROR,
-    "": None,
-}
+FINISH: Mapping[str, FinishReason | None] = FrozenMap(
+    {
+        "stop": FinishReason.STOP,
+        "length": FinishReason.LENGTH,
+        "tool_calls": FinishReason.TOOL_CALLS,
+        "function_call": FinishReason.TOOL_CALLS,
+        "content_filter": FinishReason.CONTENT_FILTER,
+        "error": FinishReason.ERROR,
+        "": None,
+    }
+)
 """OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
 
-WIRE_FINISH: dict[FinishReason, str] = {
-    FinishReason.STOP: "stop",
-    FinishReason.LENGTH: "length",
-    FinishReason.TOOL_CALLS: "tool_calls",
-    FinishReason.CONTENT_FILTER: "content_filter",
-}
+WIRE_FINISH: Mapping[FinishReason, str] = FrozenMap(
+    {
+        FinishReason.STOP: "stop",
+        FinishReason.LENGTH: "length",
+        FinishReason.TOOL_CALLS: "tool_calls",
+        FinishReason.CONTENT_FILTER: "content_filter",
+    }
+)
 """The wire value of a normalized reason (ERROR and OTHER have none)."""
 
 
@@ -106,8 +113,10 @@ def data_url(media_type: str, data: str) -> str:
     return f"data:{media_type};base64,{data}"
 
 
-AUDIO_FORMATS = {"mp3": "audio/mpeg"}
-AUDIO_TYPES = {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+AUDIO_FORMATS = FrozenMap({"mp3": "audio/mpeg"})
+AUDIO_TYPES = FrozenMap(
+    {"audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+)
 
 
 def audio_media_type(fmt: str) -> str:
@@ -157,28 +166,44 @@ def rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
     return leftover(obj, known)
 
 
-def is_closed(schema: Any) -> bool:
+def is_closed(schema: Any, path: str = "$.parameters") -> bool:
     """Whether ``close_objects(schema) == schema``: every object schema is closed.
 
     The walk of :func:`~chatcodec._schema.close_objects` without its copy,
     ending at the first object schema that is not closed.
+
+    Raises
+    ------
+    DepthError
+        If ``schema`` nests deeper than the walk goes (checked first).
     """
+    try:
+        return _closed(schema, 1)
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, path) from None
+
+
+def _closed(schema: Any, depth: int) -> bool:
+    # Each call is at least one level deeper in the JSON than its caller.
     if not isinstance(schema, dict):
         return True
+    if depth > MAX_DEPTH:
+        raise DepthError(MAX_DEPTH)
+    depth += 1
     for key, value in schema.items():
         if key not in _SUBSCHEMA_KEYS:
             continue
         if key in _SCHEMA_MAPS:
             if isinstance(value, dict):
                 for sub in value.values():
-                    if not is_closed(sub):
+                    if not _closed(sub, depth):
                         return False
         elif key in _SCHEMA_LISTS:
             if isinstance(value, list):
                 for sub in value:
-                    if not is_closed(sub):
+                    if not _closed(sub, depth):
                         return False
-        elif isinstance(value, dict) and not is_closed(value):
+        elif isinstance(value, dict) and not _closed(value, depth):
             return False
     kind = schema.get("type")
     if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema:

@@ -14,7 +14,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import ProviderTool, Request, ResponseFormat, Tool, ToolChoice
 from ..._messages import (
     DeveloperMessage,
@@ -305,7 +305,10 @@ def _tool(value: Any, path: str) -> Tool:
         own = rest(tool, _TOOL) or {}
         if kind is ABSENT:
             own["~type"] = None
-        definition = _definition(function, own)
+        try:
+            definition = _definition(function, own)
+        except DepthError as exc:  # the place in the body, named only if it is too deep
+            raise DepthError(exc.limit, f"{path}.function.parameters") from None
         if definition is not None:
             return definition
     return ProviderTool(NAME, Raw(encode_json(tool)))
@@ -313,7 +316,10 @@ def _tool(value: Any, path: str) -> Tool:
 
 def _function_tool(value: Any, path: str) -> Tool:
     function = expect_dict(value, path)
-    definition = _definition(function, {})
+    try:
+        definition = _definition(function, {})
+    except DepthError as exc:  # the place in the body, named only if it is too deep
+        raise DepthError(exc.limit, f"{path}.parameters") from None
     return definition if definition is not None else ProviderTool(NAME, Raw(encode_json(function)))
 
 

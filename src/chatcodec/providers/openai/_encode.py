@@ -8,6 +8,7 @@ gap. What the wire cannot carry is reported through :class:`Encoding`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from ..._content import (
@@ -28,6 +29,7 @@ from ..._exchange import (
     Tool,
     effort_of,
 )
+from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -50,7 +52,7 @@ __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
 ToolCallContent = Literal["omit", "null", "empty"]
-_NO_CONTENT: dict[str, Any] = {"null": None, "empty": ""}
+_NO_CONTENT: Mapping[str, Any] = FrozenMap({"null": None, "empty": ""})
 
 DEFAULT_SCHEMA_NAME = "response"
 """The name a JSON schema response format gets when it has none."""

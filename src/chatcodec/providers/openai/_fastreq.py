@@ -18,6 +18,7 @@ import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from ..._exchange import Request, ToolChoice
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -138,8 +139,11 @@ _carry_instruction = carrier(_Instruction, "name", "tool_calls")
 _raw = msgspec.json.Decoder(Raw)  # checks a call's arguments are JSON
 
 # ToolChoice records are frozen values: one of each serves every request.
-_CHOICES = {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
-_CHOICES["any"] = _CHOICES["required"]  # Mistral's "required"
+# "any" is Mistral's "required".
+_CHOICES = FrozenMap(
+    {mode: ToolChoice(mode) for mode in ("auto", "none", "required")}
+    | {"any": ToolChoice("required")}
+)
 
 
 def fast_request(body: bytes | str) -> Request | None:

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from ..._errors import ValidationError
 from .._fastpath import Wire
 
 _MISSING: Any = object()
@@ -103,8 +104,8 @@ _decode_chunk = msgspec.json.Decoder(_Chunk).decode
 _decode_any = msgspec.json.Decoder().decode
 
 
-def _merge(acc: dict[str, Any], delta: dict[str, Any]) -> None:
-    """Merge ``delta`` into ``acc`` as openai-python's ``accumulate_delta`` does.
+def _merge(acc: dict[str, Any], delta: dict[str, Any], path: str) -> None:
+    """Merge ``delta`` (at ``path``) into ``acc`` as openai-python's ``accumulate_delta`` does.
 
     Strings join, objects merge, lists of objects with an ``index`` merge by
     it, other lists are extended; ``index`` and ``type`` and any other value
@@ -122,9 +123,9 @@ def _merge(acc: dict[str, Any], delta: dict[str, Any]) -> None:
         elif type(old) is str and type(value) is str:
             acc[key] = old + value
         elif type(old) is dict and type(value) is dict:
-            _merge(old, value)
+            _merge(old, value, f"{path}.{key}")
         elif type(old) is list and type(value) is list:
-            _merge_list(old, value)
+            _merge_list(old, value, f"{path}.{key}")
         else:
             acc[key] = value
 
@@ -133,14 +134,30 @@ def _indexed(value: Any) -> bool:
     return type(value) is list and any(type(e) is dict and "index" in e for e in value)
 
 
-def _merge_list(old: list[Any], new: list[Any]) -> None:
-    """Entries with an int ``index`` merge into the entry there; others are appended."""
-    for entry in new:
+INDEX_RULE = "must be the index of an entry so far or of the next one"
+
+
+def _merge_list(old: list[Any], new: list[Any], path: str) -> None:
+    """Entries with an int ``index`` merge into the entry there; others are appended.
+
+    An index names an entry that exists or the next one (openai-python
+    inserts there, which for any larger index appends): one past the end,
+    negative or beyond is refused, so an index from the wire never sizes
+    anything.
+
+    Raises
+    ------
+    ValidationError
+        If an index is negative or past the next entry.
+    """
+    for i, entry in enumerate(new):
         at = entry.get("index") if type(entry) is dict else None
-        if type(at) is not int or at < 0:
+        if type(at) is not int:
             old.append(entry)
+        elif not 0 <= at <= len(old):
+            raise ValidationError(INDEX_RULE, f"{path}[{i}].index")
         elif at < len(old) and type(old[at]) is dict:
-            _merge(old[at], entry)
+            _merge(old[at], entry, f"{path}[{i}]")
         else:
             old.insert(at, entry)
 

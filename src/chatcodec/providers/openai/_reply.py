@@ -18,6 +18,7 @@ from msgspec import Raw
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._errors import ProviderError, ValidationError
 from ..._exchange import Choice, Response
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
@@ -65,14 +66,16 @@ _USAGE = frozenset(
     }
 )
 # OpenRouter's reasoning_details: the key of each kind's text, and its known keys.
-_DETAILS = {
-    kind: (key, frozenset({"type", key, "signature"}))
-    for kind, key in (
-        ("reasoning.text", "text"),
-        ("reasoning.summary", "summary"),
-        ("reasoning.encrypted", "data"),
-    )
-}
+_DETAILS = FrozenMap(
+    {
+        kind: (key, frozenset({"type", key, "signature"}))
+        for kind, key in (
+            ("reasoning.text", "text"),
+            ("reasoning.summary", "summary"),
+            ("reasoning.encrypted", "data"),
+        )
+    }
+)
 
 
 # -- assistant messages ---------------------------------------------------------

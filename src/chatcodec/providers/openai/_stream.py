@@ -384,7 +384,8 @@ class OpenAIStreamDecoder(StreamDecoder):
     ) -> None:
         details = d.get("reasoning_details")
         if details is not None:
-            answer.details(expect_list(details, f"{path}.reasoning_details"), events)
+            where = f"{path}.reasoning_details"
+            answer.details(expect_list(details, where), events, where)
         elif "reasoning_details" in d:
             answer.message.setdefault("reasoning_details", None)
         for key in ("reasoning_content", "reasoning"):
@@ -446,7 +447,7 @@ class OpenAIStreamDecoder(StreamDecoder):
         for key, value in d.items():
             if key not in _DELTA_KNOWN:
                 if type(value) is dict and type(answer.message.get(key)) is dict:
-                    _merge(answer.message[key], value)
+                    _merge(answer.message[key], value, f"{path}.{key}")
                 else:
                     _keep(answer.message, key, dict(value) if type(value) is dict else value)
 

@@ -29,6 +29,7 @@ say how the wire spelled something that has no canonical field:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -36,6 +37,7 @@ from msgspec import Raw
 
 from ..._content import OpaquePart
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._usage import FinishReason
 from .._wire import expect_str, leftover
 
@@ -49,19 +51,23 @@ ABSENT: Any = object()
 
 encode_json = msgspec.json.Encoder().encode
 
-INCOMPLETE: dict[str, FinishReason] = {
-    "max_output_tokens": FinishReason.LENGTH,
-    "content_filter": FinishReason.CONTENT_FILTER,
-}
+INCOMPLETE: Mapping[str, FinishReason] = FrozenMap(
+    {
+        "max_output_tokens": FinishReason.LENGTH,
+        "content_filter": FinishReason.CONTENT_FILTER,
+    }
+)
 """The reasons of an ``incomplete`` response, normalized; others are OTHER."""
 
-STATUS: dict[str, FinishReason | None] = {
-    "completed": FinishReason.STOP,
-    "failed": FinishReason.ERROR,
-    "cancelled": FinishReason.OTHER,
-    "in_progress": None,
-    "queued": None,
-}
+STATUS: Mapping[str, FinishReason | None] = FrozenMap(
+    {
+        "completed": FinishReason.STOP,
+        "failed": FinishReason.ERROR,
+        "cancelled": FinishReason.OTHER,
+        "in_progress": None,
+        "queued": None,
+    }
+)
 """A response's status, normalized (``incomplete`` goes by its reason)."""
 
 

@@ -224,6 +224,8 @@ def _message(items: list[Raw]) -> tuple[AssistantMessage, bool]:
             if type(wire) is not dict:
                 raise _Other from None
             kind, role = wire.get("type"), wire.get("role")
+            if kind is not None and type(kind) is not str:
+                raise _Other from None  # the general path names what is wrong
             if kind in _NOT_MODEL or (type(role) is str and role != "assistant"):
                 raise _Other from None
             calls = calls or kind in _CALL_KINDS

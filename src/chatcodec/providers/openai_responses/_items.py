@@ -15,6 +15,7 @@ whole as an opaque part.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -29,6 +30,7 @@ from ..._content import (
     TextPart,
 )
 from ..._errors import ValidationError
+from ..._frozen import FrozenMap
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -55,10 +57,12 @@ _REFUSAL = frozenset({"type", "refusal"})
 _IMAGE = frozenset({"type", "image_url", "detail"})
 _FILE = frozenset({"type", "file_id", "file_url", "file_data", "filename"})
 _DETAILS = frozenset({"auto", "low", "high"})
-_INSTRUCTION_ROLES: dict[str, type[SystemMessage] | type[DeveloperMessage]] = {
-    "system": SystemMessage,
-    "developer": DeveloperMessage,
-}
+_INSTRUCTION_ROLES: Mapping[str, type[SystemMessage] | type[DeveloperMessage]] = FrozenMap(
+    {
+        "system": SystemMessage,
+        "developer": DeveloperMessage,
+    }
+)
 
 
 class Run:
@@ -104,6 +108,8 @@ def read_items(items: list[Any], path: str) -> list[Message]:
         at = f"{path}[{i}]"
         item = expect_dict(value, at)
         kind = item.get("type")
+        if kind is not None and type(kind) is not str:
+            raise ValidationError("must be a string", f"{at}.type")
         role = item.get("role")
         if (kind is None or kind == "message") and type(role) is str and role != "assistant":
             message = _plain_message(item, role)

@@ -15,7 +15,7 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._errors import ValidationError
+from ..._errors import DepthError, ValidationError
 from ..._exchange import (
     ProviderTool,
     Reasoning,
@@ -151,8 +151,10 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
 def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
     """``reasoning`` as the canonical setting when it is only an effort; else kept as sent."""
     value = obj.get("reasoning")
-    if type(value) is dict and value.keys() == {"effort"} and value["effort"] in _EFFORTS:
-        return Reasoning(value["effort"])
+    if type(value) is dict and value.keys() == {"effort"}:
+        effort = value["effort"]
+        if type(effort) is str and effort in _EFFORTS:  # any JSON value may come: not a key
+            return Reasoning(value["effort"])
     if "reasoning" in obj:
         own["reasoning"] = value
     return None
@@ -161,7 +163,10 @@ def _reasoning(obj: dict[str, Any], own: dict[str, Any]) -> Reasoning | None:
 def _tool(value: Any, path: str) -> Tool:
     tool = expect_dict(value, path)
     if tool.get("type") == "function":
-        definition = _definition(tool)
+        try:
+            definition = _definition(tool)
+        except DepthError as exc:  # the place in the body, named only if it is too deep
+            raise DepthError(exc.limit, f"{path}.parameters") from None
         if definition is not None:
             return definition
     return ProviderTool(NAME, Raw(encode_json(tool)))

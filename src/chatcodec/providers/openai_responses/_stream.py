@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from ..._errors import StreamError
+from ..._errors import StreamError, ValidationError
 from ..._events import (
     Finished,
     PartReceived,
@@ -36,6 +36,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
+from ..._frozen import FrozenMap
 from ..._stream import ToolCallAccumulator
 from ..._tools import ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
@@ -48,12 +49,17 @@ _decode = msgspec.json.Decoder().decode
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
-_TEXT_KEYS = {
-    "response.output_text": ("content", "text"),
-    "response.refusal": ("content", "refusal"),
-    "response.reasoning_text": ("content", "text"),
-    "response.reasoning_summary_text": ("summary", "text"),
-}
+_TEXT_KEYS = FrozenMap(
+    {
+        "response.output_text": ("content", "text"),
+        "response.refusal": ("content", "refusal"),
+        "response.reasoning_text": ("content", "text"),
+        "response.reasoning_summary_text": ("summary", "text"),
+    }
+)
+
+
+PART_INDEX_RULE = "must be the index of a part so far or of the next one"
 
 
 class ResponsesStreamDecoder(StreamDecoder):
@@ -79,7 +85,16 @@ class ResponsesStreamDecoder(StreamDecoder):
     [TextDelta(text=<2 chars>)]
     """
 
-    __slots__ = ("_acc", "_base", "_closed", "_final", "_items", "_slots", "_texts")
+    __slots__ = (
+        "_acc",
+        "_base",
+        "_closed",
+        "_final",
+        "_items",
+        "_misplaced",
+        "_slots",
+        "_texts",
+    )
 
     _LAST = "response.completed, response.incomplete or response.failed"
 
@@ -95,6 +110,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         )
         self._slots: dict[int, int] = {}
         self._closed: set[int] = set()  # output indexes whose item's done event came
+        # The first text delta whose part index broke the rule: the response
+        # built from the pieces is then refused with it.
+        self._misplaced: ValidationError | None = None
 
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
         if data == b"[DONE]":  # OpenRouter ends its Responses streams as Chat streams end
@@ -167,8 +185,15 @@ class ResponsesStreamDecoder(StreamDecoder):
         if spelled is None:
             return  # a built-in tool's progress: its item's done event holds the result
         key_name, field = spelled
-        at = payload.get("summary_index" if key_name == "summary" else "content_index", 0)
-        self._texts.setdefault((index, key_name, at, field), []).append(delta)
+        index_key = "summary_index" if key_name == "summary" else "content_index"
+        try:
+            at = self._index(payload.get(index_key, 0), index, key_name, index_key)
+        except ValidationError as exc:
+            # The index only places the text in the response built from the
+            # pieces; the event says the text alone. So that response fails.
+            self._misplaced = self._misplaced or exc
+        else:
+            self._texts.setdefault((index, key_name, at, field), []).append(delta)
         if kind == "response.output_text":
             events.append(TextDelta(delta))
         elif kind == "response.refusal":
@@ -202,6 +227,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         for key in [key for key in self._texts if key[0] == index]:
             del self._texts[key]
         kind = item.get("type")
+        if kind is not None and type(kind) is not str:
+            raise ValidationError("must be a string", "$.item.type")
         if kind == "function_call" and index in self._slots:
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
@@ -216,11 +243,37 @@ class ResponsesStreamDecoder(StreamDecoder):
         elif kind not in _MODELED:
             events.append(PartReceived(opaque(item)))
 
+    def _index(self, at: Any, index: int, key: str, index_key: str) -> int:
+        """``at``, the index of a part of the item at ``index``, checked against what exists.
+
+        An index names a part the item has (from its added event or a part's
+        own), a part whose text is coming, or the next one: never more, so an
+        index from the wire cannot make the decoder build parts it was not
+        sent.
+
+        Raises
+        ------
+        ValidationError
+            If ``at`` is not an integer, is negative or is past the next part.
+        """
+        if type(at) is not int:
+            raise ValidationError("must be an integer", f"$.{index_key}")
+        item = self._items.get(index)
+        parts = item.get(key) if item is not None else None
+        known = len(parts) if type(parts) is list else 0
+        if at < 0 or (
+            at > known
+            and at > 1 + max((k[2] for k in self._texts if k[:2] == (index, key)), default=-1)
+        ):
+            raise ValidationError(PART_INDEX_RULE, f"$.{index_key}")
+        return at
+
     def _part(self, payload: dict[str, Any], key: str, index_key: str, value_key: str) -> None:
         item = self._item(payload)
         at, part = payload.get(index_key), payload.get(value_key)
-        if item is None or type(at) is not int or type(part) is not dict:
+        if item is None or type(part) is not dict:
             return
+        at = self._index(at, payload["output_index"], key, index_key)
         parts = item.get(key)
         if type(parts) is not list:
             parts = item[key] = []
@@ -236,9 +289,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         self, payload: dict[str, Any], key: str, index_key: str, field: str, value: str
     ) -> None:
         item = self._item(payload)
-        at = payload.get(index_key)
-        if item is None or type(at) is not int:
+        if item is None:
             return
+        at = self._index(payload.get(index_key), payload["output_index"], key, index_key)
         parts = item.get(key)
         if type(parts) is list and at < len(parts) and type(parts[at]) is dict:
             parts[at] = {**parts[at], field: value}
@@ -268,6 +321,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         return {**self._base, "output": self._output()}
 
     def _output(self) -> list[Any]:
+        if self._misplaced is not None:
+            raise self._misplaced
         items = {index: dict(item) for index, item in self._items.items()}
         for (index, key, at, field), pieces in self._texts.items():
             item = items.get(index)
@@ -304,6 +359,7 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
+        self._misplaced = None
 
 
 def stream(

@@ -44,16 +44,23 @@ from ..._events import (
     UsageReported,
 )
 from ..._exchange import Response
+from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
-from .._stream_writer import StreamEncoder, loads, tiny
+from .._stream_writer import StreamEncoder, dumps, loads, tiny
 from ._common import NAME, SUMMARY_JOIN
 from ._response import encode_response
 from ._stream_items import Sequence, adding, item_id, started, text_event, whole_item
 
 __all__ = ["ResponsesStreamEncoder", "encode_stream", "stream_encoder"]
 
-_FINAL = {"incomplete": "response.incomplete", "failed": "response.failed"}
+
+def _id_key(value: Any) -> Any:
+    """An item's id as a set member: a string as it is, any other JSON value as its text."""
+    return value if type(value) is str else dumps(value)
+
+
+_FINAL = FrozenMap({"incomplete": "response.incomplete", "failed": "response.failed"})
 
 
 def _final_event(body: dict[str, Any]) -> str:
@@ -266,8 +273,9 @@ class ResponsesStreamEncoder(StreamEncoder):
             index = len(self._output)
             if type(item) is dict and "id" in item:
                 # Each part is written on its own, so ids derived from a part's place repeat.
-                taken = {o.get("id") for o in self._output.values() if type(o) is dict}
-                if item["id"] in taken:
+                # Ids as JSON text: an id from the wire may be any value, hashable or not.
+                taken = {_id_key(o.get("id")) for o in self._output.values() if type(o) is dict}
+                if _id_key(item["id"]) in taken:
                     item = {**item, "id": item_id({"type": item.get("type")}, index)}
             self._output[index] = item
             out += whole_item(self._write, index, item)

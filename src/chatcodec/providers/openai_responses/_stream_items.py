@@ -12,11 +12,13 @@ encoder writes items as their events come, with the same events.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from msgspec import Raw
 
+from ..._frozen import FrozenMap
 from .._stream_writer import dumps, sse
 from .._wire import derive_id
 
@@ -77,15 +79,20 @@ def started(body: dict[str, Any]) -> dict[str, Any]:
 
 def text_event(part: dict[str, Any]) -> str:
     """The name (before ``.delta`` / ``.done``) of the events that write a part's text."""
-    return _TEXT_EVENTS.get(part.get("type"), "response.output_text")
+    kind = part.get("type")
+    if type(kind) is not str:  # not a text kind (and not a key: it may be any JSON value)
+        return "response.output_text"
+    return _TEXT_EVENTS.get(kind, "response.output_text")
 
 
-_TEXT_EVENTS: dict[Any, str] = {
-    "output_text": "response.output_text",
-    "refusal": "response.refusal",
-    "summary_text": "response.reasoning_summary_text",
-    "reasoning_text": "response.reasoning_text",
-}
+_TEXT_EVENTS: Mapping[Any, str] = FrozenMap(
+    {
+        "output_text": "response.output_text",
+        "refusal": "response.refusal",
+        "summary_text": "response.reasoning_summary_text",
+        "reasoning_text": "response.reasoning_text",
+    }
+)
 
 
 def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
