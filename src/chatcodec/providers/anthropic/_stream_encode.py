@@ -214,7 +214,11 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
         return out + self._calls_parts_end(kind, event)
 
     def _keep_stop(self, event: Finished) -> None:
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._stop = wire.get("stop_reason")
 
     def _part(self, event: PartReceived) -> bytes:

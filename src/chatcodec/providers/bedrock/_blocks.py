@@ -31,6 +31,7 @@ from ..._content import (
 )
 from ..._loss import a
 from ..._usage import FinishReason
+from .._finish import READ
 from .._wire import Encoding, encode_body, extras_for, fill
 
 __all__ = [
@@ -78,20 +79,12 @@ _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
 
-REASONS = {
-    "end_turn": FinishReason.STOP,
-    "stop_sequence": FinishReason.STOP,
-    "max_tokens": FinishReason.LENGTH,
-    "model_context_window_exceeded": FinishReason.LENGTH,
-    "tool_use": FinishReason.TOOL_CALLS,
-    "guardrail_intervened": FinishReason.CONTENT_FILTER,
-    "content_filtered": FinishReason.CONTENT_FILTER,
-}
+REASONS = READ[NAME]
 
 
 def finish_reason(raw: str) -> FinishReason:
     """The normalized reason for a ``stopReason``."""
-    return REASONS.get(raw, FinishReason.OTHER)
+    return REASONS.get(raw, FinishReason.OTHER) or FinishReason.OTHER
 
 
 def opaque(block: Any) -> OpaquePart:

@@ -223,7 +223,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
         return out + self._calls_parts_end(kind, event)
 
     def _keep_stop(self, event: Finished) -> None:
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._stop_reason = wire.get("stopReason")
 
     def _part(self, event: PartReceived) -> bytes:

@@ -414,7 +414,13 @@ class _Encoder(_PartEncoder):
         if message is not None:
             out["content"] = self.assistant(message, f"{path}.message")
             calls = bool(message.tool_calls or message.invalid_tool_calls)
-        reason = finish_out(choice.finish_reason, choice.raw_finish_reason, calls)
+        where = f"{path}.finish_reason"
+        reason = finish_out(
+            choice.finish_reason,
+            choice.raw_finish_reason,
+            calls,
+            lambda rule: self.enc.lose(where, rule),
+        )
         if reason is not None:
             out[self.k["finishReason"]] = reason
         if choice.index is not None:

@@ -103,7 +103,11 @@ class OllamaStreamEncoder(StreamEncoder):
             return b""
         if kind is Finished:
             assert isinstance(event, Finished)
-            wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+            wire = tiny(
+                encode_response,
+                finish=(event.finish_reason, event.raw_finish_reason),
+                losses=self.losses,
+            )
             self._reason = wire.get("done_reason")
         return b""  # a call's start and fragments: the call goes out whole when complete
 

@@ -184,7 +184,11 @@ class OpenAIStreamEncoder(StreamEncoder):
         if answer.finished:
             return b""
         answer.finished = True
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         reason = wire["choices"][0].get("finish_reason")
         delta: dict[str, Any] = {}
         if not answer.started:

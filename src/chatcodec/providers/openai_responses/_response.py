@@ -16,6 +16,7 @@ from ..._exchange import Choice, Response
 from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
+from .._finish import READ, reason_of, write
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
 from ._common import (
     ABSENT,
@@ -224,7 +225,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
         for i in range(1, len(response.choices)):
             enc.lose(f"$.choices[{i}]", f"{NAME} has one answer per response")
         if "~nostatus" not in choice_own:
-            out["status"] = _status(choice, choice_own, out, own)
+            out["status"] = _status(choice, choice_own, out, own, enc)
         items: list[Any] = []
         if choice.message is not None:
             write_message(choice.message, "$.choices[0].message", enc, items, output=True)
@@ -237,22 +238,33 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
 
 
 def _status(
-    choice: Choice, choice_own: dict[str, Any], out: dict[str, Any], own: dict[str, Any]
+    choice: Choice,
+    choice_own: dict[str, Any],
+    out: dict[str, Any],
+    own: dict[str, Any],
+    enc: Encoding,
 ) -> Any:
     """The status of the response: as read, else from the normalized finish reason."""
     if "~status" in choice_own:
         return choice_own["~status"]
     reason = choice.finish_reason
-    if reason is FinishReason.LENGTH or reason is FinishReason.CONTENT_FILTER:
-        if "incomplete_details" not in own:
-            wire = "max_output_tokens" if reason is FinishReason.LENGTH else "content_filter"
-            out["incomplete_details"] = {"reason": wire}
-        return "incomplete"
-    if reason is FinishReason.ERROR:
-        return "failed"
     if reason is None:
         return "in_progress"
-    return "completed"
+    reason = reason_of(reason, "$.choices[0].finish_reason")
+    raw = choice.raw_finish_reason
+    meant = READ[NAME].get(raw) if type(raw) is str else None
+    wire, lost = write(NAME, reason, raw, meant)
+    if lost is not None:
+        enc.lose("$.choices[0].finish_reason", lost)
+    if wire in _STATUSES:
+        return wire
+    # An incomplete response's reason is one of two; with no equal it has none (read: other).
+    if lost is None and "incomplete_details" not in own:
+        out["incomplete_details"] = {"reason": wire}
+    return "incomplete"
+
+
+_STATUSES = frozenset(("completed", "failed", "cancelled"))
 
 
 def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:

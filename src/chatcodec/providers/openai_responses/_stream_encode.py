@@ -356,7 +356,11 @@ class ResponsesStreamEncoder(StreamEncoder):
             return out + self._part(event)
         assert isinstance(event, Finished)
         out += self._close() + self._stop_calls()
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._status = {k: wire[k] for k in ("status", "incomplete_details") if k in wire}
         return out
 
