@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 from corpus import random_sizes
+from msgspec import Raw
 from readers import (
     ALL_STREAMS,
     FAMILIES,
@@ -24,8 +25,17 @@ from readers import (
     responses_sdk,
     stream_file,
 )
+from whole import whole_arguments
 
-from chatcodec import Response, StreamError, translate_stream
+from chatcodec import (
+    AssistantMessage,
+    Choice,
+    FinishReason,
+    Response,
+    StreamError,
+    ToolCall,
+    translate_stream,
+)
 from chatcodec._content import ReasoningPart, RefusalPart
 from chatcodec._events import PartReceived, TextDelta
 
@@ -317,3 +327,77 @@ class TestEveryPair:
             parsed = botocore_events(out)
             deltas = [e["contentBlockDelta"]["delta"] for e in parsed if "contentBlockDelta" in e]
             assert "".join(delta.get("text", "") for delta in deltas) == text
+
+
+def whole_params() -> list[Any]:
+    return [pytest.param(s, t, id=f"{s}-{t}") for s in FAMILIES for t in FAMILIES]
+
+
+class TestWholeArguments:
+    """A call whose arguments come at once (or only at its end) reaches every target whole."""
+
+    CALLS = (
+        ToolCall("call_1", "get_weather", Raw(b'{"city": "Paris", "days": [1, 2]}')),
+        ToolCall("call_2", "ping", Raw(b"{}")),
+    )
+
+    def source(self, family: str) -> bytes:
+        message = AssistantMessage(content="Let me look.", tool_calls=self.CALLS)
+        response = Response((Choice(message, FinishReason.TOOL_CALLS),), id="r1", model="m")
+        return whole_arguments(family, codec(family).encode_stream(response))
+
+    def test_the_rewrites_say_arguments_at_once(self) -> None:
+        responses = self.source("openai-responses")
+        assert b"function_call_arguments.delta" not in responses
+        assert b"function_call_arguments.done" in responses
+        anthropic = self.source("anthropic")
+        assert b"input_json_delta" not in anthropic
+        assert b'"input": {"city": "Paris"' in anthropic
+
+    @pytest.mark.parametrize(("source", "target"), whole_params())
+    def test_pair(self, source: str, target: str) -> None:
+        raw = self.source(source)
+        _, read = decode(source, raw)
+        assert [c.arguments_dict() for c in read.tool_calls] == [
+            c.arguments_dict() for c in self.CALLS
+        ]
+        for sizes in ([len(raw)], random_sizes(len(raw), 5)):
+            pieces, tail, report, _ = translate(source, target, raw, sizes)
+            decoded = decode(target, b"".join(pieces) + tail)[1]
+            assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [
+                (c.name, c.arguments_dict()) for c in self.CALLS
+            ]
+            assert not decoded.message or not decoded.message.invalid_tool_calls
+            assert "tool_calls" not in " ".join(report.paths)
+
+    @pytest.mark.parametrize("target", FAMILIES)
+    def test_responses_arguments_only_in_done(self, target: str) -> None:
+        """The form from the issue: no delta, the arguments in .done and output_item.done."""
+        item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f"}
+        begun = {**item, "arguments": "", "status": "in_progress"}
+        done = {**item, "arguments": '{"a":5}', "status": "completed"}
+        head = {"id": "resp_1", "object": "response", "created_at": 1, "model": "m"}
+        usage = {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": {**head, "status": "in_progress"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": begun},
+            {
+                "type": "response.function_call_arguments.done",
+                "output_index": 0,
+                "item_id": "fc_1",
+                "arguments": '{"a":5}',
+            },
+            {"type": "response.output_item.done", "output_index": 0, "item": done},
+            {
+                "type": "response.completed",
+                "response": {**head, "status": "completed", "output": [done], "usage": usage},
+            },
+        ]
+        raw = b"".join(
+            b"event: %s\ndata: %s\n\n"
+            % (e["type"].encode(), json.dumps({**e, "sequence_number": k}).encode())
+            for k, e in enumerate(events)
+        )
+        pieces, tail, _, _ = translate("openai-responses", target, raw, [])
+        decoded = decode(target, b"".join(pieces) + tail)[1]
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [("f", {"a": 5})]

@@ -160,6 +160,9 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
         block.update(type="tool_use", id=id_, name=name, input={})
         return _block_start(index, block)
 
+    def _call_delta(self, index: int, text: str) -> bytes:
+        return _block_delta(index, {"type": "input_json_delta", "partial_json": text})
+
     def _content(
         self,
         *,
@@ -193,12 +196,7 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
             return out + more + _block_delta(index, {"type": "text_delta", "text": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
-            block_index = self._calls.get(event.slot)
-            if block_index is None:
-                return out  # no block for the call yet: it goes out whole when complete
-            return out + _block_delta(
-                block_index, {"type": "input_json_delta", "partial_json": event.delta}
-            )
+            return out + self._fragment(event.slot, event.delta)
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.text:

@@ -169,6 +169,9 @@ class BedrockStreamEncoder(BlockStreamEncoder):
         spec.update(toolUseId=id_, name=name)
         return _start(index, {"toolUse": spec})
 
+    def _call_delta(self, index: int, text: str) -> bytes:
+        return _delta(index, {"toolUse": {"input": text}})
+
     def _content(
         self,
         *,
@@ -206,10 +209,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
             return out + more + _delta(index, {"text": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
-            index_ = self._calls.get(event.slot)
-            if index_ is None:
-                return out  # no block for the call yet: it goes out whole when complete
-            return out + _delta(index_, {"toolUse": {"input": event.delta}})
+            return out + self._fragment(event.slot, event.delta)
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.text:
