@@ -401,3 +401,18 @@ class TestWholeArguments:
         pieces, tail, _, _ = translate("openai-responses", target, raw, [])
         decoded = decode(target, b"".join(pieces) + tail)[1]
         assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [("f", {"a": 5})]
+
+
+class TestNoUsage:
+    """A source that sent no usage: the target has none, or says the counts it wrote are not."""
+
+    @pytest.mark.parametrize(("source", "target"), whole_params())
+    def test_pair(self, source: str, target: str) -> None:
+        response = Response((Choice(AssistantMessage(content="ok"), FinishReason.STOP),), id="r")
+        raw = codec(source).encode_stream(response)
+        assert decode(source, raw)[1].usage is None
+        pieces, tail, report, _ = translate(source, target, raw, [])
+        usage = decode(target, b"".join(pieces) + tail)[1].usage
+        assert usage is None or "$.usage" in report.paths
+        if target == "anthropic":  # its usage is required: zeros, reported
+            assert "$.usage" in report.paths

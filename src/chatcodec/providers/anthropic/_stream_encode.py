@@ -111,6 +111,9 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
     return b"".join(out)
 
 
+_NO_USAGE = "no usage came: anthropic requires one, written as zero counts"
+
+
 class AnthropicStreamEncoder(BlockStreamEncoder):
     """Write an Anthropic Messages stream; made by :func:`stream_encoder`, see there."""
 
@@ -235,8 +238,12 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()
-        # Anthropic's message_delta always has a usage (readers take its output_tokens).
-        usage = self._usage if self._usage is not None else {"output_tokens": 0}
+        # Anthropic's message_start and message_delta always have a usage (readers take
+        # its counts): with none known, zeros were written, which are not the source's.
+        usage = self._usage
+        if usage is None:
+            usage = {"output_tokens": 0}
+            self._lose("$.usage", _NO_USAGE)
         return out + _message_delta(self._body, self._stop, usage) + _STOP
 
 
