@@ -416,3 +416,51 @@ class TestNoUsage:
         assert usage is None or "$.usage" in report.paths
         if target == "anthropic":  # its usage is required: zeros, reported
             assert "$.usage" in report.paths
+
+
+class TestCustomToolCall:
+    """A Responses custom_tool_call (free-form input) is a call with {"input": text} anywhere."""
+
+    INPUT = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch"
+
+    def stream(self) -> bytes:
+        item = {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1"}
+        item["name"] = "apply_patch"
+        begun = {**item, "input": "", "status": "in_progress"}
+        done = {**item, "input": self.INPUT, "status": "completed"}
+        head = {"id": "resp_1", "object": "response", "created_at": 1, "model": "m"}
+        where = {"output_index": 0, "item_id": "ctc_1"}
+        half = len(self.INPUT) // 2
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": {**head, "status": "in_progress"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": begun},
+            {"type": "response.custom_tool_call_input.delta", **where, "delta": self.INPUT[:half]},
+            {"type": "response.custom_tool_call_input.delta", **where, "delta": self.INPUT[half:]},
+            {"type": "response.custom_tool_call_input.done", **where, "input": self.INPUT},
+            {"type": "response.output_item.done", "output_index": 0, "item": done},
+            {
+                "type": "response.completed",
+                "response": {**head, "status": "completed", "output": [done]},
+            },
+        ]
+        return b"".join(
+            b"event: %s\ndata: %s\n\n"
+            % (e["type"].encode(), json.dumps({**e, "sequence_number": k}).encode())
+            for k, e in enumerate(events)
+        )
+
+    @pytest.mark.parametrize("target", FAMILIES)
+    def test_carried(self, target: str) -> None:
+        raw = self.stream()
+        for sizes in ([], random_sizes(len(raw), 3)):
+            pieces, tail, _, _ = translate("openai-responses", target, raw, sizes)
+            out = b"".join(pieces) + tail
+            decoded = decode(target, out)[1]
+            assert [
+                (c.id if target != "ollama" else "call_1", c.name) for c in decoded.tool_calls
+            ] == [("call_1", "apply_patch")]
+            assert decoded.tool_calls[0].arguments_dict() == {"input": self.INPUT}
+            assert decoded.finish_reason is FinishReason.TOOL_CALLS
+        if target == "openai-responses":  # written back as what it was
+            assert b'"type":"custom_tool_call"' in out
+            assert b"function_call" not in out
