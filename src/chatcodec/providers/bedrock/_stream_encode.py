@@ -75,6 +75,16 @@ def _input_text(value: Any) -> str:
     return value if type(value) is str else dumps(value).decode()
 
 
+def _citations_only(block: dict[str, Any]) -> bool:
+    cited = block.get("citationsContent")
+    return (
+        type(cited) is dict
+        and not cited.get("content")
+        and type(cited.get("citations")) is list
+        and all(type(c) is dict for c in cited["citations"])
+    )
+
+
 def _whole(index: int, block: dict[str, Any]) -> bytes:
     """A block written as Bedrock streams it: its start (if it has one), deltas and stop."""
     out = []
@@ -97,6 +107,10 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
         text = _input_text(value) if value is not None else ""
         if text:
             out.append(_delta(index, {"toolUse": {"input": text}}))
+    elif _citations_only(block):
+        # Citations that followed a text (as the decoder gives them): their deltas.
+        for citation in block["citationsContent"]["citations"]:
+            out.append(_delta(index, {"citation": citation}))
     elif "toolResult" in block:
         fields = dict(block["toolResult"])
         content = fields.pop("content", None)
