@@ -46,6 +46,18 @@ def decoded_reason(target: str, body: bytes, *, stream: bool) -> FinishReason | 
     return decoder.finish().finish_reason
 
 
+def expected(target: str, reason: FinishReason, raw: str | None) -> FinishReason | None:
+    """What ``target`` reads back: the reason itself, but where it has no name for it
+    (Anthropic's null for a failure; the plain stop for ``other``)."""
+    if raw in READ[target] and READ[target][raw] is reason:
+        return reason
+    if reason is F.ERROR and target == "anthropic":
+        return None
+    if reason is F.OTHER and WRITE[target][reason] is None and target != "openai-responses":
+        return F.STOP
+    return reason
+
+
 class TestEveryPair:
     """Every name of every family into every other family keeps its meaning, or says so."""
 
@@ -63,7 +75,7 @@ class TestEveryPair:
         else:
             body = module.encode_response(response, losses=losses)
         got = decoded_reason(target, body, stream=stream)
-        assert got is reason
+        assert got is expected(target, reason, raw)
         lost = [loss for loss in losses if loss.path.endswith("finish_reason")]
         if WRITE[target][reason] is None and source != target and raw not in READ[target]:
             # No equal in the target: written under another name, and said so.
@@ -78,12 +90,14 @@ class TestEveryPair:
     def test_translated_streams(self, source: str, target: str, reason: FinishReason) -> None:
         """A blocked or failed stop, sent live through translate_stream, is not a plain stop."""
         raw = next((name for name, r in READ[source].items() if r is reason), None)
+        if expected(source, reason, raw) is not reason:
+            pytest.skip("the source family has no name for the reason")
         body = get(source).encode_stream(response_for(reason, raw))
         translator = translate(source, target)
         out = translator.feed(body)
         tail, report = translator.finish()
         got = decoded_reason(target, out + tail, stream=True)
-        assert got is reason
+        assert got is expected(target, reason, raw)
         equal = {
             ("MALFORMED_FUNCTION_CALL", "bedrock"),
             ("malformed_tool_use", "gemini"),
@@ -98,7 +112,7 @@ class TestEveryPair:
             ("gemini", "SAFETY", F.CONTENT_FILTER, "ollama", "content_filter"),
             ("gemini", "MALFORMED_FUNCTION_CALL", F.ERROR, "bedrock", "malformed_tool_use"),
             ("gemini", "MALFORMED_FUNCTION_CALL", F.ERROR, "openai", "error"),
-            ("gemini", "NO_IMAGE", F.ERROR, "anthropic", "error"),
+            ("gemini", "NO_IMAGE", F.ERROR, "anthropic", '"stop_reason":null'),
             ("openai", "content_filter", F.CONTENT_FILTER, "ollama", "content_filter"),
             ("anthropic", "refusal", F.CONTENT_FILTER, "bedrock", "content_filtered"),
             ("openai", "error", F.ERROR, "bedrock", "malformed_model_output"),
@@ -145,6 +159,6 @@ def test_readme_table_is_the_write_table() -> None:
             wire, lost = write(family, reason, None, None)
             if (family, wire) == ("openai-responses", "other"):
                 wire = "incomplete"  # no reason of its two: an incomplete response without one
-            written = f"*`{wire}`*" if lost else f"`{wire}`"
+            written = (f"*`{wire}`*" if wire else "*null*") if lost else f"`{wire}`"
             assert written in cell, (reason, family, cell)
             assert cell.startswith((written, "`incomplete`, ")) or lost

@@ -13,10 +13,11 @@ encoders and ``translate_stream`` all write through :func:`write`):
   Bedrock's ``malformed_tool_use``): that equal is written;
 - else the target's name for the reason (``SAFETY``, ``refusal``,
   ``content_filtered``...);
-- a reason the target has no name for is written under the normalized name
-  (``"error"``, ``"content_filter"``, ``"other"``; Gemini ``"OTHER"``) and
-  reported lost: a stop that means "blocked" or "failed" never becomes a
-  plain stop.
+- a reason the target has no name for is reported lost, and written as the
+  normalized name where the family's readers take any string (``"error"``,
+  ``"content_filter"``), as a null Anthropic ``stop_reason``, or, for
+  ``other`` (neither blocked nor failed), as the family's plain stop: a stop
+  that means "blocked" or "failed" never becomes a plain stop.
 
 The README's finish-reason table is this module's ``WRITE``.
 """
@@ -39,7 +40,6 @@ READ: dict[str, dict[str, FinishReason | None]] = {
         "function_call": _T,
         "content_filter": _C,
         "error": _E,  # OpenRouter's, and what another family's failure is written as
-        "other": _O,  # another family's reason with no equal, as written here
         "": None,
     },
     "openai-responses": {  # a status, or an incomplete response's reason
@@ -59,8 +59,6 @@ READ: dict[str, dict[str, FinishReason | None]] = {
         "tool_use": _T,
         "refusal": _C,
         "pause_turn": _O,
-        "error": _E,  # other families' reasons with no equal, as written here
-        "other": _O,
     },
     "gemini": {
         "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
@@ -95,7 +93,6 @@ READ: dict[str, dict[str, FinishReason | None]] = {
         "unload": _O,
         "content_filter": _C,  # other families' reasons with no equal, as written here
         "error": _E,
-        "other": _O,
     },
     "bedrock": {
         "end_turn": _S,
@@ -107,7 +104,6 @@ READ: dict[str, dict[str, FinishReason | None]] = {
         "content_filtered": _C,
         "malformed_model_output": _E,
         "malformed_tool_use": _E,
-        "other": _O,  # another family's reason with no equal, as written here
     },
 }
 """Each family's names, normalized (a name not here is ``OTHER``)."""
@@ -150,7 +146,16 @@ WRITE: dict[str, dict[FinishReason, str | None]] = {
 }
 """Each family's nearest name for a reason; None: it has none (written as below, reported)."""
 
-_NO_EQUAL = {"gemini": "OTHER"}  # Gemini's is an enum: a name outside it is refused
+# What a family with no name for a reason writes (reported): "error" where its readers
+# take any string, a null Anthropic stop_reason (its SDK takes no other name), and the
+# family's plain stop for ``other`` (neither blocked nor failed, and every SDK takes it).
+_NO_EQUAL: dict[tuple[str, FinishReason], str | None] = {
+    ("openai", _O): "stop",
+    ("anthropic", _E): None,
+    ("anthropic", _O): "end_turn",
+    ("ollama", _O): "stop",
+    ("bedrock", _O): "end_turn",
+}
 _NEAREST: dict[str, dict[FinishReason, str]] = {
     "gemini": {_E: "MALFORMED_RESPONSE"},
     "bedrock": {_E: "malformed_model_output"},
@@ -178,12 +183,7 @@ _EQUALS: dict[tuple[str, FinishReason], dict[str, str]] = {
 
 _KNOWN = frozenset(name for names in READ.values() for name in names)
 # Names a family reads only because another family's reason is written so here.
-_ADOPTED = {
-    "openai": frozenset(("other",)),
-    "anthropic": frozenset(("error", "other")),
-    "ollama": frozenset(("content_filter", "error", "other")),
-    "bedrock": frozenset(("other",)),
-}
+_ADOPTED = {"ollama": frozenset(("content_filter", "error"))}
 
 
 def reason_of(value: object, path: str) -> FinishReason:
@@ -200,7 +200,7 @@ def reason_of(value: object, path: str) -> FinishReason:
 
 def write(
     family: str, reason: FinishReason, raw: str | int | None, meant: FinishReason | None
-) -> tuple[str, str | None]:
+) -> tuple[str | None, str | None]:
     """The name ``family`` writes for ``reason``, and why it is a loss (None if not).
 
     ``meant`` is what ``family`` reads ``raw`` as (None when it cannot); the
@@ -220,5 +220,5 @@ def write(
     near = _NEAREST.get(family, {}).get(reason)
     if near is not None:
         return near, f"{family} has no {reason.value} finish reason: written as {near}"
-    wire = _NO_EQUAL.get(family, reason.value)
-    return wire, f"{family} has no {reason.value} finish reason: written as {wire}"
+    wire = _NO_EQUAL.get((family, reason), reason.value)
+    return wire, f"{family} has no {reason.value} finish reason: written as {wire or 'null'}"

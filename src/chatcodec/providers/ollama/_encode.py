@@ -425,7 +425,7 @@ def _done_reason(
     wire, lost = write(NAME, finish, raw, meant)
     if lost is not None:
         enc.lose("$.choices[0].finish_reason", lost)
-    return wire
+    return wire or "stop"  # never None: ollama has a name for every reason
 
 
 def _has_calls(message: AssistantMessage | None) -> bool:
