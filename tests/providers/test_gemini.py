@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from google.genai import types
 
+import chatcodec as cc
 from chatcodec import (
     AssistantMessage,
     AudioPart,
@@ -1266,3 +1269,48 @@ class TestFastPath:
             assert fast_response(bad) is None
             with pytest.raises((DecodeError, ValidationError)):
                 gemini.decode_response(bad)
+
+
+class TestUrlSafeBase64:
+    """Gemini's URL-safe, unpadded inlineData: standard base64 elsewhere, as sent in Gemini."""
+
+    RAW = bytes(range(250, 256)) * 5 + b"\xfb\xff"
+
+    def request(self) -> dict[str, Any]:
+        data = base64.urlsafe_b64encode(self.RAW).decode().rstrip("=")
+        assert "-" in data
+        assert "_" in data
+        parts = [{"inlineData": {"mimeType": "image/png", "data": data}}, {"text": "What is it?"}]
+        return {"contents": [{"role": "user", "parts": parts}]}
+
+    @pytest.mark.parametrize(
+        "target", ["openai", "anthropic", "bedrock", "openai-responses", "ollama"]
+    )
+    def test_standard_elsewhere(self, target: str) -> None:
+        body = json.dumps(self.request())
+        out, _ = cc.convert(body, source="gemini", target=target, model="m", max_tokens=8)
+        found = re.findall(r"[A-Za-z0-9+/_-]{40,}=*", out.decode())
+        assert found
+        for data in found:
+            assert base64.b64decode(data, validate=True) == self.RAW
+
+    def test_kept_within_gemini(self) -> None:
+        body = json.dumps(self.request(), separators=(",", ":")).encode()
+        request = gemini.decode_request(body)
+        assert gemini.encode_request(request) == body
+        message = request.messages[0]
+        assert isinstance(message.content, tuple)
+        image = message.content[0]
+        assert isinstance(image, cc.ImagePart)
+        assert base64.b64decode(image.data or "", validate=True) == self.RAW
+
+    def test_openai_file_data_url(self) -> None:
+        """A file_data that is a URL (not a data: URL) is Gemini fileData, not inlineData."""
+        file = {"type": "file", "file": {"file_data": "https://example.com/a.pdf"}}
+        body = {"model": "m", "messages": [{"role": "user", "content": [file]}]}
+        out, _ = cc.convert(json.dumps(body), source="openai", target="gemini")
+        part = json.loads(out)["contents"][0]["parts"][0]
+        assert part == {
+            "fileData": {"mimeType": "application/pdf", "fileUri": "https://example.com/a.pdf"}
+        }
+        types.Content.model_validate(json.loads(out)["contents"][0])

@@ -19,8 +19,16 @@ from ..._content import AudioPart, FilePart, ImagePart, OpaquePart, ReasoningPar
 from ..._errors import ValidationError
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import derive_id, expect_dict, expect_list, extras_for, leftover
-from ._keys import NAME, snake, split, table
+from .._wire import (
+    base64_form,
+    derive_id,
+    expect_dict,
+    expect_list,
+    extras_for,
+    leftover,
+    to_standard_base64,
+)
+from ._keys import B64, NAME, snake, split, table
 
 __all__ = ["TurnDecoder"]
 
@@ -106,6 +114,12 @@ class TurnDecoder:
             source, other = inner.get("fileUri"), "data"
         if type(source) is not str or other in inner or not (mime is None or type(mime) is str):
             return _opaque(part)
+        form = base64_form(source) if kind == "inlineData" else None
+        if form is not None:
+            # URL-safe or unpadded: the part holds standard base64, as every other
+            # family writes it; Gemini gets its own spelling back.
+            source = to_standard_base64(source)
+            rest = {**rest, B64: form} if rest else {B64: form}
         if inner_rest:
             rest = {**rest, kind: inner_rest} if rest else {kind: inner_rest}
         extras = extras_for(NAME, rest)
