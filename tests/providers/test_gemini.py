@@ -1314,3 +1314,28 @@ class TestUrlSafeBase64:
             "fileData": {"mimeType": "application/pdf", "fileUri": "https://example.com/a.pdf"}
         }
         types.Content.model_validate(json.loads(out)["contents"][0])
+
+
+class TestModelTurnWithoutParts:
+    """A model turn without parts ({"role": "model"}, which Gemini accepted) is an empty answer."""
+
+    BODY = (
+        b'{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model"},'
+        b'{"role":"user","parts":[{"text":"again"}]}]}'
+    )
+
+    def test_round_trip(self) -> None:
+        request = gemini.decode_request(self.BODY)
+        answer = request.messages[1]
+        assert isinstance(answer, cc.AssistantMessage)
+        assert not answer.content
+        assert not answer.tool_calls
+        assert gemini.encode_request(request) == self.BODY
+        for content in json.loads(self.BODY)["contents"]:
+            types.Content.model_validate(content)
+
+    def test_parts_that_are_not_a_list_are_still_refused(self) -> None:
+        with pytest.raises(cc.ValidationError, match="must be an array"):
+            gemini.decode_request(b'{"contents":[{"role":"model","parts":{}}]}')
+        with pytest.raises(cc.ValidationError, match="must be an array"):
+            gemini.decode_request(b'{"contents":[{"role":"user"}]}')

@@ -32,6 +32,7 @@ from .._wire import Encoding, encode_body, fill
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
 from ._keys import (
     NAME,
+    NO_PARTS,
     SKIP_SIGNATURE,
     SNAKE,
     finish_out,
@@ -133,7 +134,8 @@ class _Encoder(_PartEncoder):
             parts += calls
             parts += invalid
         out = _role({}, own, "model")
-        out["parts"] = parts
+        if parts or NO_PARTS not in own:
+            out["parts"] = parts
         return fill(out, own)
 
     def contents(self, messages: tuple[Message, ...], system: list[Any]) -> tuple[list[Any], Any]:
@@ -215,8 +217,9 @@ class _Encoder(_PartEncoder):
             if isinstance(message, AssistantMessage):
                 turn = self.assistant(message, path)
                 results = None
-                if not turn["parts"]:
-                    # Gemini refuses a model turn without parts: never send one.
+                if "parts" in turn and not turn["parts"]:
+                    # Gemini refuses a model turn with no part: never send one (one without
+                    # the key, as Gemini sent it, goes back as it came).
                     if message.content:  # every part was lost (and reported)
                         enc.lose(path, "a model turn none of whose parts gemini can carry")
                     else:

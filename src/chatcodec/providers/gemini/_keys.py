@@ -24,6 +24,8 @@ SNAKE = "~snake"
 """Hint: the snake_case keys a body used."""
 
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+NO_PARTS = "~noparts"
+"""Model turn hint: the turn had no ``parts`` key."""
 B64 = "~b64"
 """Part hint: its ``inlineData.data`` was URL-safe or unpadded base64 (the part holds
 standard base64); the value names the form, to write it back as sent."""

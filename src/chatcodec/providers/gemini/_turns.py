@@ -28,7 +28,7 @@ from .._wire import (
     leftover,
     to_standard_base64,
 )
-from ._keys import B64, NAME, snake, split, table
+from ._keys import B64, NAME, NO_PARTS, snake, split, table
 
 __all__ = ["TurnDecoder"]
 
@@ -374,9 +374,15 @@ class TurnDecoder:
         for i, content in enumerate(contents):
             path = f"$.contents[{i}]"
             content = expect_dict(content, path)
-            parts = expect_list(content.get("parts"), f"{path}.parts")
             role = content.get("role", _ABSENT)
             hints = leftover(content, _CONTENT) or {}
+            if role == "model" and "parts" not in content:
+                # A model turn without parts (Gemini takes it): an empty answer, written
+                # back without parts.
+                parts: list[Any] = []
+                hints[NO_PARTS] = 1
+            else:
+                parts = expect_list(content.get("parts"), f"{path}.parts")
             if role == "model":
                 messages.append(self.assistant(parts, path, i, hints))
                 results_only = False
