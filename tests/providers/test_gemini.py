@@ -1339,3 +1339,21 @@ class TestModelTurnWithoutParts:
             gemini.decode_request(b'{"contents":[{"role":"model","parts":{}}]}')
         with pytest.raises(cc.ValidationError, match="must be an array"):
             gemini.decode_request(b'{"contents":[{"role":"user"}]}')
+
+
+class TestFileDataWithoutMimeType:
+    """A fileData without mimeType gets none guessed within Gemini (another family's file does)."""
+
+    def test_round_trip(self) -> None:
+        body = (
+            b'{"contents":[{"role":"user","parts":[{"fileData":'
+            b'{"fileUri":"https://example.com/a.pdf"}},{"text":"x"}]}]}'
+        )
+        assert gemini.encode_request(gemini.decode_request(body)) == body
+
+    def test_from_elsewhere(self) -> None:
+        request = cc.Request(
+            (cc.user([cc.FilePart(url="https://example.com/a.pdf"), cc.TextPart("x")]),)
+        )
+        out = json.loads(gemini.encode_request(request))
+        assert out["contents"][0]["parts"][0]["fileData"]["mimeType"] == "application/pdf"

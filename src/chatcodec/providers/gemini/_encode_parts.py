@@ -31,7 +31,7 @@ from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64
-from ._keys import B64, NAME
+from ._keys import B64, NAME, NO_MIME
 
 _ABSENT: Any = object()
 _decoder = msgspec.json.Decoder()
@@ -167,7 +167,7 @@ class _PartEncoder:
                 inner["data"] = payload
             else:
                 kind = "fileData"
-                if part.media_type is None:
+                if part.media_type is None and NO_MIME not in own:
                     guess = _media_type(url)
                     if guess is None:
                         self.enc.lose(path, NO_MEDIA_TYPE)

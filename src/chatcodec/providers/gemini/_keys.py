@@ -24,6 +24,8 @@ SNAKE = "~snake"
 """Hint: the snake_case keys a body used."""
 
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+NO_MIME = "~nomime"
+"""Part hint: its ``fileData`` had no ``mimeType`` (none is guessed back)."""
 NO_PARTS = "~noparts"
 """Model turn hint: the turn had no ``parts`` key."""
 B64 = "~b64"

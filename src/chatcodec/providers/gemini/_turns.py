@@ -28,7 +28,7 @@ from .._wire import (
     leftover,
     to_standard_base64,
 )
-from ._keys import B64, NAME, NO_PARTS, snake, split, table
+from ._keys import B64, NAME, NO_MIME, NO_PARTS, snake, split, table
 
 __all__ = ["TurnDecoder"]
 
@@ -114,6 +114,8 @@ class TurnDecoder:
             source, other = inner.get("fileUri"), "data"
         if type(source) is not str or other in inner or not (mime is None or type(mime) is str):
             return _opaque(part)
+        if mime is None and kind == "fileData":
+            rest = {**rest, NO_MIME: 1} if rest else {NO_MIME: 1}  # none guessed within Gemini
         form = base64_form(source) if kind == "inlineData" else None
         if form is not None:
             # URL-safe or unpadded: the part holds standard base64, as every other

@@ -215,7 +215,11 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     out: dict[str, Any] = {}
     if response.id is not None:
         out["id"] = response.id
-    if "object" not in own and "~output" not in own and response.choices:
+    # A response this family's decoder read has its status hint: nothing it lacked is added.
+    first = response.choices[0].extras if response.choices else None
+    mine = first.get(NAME) if first else None
+    ours = type(mine) is dict and ("~status" in mine or "~nostatus" in mine)
+    if "object" not in own and "~output" not in own and response.choices and not ours:
         out["object"] = "response"
     if response.model is not None:
         out["model"] = response.model
@@ -233,7 +237,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
             out["output"] = items
         fill(out, choice_own)
     if response.usage is not None:
-        out["usage"] = _write_usage(response.usage, enc)
+        out["usage"] = _write_usage(response.usage, enc, ours)
     return encode_body(fill(out, own))
 
 
@@ -267,7 +271,7 @@ def _status(
 _STATUSES = frozenset(("completed", "failed", "cancelled"))
 
 
-def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
+def _write_usage(usage: Usage, enc: Encoding, ours: bool) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
     absent = own.get("~absent")
     absent = absent if type(absent) is list else ()
@@ -278,8 +282,8 @@ def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["output_tokens"] = usage.completion_tokens
     if usage.total_tokens is not None:
         out["total_tokens"] = usage.total_tokens
-    elif not absent and "total_tokens" not in own:
-        out["total_tokens"] = usage.total
+    elif not absent and "total_tokens" not in own and not ours:
+        out["total_tokens"] = usage.total  # a total another family's usage leaves out
     for key, counts in (
         (
             "input_tokens_details",
