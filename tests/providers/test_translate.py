@@ -464,3 +464,81 @@ class TestCustomToolCall:
         if target == "openai-responses":  # written back as what it was
             assert b'"type":"custom_tool_call"' in out
             assert b"function_call" not in out
+
+
+BLOCKED_OR_FAILED = (FinishReason.CONTENT_FILTER, FinishReason.ERROR)
+WHOLE_FORMS = ("openai", "anthropic", "openai-responses", "bedrock")  # others send calls whole
+
+
+def every_recorded_pair() -> list[Any]:
+    """Every recorded stream (the curated ones and the corpus's) into every family, as
+    recorded and rewritten with each call's arguments at once."""
+    return [
+        pytest.param(p.values[0], target, p.values[1], whole, id=f"{p.id}-{target}-{form}"[:150])
+        for p in ALL_STREAMS
+        for target in FAMILIES
+        for whole, form in ((False, "recorded"), (True, "whole"))
+        if not whole or p.values[0] in WHOLE_FORMS
+    ]
+
+
+class TestEveryRecordedStream:
+    """Each recorded stream says the same in every family: text, calls, stop, usage."""
+
+    @pytest.mark.parametrize(("source", "target", "path", "whole"), every_recorded_pair())
+    def test_pair(self, source: str, target: str, path: Path, whole: bool) -> None:
+        _, response = recorded_run(source, path)
+        raw = raw_of(path)
+        assert raw is not None
+        if whole:
+            raw = whole_arguments(source, raw)
+            rewritten = decode(source, raw)[1]
+            assert [(c.name, c.arguments_dict()) for c in rewritten.tool_calls] == [
+                (c.name, c.arguments_dict()) for c in response.tool_calls
+            ]
+        if len(response.choices) != 1 and target not in ("openai", "gemini"):
+            pytest.skip("several answers: only Chat Completions and Gemini carry them")
+        pieces, tail, report, _ = translate(source, target, raw, random_sizes(len(raw), 17))
+        decoded = decode(target, b"".join(pieces) + tail)[1]
+        ours = response.message
+        theirs = decoded.message
+        # Text (a refusal goes as text where the target has no refusal).
+        parts = () if ours is None or isinstance(ours.content, str) else ours.content or ()
+        refusal = "".join(p.text for p in parts if type(p) is RefusalPart)
+        text = (ours.text if ours is not None else "") + (
+            refusal if target not in ("openai", "openai-responses") else ""
+        )
+        assert (theirs.text if theirs is not None else "") == text
+        # Calls, with their parsed arguments.
+        expected: list[tuple[str | None, Any]] = [
+            (c.name, c.arguments_dict()) for c in response.tool_calls
+        ]
+        invalid = ours.invalid_tool_calls if ours is not None else ()
+        if target in ("gemini", "ollama"):
+            expected += [(c.name, {}) for c in invalid]
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == expected
+        # The finish reason's category: a blocked or failed stop never reads as a plain one.
+        self.check_reason(response.finish_reason, decoded.finish_reason, target, report.paths)
+        # Usage: the source's, or the report says what the target wrote instead.
+        if response.usage is not None:
+            assert decoded.usage is not None or "$.usage" in report.paths
+        else:
+            assert decoded.usage is None or "$.usage" in report.paths
+
+    @staticmethod
+    def check_reason(
+        source: FinishReason | None, got: FinishReason | None, target: str, paths: list[str]
+    ) -> None:
+        said = any(path.endswith("finish_reason") for path in paths)
+        plain = (FinishReason.STOP, FinishReason.TOOL_CALLS)
+        if source in BLOCKED_OR_FAILED:
+            assert got not in plain
+            assert got is source or (said and got is None and target == "anthropic")
+        elif source is FinishReason.LENGTH:
+            assert got is FinishReason.LENGTH
+        elif source in plain:
+            assert got in plain
+        elif source is FinishReason.OTHER:
+            assert got is FinishReason.OTHER or (got is FinishReason.STOP and said)
+        else:  # no reason known: the target's own end, never a block or failure
+            assert got not in BLOCKED_OR_FAILED

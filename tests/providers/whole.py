@@ -95,11 +95,17 @@ def _anthropic(payloads: list[tuple[str | None, bytes]]) -> list[tuple[str | Non
             if delta.get("type") == "input_json_delta":
                 index = event["index"]
                 joined[index] = joined.get(index, "") + delta.get("partial_json", "")
+    # Only an input that is a JSON object can sit whole in the block's start.
+    joined = {k: v for k, v in joined.items() if type(_parsed(v.encode() or b"{}")) is dict}
     out: list[tuple[str | None, bytes]] = []
     for name, data, event in events:
         kind = event.get("type") if type(event) is dict else None
         delta = event.get("delta") if kind == "content_block_delta" else None
-        if type(delta) is dict and delta.get("type") == "input_json_delta":
+        if (
+            type(delta) is dict
+            and delta.get("type") == "input_json_delta"
+            and event["index"] in joined
+        ):
             continue
         if kind == "content_block_start" and event["index"] in joined:
             block = event["content_block"]
