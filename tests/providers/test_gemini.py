@@ -1357,3 +1357,26 @@ class TestFileDataWithoutMimeType:
         )
         out = json.loads(gemini.encode_request(request))
         assert out["contents"][0]["parts"][0]["fileData"]["mimeType"] == "application/pdf"
+
+
+class TestGemini3OwnCalls:
+    """A Gemini 3 request: a call Gemini made goes back as it came, another's is signed."""
+
+    BODY = (
+        b'{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":'
+        b'[{"functionCall":{"name":"f","args":{}}}]},{"role":"user","parts":'
+        b'[{"functionResponse":{"name":"f","response":{"r":1}}}]}]}'
+    )
+
+    def test_own_call_unchanged(self) -> None:
+        request = gemini.decode_request(self.BODY)
+        request = msgspec.structs.replace(request, model="gemini-3-pro-preview")
+        assert gemini.encode_request(request) == self.BODY
+
+    def test_another_familys_call_signed(self) -> None:
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b"{}"))
+        request = cc.Request(
+            (cc.user("x"), cc.assistant(tool_calls=(call,)), cc.tool_result("c1", "1")),
+            model="gemini-3-pro-preview",
+        )
+        assert b"skip_thought_signature_validator" in gemini.encode_request(request)

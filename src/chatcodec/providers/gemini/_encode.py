@@ -73,7 +73,12 @@ def _interleave(groups: dict[str, list[Any]], order: str) -> list[Any]:
 class _Encoder(_PartEncoder):
     """One encode: the parts of :class:`_PartEncoder`, and the turns, request and response."""
 
-    __slots__ = ()
+    __slots__ = ("own_turns",)
+
+    def __init__(self, enc: Encoding, k: dict[str, str]) -> None:
+        super().__init__(enc, k)
+        # The model turns (by id) whose calls Gemini made: they are sent as they came.
+        self.own_turns: set[int] = set()
 
     # -- messages ---------------------------------------------------------
 
@@ -136,6 +141,8 @@ class _Encoder(_PartEncoder):
         out = _role({}, own, "model")
         if parts or NO_PARTS not in own:
             out["parts"] = parts
+        if any(NAME in (call.extras or ()) for call in message.tool_calls):
+            self.own_turns.add(id(out))  # read from Gemini: no signature is added to it
         return fill(out, own)
 
     def contents(self, messages: tuple[Message, ...], system: list[Any]) -> tuple[list[Any], Any]:
@@ -465,16 +472,17 @@ def _levels(model: str | None) -> bool:
     return model is None or signs_calls(model)
 
 
-def _sign_calls(contents: list[Any], k: dict[str, str]) -> None:
+def _sign_calls(contents: list[Any], k: dict[str, str], own_turns: set[int]) -> None:
     """Give the first call of each model turn a signature, if it has none.
 
     Gemini 3 refuses a function call without the ``thoughtSignature`` it
     made it with. A call it did not make (another provider's, or one built
-    by hand) gets the placeholder Google documents for that case.
+    by hand) gets the placeholder Google documents for that case; a turn read
+    from Gemini is sent as it came.
     """
     call_key, key = k["functionCall"], k["thoughtSignature"]
     for content in contents:
-        if content.get("role") != "model":
+        if content.get("role") != "model" or id(content) in own_turns:
             continue
         for i, part in enumerate(content["parts"]):
             if type(part) is dict and call_key in part:
@@ -544,7 +552,7 @@ def encode_request(
     system: list[Any] = []
     out["contents"], role = encoder.contents(request.messages, system)
     if signs_calls(request.model):
-        _sign_calls(out["contents"], k)
+        _sign_calls(out["contents"], k, encoder.own_turns)
     if system:
         instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
         instruction["parts"] = system
