@@ -239,7 +239,9 @@ def read_error(
 
     The provider's error type, code, message and parameter come from the
     family's documented error body (OpenAI ``{"error": {"type", "code",
-    "message", "param"}}``, Anthropic ``{"type": "error", "error": {"type",
+    "message", "param"}}``, as Azure, DeepSeek, Groq and OpenRouter send it,
+    or flat, ``{"object": "error", "message", "type", "param", "code"}``, as
+    Mistral and vLLM do; Anthropic ``{"type": "error", "error": {"type",
     "message"}}``, Gemini ``{"error": {"code", "message", "status"}}``,
     Ollama ``{"error": "..."}``, Bedrock ``{"message"}`` with its type in the
     ``x-amzn-ErrorType`` header). A body that is not one of them (an HTML

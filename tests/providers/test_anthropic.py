@@ -916,7 +916,7 @@ class TestCrossSource:
         )
         losses: list[Loss] = []
         wire = json.loads(anthropic.encode_response(response, losses=losses))
-        assert wire["stop_reason"] is None
+        assert wire["stop_reason"] is None  # no name for a failure: null, reported
         assert {loss.path for loss in losses} == {
             "$.choices[1]",
             "$.choices[0].finish_reason",

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 
+import chatcodec as cc
 from chatcodec import (
     AssistantMessage,
     FilePart,
@@ -510,3 +511,23 @@ def test_every_recorded_request_converts(path: Path, target: str) -> None:
     errors -= {p.rule for p in codec.check_request(bedrock.decode_request(path.read_bytes()))}
     assert not errors or report, sorted(errors)
     assert all(loss.path.startswith("$") and loss.reason for loss in report)
+
+
+class TestDocumentNameKept:
+    """A document name read from Bedrock comes back as it came; another family's is renamed."""
+
+    def test_round_trip(self) -> None:
+        body = (
+            b'{"messages":[{"role":"user","content":[{"document":{"format":"pdf",'
+            b'"name":"sample_2","source":{"bytes":"JVBERi0="}}},{"text":"x"}]}]}'
+        )
+        losses: list[cc.Loss] = []
+        assert bedrock.encode_request(bedrock.decode_request(body), losses=losses) == body
+        assert losses == []
+
+    def test_from_elsewhere(self) -> None:
+        part = cc.FilePart(data="JVBERi0=", media_type="application/pdf", filename="sample_2")
+        losses: list[cc.Loss] = []
+        out = json.loads(bedrock.encode_request(cc.Request((cc.user([part]),)), losses=losses))
+        assert out["messages"][0]["content"][0]["document"]["name"] == "sample-2"
+        assert [loss.path for loss in losses] == ["$.messages[0].content[0].filename"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, same_json
 from google.genai import types
 
+import chatcodec as cc
 from chatcodec import (
     AssistantMessage,
     AudioPart,
@@ -1224,3 +1227,114 @@ class TestFastPath:
             assert fast_response(bad) is None
             with pytest.raises((DecodeError, ValidationError)):
                 gemini.decode_response(bad)
+
+
+class TestUrlSafeBase64:
+    """Gemini's URL-safe, unpadded inlineData: standard base64 elsewhere, as sent in Gemini."""
+
+    RAW = bytes(range(250, 256)) * 5 + b"\xfb\xff"
+
+    def request(self) -> dict[str, Any]:
+        data = base64.urlsafe_b64encode(self.RAW).decode().rstrip("=")
+        assert "-" in data
+        assert "_" in data
+        parts = [{"inlineData": {"mimeType": "image/png", "data": data}}, {"text": "What is it?"}]
+        return {"contents": [{"role": "user", "parts": parts}]}
+
+    @pytest.mark.parametrize(
+        "target", ["openai", "anthropic", "bedrock", "openai-responses", "ollama"]
+    )
+    def test_standard_elsewhere(self, target: str) -> None:
+        body = json.dumps(self.request())
+        out, _ = cc.convert(body, source="gemini", target=target, model="m", max_tokens=8)
+        found = re.findall(r"[A-Za-z0-9+/_-]{40,}=*", out.decode())
+        assert found
+        for data in found:
+            assert base64.b64decode(data, validate=True) == self.RAW
+
+    def test_kept_within_gemini(self) -> None:
+        body = json.dumps(self.request(), separators=(",", ":")).encode()
+        request = gemini.decode_request(body)
+        assert gemini.encode_request(request) == body
+        message = request.messages[0]
+        assert isinstance(message.content, tuple)
+        image = message.content[0]
+        assert isinstance(image, cc.ImagePart)
+        assert base64.b64decode(image.data or "", validate=True) == self.RAW
+
+    def test_openai_file_data_url(self) -> None:
+        """A file_data that is a URL (not a data: URL) is Gemini fileData, not inlineData."""
+        file = {"type": "file", "file": {"file_data": "https://example.com/a.pdf"}}
+        body = {"model": "m", "messages": [{"role": "user", "content": [file]}]}
+        out, _ = cc.convert(json.dumps(body), source="openai", target="gemini")
+        part = json.loads(out)["contents"][0]["parts"][0]
+        assert part == {
+            "fileData": {"mimeType": "application/pdf", "fileUri": "https://example.com/a.pdf"}
+        }
+        types.Content.model_validate(json.loads(out)["contents"][0])
+
+
+class TestModelTurnWithoutParts:
+    """A model turn without parts ({"role": "model"}, which Gemini accepted) is an empty answer."""
+
+    BODY = (
+        b'{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model"},'
+        b'{"role":"user","parts":[{"text":"again"}]}]}'
+    )
+
+    def test_round_trip(self) -> None:
+        request = gemini.decode_request(self.BODY)
+        answer = request.messages[1]
+        assert isinstance(answer, cc.AssistantMessage)
+        assert not answer.content
+        assert not answer.tool_calls
+        assert gemini.encode_request(request) == self.BODY
+        for content in json.loads(self.BODY)["contents"]:
+            types.Content.model_validate(content)
+
+    def test_parts_that_are_not_a_list_are_still_refused(self) -> None:
+        with pytest.raises(cc.ValidationError, match="must be an array"):
+            gemini.decode_request(b'{"contents":[{"role":"model","parts":{}}]}')
+        with pytest.raises(cc.ValidationError, match="must be an array"):
+            gemini.decode_request(b'{"contents":[{"role":"user"}]}')
+
+
+class TestFileDataWithoutMimeType:
+    """A fileData without mimeType gets none guessed within Gemini (another family's file does)."""
+
+    def test_round_trip(self) -> None:
+        body = (
+            b'{"contents":[{"role":"user","parts":[{"fileData":'
+            b'{"fileUri":"https://example.com/a.pdf"}},{"text":"x"}]}]}'
+        )
+        assert gemini.encode_request(gemini.decode_request(body)) == body
+
+    def test_from_elsewhere(self) -> None:
+        request = cc.Request(
+            (cc.user([cc.FilePart(url="https://example.com/a.pdf"), cc.TextPart("x")]),)
+        )
+        out = json.loads(gemini.encode_request(request))
+        assert out["contents"][0]["parts"][0]["fileData"]["mimeType"] == "application/pdf"
+
+
+class TestGemini3OwnCalls:
+    """A Gemini 3 request: a call Gemini made goes back as it came, another's is signed."""
+
+    BODY = (
+        b'{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":'
+        b'[{"functionCall":{"name":"f","args":{}}}]},{"role":"user","parts":'
+        b'[{"functionResponse":{"name":"f","response":{"r":1}}}]}]}'
+    )
+
+    def test_own_call_unchanged(self) -> None:
+        request = gemini.decode_request(self.BODY)
+        request = msgspec.structs.replace(request, model="gemini-3-pro-preview")
+        assert gemini.encode_request(request) == self.BODY
+
+    def test_another_familys_call_signed(self) -> None:
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b"{}"))
+        request = cc.Request(
+            (cc.user("x"), cc.assistant(tool_calls=(call,)), cc.tool_result("c1", "1")),
+            model="gemini-3-pro-preview",
+        )
+        assert b"skip_thought_signature_validator" in gemini.encode_request(request)

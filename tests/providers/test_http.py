@@ -679,3 +679,88 @@ class TestOverHttpx:
             sent_headers = http.Headers(headers)
             for name, value in want.headers.items():
                 assert sent_headers[name] == value
+
+
+# Each dialect's documented error body: (dialect, status, body, type, code, message).
+DIALECT_ERRORS = [
+    (  # docs.mistral.ai error glossary: a flat body
+        "mistral",
+        429,
+        b'{"object":"error","message":"Requests rate limit exceeded","type":"rate_limited",'
+        b'"param":null,"code":"1300"}',
+        "rate_limited",
+        "1300",
+        "Requests rate limit exceeded",
+    ),
+    (  # vLLM's OpenAI-compatible server (ErrorResponse): flat too, an integer code
+        "vllm",
+        400,
+        b'{"object":"error","message":"max_tokens is too large","type":"BadRequestError",'
+        b'"param":null,"code":400}',
+        "BadRequestError",
+        400,
+        "max_tokens is too large",
+    ),
+    (
+        "deepseek",
+        401,
+        b'{"error":{"message":"Authentication Fails (no such user)",'
+        b'"type":"authentication_error","param":null,"code":"invalid_request_error"}}',
+        "authentication_error",
+        "invalid_request_error",
+        "Authentication Fails (no such user)",
+    ),
+    (
+        "groq",
+        404,
+        b'{"error":{"message":"The model `x` does not exist","type":"invalid_request_error",'
+        b'"code":"model_not_found"}}',
+        "invalid_request_error",
+        "model_not_found",
+        "The model `x` does not exist",
+    ),
+    (  # OpenRouter: a numeric code and metadata, no type
+        "openrouter",
+        429,
+        b'{"error":{"code":429,"message":"Rate limit exceeded","metadata":{"provider_name":"x"}}}',
+        None,
+        429,
+        "Rate limit exceeded",
+    ),
+    (  # Azure OpenAI: a content filter refusal, with its inner error
+        "azure",
+        400,
+        b'{"error":{"message":"The response was filtered","type":null,"param":"prompt",'
+        b'"code":"content_filter","status":400,"innererror":{"code":"ResponsibleAIPolicyViolation"}}}',
+        None,
+        "content_filter",
+        "The response was filtered",
+    ),
+]
+
+
+class TestDialectErrors:
+    """Every OpenAI dialect's documented error body gives a ProviderError with type and code."""
+
+    @pytest.mark.parametrize(
+        ("dialect", "status", "body", "kind", "code", "message"),
+        DIALECT_ERRORS,
+        ids=[case[0] for case in DIALECT_ERRORS],
+    )
+    def test_read(
+        self, dialect: str, status: int, body: bytes, kind: Any, code: Any, message: str
+    ) -> None:
+        error = http.read_error(dialect, status, {}, body)
+        assert (error.status, error.type, error.code, error.message) == (
+            status,
+            kind,
+            code,
+            message,
+        )
+        with pytest.raises(cc.ProviderError) as caught:
+            http.read_response(dialect, status, {}, body)
+        assert (caught.value.type, caught.value.code) == (kind, code)
+        # The body alone, as a 200 from a proxy would bring it, is an error too.
+        with pytest.raises(cc.ProviderError) as caught:
+            providers.get(dialect).decode_response(body)
+        assert caught.value.code == code

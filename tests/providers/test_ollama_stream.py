@@ -649,3 +649,20 @@ class TestErrors:
         with pytest.raises(cc.StreamError, match="after finish"):
             decoder.feed(lines(chunk("b")))
         assert decoder.finish().message is not None
+
+
+class TestNoFinishReason:
+    """A response without a finish reason still ends its stream with "done": true."""
+
+    def test_encode_stream_reads_back(self) -> None:
+        response = cc.Response((cc.Choice(cc.assistant("ok"), finish_reason=None),), model="m")
+        losses: list[cc.Loss] = []
+        raw = ollama.encode_stream(response, losses=losses)
+        assert raw.rstrip(b"\n").rsplit(b"\n", 1)[-1].endswith(b'"done":true}')
+        decoder = ollama.stream()
+        decoder.feed(raw)
+        read = decoder.finish()
+        assert read.message is not None
+        assert read.message.text == "ok"
+        assert read.finish_reason is None
+        assert losses == []

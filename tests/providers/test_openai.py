@@ -811,8 +811,15 @@ class TestSdkValidation:
         ],
     )
     def test_converted_response(self, source: str, path: Path) -> None:
-        out, _ = convert(path.read_bytes(), source=source, target="openai", kind="response")
-        ChatCompletion.model_validate_json(out)
+        out, report = convert(path.read_bytes(), source=source, target="openai", kind="response")
+        body = json.loads(out)
+        for k, choice in enumerate(body["choices"]):
+            if choice.get("finish_reason") == "error":
+                # A failure (Gemini's MALFORMED_FUNCTION_CALL...) has no name in openai-python's
+                # types: it is OpenRouter's "error", never a plain stop, and reported.
+                assert f"$.choices[{k}].finish_reason" in report.paths
+                choice["finish_reason"] = "stop"
+        ChatCompletion.model_validate(body)
 
     def test_hand_built_response(self) -> None:
         response = Response((Choice(None, None),), usage=Usage(3, 0))

@@ -820,3 +820,35 @@ class TestProperties:
             m.text for m in messages if isinstance(m, kept)
         ]
         assert [m.role for m in back.messages] == [m.role for m in messages]
+
+
+class TestSameFamilyAddsNothing:
+    """A response read from the Responses API comes back without keys it did not have."""
+
+    ITEM = (
+        '{"type":"message","id":"m1","status":"completed","role":"assistant",'
+        '"content":[{"type":"output_text","text":"hi","annotations":[]}]}'
+    )
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            '{"id":"r1","object":"response","status":"completed","output":[%s],'
+            '"usage":{"input_tokens":1,"output_tokens":2}}',
+            '{"id":"r1","status":"completed","output":[%s],'
+            '"usage":{"input_tokens":1,"output_tokens":2,"total_tokens":3}}',
+        ],
+        ids=["no total_tokens", "no object"],
+    )
+    def test_round_trip(self, body: str) -> None:
+        data = json.loads(body % self.ITEM)
+        out = json.loads(codec.encode_response(codec.decode_response(json.dumps(data))))
+        assert out == data
+
+    def test_another_family_gets_them(self) -> None:
+        response = cc.Response(
+            (cc.Choice(cc.assistant("hi"), cc.FinishReason.STOP),), usage=cc.Usage(1, 2)
+        )
+        out = json.loads(codec.encode_response(response))
+        assert out["object"] == "response"
+        assert out["usage"]["total_tokens"] == 3

@@ -500,7 +500,10 @@ class TestEncoderRules:
         assert [loss.reason for loss in losses] == ["openai has no field for a reasoning signature"]
         losses = []
         encode_events("anthropic", [RefusalDelta("No.")], None, losses=losses)
-        assert [loss.reason for loss in losses] == ["anthropic has no refusal block: sent as text"]
+        assert [loss.reason for loss in losses] == [
+            "anthropic has no refusal block: sent as text",
+            "no usage came: anthropic requires one, written as zero counts",
+        ]
         losses = []
         encode_events("anthropic", [TextDelta("a", choice=1)], None, losses=losses)
         assert losses[0].path == "$.choices[1]"

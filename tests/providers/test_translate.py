@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 from corpus import random_sizes
+from msgspec import Raw
 from readers import (
     ALL_STREAMS,
     FAMILIES,
@@ -24,8 +25,17 @@ from readers import (
     responses_sdk,
     stream_file,
 )
+from whole import whole_arguments
 
-from chatcodec import Response, StreamError, translate_stream
+from chatcodec import (
+    AssistantMessage,
+    Choice,
+    FinishReason,
+    Response,
+    StreamError,
+    ToolCall,
+    translate_stream,
+)
 from chatcodec._content import ReasoningPart, RefusalPart
 from chatcodec._events import PartReceived, TextDelta
 
@@ -317,3 +327,218 @@ class TestEveryPair:
             parsed = botocore_events(out)
             deltas = [e["contentBlockDelta"]["delta"] for e in parsed if "contentBlockDelta" in e]
             assert "".join(delta.get("text", "") for delta in deltas) == text
+
+
+def whole_params() -> list[Any]:
+    return [pytest.param(s, t, id=f"{s}-{t}") for s in FAMILIES for t in FAMILIES]
+
+
+class TestWholeArguments:
+    """A call whose arguments come at once (or only at its end) reaches every target whole."""
+
+    CALLS = (
+        ToolCall("call_1", "get_weather", Raw(b'{"city": "Paris", "days": [1, 2]}')),
+        ToolCall("call_2", "ping", Raw(b"{}")),
+    )
+
+    def source(self, family: str) -> bytes:
+        message = AssistantMessage(content="Let me look.", tool_calls=self.CALLS)
+        response = Response((Choice(message, FinishReason.TOOL_CALLS),), id="r1", model="m")
+        return whole_arguments(family, codec(family).encode_stream(response))
+
+    def test_the_rewrites_say_arguments_at_once(self) -> None:
+        responses = self.source("openai-responses")
+        assert b"function_call_arguments.delta" not in responses
+        assert b"function_call_arguments.done" in responses
+        anthropic = self.source("anthropic")
+        assert b"input_json_delta" not in anthropic
+        assert b'"input": {"city": "Paris"' in anthropic
+
+    @pytest.mark.parametrize(("source", "target"), whole_params())
+    def test_pair(self, source: str, target: str) -> None:
+        raw = self.source(source)
+        _, read = decode(source, raw)
+        assert [c.arguments_dict() for c in read.tool_calls] == [
+            c.arguments_dict() for c in self.CALLS
+        ]
+        for sizes in ([len(raw)], random_sizes(len(raw), 5)):
+            pieces, tail, report, _ = translate(source, target, raw, sizes)
+            decoded = decode(target, b"".join(pieces) + tail)[1]
+            assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [
+                (c.name, c.arguments_dict()) for c in self.CALLS
+            ]
+            assert not decoded.message or not decoded.message.invalid_tool_calls
+            assert "tool_calls" not in " ".join(report.paths)
+
+    @pytest.mark.parametrize("target", FAMILIES)
+    def test_responses_arguments_only_in_done(self, target: str) -> None:
+        """The form from the issue: no delta, the arguments in .done and output_item.done."""
+        item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f"}
+        begun = {**item, "arguments": "", "status": "in_progress"}
+        done = {**item, "arguments": '{"a":5}', "status": "completed"}
+        head = {"id": "resp_1", "object": "response", "created_at": 1, "model": "m"}
+        usage = {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": {**head, "status": "in_progress"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": begun},
+            {
+                "type": "response.function_call_arguments.done",
+                "output_index": 0,
+                "item_id": "fc_1",
+                "arguments": '{"a":5}',
+            },
+            {"type": "response.output_item.done", "output_index": 0, "item": done},
+            {
+                "type": "response.completed",
+                "response": {**head, "status": "completed", "output": [done], "usage": usage},
+            },
+        ]
+        raw = b"".join(
+            b"event: %s\ndata: %s\n\n"
+            % (e["type"].encode(), json.dumps({**e, "sequence_number": k}).encode())
+            for k, e in enumerate(events)
+        )
+        pieces, tail, _, _ = translate("openai-responses", target, raw, [])
+        decoded = decode(target, b"".join(pieces) + tail)[1]
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == [("f", {"a": 5})]
+
+
+class TestNoUsage:
+    """A source that sent no usage: the target has none, or says the counts it wrote are not."""
+
+    @pytest.mark.parametrize(("source", "target"), whole_params())
+    def test_pair(self, source: str, target: str) -> None:
+        response = Response((Choice(AssistantMessage(content="ok"), FinishReason.STOP),), id="r")
+        raw = codec(source).encode_stream(response)
+        assert decode(source, raw)[1].usage is None
+        pieces, tail, report, _ = translate(source, target, raw, [])
+        usage = decode(target, b"".join(pieces) + tail)[1].usage
+        assert usage is None or "$.usage" in report.paths
+        if target == "anthropic":  # its usage is required: zeros, reported
+            assert "$.usage" in report.paths
+
+
+class TestCustomToolCall:
+    """A Responses custom_tool_call (free-form input) is a call with {"input": text} anywhere."""
+
+    INPUT = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch"
+
+    def stream(self) -> bytes:
+        item = {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1"}
+        item["name"] = "apply_patch"
+        begun = {**item, "input": "", "status": "in_progress"}
+        done = {**item, "input": self.INPUT, "status": "completed"}
+        head = {"id": "resp_1", "object": "response", "created_at": 1, "model": "m"}
+        where = {"output_index": 0, "item_id": "ctc_1"}
+        half = len(self.INPUT) // 2
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": {**head, "status": "in_progress"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": begun},
+            {"type": "response.custom_tool_call_input.delta", **where, "delta": self.INPUT[:half]},
+            {"type": "response.custom_tool_call_input.delta", **where, "delta": self.INPUT[half:]},
+            {"type": "response.custom_tool_call_input.done", **where, "input": self.INPUT},
+            {"type": "response.output_item.done", "output_index": 0, "item": done},
+            {
+                "type": "response.completed",
+                "response": {**head, "status": "completed", "output": [done]},
+            },
+        ]
+        return b"".join(
+            b"event: %s\ndata: %s\n\n"
+            % (e["type"].encode(), json.dumps({**e, "sequence_number": k}).encode())
+            for k, e in enumerate(events)
+        )
+
+    @pytest.mark.parametrize("target", FAMILIES)
+    def test_carried(self, target: str) -> None:
+        raw = self.stream()
+        for sizes in ([], random_sizes(len(raw), 3)):
+            pieces, tail, _, _ = translate("openai-responses", target, raw, sizes)
+            out = b"".join(pieces) + tail
+            decoded = decode(target, out)[1]
+            assert [
+                (c.id if target != "ollama" else "call_1", c.name) for c in decoded.tool_calls
+            ] == [("call_1", "apply_patch")]
+            assert decoded.tool_calls[0].arguments_dict() == {"input": self.INPUT}
+            assert decoded.finish_reason is FinishReason.TOOL_CALLS
+        if target == "openai-responses":  # written back as what it was
+            assert b'"type":"custom_tool_call"' in out
+            assert b"function_call" not in out
+
+
+BLOCKED_OR_FAILED = (FinishReason.CONTENT_FILTER, FinishReason.ERROR)
+WHOLE_FORMS = ("openai", "anthropic", "openai-responses", "bedrock")  # others send calls whole
+
+
+def every_recorded_pair() -> list[Any]:
+    """Every recorded stream (the curated ones and the corpus's) into every family, as
+    recorded and rewritten with each call's arguments at once."""
+    return [
+        pytest.param(p.values[0], target, p.values[1], whole, id=f"{p.id}-{target}-{form}"[:150])
+        for p in ALL_STREAMS
+        for target in FAMILIES
+        for whole, form in ((False, "recorded"), (True, "whole"))
+        if not whole or p.values[0] in WHOLE_FORMS
+    ]
+
+
+class TestEveryRecordedStream:
+    """Each recorded stream says the same in every family: text, calls, stop, usage."""
+
+    @pytest.mark.parametrize(("source", "target", "path", "whole"), every_recorded_pair())
+    def test_pair(self, source: str, target: str, path: Path, whole: bool) -> None:
+        _, response = recorded_run(source, path)
+        raw = raw_of(path)
+        assert raw is not None
+        if whole:
+            raw = whole_arguments(source, raw)
+            rewritten = decode(source, raw)[1]
+            assert [(c.name, c.arguments_dict()) for c in rewritten.tool_calls] == [
+                (c.name, c.arguments_dict()) for c in response.tool_calls
+            ]
+        if len(response.choices) != 1 and target not in ("openai", "gemini"):
+            pytest.skip("several answers: only Chat Completions and Gemini carry them")
+        pieces, tail, report, _ = translate(source, target, raw, random_sizes(len(raw), 17))
+        decoded = decode(target, b"".join(pieces) + tail)[1]
+        ours = response.message
+        theirs = decoded.message
+        # Text (a refusal goes as text where the target has no refusal).
+        parts = () if ours is None or isinstance(ours.content, str) else ours.content or ()
+        refusal = "".join(p.text for p in parts if type(p) is RefusalPart)
+        text = (ours.text if ours is not None else "") + (
+            refusal if target not in ("openai", "openai-responses") else ""
+        )
+        assert (theirs.text if theirs is not None else "") == text
+        # Calls, with their parsed arguments.
+        expected: list[tuple[str | None, Any]] = [
+            (c.name, c.arguments_dict()) for c in response.tool_calls
+        ]
+        invalid = ours.invalid_tool_calls if ours is not None else ()
+        if target in ("gemini", "ollama"):
+            expected += [(c.name, {}) for c in invalid]
+        assert [(c.name, c.arguments_dict()) for c in decoded.tool_calls] == expected
+        # The finish reason's category: a blocked or failed stop never reads as a plain one.
+        self.check_reason(response.finish_reason, decoded.finish_reason, target, report.paths)
+        # Usage: the source's, or the report says what the target wrote instead.
+        if response.usage is not None:
+            assert decoded.usage is not None or "$.usage" in report.paths
+        else:
+            assert decoded.usage is None or "$.usage" in report.paths
+
+    @staticmethod
+    def check_reason(
+        source: FinishReason | None, got: FinishReason | None, target: str, paths: list[str]
+    ) -> None:
+        said = any(path.endswith("finish_reason") for path in paths)
+        plain = (FinishReason.STOP, FinishReason.TOOL_CALLS)
+        if source in BLOCKED_OR_FAILED:
+            assert got not in plain
+            assert got is source or (said and got is None and target == "anthropic")
+        elif source is FinishReason.LENGTH:
+            assert got is FinishReason.LENGTH
+        elif source in plain:
+            assert got in plain
+        elif source is FinishReason.OTHER:
+            assert got is FinishReason.OTHER or (got is FinishReason.STOP and said)
+        else:  # no reason known: the target's own end, never a block or failure
+            assert got not in BLOCKED_OR_FAILED

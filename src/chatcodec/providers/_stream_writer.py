@@ -153,6 +153,31 @@ def _tiny(
     return body
 
 
+def arguments_rest(sent: list[str], call: ToolCall | InvalidToolCall) -> str | None:
+    """What of a completed call's arguments its fragments have not said yet.
+
+    Some sources send a call's arguments only with its completion (a
+    Responses ``function_call_arguments.done`` without deltas, an Anthropic
+    ``content_block_start`` holding the whole ``input``): then the rest is
+    the whole. ``""`` when the fragments said it all; ``None`` when they are
+    not its beginning (what was sent cannot be taken back).
+    """
+    whole = bytes(call.arguments).decode() if type(call) is ToolCall else str(call.arguments)
+    said = "".join(sent)
+    if whole.startswith(said):
+        return whole[len(said) :]
+    try:  # the same value spelled otherwise (a decoder that compacts the JSON): all was said
+        if _any.decode(said) == _any.decode(whole):
+            return ""
+    except msgspec.DecodeError:
+        pass
+    return None
+
+
+DIFFERENT_ARGUMENTS = "a call's arguments differ from the fragments sent before it completed"
+LATE_ARGUMENTS = "a call's arguments completed after the stop closed its block"
+
+
 class StreamEncoder(abc.ABC):
     """Base of the provider stream encoders: events in, wire bytes out.
 
@@ -218,7 +243,7 @@ class BlockStreamEncoder(StreamEncoder):
     nothing), its stop (``_block_stop``) and a whole block (``_whole``).
     """
 
-    __slots__ = ("_calls", "_current", "_ended", "_kind", "_next")
+    __slots__ = ("_calls", "_current", "_ended", "_kind", "_next", "_sent")
 
     def __init__(self, losses: list[Loss] | None) -> None:
         super().__init__(losses)
@@ -227,6 +252,7 @@ class BlockStreamEncoder(StreamEncoder):
         self._kind: str | None = None  # its kind
         self._calls: dict[int, int] = {}  # slot -> index of its open call block
         self._ended: set[int] = set()  # slots whose block the stop closed before their call
+        self._sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
 
     def _new(self) -> int:
         index = self._next
@@ -260,13 +286,29 @@ class BlockStreamEncoder(StreamEncoder):
         index = self._calls[event.slot] = self._new()
         return out + self._call_start(index, event.id, event.name)
 
+    def _fragment(self, slot: int, delta: str) -> bytes:
+        """An argument fragment of the call in ``slot``, written in its block."""
+        index = self._calls.get(slot)
+        if index is None:
+            return b""  # no block for the call yet: it goes out whole when complete
+        self._sent.setdefault(slot, []).append(delta)
+        return self._call_delta(index, delta)
+
     def _completed(self, event: ToolCallCompleted) -> bytes:
-        """A call complete: its open block closed, or the call sent whole."""
+        """A call complete: what its fragments left unsaid, its block closed; or sent whole."""
         index = self._calls.pop(event.slot, None)
+        rest = arguments_rest(self._sent.pop(event.slot, []), event.call)
         if index is not None:
-            return self._block_stop(index)
+            out = b""
+            if rest is None:
+                self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)
+            elif rest:
+                out = self._call_delta(index, rest)
+            return out + self._block_stop(index)
         if event.slot in self._ended:
-            return b""  # its block was closed at the stop, fragments and all
+            if rest != "":  # its block was closed at the stop
+                self._lose(f"$.choices[{event.choice}].message.tool_calls", LATE_ARGUMENTS)
+            return b""
         out = self._close()
         return out + self._blocks(self._content(call=event.call))
 
@@ -316,6 +358,10 @@ class BlockStreamEncoder(StreamEncoder):
     @abc.abstractmethod
     def _call_start(self, index: int, id_: str, name: str) -> bytes:
         """The bytes that open the block of a call streamed in fragments."""
+
+    @abc.abstractmethod
+    def _call_delta(self, index: int, text: str) -> bytes:
+        """The bytes of an argument fragment of the call in block ``index``."""
 
     @abc.abstractmethod
     def _content(

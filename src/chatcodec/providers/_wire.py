@@ -352,3 +352,41 @@ class Encoding:
                 self.lose(
                     path + key_path(name), f"{a(provider)} field {self.provider} has no place for"
                 )
+
+
+# -- base64 alphabets ----------------------------------------------------------
+
+_TO_STANDARD = FrozenMap(str.maketrans("-_", "+/"))
+_TO_URLSAFE = FrozenMap(str.maketrans("+/", "-_"))
+
+
+def base64_form(data: str) -> str | None:
+    """How ``data`` departs from standard padded base64: ``"url"``, ``"nopad"``, both, or None.
+
+    Gemini may send ``inlineData.data`` in the URL-safe alphabet, unpadded;
+    every other family's base64 fields are standard.
+    """
+    url = "-" in data or "_" in data
+    n = len(data)
+    if "\n" in data or "\r" in data:
+        n -= data.count("\n") + data.count("\r")
+    nopad = n % 4 != 0
+    if url and nopad:
+        return "url-nopad"
+    return "url" if url else "nopad" if nopad else None
+
+
+def to_standard_base64(data: str) -> str:
+    """``data`` in the standard, padded alphabet."""
+    data = data.translate(_TO_STANDARD)
+    n = len(data) - data.count("\n") - data.count("\r")
+    return data + "=" * (-n % 4)
+
+
+def from_standard_base64(data: str, form: str) -> str:
+    """Standard base64 written back in ``form`` (as :func:`base64_form` named it)."""
+    if form.startswith("url"):
+        data = data.translate(_TO_URLSAFE)
+    if form.endswith("nopad"):
+        data = data.rstrip("=")
+    return data

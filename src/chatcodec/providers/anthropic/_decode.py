@@ -50,22 +50,13 @@ from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
+from .._finish import READ
 from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body, leftover
 from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
 
-FINISH = FrozenMap(
-    {
-        "end_turn": FinishReason.STOP,
-        "stop_sequence": FinishReason.STOP,
-        "max_tokens": FinishReason.LENGTH,
-        "model_context_window_exceeded": FinishReason.LENGTH,
-        "tool_use": FinishReason.TOOL_CALLS,
-        "refusal": FinishReason.CONTENT_FILTER,
-        "pause_turn": FinishReason.OTHER,
-    }
-)
+FINISH = READ[NAME]
 """Anthropic ``stop_reason`` -> normalized reason (anything else: ``other``)."""
 
 _REQUEST_KEYS = frozenset(

@@ -25,6 +25,7 @@ from ..._exchange import ProviderTool, Request, Response, Tool
 from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._usage import FinishReason, Usage
+from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
@@ -32,14 +33,6 @@ from ._decode import FINISH, NAME
 from ._settings import write_settings
 from ._turns import Writer
 
-_STOP = FrozenMap(
-    {
-        FinishReason.STOP: "end_turn",
-        FinishReason.LENGTH: "max_tokens",
-        FinishReason.TOOL_CALLS: "tool_use",
-        FinishReason.CONTENT_FILTER: "refusal",
-    }
-)
 _MODES = FrozenMap({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
 _KEEP = frozenset({McpResource})
 NO_SCHEMA = "anthropic has no JSON output without a schema"  # written by Blocks.part, as a document
@@ -146,16 +139,16 @@ def encode_request(
 
 
 def _stop_reason(finish: FinishReason | None, raw: str | int | None, enc: Encoding) -> Any:
-    # The raw reason when Anthropic reads it as the same one (an unknown name
-    # is OTHER), never for a reason left unknown: that is null.
+    # A reason left unknown is null; else the shared table's name (the raw one
+    # while Anthropic reads it as the same).
     if finish is None:
         return None
-    if type(raw) is str and FINISH.get(raw, FinishReason.OTHER) is finish:
-        return raw
-    reason = _STOP.get(finish)
-    if reason is None:
-        enc.lose("$.choices[0].finish_reason", f"anthropic has no stop reason for {finish.value}")
-    return reason
+    finish = reason_of(finish, "$.choices[0].finish_reason")
+    meant = FINISH.get(raw, FinishReason.OTHER) if type(raw) is str else None
+    wire, lost = write(NAME, finish, raw, meant)
+    if lost is not None:
+        enc.lose("$.choices[0].finish_reason", lost)
+    return wire
 
 
 def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:

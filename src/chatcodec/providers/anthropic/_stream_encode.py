@@ -111,6 +111,9 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
     return b"".join(out)
 
 
+_NO_USAGE = "no usage came: anthropic requires one, written as zero counts"
+
+
 class AnthropicStreamEncoder(BlockStreamEncoder):
     """Write an Anthropic Messages stream; made by :func:`stream_encoder`, see there."""
 
@@ -160,6 +163,9 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
         block.update(type="tool_use", id=id_, name=name, input={})
         return _block_start(index, block)
 
+    def _call_delta(self, index: int, text: str) -> bytes:
+        return _block_delta(index, {"type": "input_json_delta", "partial_json": text})
+
     def _content(
         self,
         *,
@@ -193,12 +199,7 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
             return out + more + _block_delta(index, {"type": "text_delta", "text": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
-            block_index = self._calls.get(event.slot)
-            if block_index is None:
-                return out  # no block for the call yet: it goes out whole when complete
-            return out + _block_delta(
-                block_index, {"type": "input_json_delta", "partial_json": event.delta}
-            )
+            return out + self._fragment(event.slot, event.delta)
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.text:
@@ -214,7 +215,11 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
         return out + self._calls_parts_end(kind, event)
 
     def _keep_stop(self, event: Finished) -> None:
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._stop = wire.get("stop_reason")
 
     def _part(self, event: PartReceived) -> bytes:
@@ -233,8 +238,12 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
 
     def _end(self) -> bytes:
         out = self._begin() + self._close() + self._stop_calls()
-        # Anthropic's message_delta always has a usage (readers take its output_tokens).
-        usage = self._usage if self._usage is not None else {"output_tokens": 0}
+        # Anthropic's message_start and message_delta always have a usage (readers take
+        # its counts): with none known, zeros were written, which are not the source's.
+        usage = self._usage
+        if usage is None:
+            usage = {"output_tokens": 0}
+            self._lose("$.usage", _NO_USAGE)
         return out + _message_delta(self._body, self._stop, usage) + _STOP
 
 

@@ -32,6 +32,7 @@ from ..._content import (
 from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._usage import FinishReason
+from .._finish import READ
 from .._wire import Encoding, encode_body, extras_for, fill
 
 __all__ = [
@@ -72,6 +73,7 @@ NAME_CHANGED = (
 _BYTES_SOURCE = frozenset(("bytes",))
 _IMAGE_KEYS = frozenset(("format", "source"))
 _DOCUMENT_KEYS = frozenset(("format", "name", "source"))
+_ASIS = "~asis"  # document hint: its name was read from Bedrock, written back as it came
 # Keys of a message's bedrock extras that hold wire content, not hints, so that
 # another family's encoder reports them as lost: the blocks after a system text
 # (cachePoint, guardContent), and the keys of a turn besides role and content.
@@ -81,22 +83,12 @@ _JSON = "~json"
 _BLANK = "~blank"  # an empty text block the wire had (others are left out: bedrock refuses them)
 
 
-REASONS = FrozenMap(
-    {
-        "end_turn": FinishReason.STOP,
-        "stop_sequence": FinishReason.STOP,
-        "max_tokens": FinishReason.LENGTH,
-        "model_context_window_exceeded": FinishReason.LENGTH,
-        "tool_use": FinishReason.TOOL_CALLS,
-        "guardrail_intervened": FinishReason.CONTENT_FILTER,
-        "content_filtered": FinishReason.CONTENT_FILTER,
-    }
-)
+REASONS = READ[NAME]
 
 
 def finish_reason(raw: str) -> FinishReason:
     """The normalized reason for a ``stopReason``."""
-    return REASONS.get(raw, FinishReason.OTHER)
+    return REASONS.get(raw, FinishReason.OTHER) or FinishReason.OTHER
 
 
 def opaque(block: Any) -> OpaquePart:
@@ -137,6 +129,8 @@ def user_part(block: Any) -> ContentPart:
         data, form, name = _bytes_source(body["source"]), body["format"], body["name"]
         if data is not None and type(form) is str and form in DOCUMENT_TYPES and type(name) is str:
             rest = {key: value for key, value in body.items() if key not in _DOCUMENT_KEYS}
+            if _NAME_RULE.search(name):
+                rest[_ASIS] = 1  # a name Bedrock took beyond its documented rule: kept as sent
             return FilePart(
                 data=data,
                 media_type=DOCUMENT_TYPES[form],
@@ -210,7 +204,9 @@ def _document(part: FilePart, enc: Encoding, path: str) -> Any:
         return None
     # Bedrock takes letters, digits, single spaces, hyphens, parentheses and
     # brackets in a document's name; a name it took comes back unchanged.
-    name = _NAME_RULE.sub("-", part.filename or "") or "document"
+    name = part.filename or ""
+    if not own.get(_ASIS):
+        name = _NAME_RULE.sub("-", name) or "document"
     if part.filename and name != part.filename:
         enc.lose(f"{path}.filename", NAME_CHANGED)
     return {"document": fill({"format": form, "name": name, "source": {"bytes": part.data}}, own)}

@@ -14,7 +14,6 @@ from typing import Any
 from msgspec import Raw
 
 from ..._exchange import Choice, ProviderTool, Request, Response
-from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -24,7 +23,8 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import InvalidToolCall, ToolDefinition
-from ..._usage import FinishReason, Usage
+from ..._usage import Usage
+from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
@@ -33,14 +33,6 @@ from ._decode import finish_reason
 
 __all__ = ["encode_request", "encode_response"]
 
-_STOPS = FrozenMap(
-    {
-        FinishReason.STOP: "end_turn",
-        FinishReason.LENGTH: "max_tokens",
-        FinishReason.TOOL_CALLS: "tool_use",
-        FinishReason.CONTENT_FILTER: "content_filtered",
-    }
-)
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 
@@ -365,13 +357,15 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
     return fill(out, own)
 
 
-def _stop(choice: Choice) -> str | None:
+def _stop(choice: Choice, enc: Encoding) -> str | None:
     raw, reason = choice.raw_finish_reason, choice.finish_reason
     if reason is None:
         return None  # none known: another family's raw name is not Bedrock's
-    if type(raw) is str and finish_reason(raw) is reason:
-        return raw
-    return _STOPS.get(reason, "end_turn")
+    reason = reason_of(reason, "$.choices[0].finish_reason")
+    wire, lost = write(NAME, reason, raw, finish_reason(raw) if type(raw) is str else None)
+    if lost is not None:
+        enc.lose("$.choices[0].finish_reason", lost)
+    return wire
 
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
@@ -416,7 +410,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
                 turn["role"] = role
             output = own.get("output")
             out["output"] = {"message": turn, **(output if type(output) is dict else {})}
-        stop = _stop(choice)
+        stop = _stop(choice, enc)
         if stop is not None:
             out["stopReason"] = stop
     if response.usage is not None:

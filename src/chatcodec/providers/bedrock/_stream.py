@@ -102,6 +102,7 @@ class _Block:
     """One content block while it streams."""
 
     __slots__ = (
+        "citations",
         "closed",
         "content",
         "fields",
@@ -121,6 +122,11 @@ class _Block:
         self.signature: str | None = None
         self.content: list[Any] = []  # a tool result's blocks
         self.slot = -1  # the tool call's slot, for a client call
+        self.citations: list[Any] = []  # citation deltas (Claude citations, Nova grounding)
+
+    def cited(self) -> dict[str, Any]:
+        """The block's citations, as a block of their own after its text."""
+        return {"citationsContent": {"content": [], "citations": self.citations}}
 
     def wire(self) -> dict[str, Any]:
         text = "".join(self.pieces)
@@ -244,6 +250,9 @@ class BedrockStreamDecoder(StreamDecoder):
                         events.extend(self._acc.feed(ToolCallDelta(index, arguments_delta=piece)))
             elif key == "toolResult" and type(value) is list:
                 block.content.extend(value)
+            elif key == "citation":
+                # What the text cites: kept, and given whole after the block's text.
+                block.citations.append(expect_dict(value, "$.delta.citation"))
             else:
                 rule = "is a delta this decoder does not know"
                 raise ValidationError(rule, "$.delta" + key_path(key))
@@ -292,6 +301,8 @@ class BedrockStreamDecoder(StreamDecoder):
                 events.append(ToolCallCompleted(block.slot, bad))
             else:
                 events.append(ToolCallCompleted(block.slot, call))
+        if block.citations:
+            events.append(PartReceived(assistant_part(block.cited())))
 
     def _end(self, events: list[StreamEvent]) -> None:
         """Nothing is pending at the end: unfinished blocks go in as they stand."""
@@ -300,7 +311,13 @@ class BedrockStreamDecoder(StreamDecoder):
         body = dict(self._top)
         if self._message is not None or self._blocks:
             message = dict(self._message or {"role": "assistant"})
-            message["content"] = [self._blocks[key].wire() for key in sorted(self._blocks)]
+            content = message["content"] = []
+            for key in sorted(self._blocks):
+                block = self._blocks[key]
+                if block.pieces or not block.citations or block.kind != "text":
+                    content.append(block.wire())
+                if block.citations:
+                    content.append(block.cited())
             body["output"] = {"message": message}
         # The calls whose block never got its contentBlockStop.
         cut = {

@@ -75,6 +75,16 @@ def _input_text(value: Any) -> str:
     return value if type(value) is str else dumps(value).decode()
 
 
+def _citations_only(block: dict[str, Any]) -> bool:
+    cited = block.get("citationsContent")
+    return (
+        type(cited) is dict
+        and not cited.get("content")
+        and type(cited.get("citations")) is list
+        and all(type(c) is dict for c in cited["citations"])
+    )
+
+
 def _whole(index: int, block: dict[str, Any]) -> bytes:
     """A block written as Bedrock streams it: its start (if it has one), deltas and stop."""
     out = []
@@ -97,6 +107,10 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
         text = _input_text(value) if value is not None else ""
         if text:
             out.append(_delta(index, {"toolUse": {"input": text}}))
+    elif _citations_only(block):
+        # Citations that followed a text (as the decoder gives them): their deltas.
+        for citation in block["citationsContent"]["citations"]:
+            out.append(_delta(index, {"citation": citation}))
     elif "toolResult" in block:
         fields = dict(block["toolResult"])
         content = fields.pop("content", None)
@@ -169,6 +183,9 @@ class BedrockStreamEncoder(BlockStreamEncoder):
         spec.update(toolUseId=id_, name=name)
         return _start(index, {"toolUse": spec})
 
+    def _call_delta(self, index: int, text: str) -> bytes:
+        return _delta(index, {"toolUse": {"input": text}})
+
     def _content(
         self,
         *,
@@ -206,10 +223,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
             return out + more + _delta(index, {"text": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
-            index_ = self._calls.get(event.slot)
-            if index_ is None:
-                return out  # no block for the call yet: it goes out whole when complete
-            return out + _delta(index_, {"toolUse": {"input": event.delta}})
+            return out + self._fragment(event.slot, event.delta)
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.text:
@@ -223,7 +237,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
         return out + self._calls_parts_end(kind, event)
 
     def _keep_stop(self, event: Finished) -> None:
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._stop_reason = wire.get("stopReason")
 
     def _part(self, event: PartReceived) -> bytes:

@@ -33,6 +33,7 @@ from .._wire import Encoding, encode_body, fill
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
 from ._keys import (
     NAME,
+    NO_PARTS,
     SKIP_SIGNATURE,
     SNAKE,
     finish_out,
@@ -73,7 +74,12 @@ def _interleave(groups: dict[str, list[Any]], order: str) -> list[Any]:
 class _Encoder(_PartEncoder):
     """One encode: the parts of :class:`_PartEncoder`, and the turns, request and response."""
 
-    __slots__ = ()
+    __slots__ = ("own_turns",)
+
+    def __init__(self, enc: Encoding, k: Mapping[str, str]) -> None:
+        super().__init__(enc, k)
+        # The model turns (by id) whose calls Gemini made: they are sent as they came.
+        self.own_turns: set[int] = set()
 
     # -- messages ---------------------------------------------------------
 
@@ -134,7 +140,10 @@ class _Encoder(_PartEncoder):
             parts += calls
             parts += invalid
         out = _role({}, own, "model")
-        out["parts"] = parts
+        if parts or NO_PARTS not in own:
+            out["parts"] = parts
+        if any(NAME in (call.extras or ()) for call in message.tool_calls):
+            self.own_turns.add(id(out))  # read from Gemini: no signature is added to it
         return fill(out, own)
 
     def contents(self, messages: tuple[Message, ...], system: list[Any]) -> tuple[list[Any], Any]:
@@ -216,8 +225,9 @@ class _Encoder(_PartEncoder):
             if isinstance(message, AssistantMessage):
                 turn = self.assistant(message, path)
                 results = None
-                if not turn["parts"]:
-                    # Gemini refuses a model turn without parts: never send one.
+                if "parts" in turn and not turn["parts"]:
+                    # Gemini refuses a model turn with no part: never send one (one without
+                    # the key, as Gemini sent it, goes back as it came).
                     if message.content:  # every part was lost (and reported)
                         enc.lose(path, "a model turn none of whose parts gemini can carry")
                     else:
@@ -417,7 +427,13 @@ class _Encoder(_PartEncoder):
         if message is not None:
             out["content"] = self.assistant(message, f"{path}.message")
             calls = bool(message.tool_calls or message.invalid_tool_calls)
-        reason = finish_out(choice.finish_reason, choice.raw_finish_reason, calls)
+        where = f"{path}.finish_reason"
+        reason = finish_out(
+            choice.finish_reason,
+            choice.raw_finish_reason,
+            calls,
+            lambda rule: self.enc.lose(where, rule),
+        )
         if reason is not None:
             out[self.k["finishReason"]] = reason
         if choice.index is not None:
@@ -459,16 +475,17 @@ def _levels(model: str | None) -> bool:
     return model is None or signs_calls(model)
 
 
-def _sign_calls(contents: list[Any], k: Mapping[str, str]) -> None:
+def _sign_calls(contents: list[Any], k: Mapping[str, str], own_turns: set[int]) -> None:
     """Give the first call of each model turn a signature, if it has none.
 
     Gemini 3 refuses a function call without the ``thoughtSignature`` it
     made it with. A call it did not make (another provider's, or one built
-    by hand) gets the placeholder Google documents for that case.
+    by hand) gets the placeholder Google documents for that case; a turn read
+    from Gemini is sent as it came.
     """
     call_key, key = k["functionCall"], k["thoughtSignature"]
     for content in contents:
-        if content.get("role") != "model":
+        if content.get("role") != "model" or id(content) in own_turns:
             continue
         for i, part in enumerate(content["parts"]):
             if type(part) is dict and call_key in part:
@@ -538,7 +555,7 @@ def encode_request(
     system: list[Any] = []
     out["contents"], role = encoder.contents(request.messages, system)
     if signs_calls(request.model):
-        _sign_calls(out["contents"], k)
+        _sign_calls(out["contents"], k, encoder.own_turns)
     if system:
         instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
         instruction["parts"] = system

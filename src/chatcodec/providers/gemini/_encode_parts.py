@@ -31,8 +31,8 @@ from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import HINT, LITERAL, Encoding, fill
-from ._keys import NAME
+from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64
+from ._keys import B64, NAME, NO_MIME
 
 _ABSENT: Any = object()
 _decoder = msgspec.json.Decoder()
@@ -153,11 +153,16 @@ class _PartEncoder:
         inner: dict[str, Any] = {}
         if part.media_type is not None:
             inner[k["mimeType"]] = part.media_type
-        if part.data is not None:
+        data: str | None = part.data
+        url = part.url or ""
+        if data is not None and "://" in data:
+            url = data  # a URL where data was (OpenAI's file_data takes both)
+            data = None
+        if data is not None:
             kind = "inlineData"
-            inner["data"] = part.data
+            form = own.get(B64)
+            inner["data"] = from_standard_base64(data, form) if type(form) is str else data
         else:
-            url = part.url or ""
             header, comma, payload = url[5:].partition(",")
             if url.startswith("data:") and comma and header.endswith(";base64"):
                 kind = "inlineData"
@@ -165,7 +170,7 @@ class _PartEncoder:
                 inner["data"] = payload
             else:
                 kind = "fileData"
-                if part.media_type is None:
+                if part.media_type is None and NO_MIME not in own:
                     guess = _media_type(url)
                     if guess is None:
                         self.enc.lose(path, NO_MEDIA_TYPE)

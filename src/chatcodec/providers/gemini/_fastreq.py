@@ -27,6 +27,7 @@ from ..._exchange import Request, ResponseFormat, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
+from .._wire import base64_form
 from ._keys import NAME
 
 __all__ = ["fast_request"]
@@ -254,8 +255,8 @@ def _user(
 
 def _inline(inline: _Inline) -> ContentPart:
     mime = inline.mimeType
-    if not mime:
-        raise _Decline
+    if not mime or base64_form(inline.data) is not None:
+        raise _Decline  # the general path reads URL-safe or unpadded base64
     if mime.startswith("image/"):
         return ImagePart(data=inline.data, media_type=mime)
     if mime.startswith("audio/"):

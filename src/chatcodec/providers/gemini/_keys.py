@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..._depth import MAX_DEPTH
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
 from ..._usage import FinishReason
+from .._finish import READ, reason_of, write
 from .._wire import as_kept
 
 NAME = "gemini"
@@ -26,6 +27,13 @@ SNAKE = "~snake"
 """Hint: the snake_case keys a body used."""
 
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+NO_MIME = "~nomime"
+"""Part hint: its ``fileData`` had no ``mimeType`` (none is guessed back)."""
+NO_PARTS = "~noparts"
+"""Model turn hint: the turn had no ``parts`` key."""
+B64 = "~b64"
+"""Part hint: its ``inlineData.data`` was URL-safe or unpadded base64 (the part holds
+standard base64); the value names the form, to write it back as sent."""
 """The thought signature Google documents for function calls Gemini did not make."""
 
 
@@ -132,26 +140,7 @@ def snake_hint(snakes: Iterable[str]) -> dict[str, Any]:
 
 # Candidate.FinishReason, by name and by the generativelanguage proto number
 # (``enum-encoding=int``).
-_FINISH_NAMES: Mapping[str, FinishReason | None] = FrozenMap(
-    {
-        "FINISH_REASON_UNSPECIFIED": None,  # no reason known, as the stream encoder writes one
-        "STOP": FinishReason.STOP,
-        "MAX_TOKENS": FinishReason.LENGTH,
-        "SAFETY": FinishReason.CONTENT_FILTER,
-        "RECITATION": FinishReason.CONTENT_FILTER,
-        "BLOCKLIST": FinishReason.CONTENT_FILTER,
-        "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-        "SPII": FinishReason.CONTENT_FILTER,
-        "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
-        "IMAGE_PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
-        "IMAGE_RECITATION": FinishReason.CONTENT_FILTER,
-        "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
-        "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
-        "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
-        "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
-        "MALFORMED_RESPONSE": FinishReason.ERROR,
-    }
-)
+_FINISH_NAMES: Mapping[str, FinishReason | None] = READ[NAME]
 _FINISH_NUMBERS = (
     "FINISH_REASON_UNSPECIFIED",  # 0
     "STOP",
@@ -173,16 +162,6 @@ _FINISH_NUMBERS = (
     "IMAGE_RECITATION",
     "MISSING_THOUGHT_SIGNATURE",
 )
-_FINISH_OUT = FrozenMap(
-    {
-        FinishReason.STOP: "STOP",
-        FinishReason.TOOL_CALLS: "STOP",
-        FinishReason.LENGTH: "MAX_TOKENS",
-        FinishReason.CONTENT_FILTER: "SAFETY",
-        FinishReason.ERROR: "MALFORMED_FUNCTION_CALL",
-        FinishReason.OTHER: "OTHER",
-    }
-)
 
 
 def finish_reason(raw: str | int, has_calls: bool) -> FinishReason | None:
@@ -199,11 +178,28 @@ def finish_reason(raw: str | int, has_calls: bool) -> FinishReason | None:
     return reason
 
 
-def finish_out(reason: FinishReason | None, raw: str | int | None, has_calls: bool) -> Any:
-    """The finish reason to write: the raw one if it still says the same."""
-    if raw is not None and (reason is None or finish_reason(raw, has_calls) is reason):
+def finish_out(
+    reason: FinishReason | None,
+    raw: str | int | None,
+    has_calls: bool,
+    lose: Callable[[str], None] | None = None,
+) -> Any:
+    """The finish reason to write: the raw one if it still says the same.
+
+    ``lose`` is told why, when Gemini has no name for the reason.
+    """
+    if reason is None:
         return raw
-    return None if reason is None else _FINISH_OUT.get(reason, "OTHER")
+    reason = reason_of(reason, "$.choices[0].finish_reason")
+    if type(raw) is int:
+        if finish_reason(raw, has_calls) is reason:
+            return raw
+        raw = None
+    meant = finish_reason(raw, has_calls) if raw is not None else None
+    wire, lost = write(NAME, reason, raw, meant)
+    if lost is not None and lose is not None:
+        lose(lost)
+    return wire
 
 
 # Gemini's Schema dialect: types in upper case, or as proto numbers.

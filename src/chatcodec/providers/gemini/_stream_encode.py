@@ -179,7 +179,11 @@ class GeminiStreamEncoder(StreamEncoder):
             return b""
         if kind is Finished:
             assert isinstance(event, Finished)
-            wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+            wire = tiny(
+                encode_response,
+                finish=(event.finish_reason, event.raw_finish_reason),
+                losses=self.losses,
+            )
             candidate = dict(self._heads.get(event.choice, {}))
             candidate.update(self._index(event.choice))
             reason = wire["candidates"][0].get("finishReason")

@@ -20,8 +20,16 @@ from ..._errors import ValidationError
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import derive_id, expect_dict, expect_list, extras_for, leftover
-from ._keys import NAME, snake, split, table
+from .._wire import (
+    base64_form,
+    derive_id,
+    expect_dict,
+    expect_list,
+    extras_for,
+    leftover,
+    to_standard_base64,
+)
+from ._keys import B64, NAME, NO_MIME, NO_PARTS, snake, split, table
 
 __all__ = ["TurnDecoder"]
 
@@ -107,6 +115,14 @@ class TurnDecoder:
             source, other = inner.get("fileUri"), "data"
         if type(source) is not str or other in inner or not (mime is None or type(mime) is str):
             return _opaque(part)
+        if mime is None and kind == "fileData":
+            rest = {**rest, NO_MIME: 1} if rest else {NO_MIME: 1}  # none guessed within Gemini
+        form = base64_form(source) if kind == "inlineData" else None
+        if form is not None:
+            # URL-safe or unpadded: the part holds standard base64, as every other
+            # family writes it; Gemini gets its own spelling back.
+            source = to_standard_base64(source)
+            rest = {**rest, B64: form} if rest else {B64: form}
         if inner_rest:
             rest = {**rest, kind: inner_rest} if rest else {kind: inner_rest}
         extras = extras_for(NAME, rest)
@@ -361,9 +377,15 @@ class TurnDecoder:
         for i, content in enumerate(contents):
             path = f"$.contents[{i}]"
             content = expect_dict(content, path)
-            parts = expect_list(content.get("parts"), f"{path}.parts")
             role = content.get("role", _ABSENT)
             hints = leftover(content, _CONTENT) or {}
+            if role == "model" and "parts" not in content:
+                # A model turn without parts (Gemini takes it): an empty answer, written
+                # back without parts.
+                parts: list[Any] = []
+                hints[NO_PARTS] = 1
+            else:
+                parts = expect_list(content.get("parts"), f"{path}.parts")
             if role == "model":
                 messages.append(self.assistant(parts, path, i, hints))
                 results_only = False

@@ -31,21 +31,14 @@ from msgspec import Raw
 from ..._errors import DECODE_FAILURES
 from ..._frozen import FrozenMap
 from ..._record import json_decoder
-from ..._usage import FinishReason
+from .._finish import READ
 
 NAME = "ollama"
 
 ABSENT = "absent"
 DERIVED = "derived"
 
-FINISH = FrozenMap(
-    {
-        "stop": FinishReason.STOP,
-        "length": FinishReason.LENGTH,
-        "load": FinishReason.OTHER,
-        "unload": FinishReason.OTHER,
-    }
-)
+FINISH = READ[NAME]
 """Ollama's ``done_reason`` values; ``stop`` with tool calls means tool calls."""
 
 # Base64 of each format's first bytes: enough to name the image without

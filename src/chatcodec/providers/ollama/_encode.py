@@ -25,7 +25,6 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Request, Response
-from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -36,6 +35,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason
+from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import ABSENT, DERIVED, FINISH, NAME, is_object, standard_base64, tool_call_order
@@ -360,14 +360,6 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[st
 
 # -- responses ------------------------------------------------------------
 
-_DONE_REASON = FrozenMap(
-    {
-        FinishReason.STOP: "stop",
-        FinishReason.TOOL_CALLS: "stop",
-        FinishReason.LENGTH: "length",
-    }
-)
-
 
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     enc = Encoding(NAME, losses)
@@ -424,17 +416,16 @@ def _done_reason(
     enc: Encoding,
 ) -> str:
     """The wire's reason: the raw one while it still means ``finish``."""
+    finish = reason_of(finish, "$.choices[0].finish_reason")
+    meant = None
     if type(raw) is str:
         meant = FINISH.get(raw, FinishReason.OTHER)
         if meant is FinishReason.STOP and _has_calls(message):
             meant = FinishReason.TOOL_CALLS
-        if meant is finish:
-            return raw
-    reason = _DONE_REASON.get(finish)
-    if reason is None:
-        enc.lose("$.choices[0].finish_reason", f"ollama has no {finish.value} finish reason")
-        return "stop"
-    return reason
+    wire, lost = write(NAME, finish, raw, meant)
+    if lost is not None:
+        enc.lose("$.choices[0].finish_reason", lost)
+    return wire or "stop"  # never None: ollama has a name for every reason
 
 
 def _has_calls(message: AssistantMessage | None) -> bool:

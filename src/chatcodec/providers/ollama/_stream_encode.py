@@ -27,6 +27,7 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from .._stream_writer import StreamEncoder, dumps, loads, tiny
+from ._common import NAME
 from ._encode import encode_response
 
 __all__ = ["OllamaStreamEncoder", "encode_stream", "stream_encoder"]
@@ -103,7 +104,11 @@ class OllamaStreamEncoder(StreamEncoder):
             return b""
         if kind is Finished:
             assert isinstance(event, Finished)
-            wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+            wire = tiny(
+                encode_response,
+                finish=(event.finish_reason, event.raw_finish_reason),
+                losses=self.losses,
+            )
             self._reason = wire.get("done_reason")
         return b""  # a call's start and fragments: the call goes out whole when complete
 
@@ -166,6 +171,11 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
         Where to report what the wire cannot carry.
     """
     body = loads(encode_response(response, losses=losses))
+    own = (response.extras or {}).get(NAME)
+    if "done" in body and not (type(own) is dict and "done" in own):
+        # A stream ends with "done": true, a reason or not. (A recorded chunk keeps its
+        # "done": false: written out, it is a stream cut before its last line.)
+        body["done"] = True
     envelope = {key: body[key] for key in _ENVELOPE if key in body}
     message = body.get("message")
     if type(message) is not dict:

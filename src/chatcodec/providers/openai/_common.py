@@ -53,6 +53,7 @@ from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
+from .._finish import READ
 from .._wire import expect_str, leftover
 
 NAME = "openai"
@@ -62,28 +63,8 @@ _SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_ONE
 ABSENT: Any = object()
 """Marker for a key the wire object does not have."""
 
-FINISH: Mapping[str, FinishReason | None] = FrozenMap(
-    {
-        "stop": FinishReason.STOP,
-        "length": FinishReason.LENGTH,
-        "tool_calls": FinishReason.TOOL_CALLS,
-        "function_call": FinishReason.TOOL_CALLS,
-        "content_filter": FinishReason.CONTENT_FILTER,
-        "error": FinishReason.ERROR,
-        "": None,
-    }
-)
+FINISH: Mapping[str, FinishReason | None] = READ[NAME]
 """OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
-
-WIRE_FINISH: Mapping[FinishReason, str] = FrozenMap(
-    {
-        FinishReason.STOP: "stop",
-        FinishReason.LENGTH: "length",
-        FinishReason.TOOL_CALLS: "tool_calls",
-        FinishReason.CONTENT_FILTER: "content_filter",
-    }
-)
-"""The wire value of a normalized reason (ERROR and OTHER have none)."""
 
 
 def normalize_finish(raw: str) -> FinishReason | None:

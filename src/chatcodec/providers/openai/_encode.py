@@ -41,12 +41,13 @@ from ..._messages import (
 )
 from ..._paths import key_path
 from ..._tools import ToolDefinition
-from ..._usage import FinishReason, Usage
+from ..._usage import Usage
+from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
-from ._common import NAME, WIRE_FINISH, audio_format, data_url, normalize_finish
+from ._common import FINISH, NAME, audio_format, data_url, normalize_finish
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -595,17 +596,19 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> 
         out["message"] = {"role": "assistant", "content": None}  # nothing was said
     raw = choice.raw_finish_reason
     reason = choice.finish_reason
-    if (
-        type(raw) is str
-        and normalize_finish(raw) == reason
-        and (reason is not FinishReason.OTHER or "~finish" in own)
-    ):
-        out["finish_reason"] = raw
+    if reason is None and type(raw) is str and raw in FINISH and FINISH[raw] is None:
+        out["finish_reason"] = raw  # a dialect's "" for no reason, as sent
     elif reason is not None:
-        wire = WIRE_FINISH.get(reason)
-        if wire is None:
-            enc.lose(f"{path}.finish_reason", f"openai has no finish reason {reason.value!r}")
-            wire = "stop"
+        reason = reason_of(reason, f"{path}.finish_reason")
+        # An unknown name is OpenAI's own only when its decoder said so.
+        meant = (
+            normalize_finish(raw)
+            if type(raw) is str and (raw in FINISH or "~finish" in own)
+            else None
+        )
+        wire, lost = write(NAME, reason, raw, meant)
+        if lost is not None:
+            enc.lose(f"{path}.finish_reason", lost)
         out["finish_reason"] = wire
     elif foreign:
         out["finish_reason"] = "stop"  # required; the source said the answer ended, not why

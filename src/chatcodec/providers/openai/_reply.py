@@ -370,6 +370,10 @@ def general_response(body: bytes | str) -> Response:
     obj = json_body(body)
     if "error" in obj and "choices" not in obj and obj["error"] is not None:
         raise _provider_error(obj)
+    if obj.get("object") == "error" and "choices" not in obj:
+        # Mistral's and vLLM's flat error body: {"object": "error", "message", "type",
+        # "param", "code"} (OpenAI, Azure, DeepSeek, Groq and OpenRouter nest it in "error").
+        raise _provider_error({"error": obj}, obj)
     own: dict[str, Any] = rest(obj, _RESPONSE) or {}
     if "object" not in obj:
         own["~object"] = None  # absent: not written back
@@ -397,8 +401,9 @@ def general_response(body: bytes | str) -> Response:
     )
 
 
-def _provider_error(obj: dict[str, Any]) -> ProviderError:
+def _provider_error(obj: dict[str, Any], body: dict[str, Any] | None = None) -> ProviderError:
     error = obj["error"]
+    obj = body if body is not None else obj
     if type(error) is not dict:
         message = error if type(error) is str else None
         return ProviderError(NAME, message=message, body=obj)

@@ -30,7 +30,15 @@ from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
 from ..._usage import Usage
-from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
+from .._stream_writer import (
+    DIFFERENT_ARGUMENTS,
+    StreamEncoder,
+    arguments_rest,
+    dumps,
+    loads,
+    sse,
+    tiny,
+)
 from .._wire import Encoding
 from ._common import NAME
 from ._encode import _usage, encode_response
@@ -64,6 +72,7 @@ class _Answer:
         "open",
         "own",
         "reasoning",
+        "sent",
         "started",
     )
 
@@ -72,6 +81,7 @@ class _Answer:
         self.started = False
         self.finished = False
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
+        self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
         message = head.get("message") if head is not None else None
         message = message if type(message) is dict else {}
         # What the events cannot say: the message's and the choice's other
@@ -148,9 +158,8 @@ class OpenAIStreamEncoder(StreamEncoder):
             out = b""
             if event.slot not in answer.calls:
                 out = self._call(answer, event.slot, None, None)
-            index = answer.calls[event.slot]
-            call = {"index": index, "function": {"arguments": event.delta}}
-            return out + self._delta(event.choice, {"tool_calls": [call]})
+            answer.sent.setdefault(event.slot, []).append(event.delta)
+            return out + self._arguments(answer, event.slot, event.delta)
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             if event.signature is not None and not self._signed:
@@ -167,7 +176,12 @@ class OpenAIStreamEncoder(StreamEncoder):
             assert isinstance(event, ToolCallCompleted)
             answer = self._answer(event.choice)
             if event.slot in answer.calls:
-                return b""  # already written, fragment by fragment
+                # Written fragment by fragment: what they left unsaid (all, when none came).
+                rest = arguments_rest(answer.sent.pop(event.slot, []), event.call)
+                if rest is None:
+                    self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)
+                    return b""
+                return self._arguments(answer, event.slot, rest) if rest else b""
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             call = wire["choices"][0]["message"]["tool_calls"][0]
             answer.calls[event.slot] = index = len(answer.calls)
@@ -184,7 +198,11 @@ class OpenAIStreamEncoder(StreamEncoder):
         if answer.finished:
             return b""
         answer.finished = True
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         reason = wire["choices"][0].get("finish_reason")
         delta: dict[str, Any] = {}
         if not answer.started:
@@ -192,6 +210,10 @@ class OpenAIStreamEncoder(StreamEncoder):
             delta = dict(answer.message)
         choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
         return self._chunk(choice)
+
+    def _arguments(self, answer: _Answer, slot: int, text: str) -> bytes:
+        call = {"index": answer.calls[slot], "function": {"arguments": text}}
+        return self._delta(answer.index, {"tool_calls": [call]})
 
     def _call(self, answer: _Answer, slot: int, id: str | None, name: str | None) -> bytes:
         answer.calls[slot] = index = len(answer.calls)

@@ -16,6 +16,7 @@ from ..._exchange import Choice, Response
 from ..._loss import Loss
 from ..._messages import AssistantMessage
 from ..._usage import FinishReason, Usage
+from .._finish import READ, reason_of, write
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_list, fill, json_body
 from ._common import (
     ABSENT,
@@ -214,7 +215,11 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     out: dict[str, Any] = {}
     if response.id is not None:
         out["id"] = response.id
-    if "object" not in own and "~output" not in own and response.choices:
+    # A response this family's decoder read has its status hint: nothing it lacked is added.
+    first = response.choices[0].extras if response.choices else None
+    mine = first.get(NAME) if first else None
+    ours = type(mine) is dict and ("~status" in mine or "~nostatus" in mine)
+    if "object" not in own and "~output" not in own and response.choices and not ours:
         out["object"] = "response"
     if response.model is not None:
         out["model"] = response.model
@@ -224,7 +229,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
         for i in range(1, len(response.choices)):
             enc.lose(f"$.choices[{i}]", f"{NAME} has one answer per response")
         if "~nostatus" not in choice_own:
-            out["status"] = _status(choice, choice_own, out, own)
+            out["status"] = _status(choice, choice_own, out, own, enc)
         items: list[Any] = []
         if choice.message is not None:
             write_message(choice.message, "$.choices[0].message", enc, items, output=True)
@@ -232,30 +237,41 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
             out["output"] = items
         fill(out, choice_own)
     if response.usage is not None:
-        out["usage"] = _write_usage(response.usage, enc)
+        out["usage"] = _write_usage(response.usage, enc, ours)
     return encode_body(fill(out, own))
 
 
 def _status(
-    choice: Choice, choice_own: dict[str, Any], out: dict[str, Any], own: dict[str, Any]
+    choice: Choice,
+    choice_own: dict[str, Any],
+    out: dict[str, Any],
+    own: dict[str, Any],
+    enc: Encoding,
 ) -> Any:
     """The status of the response: as read, else from the normalized finish reason."""
     if "~status" in choice_own:
         return choice_own["~status"]
     reason = choice.finish_reason
-    if reason is FinishReason.LENGTH or reason is FinishReason.CONTENT_FILTER:
-        if "incomplete_details" not in own:
-            wire = "max_output_tokens" if reason is FinishReason.LENGTH else "content_filter"
-            out["incomplete_details"] = {"reason": wire}
-        return "incomplete"
-    if reason is FinishReason.ERROR:
-        return "failed"
     if reason is None:
         return "in_progress"
-    return "completed"
+    reason = reason_of(reason, "$.choices[0].finish_reason")
+    raw = choice.raw_finish_reason
+    meant = READ[NAME].get(raw) if type(raw) is str else None
+    wire, lost = write(NAME, reason, raw, meant)
+    if lost is not None:
+        enc.lose("$.choices[0].finish_reason", lost)
+    if wire in _STATUSES:
+        return wire
+    # An incomplete response's reason is one of two; with no equal it has none (read: other).
+    if lost is None and "incomplete_details" not in own:
+        out["incomplete_details"] = {"reason": wire}
+    return "incomplete"
 
 
-def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
+_STATUSES = frozenset(("completed", "failed", "cancelled"))
+
+
+def _write_usage(usage: Usage, enc: Encoding, ours: bool) -> dict[str, Any]:
     own = enc.own(usage.extras, "$.usage")
     absent = own.get("~absent")
     absent = absent if type(absent) is list else ()
@@ -266,8 +282,8 @@ def _write_usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
         out["output_tokens"] = usage.completion_tokens
     if usage.total_tokens is not None:
         out["total_tokens"] = usage.total_tokens
-    elif not absent and "total_tokens" not in own:
-        out["total_tokens"] = usage.total
+    elif not absent and "total_tokens" not in own and not ours:
+        out["total_tokens"] = usage.total  # a total another family's usage leaves out
     for key, counts in (
         (
             "input_tokens_details",

@@ -38,9 +38,9 @@ from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
 from ..._frozen import FrozenMap
 from ..._stream import ToolCallAccumulator
-from ..._tools import ToolCallDelta, parse_tool_call
+from ..._tools import ToolCall, ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
-from ._common import SUMMARY_JOIN, opaque
+from ._common import NAME, SUMMARY_JOIN, encode_json, opaque
 from ._response import read_response
 
 __all__ = ["ResponsesStreamDecoder", "stream"]
@@ -178,7 +178,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             field = "arguments" if kind == "response.function_call_arguments" else "input"
             key = (index, "", 0, field)
             self._texts.setdefault(key, []).append(delta)
-            if index in self._slots:
+            if index in self._slots and field == "arguments":  # free input goes out whole
                 events += self._acc.feed(ToolCallDelta(index, arguments_delta=delta))
             return
         spelled = _TEXT_KEYS.get(kind)
@@ -206,7 +206,13 @@ class ResponsesStreamDecoder(StreamDecoder):
         if type(item) is not dict or type(index) is not int:
             return
         self._items[index] = dict(item)
-        if item.get("type") == "function_call":
+        if item.get("type") == "custom_tool_call":
+            # Its input is free text, not JSON: the call goes out whole at its item's
+            # done event, as a call whose arguments are {"input": text} (as the body
+            # decoder reads it). The accumulator only numbers it among the calls.
+            self._slots[index] = len(self._slots)
+            self._acc.feed(ToolCallDelta(index, "", "", None))
+        elif item.get("type") == "function_call":
             self._slots[index] = len(self._slots)
             call_id, name = item.get("call_id"), item.get("name")
             events += self._acc.feed(
@@ -233,6 +239,15 @@ class ResponsesStreamDecoder(StreamDecoder):
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
                 call = parse_tool_call(call_id, name, arguments)
+                events.append(ToolCallCompleted(self._slots[index], call))
+        elif kind == "custom_tool_call" and index in self._slots:
+            call_id, name, text = item.get("call_id"), item.get("name"), item.get("input")
+            if type(call_id) is str and type(name) is str and type(text) is str:
+                call = parse_tool_call(call_id, name, encode_json({"input": text}))
+                if type(call) is ToolCall:
+                    # A custom_tool_call, written back as one by this family (extras of its own).
+                    custom = {NAME: {"~custom": 1}}
+                    call = ToolCall(call.id, call.name, call.arguments, extras=custom)
                 events.append(ToolCallCompleted(self._slots[index], call))
         elif kind == "reasoning":
             # The item's signature, as Anthropic's signature_delta closes a thinking block:

@@ -47,7 +47,15 @@ from ..._exchange import Response
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
-from .._stream_writer import StreamEncoder, dumps, loads, tiny
+from .._stream_writer import (
+    DIFFERENT_ARGUMENTS,
+    LATE_ARGUMENTS,
+    StreamEncoder,
+    arguments_rest,
+    dumps,
+    loads,
+    tiny,
+)
 from ._common import NAME, SUMMARY_JOIN
 from ._response import encode_response
 from ._stream_items import Sequence, adding, item_id, started, text_event, whole_item
@@ -350,10 +358,21 @@ class ResponsesStreamEncoder(StreamEncoder):
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
             call = self._calls.pop(event.slot, None)
+            rest = arguments_rest(call.pieces if call is not None else [], event.call)
             if call is not None:
+                # What the fragments left unsaid (all, when none came), then the item done.
+                if rest is None:
+                    self._lose("$.choices[0].message.tool_calls", DIFFERENT_ARGUMENTS)
+                elif rest:
+                    call.pieces.append(rest)
+                    out += self._write(
+                        "response.function_call_arguments.delta", **call.where(), delta=rest
+                    )
                 return out + self._done(call)
             if event.slot in self._ended:
-                return out  # its item was closed at the stop, fragments and all
+                if rest != "":  # its item was closed at the stop
+                    self._lose("$.choices[0].message.tool_calls", LATE_ARGUMENTS)
+                return out
             wire = tiny(encode_response, call=event.call, losses=self.losses)["output"]
             known = self._tools.get(event.call.id or "")
             if known is not None and len(wire) == 1:
@@ -364,7 +383,11 @@ class ResponsesStreamEncoder(StreamEncoder):
             return out + self._part(event)
         assert isinstance(event, Finished)
         out += self._close() + self._stop_calls()
-        wire = tiny(encode_response, finish=(event.finish_reason, event.raw_finish_reason))
+        wire = tiny(
+            encode_response,
+            finish=(event.finish_reason, event.raw_finish_reason),
+            losses=self.losses,
+        )
         self._status = {k: wire[k] for k in ("status", "incomplete_details") if k in wire}
         return out
 
