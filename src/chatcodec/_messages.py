@@ -251,15 +251,20 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
     ``content`` is text (possibly empty) or parts (text, images...);
-    ``is_error`` marks a failed run; ``details`` holds what the application
-    knows about the run (duration, structured output...), kept in storage
-    and not sent to models.
+    ``is_error`` marks a failed run; ``name`` is the name of the tool that
+    ran, where the source said it (Gemini's ``functionResponse.name``,
+    Ollama's ``tool_name``, OpenAI's ``name``): families that need a name
+    send it, so a result whose call was trimmed from the history can still
+    be sent; ``details`` holds what the application knows about the run
+    (duration, structured output...), kept in storage and not sent to
+    models.
     """
 
     role: ClassVar[Role] = Role.TOOL
     tool_call_id: str
     content: str | tuple[ContentPart, ...]
     is_error: bool = False
+    name: str | None = None
     details: ToolResultDetails | None = None
 
     @property
@@ -280,6 +285,9 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             raise ValidationError(_TEXT_OR_PARTS, "$.content")
         if self.is_error is not False and self.is_error is not True:
             raise ValidationError(_BOOL, "$.is_error")
+        name = self.name
+        if name is not None and (not name or type(name) is not str):
+            _check_text(name, "$.name", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
 
@@ -393,16 +401,21 @@ def tool_result(
     result: str,
     *,
     is_error: bool = False,
+    name: str | None = None,
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> ToolMessage:
     """Build the tool message answering ``tool_call_id``.
+
+    ``name`` is the name of the tool that ran; give it when the history may
+    be sent without the call (Gemini needs a name on every result).
 
     Raises
     ------
     ValidationError
         If ``tool_call_id`` is empty or not a string, ``result`` is not a
         string (it may be empty: a tool may return nothing), ``is_error`` is
-        not a bool, or ``id`` is not a string.
+        not a bool, ``name`` is empty or not a string, or ``id`` is not a
+        string.
     """
-    return ToolMessage(tool_call_id, result, is_error=is_error, id=id, metadata=metadata)
+    return ToolMessage(tool_call_id, result, is_error=is_error, name=name, id=id, metadata=metadata)

@@ -482,6 +482,7 @@ class ToolResult(Record, frozen=True):
     tool_call_id: str
     result: str
     is_error: bool = False
+    name: str | None = None
 
     def __post_init__(self) -> None:
         if not self.tool_call_id or type(self.tool_call_id) is not str:
@@ -490,16 +491,18 @@ class ToolResult(Record, frozen=True):
             raise ValidationError(_TEXT, "$.result")
         if self.is_error is not False and self.is_error is not True:
             raise ValidationError(_BOOL, "$.is_error")
+        if self.name is not None and (not self.name or type(self.name) is not str):
+            _check_text(self.name, "$.name")
 
     @classmethod
-    def success(cls, tool_call_id: str, result: str) -> ToolResult:
-        """A successful result."""
-        return cls(tool_call_id, result)
+    def success(cls, tool_call_id: str, result: str, *, name: str | None = None) -> ToolResult:
+        """A successful result (``name``: the tool's, for :class:`ToolMessage`)."""
+        return cls(tool_call_id, result, name=name)
 
     @classmethod
-    def error(cls, tool_call_id: str, message: str) -> ToolResult:
+    def error(cls, tool_call_id: str, message: str, *, name: str | None = None) -> ToolResult:
         """A failed result; ``message`` is what the model is told."""
-        return cls(tool_call_id, message, is_error=True)
+        return cls(tool_call_id, message, is_error=True, name=name)
 
     def to_message(
         self, *, id: str | None = None, metadata: dict[str, Any] | None = None
@@ -508,7 +511,12 @@ class ToolResult(Record, frozen=True):
         from ._messages import ToolMessage
 
         return ToolMessage(
-            self.tool_call_id, self.result, is_error=self.is_error, id=id, metadata=metadata
+            self.tool_call_id,
+            self.result,
+            is_error=self.is_error,
+            name=self.name,
+            id=id,
+            metadata=metadata,
         )
 
 

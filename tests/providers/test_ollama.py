@@ -370,7 +370,8 @@ class TestRequestSemantics:
         assert isinstance(second, cc.ToolMessage)
         assert first.tool_call_id == second.tool_call_id == "call_x"
         assert first.extras == {"ollama": {"~tool_name": "absent"}}
-        assert second.extras == {"ollama": {"tool_name": "g"}}
+        assert second.name == "g"  # not the name of the call it answers: kept
+        assert second.extras is None
 
     def test_thinking_in_history(self) -> None:
         body = (

@@ -20,6 +20,9 @@ reports it:
 - a denied tool call that nothing answers gets a tool result saying so, after
   the answers its message already has; a call still awaiting approval is
   reported (and left for ``check_request`` to refuse);
+- a tool result's ``name``, for a target whose results carry none
+  (``result_names=False``), is reported unless the call it answers in the
+  request has that name (then the call says it);
 - an :class:`~chatcodec.UnknownPart` is left out; a message left with
   nothing to send is left out too (a tool result becomes empty text instead,
   since its call needs an answer).
@@ -76,6 +79,7 @@ UNKNOWN_PART = "a part of a kind this version does not know"
 EMPTY = "a message with nothing left to send"
 CONTROL = "a control record is never sent to a model"
 UNKNOWN_RECORD = "a record of a kind this version does not know"
+RESULT_NAME = "this target's tool results carry no name, and no call in the request has it"
 
 _INSTRUCTIONS = (SystemMessage, DeveloperMessage)
 _ALWAYS = frozenset({FileReference, McpResource, UnknownPart})
@@ -89,6 +93,7 @@ def lower(
     vision: bool = True,
     denied_result: str = DENIED_RESULT,
     keep: frozenset[type] = _NO_KEEP,
+    result_names: bool = True,
 ) -> Request:
     r"""The request with only the kinds every provider encoder handles.
 
@@ -111,6 +116,9 @@ def lower(
     keep : frozenset of type, optional
         Part kinds the target's encoder writes itself (Anthropic takes an MCP
         resource as a document).
+    result_names : bool, default True
+        Whether the target's tool results carry the tool's name; when not,
+        a name that no call of the request gives back is reported.
 
     Returns
     -------
@@ -132,7 +140,7 @@ def lower(
     >>> [str(loss) for loss in losses]
     ['a file reference that was not resolved - at `$.messages[0].content[1]`']
     """
-    if not _needs(request.messages, vision, keep):
+    if not _needs(request.messages, vision, keep, result_names):
         return request
     # Any: the tuple may hold what its type does not admit (records, unknown parts).
     messages: tuple[Any, ...] = request.messages
@@ -142,11 +150,17 @@ def lower(
     origin: list[int | None] = []  # None: a result made for a denied call
     parts: dict[int, list[int]] = {}
     moved = False
+    called: dict[str, str] = {}  # call id -> tool name, for results' names
     for i, message in enumerate(messages):
         path = f"$.messages[{i}]"
         kind = type(message)
         lowered: Any = message
         index: list[int] | None = None
+        if kind is ToolMessage and not result_names and message.name is not None:
+            if called.get(message.tool_call_id) != message.name:
+                enc.lose(f"{path}.name", RESULT_NAME)
+        elif kind is AssistantMessage and not result_names:
+            called.update((call.id, call.name) for call in message.tool_calls)
         if kind is UserMessage or kind is ToolMessage:
             assert isinstance(message, UserMessage | ToolMessage)
             content = message.content
@@ -184,11 +198,15 @@ def lower(
     return msgspec.structs.replace(request, messages=tuple(out))
 
 
-def _needs(messages: tuple[Any, ...], vision: bool, keep: frozenset[type]) -> bool:
+def _needs(
+    messages: tuple[Any, ...], vision: bool, keep: frozenset[type], result_names: bool = True
+) -> bool:
     """Whether anything in ``messages`` needs lowering (usually not: one scan)."""
     lowered = _ALWAYS - keep if keep else _ALWAYS
     for message in messages:
         kind = type(message)
+        if kind is ToolMessage and not result_names and message.name is not None:
+            return True
         if kind is UserMessage or kind is ToolMessage:
             content = message.content
             if type(content) is tuple:
