@@ -30,6 +30,7 @@ __all__ = ["Decoded", "decode_lenient", "problem_of"]
 
 T = TypeVar("T")
 _ROLES = frozenset(role.value for role in Role)
+_UNKNOWN_RECORD = "a record of a kind this version does not know, kept verbatim"
 
 
 class Decoded(NamedTuple, Generic[T]):
@@ -60,7 +61,8 @@ def decode_lenient(
     ``InvalidToolCall`` holding the text as sent; a tool call in OpenAI's
     ``function`` shape is unwrapped (its other fields go to ``extras``).  A
     message that still breaks a rule is skipped and reported as an error, with
-    its path.
+    its path. A message of a role this version does not know (written by a
+    newer one) is kept verbatim as an :class:`UnknownRecord`, with a warning.
 
     Parameters
     ----------
@@ -112,16 +114,22 @@ def problem_of(error: ChatCodecError, path: str) -> Problem:
 
 def lenient_message(
     item: Any, path: str, format: Format, problems: list[Problem]
-) -> Message | None:
-    """One message: strict first, then repaired, else skipped and reported."""
+) -> Message | UnknownRecord | None:
+    """One message: strict first, then repaired, else skipped and reported.
+
+    A message of a role this version does not know is kept verbatim (an
+    :class:`UnknownRecord`) and reported as a warning.
+    """
     try:
         if format == "json":
-            message: Message = decode_json(item, Message, path)
+            message: Message | UnknownRecord = decode_json(item, Message, path)
         else:
             message = convert(item, Message, path)
     except ChatCodecError as error:
         first = error
     else:
+        if isinstance(message, UnknownRecord):
+            _warn(problems, path, _UNKNOWN_RECORD)
         _report_unknown_parts(message, path, problems)
         return message
     try:
@@ -358,7 +366,7 @@ def _entry(
     except ChatCodecError:
         return lenient_message(item, path, format, problems)
     if isinstance(entry, UnknownRecord):
-        _warn(problems, path, "a record of a kind this version does not know, kept verbatim")
+        _warn(problems, path, _UNKNOWN_RECORD)
     else:
         for n, part in enumerate(getattr(entry, "content", None) or ()):
             if isinstance(part, UnknownPart):
