@@ -257,10 +257,10 @@ class TestErrors:
 
     def test_encode_error(self) -> None:
         with pytest.raises(cc.EncodeError) as info:
-            cc.encode(cc.user("x", metadata={"when": object()}))
+            cc.encode(cc.UserMessage("x", extras={"when": object()}))
         assert isinstance(info.value, TypeError)
         with pytest.raises(cc.EncodeError):
-            cc.encode(cc.user("x", metadata={"when": object()}), format="msgpack")
+            cc.encode(cc.UserMessage("x", extras={"when": object()}), format="msgpack")
 
     def test_msgpack_errors(self) -> None:
         with pytest.raises(cc.DecodeError):
@@ -451,7 +451,7 @@ class TestEncodeErrorsShowNoContent:
 
     def test_other_failures_keep_their_kind(self) -> None:
         with pytest.raises(cc.EncodeError, match="cannot encode objects of type object"):
-            cc.encode(cc.user("x", metadata={"k": object()}))
+            cc.encode(cc.UserMessage("x", extras={"k": object()}))
 
 
 class TestJsonl:
@@ -655,4 +655,4 @@ class TestToBuiltins:
 
     def test_no_wire_form_is_an_encode_error(self) -> None:
         with pytest.raises(cc.EncodeError):
-            cc.to_builtins(cc.user("x", metadata={"k": object()}))
+            cc.to_builtins(cc.UserMessage("x", extras={"k": object()}))

@@ -26,6 +26,7 @@ import msgspec
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._frozen import freeze_fields
 from ._record import Record
 
 __all__ = [
@@ -83,6 +84,8 @@ class ControlRecord(Record, frozen=True, tag_field="role", tag="control"):
     def __post_init__(self) -> None:
         if not self.type:
             raise ValidationError("must not be empty", "$.type")
+        if self.metadata is not None or self.parameters is not None:
+            freeze_fields(self, "metadata", "parameters")
 
     def __str__(self) -> str:
         return f"control: {self.type}"

@@ -28,6 +28,7 @@ from typing import Any, overload
 from ._content import TextPart
 from ._control import ControlRecord, UnknownRecord
 from ._errors import NotFoundError, ValidationError
+from ._frozen import freeze_fields
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -78,6 +79,8 @@ class Transcript(Record, frozen=True):
             raise ValidationError(
                 f"unsupported version; this chatcodec reads 1 to {CURRENT_VERSION}", "$.v"
             )
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
 
     @property
     def messages(self) -> tuple[Message, ...]:

@@ -15,6 +15,7 @@ import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._errors import NotFoundError, ValidationError
+from ._frozen import freeze_fields
 from ._record import Record
 from ._roles import Role
 from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
@@ -108,6 +109,8 @@ class _InstructionMessage(BaseMessage, frozen=True):
             _check_text(content, "$.content", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
 
     @property
     def text(self) -> str:
@@ -148,6 +151,8 @@ class UserMessage(BaseMessage, frozen=True, tag="user"):
             _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
 
     @property
     def text(self) -> str:
@@ -206,6 +211,8 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             duplicate = False
         if duplicate:
             raise ValidationError("tool call ids must be unique", "$.tool_calls")
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
 
     @property
     def text(self) -> str:
@@ -290,6 +297,8 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             _check_text(name, "$.name", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
 
     @property
     def text(self) -> str:

@@ -11,11 +11,12 @@ data, never a keyword.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
 from ._errors import ValidationError
+from ._frozen import FrozenDict, FrozenList, freeze, thaw
 
 __all__ = [
     "FrozenDict",
@@ -36,66 +37,6 @@ _SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 _SCHEMA_ONE = frozenset(
     {"items", "not", "if", "then", "else", "contains", "additionalItems", "additionalProperties"}
 )
-
-
-_FROZEN = "a tool's schema cannot be changed: build a new ToolDefinition"
-
-
-def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
-    raise TypeError(_FROZEN)
-
-
-class FrozenDict(dict[str, Any]):
-    """A JSON object that refuses changes, so a checked schema stays as checked.
-
-    A ``dict`` for every reader (msgspec encodes it as one, ``==`` compares
-    it with plain dicts), hashable, and changed only by building a new one.
-    """
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(frozenset(self.items()))
-
-    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
-        return (FrozenDict, (dict(self),))
-
-
-class FrozenList(list[Any]):
-    """A JSON array that refuses changes (see :class:`FrozenDict`)."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(self))
-
-    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
-        return (FrozenList, (list(self),))
-
-
-# Values that are already immutable: returned as they are, without a call.
-_KEPT = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
-
-
-def freeze(value: Any) -> Any:
-    """A copy of the JSON value ``value`` in which no object or array can change."""
-    if isinstance(value, dict):
-        # One copy in C, then only the containers inside are replaced (their
-        # own frozen copies), past the refusing __setitem__.
-        frozen = FrozenDict(value)
-        for key, item in value.items():
-            if type(item) not in _KEPT:
-                dict.__setitem__(frozen, key, freeze(item))
-        return frozen
-    if isinstance(value, list | tuple):
-        if all(type(item) in _KEPT for item in value):
-            return FrozenList(value)
-        return FrozenList([item if type(item) in _KEPT else freeze(item) for item in value])
-    return value
 
 
 # Frozen schemas by their JSON: an application sends the same few tools with
@@ -120,15 +61,6 @@ def freeze_schema(schema: dict[str, Any]) -> FrozenDict:
             _FROZEN_SCHEMAS.clear()
         _FROZEN_SCHEMAS[key] = frozen
     return frozen
-
-
-def thaw(value: Any) -> Any:
-    """A plain copy (``dict`` and ``list``) of a frozen JSON value."""
-    if isinstance(value, dict):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [thaw(item) for item in value]
-    return value
 
 
 def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:

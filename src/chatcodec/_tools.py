@@ -25,6 +25,7 @@ from ._errors import (
     ValidationError,
     from_msgspec,
 )
+from ._frozen import freeze_json
 from ._problems import Problem
 from ._record import Record, json_decoder
 from ._schema import (
@@ -446,6 +447,11 @@ class ToolResultDetails(Record, frozen=True):
     def __post_init__(self) -> None:
         if self.duration is not None and not self.duration >= 0:
             raise ValidationError("must not be negative", "$.duration")
+        output = self.output
+        if output is not None and type(output) is not str:
+            frozen = freeze_json({"output": output}, "$")["output"]
+            if frozen is not output:
+                msgspec.structs.force_setattr(self, "output", frozen)
 
     @classmethod
     def from_exception(cls, exc: BaseException, **fields: Any) -> ToolResultDetails:
