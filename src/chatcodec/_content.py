@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import base64
 from datetime import datetime
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, get_args
 
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._fields import check_choice, check_datetime, check_extras, check_optional
 from ._files import FileReference
 from ._record import Record
 
@@ -31,6 +32,8 @@ __all__ = [
 
 Detail = Literal["auto", "low", "high"]
 Recognition = Literal["vision", "ocr", "auto"]
+_DETAILS = frozenset(get_args(Detail))
+_RECOGNITIONS = frozenset(get_args(Recognition))
 
 
 _TEXT = "must be a string"
@@ -68,6 +71,8 @@ class TextPart(Record, frozen=True, tag_field="type", tag="text"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class _MediaPart(Record, frozen=True, tag_field="type"):
@@ -83,6 +88,8 @@ class _MediaPart(Record, frozen=True, tag_field="type"):
         _check_optional(self, "url", "data", "media_type")
         if self.data is not None and not self.media_type:
             raise ValidationError("must be set when data is set", "$.media_type")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str, **fields: Any) -> Self:
@@ -123,6 +130,19 @@ class ImagePart(_MediaPart, frozen=True, tag="image"):
     vision_analysis: str | None = None
     recognition_error: str | None = None
 
+    def __post_init__(self) -> None:
+        _MediaPart.__post_init__(self)
+        if self.detail is not None and self.detail not in _DETAILS:
+            check_choice(self.detail, _DETAILS, "$.detail")
+        if self.recognition is not None and self.recognition not in _RECOGNITIONS:
+            check_choice(self.recognition, _RECOGNITIONS, "$.recognition")
+        if (
+            self.recognized_text is not None
+            or self.vision_analysis is not None
+            or self.recognition_error is not None
+        ):
+            check_optional(self, "recognized_text", "vision_analysis", "recognition_error")
+
     @property
     def text_stand_in(self) -> str | None:
         """What to send instead of the image to a target without vision."""
@@ -148,6 +168,8 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
         if not _one_source(self.url, self.data, self.file_id):
             raise ValidationError("exactly one of url, data and file_id must be set", "$.url")
         _check_optional(self, "url", "data", "file_id", "media_type", "filename")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
@@ -176,6 +198,10 @@ class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.signature is not None or self.redacted is not None or self.provider is not None:
+            check_optional(self, "signature", "redacted", "provider")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
@@ -186,6 +212,8 @@ class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
@@ -214,6 +242,8 @@ class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
                 raise ValidationError("must not be empty", "$.provider")
         if type(self.data) is not Raw:
             raise ValidationError("must be msgspec.Raw JSON", "$.data")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
@@ -253,6 +283,12 @@ class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
                 raise ValidationError("must not be empty", "$.uri")
         if type(self.content) is not str:
             _check_text(self.content, "$.content")
+        if self.mime_type is not None:
+            check_optional(self, "mime_type")
+        if self.retrieved_at is not None and type(self.retrieved_at) is not datetime:
+            check_datetime(self.retrieved_at, "$.retrieved_at")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def text(self) -> str:

@@ -23,11 +23,12 @@ import itertools
 import operator
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any, overload
+from typing import Any, get_args, overload
 
 from ._content import TextPart
 from ._control import ControlRecord, UnknownRecord
 from ._errors import NotFoundError, ValidationError
+from ._fields import check_choice, check_extras, check_items, check_type
 from ._frozen import freeze_fields
 from ._messages import (
     AssistantMessage,
@@ -56,6 +57,9 @@ _MESSAGE_CLASSES = frozenset(
     (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
 )
 
+_RECORD_TYPES = frozenset({*_MESSAGE_CLASSES, ControlRecord, UnknownRecord})
+_POLICIES = frozenset(get_args(Policy))
+
 _View = tuple[list[Entry | UnknownRecord], int, list[Message], int]
 """The history at one moment: the records list and its length, the messages
 list and its length. The lists only grow while a view holds them."""
@@ -79,8 +83,15 @@ class Transcript(Record, frozen=True):
             raise ValidationError(
                 f"unsupported version; this chatcodec reads 1 to {CURRENT_VERSION}", "$.v"
             )
+        if type(self.records) is not tuple:
+            check_type(self.records, tuple, "$.records", "must be a tuple of records")
+        check_items(self.records, _RECORD_TYPES, "$.records", "must be a message or a record")
+        if self.policy not in _POLICIES:
+            check_choice(self.policy, _POLICIES, "$.policy")
         if self.metadata is not None:
             freeze_fields(self, "metadata")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def messages(self) -> tuple[Message, ...]:

@@ -21,18 +21,20 @@ import mimetypes
 import posixpath
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import unquote
 
 import msgspec
 
 from ._errors import ValidationError
+from ._fields import check_choice, check_extras, check_optional, check_type
 from ._problems import Problem
 from ._record import Record
 
 __all__ = ["FileReference", "local_path", "resolve_file_references", "resolve_image_files"]
 
 Resolution = Literal["pending", "resolved", "failed"]
+_RESOLUTIONS = frozenset(get_args(Resolution))
 
 
 class FileReference(Record, frozen=True, tag_field="type", tag="file_reference"):
@@ -70,8 +72,17 @@ class FileReference(Record, frozen=True, tag_field="type", tag="file_reference")
     error: str | None = None
 
     def __post_init__(self) -> None:
+        if type(self.path) is not str:
+            check_type(self.path, str, "$.path", "must be a string")
         check_path(self.path)
         start, end = self.start_line, self.end_line
+        if start is not None and type(start) is not int:
+            check_type(start, int, "$.start_line", "must be an integer")
+        if end is not None and type(end) is not int:
+            check_type(end, int, "$.end_line", "must be an integer")
+        if self.status not in _RESOLUTIONS:
+            check_choice(self.status, _RESOLUTIONS, "$.status")
+        check_optional(self, "content", "error")
         if start is not None and start < 1:
             raise ValidationError("must be at least 1", "$.start_line")
         if end is not None and (start is None or end < start):
@@ -80,6 +91,8 @@ class FileReference(Record, frozen=True, tag_field="type", tag="file_reference")
             raise ValidationError("must be set when resolved", "$.content")
         if self.status == "failed" and not self.error:
             raise ValidationError("must be set when failed", "$.error")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def lines(self) -> str:

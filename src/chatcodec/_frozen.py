@@ -80,7 +80,7 @@ def freeze(value: Any) -> Any:
 
 # Leaves a record's JSON may hold: JSON's own, and msgspec.Raw (JSON bytes a
 # provider kept as sent).
-_LEAVES = frozenset({str, int, bool, type(None), msgspec.Raw})
+_LEAVES = frozenset({str, bool, type(None), msgspec.Raw})
 _OBJECT = "must be an object with string keys and JSON values"
 
 
@@ -124,7 +124,10 @@ def _check_json(value: Any, path: str, depth: int) -> None:
     elif isinstance(value, float):
         if value - value != 0.0:  # NaN and infinity, which JSON has not
             raise ValidationError("must not hold NaN or infinity", path)
-    elif not isinstance(value, str | int | msgspec.Raw):  # bool is an int
+    elif isinstance(value, int):  # bool is an int too
+        if not -(2**63) <= value < 2**64:
+            raise ValidationError("must be an integer within 64 bits", path)
+    elif not isinstance(value, str | msgspec.Raw):
         raise ValidationError("must hold only JSON values", path)
 
 

@@ -9,12 +9,14 @@ duplicate-id check, which is O(number of tool calls).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
+from ._control import UnknownPart
 from ._errors import NotFoundError, ValidationError
+from ._fields import check_extras, check_items
 from ._frozen import freeze_fields
 from ._record import Record
 from ._roles import Role
@@ -41,6 +43,12 @@ _TEXT = "must be a string"
 _TEXT_OR_PARTS = "must be a string or a tuple of parts"
 _CALLS = "must be a tuple of tool calls"
 _BOOL = "must be true or false"
+_PART = "must be a content part of a kind this message takes"
+# What decoding puts in each content (UnknownPart: a kind a newer version wrote).
+_USER_PARTS = frozenset({*get_args(ContentPart), UnknownPart})
+_ASSISTANT_PARTS = frozenset({*get_args(AssistantPart), UnknownPart})
+_TOOL_CALL = frozenset({ToolCall})
+_INVALID_CALL = frozenset({InvalidToolCall})
 
 
 def _check_text(value: object, path: str, kinds: type | tuple[type, ...], rule: str) -> None:
@@ -109,6 +117,8 @@ class _InstructionMessage(BaseMessage, frozen=True):
             _check_text(content, "$.content", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
         if self.metadata is not None:
             freeze_fields(self, "metadata")
 
@@ -149,8 +159,15 @@ class UserMessage(BaseMessage, frozen=True, tag="user"):
         content = self.content
         if not content or (type(content) is not str and type(content) is not tuple):
             _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
+        if type(content) is not str and not isinstance(content, str):
+            for part in content:
+                if type(part) not in _USER_PARTS:
+                    check_items(content, _USER_PARTS, "$.content", _PART)
+                    break
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
         if self.metadata is not None:
             freeze_fields(self, "metadata")
 
@@ -195,8 +212,23 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             raise ValidationError(_CALLS, "$.tool_calls")
         if type(invalid) is not tuple and not isinstance(invalid, tuple):
             raise ValidationError(_CALLS, "$.invalid_tool_calls")
+        if content is not None and type(content) is not str and not isinstance(content, str):
+            for part in content:
+                if type(part) not in _ASSISTANT_PARTS:
+                    check_items(content, _ASSISTANT_PARTS, "$.content", _PART)
+                    break
+        for call in calls:
+            if type(call) is not ToolCall:
+                check_items(calls, _TOOL_CALL, "$.tool_calls", "must be a ToolCall")
+                break
+        if invalid:
+            check_items(
+                invalid, _INVALID_CALL, "$.invalid_tool_calls", "must be an InvalidToolCall"
+            )
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
         # Pairwise for the usual one to three calls: no list or set to build.
         n = len(calls)
         if invalid or n > 3:
@@ -292,11 +324,20 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             raise ValidationError(_TEXT_OR_PARTS, "$.content")
         if self.is_error is not False and self.is_error is not True:
             raise ValidationError(_BOOL, "$.is_error")
+        if type(content) is not str and not isinstance(content, str):
+            for part in content:
+                if type(part) not in _USER_PARTS:
+                    check_items(content, _USER_PARTS, "$.content", _PART)
+                    break
+        if self.details is not None and not isinstance(self.details, ToolResultDetails):
+            raise ValidationError("must be ToolResultDetails", "$.details")
         name = self.name
         if name is not None and (not name or type(name) is not str):
             _check_text(name, "$.name", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
         if self.metadata is not None:
             freeze_fields(self, "metadata")
 
@@ -361,8 +402,9 @@ def user(
     Raises
     ------
     ValidationError
-        If ``content`` is empty (no text, or no parts), or ``id`` is not a
-        string.
+        If ``content`` is empty (no text, or no parts), a string in it is
+        empty, an item is neither a string nor a content part, ``metadata``
+        is not a JSON object, or ``id`` is not a string.
 
     Examples
     --------
@@ -375,8 +417,17 @@ def user(
             parts = iter(content)
         except TypeError:
             raise ValidationError(_TEXT_OR_PARTS, "$.content") from None
-        content = tuple(TextPart(part) if isinstance(part, str) else part for part in parts)
+        content = tuple(_part(part, n) for n, part in enumerate(parts))
     return UserMessage(content, id=id, metadata=metadata)
+
+
+def _part(part: ContentPart | str, n: int) -> ContentPart:
+    if isinstance(part, str):
+        if not part:
+            # As for text given alone: an empty string says nothing.
+            raise ValidationError(_EMPTY, f"$.content[{n}]")
+        return TextPart(part)
+    return part
 
 
 def assistant(

@@ -25,6 +25,7 @@ from ._errors import (
     ValidationError,
     from_msgspec,
 )
+from ._fields import check_datetime, check_extras, check_number, check_optional
 from ._frozen import freeze_json
 from ._problems import Problem
 from ._record import Record, json_decoder
@@ -147,6 +148,8 @@ class ToolCall(Record, frozen=True):
                 text.decode()
             except UnicodeDecodeError:
                 raise ValidationError("must be UTF-8", "$.arguments") from None
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     def __hash__(self) -> int:
         return hash((self.id, self.name, bytes(self.arguments), self.approval))
@@ -298,6 +301,8 @@ class InvalidToolCall(Record, frozen=True):
             raise ValidationError(_TEXT, "$.arguments")
         if type(self.error) is not str and not isinstance(self.error, str):
             raise ValidationError(_TEXT, "$.error")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | InvalidToolCall:
@@ -445,8 +450,19 @@ class ToolResultDetails(Record, frozen=True):
     stack_trace: str | None = None
 
     def __post_init__(self) -> None:
-        if self.duration is not None and not self.duration >= 0:
-            raise ValidationError("must not be negative", "$.duration")
+        if self.duration is not None:
+            if type(self.duration) is not float:
+                check_number(self.duration, "$.duration")
+            if self.duration - self.duration != 0:
+                raise ValidationError("must be finite", "$.duration")
+            if not self.duration >= 0:
+                raise ValidationError("must not be negative", "$.duration")
+        check_optional(self, "error_message", "stack_trace")
+        if self.recoverable is not None and type(self.recoverable) is not bool:
+            raise ValidationError(_BOOL, "$.recoverable")
+        check_datetime(self.timestamp, "$.timestamp")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
         output = self.output
         if output is not None and type(output) is not str:
             frozen = freeze_json({"output": output}, "$")["output"]
