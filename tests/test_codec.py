@@ -351,6 +351,17 @@ class TestLenient:
         ]
         assert len(problems) == 3
 
+    def test_seed_repairs(self) -> None:
+        # An assistant's null content without calls is empty text; a user's list
+        # that is not parts is kept as its JSON text. Both warned.
+        data = b'[{"role":"assistant","content":null},{"role":"user","content":[1,{"a":2}]}]'
+        value, problems = cc.decode_lenient(data)
+        assert value == [cc.assistant(""), cc.user('[1,{"a":2}]')]
+        assert [(p.path, p.severity) for p in problems] == [
+            ("$[0].content", "warning"),
+            ("$[1].content", "warning"),
+        ]
+
     def test_unrepairable_messages_are_skipped_and_reported(self) -> None:
         data = (
             b'[{"role":"user","content":null},{"role":"robot","content":"x"},'
