@@ -18,102 +18,21 @@ from __future__ import annotations
 import base64
 import fnmatch
 import mimetypes
-import posixpath
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 from urllib.parse import unquote
 
 import msgspec
 
+from ._content import FileReference, ImagePart, check_path
 from ._errors import ValidationError
-from ._fields import check_choice, check_extras, check_optional, check_type
+from ._messages import ToolMessage, UserMessage
 from ._problems import Problem
-from ._record import Record
 
-__all__ = ["FileReference", "local_path", "resolve_file_references", "resolve_image_files"]
-
-Resolution = Literal["pending", "resolved", "failed"]
-_RESOLUTIONS = frozenset(get_args(Resolution))
-
-
-class FileReference(Record, frozen=True, tag_field="type", tag="file_reference"):
-    """A file (or some of its lines) the user points at.
-
-    Parameters
-    ----------
-    path : str
-        Relative to the workspace root, or absolute inside it; POSIX
-        separators, normalized, without ``..``.
-    start_line, end_line : int, optional
-        1-indexed, inclusive; ``end_line`` needs ``start_line`` and is not
-        before it. Without them, the whole file.
-    status : {"pending", "resolved", "failed"}, default "pending"
-        Whether :func:`resolve_file_references` has read it.
-    content : str, optional
-        The lines read, each prefixed with its number and a tab (resolved).
-    error : str, optional
-        Why it could not be read (failed): a rule, never file content.
-
-    Examples
-    --------
-    >>> FileReference("src/app.py", start_line=10, end_line=20)
-    FileReference(path=<10 chars>, start_line=10, end_line=20)
-    >>> FileReference("../etc/passwd")
-    Traceback (most recent call last):
-    chatcodec.ValidationError: must not contain '..' - at `$.path`
-    """
-
-    path: str
-    start_line: int | None = None
-    end_line: int | None = None
-    status: Resolution = "pending"
-    content: str | None = None
-    error: str | None = None
-
-    def __post_init__(self) -> None:
-        if type(self.path) is not str:
-            check_type(self.path, str, "$.path", "must be a string")
-        check_path(self.path)
-        start, end = self.start_line, self.end_line
-        if start is not None and type(start) is not int:
-            check_type(start, int, "$.start_line", "must be an integer")
-        if end is not None and type(end) is not int:
-            check_type(end, int, "$.end_line", "must be an integer")
-        if self.status not in _RESOLUTIONS:
-            check_choice(self.status, _RESOLUTIONS, "$.status")
-        check_optional(self, "content", "error")
-        if start is not None and start < 1:
-            raise ValidationError("must be at least 1", "$.start_line")
-        if end is not None and (start is None or end < start):
-            raise ValidationError("needs start_line and must not be before it", "$.end_line")
-        if self.status == "resolved" and self.content is None:
-            raise ValidationError("must be set when resolved", "$.content")
-        if self.status == "failed" and not self.error:
-            raise ValidationError("must be set when failed", "$.error")
-        if self.extras is not None and type(self.extras) is not dict:
-            check_extras(self.extras)
-
-    @property
-    def lines(self) -> str:
-        """The range as text: ``"10-20"``, ``"10-"`` or ``""`` (whole file)."""
-        if self.start_line is None:
-            return ""
-        return f"{self.start_line}-{self.end_line if self.end_line is not None else ''}"
-
-
-def check_path(path: str, where: str = "$.path") -> None:
-    """Raise unless ``path`` is a plausible, normalized workspace path."""
-    if not path:
-        raise ValidationError("must not be empty", where)
-    if "\0" in path:
-        raise ValidationError("must not contain NUL", where)
-    if "\\" in path:
-        raise ValidationError("must use / as the separator", where)
-    if ".." in path.split("/"):
-        raise ValidationError("must not contain '..'", where)
-    if posixpath.normpath(path) != path:
-        raise ValidationError("must be normalized (no '.', '//' or trailing '/')", where)
+# FileReference lives with the other parts (in _content); this module reads
+# what it names.
+__all__ = ["local_path", "resolve_file_references", "resolve_image_files"]
 
 
 def resolve_file_references(
@@ -160,8 +79,6 @@ def resolve_file_references(
     >>> resolved[0].content[1].content, report
     ('2\ttwo\n3\tthree', [])
     """
-    from ._messages import UserMessage
-
     patterns = None if allow is None else tuple(allow)
     problems: list[Problem] = []
     real_root = _root(root)
@@ -357,9 +274,6 @@ def resolve_image_files(
     >>> image.url, image.media_type, image.data, image.detail, report
     (None, 'image/png', 'iVBORw0KGgoAAAAAAAAAAA==', 'low', [])
     """
-    from ._content import ImagePart
-    from ._messages import ToolMessage, UserMessage
-
     patterns = None if allow is None else tuple(allow)
     real_root = _root(root)
     problems: list[Problem] = []

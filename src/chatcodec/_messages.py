@@ -30,6 +30,7 @@ __all__ = [
     "Message",
     "SystemMessage",
     "ToolMessage",
+    "ToolResult",
     "UserMessage",
     "assistant",
     "developer",
@@ -351,6 +352,61 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
 
     def _sizes(self) -> str:
         return _describe(self.content) + (", error" if self.is_error else "")
+
+
+class ToolResult(Record, frozen=True):
+    """The outcome of running a tool.
+
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty), or ``is_error`` is not a bool; the
+        constructors below raise the same.
+
+    Examples
+    --------
+    >>> ToolResult.error("call_1", "city not found").is_error
+    True
+    """
+
+    tool_call_id: str
+    result: str
+    is_error: bool = False
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.tool_call_id or type(self.tool_call_id) is not str:
+            _check_text(self.tool_call_id, "$.tool_call_id")
+        if type(self.result) is not str and not isinstance(self.result, str):
+            raise ValidationError(_TEXT, "$.result")
+        if self.is_error is not False and self.is_error is not True:
+            raise ValidationError(_BOOL, "$.is_error")
+        if self.name is not None and (not self.name or type(self.name) is not str):
+            _check_text(self.name, "$.name")
+
+    @classmethod
+    def success(cls, tool_call_id: str, result: str, *, name: str | None = None) -> ToolResult:
+        """A successful result (``name``: the tool's, for :class:`ToolMessage`)."""
+        return cls(tool_call_id, result, name=name)
+
+    @classmethod
+    def error(cls, tool_call_id: str, message: str, *, name: str | None = None) -> ToolResult:
+        """A failed result; ``message`` is what the model is told."""
+        return cls(tool_call_id, message, is_error=True, name=name)
+
+    def to_message(
+        self, *, id: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> ToolMessage:
+        """The tool message that carries this result."""
+        return ToolMessage(
+            self.tool_call_id,
+            self.result,
+            is_error=self.is_error,
+            name=self.name,
+            id=id,
+            metadata=metadata,
+        )
 
 
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage

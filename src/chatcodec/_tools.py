@@ -13,7 +13,7 @@ import re
 import traceback
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -42,15 +42,11 @@ from ._schema import (
 )
 from ._signature import function_type
 
-if TYPE_CHECKING:
-    from ._messages import ToolMessage
-
 __all__ = [
     "InvalidToolCall",
     "ToolCall",
     "ToolCallDelta",
     "ToolDefinition",
-    "ToolResult",
     "ToolResultDetails",
     "parse_tool_call",
     "tool_call",
@@ -483,63 +479,6 @@ class ToolResultDetails(Record, frozen=True):
         message = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
         trace = "".join(traceback.format_exception(exc))
         return cls(error_message=message, stack_trace=trace, **fields)
-
-
-class ToolResult(Record, frozen=True):
-    """The outcome of running a tool.
-
-    Raises
-    ------
-    ValidationError
-        If ``tool_call_id`` is empty or not a string, ``result`` is not a
-        string (it may be empty), or ``is_error`` is not a bool; the
-        constructors below raise the same.
-
-    Examples
-    --------
-    >>> ToolResult.error("call_1", "city not found").is_error
-    True
-    """
-
-    tool_call_id: str
-    result: str
-    is_error: bool = False
-    name: str | None = None
-
-    def __post_init__(self) -> None:
-        if not self.tool_call_id or type(self.tool_call_id) is not str:
-            _check_text(self.tool_call_id, "$.tool_call_id")
-        if type(self.result) is not str and not isinstance(self.result, str):
-            raise ValidationError(_TEXT, "$.result")
-        if self.is_error is not False and self.is_error is not True:
-            raise ValidationError(_BOOL, "$.is_error")
-        if self.name is not None and (not self.name or type(self.name) is not str):
-            _check_text(self.name, "$.name")
-
-    @classmethod
-    def success(cls, tool_call_id: str, result: str, *, name: str | None = None) -> ToolResult:
-        """A successful result (``name``: the tool's, for :class:`ToolMessage`)."""
-        return cls(tool_call_id, result, name=name)
-
-    @classmethod
-    def error(cls, tool_call_id: str, message: str, *, name: str | None = None) -> ToolResult:
-        """A failed result; ``message`` is what the model is told."""
-        return cls(tool_call_id, message, is_error=True, name=name)
-
-    def to_message(
-        self, *, id: str | None = None, metadata: dict[str, Any] | None = None
-    ) -> ToolMessage:
-        """The tool message that carries this result."""
-        from ._messages import ToolMessage
-
-        return ToolMessage(
-            self.tool_call_id,
-            self.result,
-            is_error=self.is_error,
-            name=self.name,
-            id=id,
-            metadata=metadata,
-        )
 
 
 class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):

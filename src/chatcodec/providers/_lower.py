@@ -42,12 +42,12 @@ from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 import msgspec
 
-from .._content import ImagePart, McpResource, TextPart
+from .._content import FileReference, ImagePart, McpResource, TextPart
 from .._control import ControlRecord, UnknownPart
 from .._conversation import Conversation, Entry, Transcript
 from .._errors import ValidationError
 from .._exchange import Request
-from .._files import FileReference, local_path
+from .._files import local_path
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
