@@ -377,13 +377,13 @@ class ToolResult(Record, frozen=True):
 
     def __post_init__(self) -> None:
         if not self.tool_call_id or type(self.tool_call_id) is not str:
-            _check_text(self.tool_call_id, "$.tool_call_id")
+            _check_text(self.tool_call_id, "$.tool_call_id", str, _TEXT)
         if type(self.result) is not str and not isinstance(self.result, str):
             raise ValidationError(_TEXT, "$.result")
         if self.is_error is not False and self.is_error is not True:
             raise ValidationError(_BOOL, "$.is_error")
         if self.name is not None and (not self.name or type(self.name) is not str):
-            _check_text(self.name, "$.name")
+            _check_text(self.name, "$.name", str, _TEXT)
 
     @classmethod
     def success(cls, tool_call_id: str, result: str, *, name: str | None = None) -> ToolResult:
