@@ -65,8 +65,8 @@ def resolve_file_references(
         in ``content``) or ``failed`` (the reason in ``error``). Messages
         without pending references are the same objects.
     list of Problem
-        One per failed reference (error), and per range cut at the end of
-        the file (warning), by path in ``messages``.
+        One per failed reference (error), by path in ``messages``. A range
+        that starts or ends after the file's last line fails.
 
     Examples
     --------
@@ -169,10 +169,10 @@ def _resolve(
             part, f"the range starts after the last line ({len(lines)})", where, problems
         )
     if last > len(lines):
-        problems.append(
-            Problem(where, f"the range ends after the last line ({len(lines)})", "warning")
-        )
-        last = len(lines)
+        # The lines asked for are not all there: the reference fails, as one
+        # whose range starts past the end does (the application asked for
+        # lines the file does not have; sending fewer would hide it).
+        return _failed(part, f"the range ends after the last line ({len(lines)})", where, problems)
     numbered = "\n".join(f"{number}\t{lines[number - 1]}" for number in range(first, last + 1))
     return msgspec.structs.replace(part, status="resolved", content=numbered, error=None)
 

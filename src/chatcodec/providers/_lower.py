@@ -73,6 +73,7 @@ DENIED_RESULT = "The user denied this tool call."
 
 UNRESOLVED = "a file reference that was not resolved"
 NO_STAND_IN = "an image without recognized text, for a target without vision"
+VISION_UNAVAILABLE = "vision is unavailable: the image was sent as the text read from it"
 UNREAD_IMAGE = "an image by local path that was not read (see resolve_image_files)"
 AWAITING = "a tool call awaiting approval"
 UNKNOWN_PART = "a part of a kind this version does not know"
@@ -270,6 +271,9 @@ def _parts(
             if text:
                 new.append(TextPart(text))
                 index.append(j)
+                if not vision and part.recognition == "auto":
+                    # "auto" left the choice to the target: say that it had no vision.
+                    enc.lose(where, VISION_UNAVAILABLE)
             else:
                 enc.lose(where, UNREAD_IMAGE if vision else NO_STAND_IN)
         else:
