@@ -21,6 +21,7 @@ from ._frozen import FrozenDict, FrozenList, freeze, thaw
 __all__ = [
     "FrozenDict",
     "FrozenList",
+    "check_schema",
     "close_objects",
     "freeze",
     "freeze_schema",
@@ -53,14 +54,84 @@ def freeze_schema(schema: dict[str, Any]) -> FrozenDict:
     try:
         key = _encode(schema)
     except (TypeError, ValueError, OverflowError, RecursionError):
+        check_schema(schema, "$.parameters")
         return freeze(schema)  # type: ignore[no-any-return]
     frozen = _FROZEN_SCHEMAS.get(key)
     if frozen is None:
+        check_schema(schema, "$.parameters")  # once per distinct schema
         frozen = freeze(schema)
         if len(_FROZEN_SCHEMAS) >= _FROZEN_SCHEMAS_LIMIT:
             _FROZEN_SCHEMAS.clear()
         _FROZEN_SCHEMAS[key] = frozen
     return frozen
+
+
+# The JSON Schema meta-schema's structure: what each keyword's value must be.
+_TEXT_KEYWORDS = frozenset({"title", "description", "pattern", "format", "$ref", "$id", "$schema"})
+_COUNT_KEYWORDS = frozenset(
+    {"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
+)
+_NUMBER_KEYWORDS = frozenset({"minimum", "maximum", "multipleOf"})
+_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def check_schema(schema: Any, path: str) -> None:
+    """Raise unless ``schema`` has the structure the JSON Schema meta-schema gives.
+
+    Each keyword this module knows must hold what the meta-schema says
+    (``properties`` an object of schemas, ``required`` an array of strings,
+    ``type`` a type name or an array of them, counts non-negative
+    integers...); a schema is an object or a boolean. Keywords it does not
+    know are left to the provider. Property names show as ``[...]``.
+
+    Raises
+    ------
+    ValidationError
+        Naming the keyword's path and what it must be.
+    """
+    if isinstance(schema, bool):
+        return
+    if not isinstance(schema, dict):
+        raise ValidationError("must be a JSON Schema (an object or a boolean)", path)
+    for key, value in schema.items():
+        at = f"{path}.{key}"
+        if key in _SCHEMA_MAPS:
+            if not isinstance(value, dict):
+                raise ValidationError("must be an object of schemas", at)
+            for sub in value.values():
+                check_schema(sub, f"{at}[...]")
+        elif key in _SCHEMA_LISTS:
+            if not isinstance(value, list) or not value:
+                raise ValidationError("must be a non-empty array of schemas", at)
+            for i, sub in enumerate(value):
+                check_schema(sub, f"{at}[{i}]")
+        elif key == "items" and isinstance(value, list):  # the older array form
+            for i, sub in enumerate(value):
+                check_schema(sub, f"{at}[{i}]")
+        elif key in _SCHEMA_ONE:
+            check_schema(value, at)
+        elif key == "type":
+            names = value if isinstance(value, list) else [value]
+            if not names or any(name not in _TYPES for name in names):
+                raise ValidationError("must be a JSON Schema type or an array of them", at)
+        elif key == "required":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValidationError("must be an array of strings", at)
+        elif key == "enum":
+            if not isinstance(value, list):
+                raise ValidationError("must be an array", at)
+        elif key in _TEXT_KEYWORDS:
+            if not isinstance(value, str):
+                raise ValidationError("must be a string", at)
+        elif key in _COUNT_KEYWORDS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValidationError("must be a non-negative integer", at)
+        elif key in _NUMBER_KEYWORDS and (
+            isinstance(value, bool) or not isinstance(value, int | float)
+        ):
+            raise ValidationError("must be a number", at)
+        elif key == "uniqueItems" and not isinstance(value, bool):
+            raise ValidationError("must be true or false", at)
 
 
 def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:
