@@ -196,6 +196,13 @@ def read_transcript(data: bytes | str, *, format: Format = "json") -> tuple[Tran
     list of str
         What each migration step did (empty when none was needed).
 
+    Raises
+    ------
+    DecodeError
+        If the document is not well-formed.
+    ValidationError
+        If it breaks a rule, or its version is not one this chatcodec reads.
+
     Examples
     --------
     >>> old = b'{"v":1,"messages":[{"role":"user","content":"Hi"}]}'

@@ -192,7 +192,14 @@ class Conversation:
             self._view = (items, n + 1, messages, k)
 
     def extend(self, messages: Iterable[BaseMessage | ControlRecord | UnknownRecord]) -> None:
-        """Append several messages: all of them, or none if one breaks a rule."""
+        """Append several messages: all of them, or none if one breaks a rule.
+
+        Raises
+        ------
+        OrderingError
+            If a message breaks the conversation's ordering policy (also a
+            ``ValidationError``); the conversation is left as it was.
+        """
         batch = list(messages)
         with self._lock:
             state = self._state.copy()
@@ -405,7 +412,13 @@ class Conversation:
     # -- filters --------------------------------------------------------------
 
     def by_role(self, role: Role | str) -> tuple[Message, ...]:
-        """The messages of one role, in order."""
+        """The messages of one role, in order.
+
+        Raises
+        ------
+        ValidationError
+            If ``role`` is not a role (a name in any case, or a :class:`Role`).
+        """
         wanted = Role.parse(role) if not isinstance(role, Role) else role
         return tuple(m for m in self.messages if m.role is wanted)
 

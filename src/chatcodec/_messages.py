@@ -65,6 +65,14 @@ def _check_text(value: object, path: str, kinds: type | tuple[type, ...], rule: 
         raise ValidationError(_EMPTY, path)
 
 
+def _own_fields(message: BaseMessage) -> None:
+    """Check ``extras`` and freeze ``metadata`` (the slow branch: one of them is set)."""
+    if message.extras is not None and type(message.extras) is not dict:
+        check_extras(message.extras)
+    if message.metadata is not None:
+        freeze_fields(message, "metadata")
+
+
 def _check_id(value: object) -> None:
     if not isinstance(value, str):
         raise ValidationError(_TEXT, "$.id")
@@ -118,10 +126,8 @@ class _InstructionMessage(BaseMessage, frozen=True):
             _check_text(content, "$.content", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
-        if self.extras is not None and type(self.extras) is not dict:
-            check_extras(self.extras)
-        if self.metadata is not None:
-            freeze_fields(self, "metadata")
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:
@@ -158,19 +164,20 @@ class UserMessage(BaseMessage, frozen=True, tag="user"):
 
     def __post_init__(self) -> None:
         content = self.content
-        if not content or (type(content) is not str and type(content) is not tuple):
-            _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
-        if type(content) is not str and not isinstance(content, str):
-            for part in content:
-                if type(part) not in _USER_PARTS:
-                    check_items(content, _USER_PARTS, "$.content", _PART)
-                    break
+        if type(content) is not str:
+            if type(content) is not tuple or not content:
+                _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
+            if not isinstance(content, str):
+                for part in content:
+                    if type(part) not in _USER_PARTS:
+                        check_items(content, _USER_PARTS, "$.content", _PART)
+                        break
+        elif not content:
+            raise ValidationError(_EMPTY, "$.content")
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
-        if self.extras is not None and type(self.extras) is not dict:
-            check_extras(self.extras)
-        if self.metadata is not None:
-            freeze_fields(self, "metadata")
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:
@@ -228,8 +235,8 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             )
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
-        if self.extras is not None and type(self.extras) is not dict:
-            check_extras(self.extras)
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
         # Pairwise for the usual one to three calls: no list or set to build.
         n = len(calls)
         if invalid or n > 3:
@@ -244,8 +251,6 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             duplicate = False
         if duplicate:
             raise ValidationError("tool call ids must be unique", "$.tool_calls")
-        if self.metadata is not None:
-            freeze_fields(self, "metadata")
 
     @property
     def text(self) -> str:
@@ -337,10 +342,8 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             _check_text(name, "$.name", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
-        if self.extras is not None and type(self.extras) is not dict:
-            check_extras(self.extras)
-        if self.metadata is not None:
-            freeze_fields(self, "metadata")
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:

@@ -151,7 +151,14 @@ class ToolCall(Record, frozen=True):
         return hash((self.id, self.name, bytes(self.arguments), self.approval))
 
     def with_approval(self, approval: Approval | None) -> ToolCall:
-        """A copy with the approval status changed (calls are immutable)."""
+        """A copy with the approval status changed (calls are immutable).
+
+        Raises
+        ------
+        ValidationError
+            If ``approval`` is not ``"pending"``, ``"approved"``, ``"denied"``
+            or ``None``.
+        """
         if approval not in _APPROVALS:
             raise ValidationError(_APPROVAL_RULE, "$.approval")
         return msgspec.structs.replace(self, approval=approval)
@@ -591,6 +598,12 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         takes ``null`` as well, meaning "use the default" (the default is
         named in its description, since strict schemas refuse ``default``).
         :meth:`ToolCall.arguments_as` reads such a ``null`` as absent.
+
+        Raises
+        ------
+        ValidationError
+            If a field's type has no JSON Schema, or the name (the type's
+            name by default) breaks the tool-name rule.
 
         Examples
         --------
