@@ -966,7 +966,11 @@ class TestCheck:
             "required": "a",
             "properties": {"a": {"type": 1, "description": 2}, "b": {"type": ["string", "null"]}},
         }
-        tool = cc.ToolDefinition("f", parameters=schema, strict=False)
+        with pytest.raises(cc.ValidationError):  # refused when built, by the meta-schema
+            cc.ToolDefinition("f", parameters=schema, strict=False)
+        # The preflight still guards a definition that went round the check.
+        tool = cc.ToolDefinition("f", strict=False)
+        msgspec.structs.force_setattr(tool, "parameters", schema)
         assert self.rules(cc.Request(tools=(tool,), model="m")) == [
             ("$.tools[0].parameters.required", "required must be an array of strings", "error"),
             (
@@ -980,9 +984,8 @@ class TestCheck:
                 "error",
             ),
         ]
-        bad_props = cc.ToolDefinition(
-            "f", parameters={"type": "object", "properties": []}, strict=False
-        )
+        bad_props = cc.ToolDefinition("f", strict=False)
+        msgspec.structs.force_setattr(bad_props, "parameters", {"type": "object", "properties": []})
         assert self.rules(cc.Request(tools=(bad_props,), model="m")) == [
             ("$.tools[0].parameters.properties", "properties must be an object", "error")
         ]
