@@ -225,10 +225,11 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
                 if type(part) not in _ASSISTANT_PARTS:
                     check_items(content, _ASSISTANT_PARTS, "$.content", _PART)
                     break
-        for call in calls:
-            if type(call) is not ToolCall:
-                check_items(calls, _TOOL_CALL, "$.tool_calls", "must be a ToolCall")
-                break
+        # The usual one or two calls are looked at without a loop.
+        if calls and (
+            type(calls[0]) is not ToolCall or type(calls[-1]) is not ToolCall or len(calls) > 2
+        ):
+            check_items(calls, _TOOL_CALL, "$.tool_calls", "must be a ToolCall")
         if invalid:
             check_items(
                 invalid, _INVALID_CALL, "$.invalid_tool_calls", "must be an InvalidToolCall"
