@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import chatcodec
+import chatcodec as cc
 
 README = Path(__file__).parent.parent / "README.md"
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -58,3 +59,20 @@ def test_readme_starts_with_the_commands() -> None:
     lines = README.read_text().splitlines()
     commands = [line.split("#")[0].strip() for line in lines[2:7] if line.startswith("make")]
     assert commands == ["make test", "make run", "make bench"]
+
+
+def test_raising_functions_document_what_they_raise() -> None:
+    """Every public function that raises says so in a ``Raises`` section."""
+    import inspect
+
+    for function in (
+        cc.ToolDefinition.from_type,
+        cc.Conversation.extend,
+        cc.Conversation.by_role,
+        cc.ToolCall.with_approval,
+        cc.read_transcript,
+    ):
+        doc = inspect.getdoc(function) or ""
+        assert "\nRaises\n------\n" in doc, function.__qualname__
+    # The safer default is stated with its reason.
+    assert "prompt injection" in (inspect.getdoc(cc.validate_untrusted) or "")

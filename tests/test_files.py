@@ -135,13 +135,14 @@ class TestResolve:
         part = resolved(ask(FileReference("src/app.py", start_line=11)), workspace)
         assert part.error == "the range starts after the last line (10)"
 
-    def test_range_cut_at_the_end_warns(self, workspace: Path) -> None:
+    def test_range_ending_after_the_end_fails(self, workspace: Path) -> None:
         messages = ask(FileReference("src/app.py", start_line=10, end_line=12))
         out, report = resolve_file_references(messages, root=workspace)
-        assert out[1].content[1].content == "10\tline 10"  # type: ignore[attr-defined]
-        assert report == [
-            cc.Problem("$[1].content[1]", "the range ends after the last line (10)", "warning")
-        ]
+        part = out[1].content[1]  # type: ignore[attr-defined]
+        assert (part.status, part.error) == ("failed", "the range ends after the last line (10)")
+        assert report == [cc.Problem("$[1].content[1]", "the range ends after the last line (10)")]
+        ok = ask(FileReference("src/app.py", start_line=9, end_line=10))
+        assert resolved(ok, workspace).status == "resolved"
 
     def test_allow_patterns(self, workspace: Path) -> None:
         messages = ask(FileReference("README.md"))

@@ -195,9 +195,45 @@ class TestValueSemantics:
         assert hash(cc.assistant(None, [CALL])) == hash(cc.assistant(None, [CALL]))
         assert len({cc.user("x"), cc.user("x"), cc.user("y")}) == 2
 
-    def test_not_hashable_with_a_dict_field(self) -> None:
+    def test_hashable_with_metadata(self) -> None:
+        a = cc.user("x", metadata={"a": [1, {"b": 2}]})
+        b = cc.decode(cc.encode(a))
+        assert a == b
+        assert hash(a) == hash(b)
+        assert len({a, b, cc.user("x")}) == 2
+        assert a.metadata == {"a": [1, {"b": 2}]}  # still compares with plain values
+
+    def test_metadata_cannot_change_in_place(self) -> None:
+        given = {"a": 1, "nested": {"b": [1]}}
+        message = cc.user("x", metadata=given)
+        given["a"] = 2  # the caller's dict is theirs: the message holds a copy
+        assert message.metadata is not None
+        assert message.metadata["a"] == 1
+        with pytest.raises(TypeError, match="cannot be changed"):
+            message.metadata["a"] = 999
+        with pytest.raises(TypeError, match="cannot be changed"):
+            message.metadata["nested"]["b"].append(2)
+        with pytest.raises(TypeError, match="cannot be changed"):
+            message.metadata.update(a=3)
+        conv = cc.Conversation([message], policy="provider")
         with pytest.raises(TypeError):
-            hash(cc.user("x", metadata={"a": 1}))
+            conv.messages[0].metadata["a"] = 999  # type: ignore[index]
+        assert (
+            cc.encode(message)
+            == b'{"role":"user","content":"x","metadata":{"a":1,"nested":{"b":[1]}}}'
+        )
+
+    def test_every_metadata_is_frozen(self) -> None:
+        details = cc.ToolResultDetails(output={"rows": [1, 2]})
+        record = cc.ControlRecord("mode_change", parameters={"p": [1]}, metadata={"m": {}})
+        transcript = cc.Transcript(v=2, metadata={"t": [1]})
+        for value in (details.output, record.parameters, record.metadata, transcript.metadata):
+            with pytest.raises(TypeError):
+                value.clear()  # type: ignore[union-attr]
+        assert hash(record) == hash(cc.decode(cc.encode(record), type=cc.ControlRecord))
+        decoded = cc.decode(b'{"role":"system","content":"s","metadata":{"k":[1]}}')
+        with pytest.raises(TypeError):
+            decoded.metadata["k"].append(2)  # type: ignore[index, union-attr]
 
     def test_roles(self) -> None:
         assert [cls.role for cls in MESSAGE_TYPES.values()] == list(cc.Role)
@@ -215,8 +251,8 @@ class TestValueSemantics:
         assert sys.getsizeof(message) <= 64
 
     def test_tool_message_size(self) -> None:
-        # One slot more than the others: the run's details (duration, output...).
-        assert sys.getsizeof(cc.tool_result("c", "r")) <= 72
+        # Two slots more than the others: the tool's name and the run's details.
+        assert sys.getsizeof(cc.tool_result("c", "r")) <= 80
 
     def test_str_shows_role_and_sizes(self) -> None:
         assert str(cc.user("hello")) == "user: 5 chars"

@@ -29,3 +29,36 @@ class TestPublicApi:
                         inspect.isfunction(member) or isinstance(member, classmethod | property)
                     ):
                         assert inspect.getdoc(member), f"{name}.{attr}"
+
+
+class TestNoImportCycles:
+    """The package's modules import one another without going round (lazy imports count)."""
+
+    def test_no_cycle(self) -> None:
+        import ast
+        from pathlib import Path
+
+        import chatcodec
+
+        root = Path(chatcodec.__file__).parent
+        graph: dict[str, set[str]] = {}
+        for path in root.glob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            graph[path.stem] = {
+                node.module.split(".")[0]
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+            }
+        state: dict[str, str] = {}
+
+        def visit(module: str, trail: list[str]) -> None:
+            state[module] = "open"
+            for dep in sorted(graph.get(module, ())):
+                assert state.get(dep) != "open", " -> ".join([*trail, dep])
+                if dep not in state:
+                    visit(dep, [*trail, dep])
+            state[module] = "done"
+
+        for module in sorted(graph):
+            if module not in state:
+                visit(module, [module])

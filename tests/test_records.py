@@ -7,6 +7,7 @@ import datetime
 import json
 import logging
 import pickle
+from typing import Any
 
 import msgspec
 import pytest
@@ -182,12 +183,14 @@ class TestUnknownKinds:
         assert again == transcript  # equal values, spacing aside
 
     def test_in_assistant_and_tool_content(self) -> None:
-        assistant = cc.decode(b'{"role":"assistant","content":[{"type":"sketch","svg":"<svg/>"}]}')
+        data = b'{"role":"assistant","content":[{"type":"sketch","svg":"<svg/>"}]}'
+        assistant = cc.decode(data, type=cc.AssistantMessage)
         assert isinstance(assistant.content[0], cc.UnknownPart)  # type: ignore[index]
         tool = cc.decode(
-            b'{"role":"tool","tool_call_id":"c","content":[{"type":"chart","data":[1]}]}'
+            b'{"role":"tool","tool_call_id":"c","content":[{"type":"chart","data":[1]}]}',
+            type=cc.ToolMessage,
         )
-        assert isinstance(tool.content[0], cc.UnknownPart)  # type: ignore[index]
+        assert isinstance(tool.content[0], cc.UnknownPart)
 
     def test_value_semantics(self) -> None:
         a = cc.UnknownPart(b'{"type":"x","a":1}')
@@ -200,10 +203,59 @@ class TestUnknownKinds:
         with pytest.raises(AttributeError):
             a.data = msgspec.Raw(b"{}")
 
-    def test_a_message_of_an_unknown_role_is_still_an_error(self) -> None:
-        # Asked for a message, not a record: nothing can stand in for it.
+
+class TestUnknownRoles:
+    """A message of a role a newer version wrote falls back at every level, with a warning."""
+
+    DATA = b'{"role":"critic","content":"x","score":3}'
+    WARNING = "a record of a kind this version does not know, kept verbatim - at `{}`"
+
+    def test_a_single_message(self, caplog: pytest.LogCaptureFixture) -> None:
+        record = cc.decode(self.DATA)
+        assert isinstance(record, cc.UnknownRecord)
+        assert record.tag == "critic"
+        assert cc.encode(record) == self.DATA
+        assert caplog.messages == [self.WARNING.format("$")]
+
+    def test_msgpack(self, caplog: pytest.LogCaptureFixture) -> None:
+        data = msgspec.msgpack.encode(msgspec.json.decode(self.DATA))
+        assert cc.decode(data, format="msgpack") == cc.UnknownRecord(self.DATA)
+        assert caplog.messages == [self.WARNING.format("$")]
+
+    def test_a_list(self, caplog: pytest.LogCaptureFixture) -> None:
+        data = b"[" + self.DATA + b',{"role":"user","content":"y"}]'
+        records = cc.decode(data, type=list[cc.Message])
+        assert records == [cc.UnknownRecord(self.DATA), cc.user("y")]
+        assert cc.encode(records) == data
+        assert caplog.messages == [self.WARNING.format("$[0]")]
+
+    def test_strict_jsonl(self, caplog: pytest.LogCaptureFixture) -> None:
+        lines = [b'{"role":"user","content":"y"}', self.DATA]
+        assert list(cc.iter_jsonl(lines)) == [cc.user("y"), cc.UnknownRecord(self.DATA)]
+        assert caplog.messages == [self.WARNING.format("$")]
+
+    @pytest.mark.parametrize("kind", [cc.Message, list[cc.Message]])
+    def test_lenient_keeps_it(self, kind: Any, caplog: pytest.LogCaptureFixture) -> None:
+        data = self.DATA if kind is cc.Message else b"[" + self.DATA + b"]"
+        value, problems = cc.decode_lenient(data, type=kind)
+        assert value == (cc.UnknownRecord(self.DATA) if kind is cc.Message else [value[0]])
+        assert [str(p) for p in problems] == [
+            "warning: " + self.WARNING.format("$" if kind is cc.Message else "$[0]")
+        ]
+        assert caplog.messages
+
+    def test_a_known_role_in_another_case_is_an_error(self) -> None:
+        # A mistake, not a newer kind (lenient decoding repairs it).
         with pytest.raises(cc.ValidationError, match="role must be one of"):
-            cc.decode(b'{"role":"oracle","content":"x"}')
+            cc.decode(b'{"role":"User","content":"x"}')
+
+    def test_a_role_that_is_not_text_is_an_error(self) -> None:
+        with pytest.raises(cc.ValidationError):
+            cc.decode(b'{"role":5,"content":"x"}')
+
+    def test_a_message_class_asked_for_is_still_an_error(self) -> None:
+        with pytest.raises(cc.ValidationError):
+            cc.decode(self.DATA, type=cc.UserMessage)
 
 
 class TestVersions:

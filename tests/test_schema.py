@@ -5,6 +5,7 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 
+import chatcodec as cc
 from chatcodec._schema import (
     FrozenDict,
     FrozenList,
@@ -207,3 +208,44 @@ class TestUnsupported:
         ]
         assert unsupported(self.SCHEMA, "openai", False) == []
         assert unsupported(self.SCHEMA, "ollama", True) == []
+
+
+class TestMetaSchemaStructure:
+    """A tool's schema has the structure the JSON Schema meta-schema gives, keyword by keyword."""
+
+    @pytest.mark.parametrize(
+        ("parameters", "path"),
+        [
+            ({"type": "object", "properties": 5}, "$.parameters.properties"),
+            ({"type": "object", "required": "a"}, "$.parameters.required"),
+            ({"type": "object", "properties": {"a": 5}}, "$.parameters.properties[...]"),
+            (
+                {"type": "object", "properties": {"a": {"type": "text"}}},
+                "$.parameters.properties[...].type",
+            ),
+            ({"type": "object", "anyOf": []}, "$.parameters.anyOf"),
+            ({"type": "object", "maxProperties": -1}, "$.parameters.maxProperties"),
+            ({"type": "object", "description": 5}, "$.parameters.description"),
+            (
+                {"type": "object", "properties": {"a": {"type": "array", "items": 5}}},
+                "$.parameters.properties[...].items",
+            ),
+        ],
+    )
+    def test_refused(self, parameters: dict[str, Any], path: str) -> None:
+        with pytest.raises(cc.ValidationError) as info:
+            cc.ToolDefinition("f", parameters=parameters, strict=False)
+        assert info.value.path == path
+
+    def test_accepted(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"], "enum": ["x", None], "maxLength": 3},
+                "b": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+                "c": True,
+            },
+            "required": ["a"],
+            "x-vendor": {"anything": 1},
+        }
+        assert cc.ToolDefinition("f", parameters=schema, strict=False).parameters == schema

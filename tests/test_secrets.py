@@ -78,7 +78,7 @@ def mutations() -> list[tuple[str, Callable[[dict[str, Any]], Any]]]:
         return lambda doc: {**doc, key: value}
 
     return [
-        ("role", set_("role", SECRET)),
+        ("role", set_("role", [SECRET])),  # a role that is text is a newer kind, kept
         ("unknown-field-clash", lambda d: {**d, "extras": {SECRET: 1}, SECRET: 2}),
         ("content-type", set_("content", {SECRET: SECRET})),
         ("content-int", set_("content", 12345)),

@@ -15,6 +15,7 @@ from ._content import (
     AudioPart,
     ContentPart,
     FilePart,
+    FileReference,
     ImagePart,
     McpResource,
     OpaquePart,
@@ -60,7 +61,7 @@ from ._exchange import (
     Tool,
     ToolChoice,
 )
-from ._files import FileReference, resolve_file_references, resolve_image_files
+from ._files import resolve_file_references, resolve_image_files
 from ._jsonl import JsonlReader, iter_jsonl, write_jsonl
 from ._lenient import Decoded, decode_lenient
 from ._loss import Loss, LossReport
@@ -71,6 +72,7 @@ from ._messages import (
     Message,
     SystemMessage,
     ToolMessage,
+    ToolResult,
     UserMessage,
     assistant,
     developer,
@@ -92,7 +94,6 @@ from ._tools import (
     ToolCall,
     ToolCallDelta,
     ToolDefinition,
-    ToolResult,
     ToolResultDetails,
     parse_tool_call,
     tool_call,

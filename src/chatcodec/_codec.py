@@ -17,7 +17,8 @@ from typing import Any, Literal, TypeVar, overload
 import msgspec
 from msgspec import Raw
 
-from ._control import ControlRecord, UnknownPart, UnknownRecord, Verbatim, report_unknown
+from ._content import TextPart
+from ._control import UnknownPart, UnknownRecord, Verbatim, report_unknown
 from ._conversation import Conversation, Transcript
 from ._errors import (
     DECODE_FAILURES,
@@ -136,7 +137,7 @@ def encode(obj: Any, *, format: Format = "json") -> bytes:
 
 
 @overload
-def decode(data: bytes | str, *, format: Format = "json") -> Message: ...
+def decode(data: bytes | str, *, format: Format = "json") -> Message | UnknownRecord: ...
 @overload
 def decode(data: bytes | str, *, type: type[T], format: Format = "json") -> T: ...
 @overload
@@ -151,6 +152,11 @@ def decode(data: bytes | str, *, type: Any = Message, format: Format = "json") -
     type : type, default Message
         What it holds: ``Message`` (any role), one message class,
         ``list[Message]``, :class:`Conversation`, or any record type.
+        A message of a role this version does not know (a newer version
+        wrote it) decodes as an :class:`UnknownRecord` holding its bytes,
+        for ``Message`` and in ``list[Message]`` as in a transcript, and is
+        reported as a warning through the ``chatcodec`` logger; a known
+        role in another case (``"User"``) is an error, not a newer kind.
     format : {"json", "msgpack"}
 
     Raises
@@ -190,6 +196,13 @@ def read_transcript(data: bytes | str, *, format: Format = "json") -> tuple[Tran
         At the current version.
     list of str
         What each migration step did (empty when none was needed).
+
+    Raises
+    ------
+    DecodeError
+        If the document is not well-formed.
+    ValidationError
+        If it breaks a rule, or its version is not one this chatcodec reads.
 
     Examples
     --------
@@ -292,7 +305,9 @@ def _bad_tag(exc: msgspec.ValidationError, type_: Any, prefix: str) -> bool:
 def _put(value: Any, location: Location, raw: Raw, path: str) -> Any:
     """``value`` with the stand-in at ``location`` swapped for the verbatim kind (reported)."""
     if not location:
-        kind = UnknownRecord if isinstance(value, ControlRecord) else UnknownPart
+        # Stand-ins for parts are text parts; for records, a control record
+        # or (where only messages are taken) a system message.
+        kind = UnknownPart if isinstance(value, TextPart) else UnknownRecord
         report_unknown(kind, path)
         return kind(raw)
     head, rest = location[0], location[1:]

@@ -7,13 +7,14 @@ through a codec without being decoded and encoded again.
 from __future__ import annotations
 
 import base64
+import posixpath
 from datetime import datetime
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, get_args
 
 from msgspec import Raw
 
 from ._errors import ValidationError
-from ._files import FileReference
+from ._fields import check_choice, check_datetime, check_extras, check_optional, check_type
 from ._record import Record
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "AudioPart",
     "ContentPart",
     "FilePart",
+    "FileReference",
     "ImagePart",
     "McpResource",
     "OpaquePart",
@@ -31,6 +33,8 @@ __all__ = [
 
 Detail = Literal["auto", "low", "high"]
 Recognition = Literal["vision", "ocr", "auto"]
+_DETAILS = frozenset(get_args(Detail))
+_RECOGNITIONS = frozenset(get_args(Recognition))
 
 
 _TEXT = "must be a string"
@@ -68,6 +72,8 @@ class TextPart(Record, frozen=True, tag_field="type", tag="text"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class _MediaPart(Record, frozen=True, tag_field="type"):
@@ -83,6 +89,8 @@ class _MediaPart(Record, frozen=True, tag_field="type"):
         _check_optional(self, "url", "data", "media_type")
         if self.data is not None and not self.media_type:
             raise ValidationError("must be set when data is set", "$.media_type")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str, **fields: Any) -> Self:
@@ -123,6 +131,19 @@ class ImagePart(_MediaPart, frozen=True, tag="image"):
     vision_analysis: str | None = None
     recognition_error: str | None = None
 
+    def __post_init__(self) -> None:
+        _MediaPart.__post_init__(self)
+        if self.detail is not None and self.detail not in _DETAILS:
+            check_choice(self.detail, _DETAILS, "$.detail")
+        if self.recognition is not None and self.recognition not in _RECOGNITIONS:
+            check_choice(self.recognition, _RECOGNITIONS, "$.recognition")
+        if (
+            self.recognized_text is not None
+            or self.vision_analysis is not None
+            or self.recognition_error is not None
+        ):
+            check_optional(self, "recognized_text", "vision_analysis", "recognition_error")
+
     @property
     def text_stand_in(self) -> str | None:
         """What to send instead of the image to a target without vision."""
@@ -148,6 +169,8 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
         if not _one_source(self.url, self.data, self.file_id):
             raise ValidationError("exactly one of url, data and file_id must be set", "$.url")
         _check_optional(self, "url", "data", "file_id", "media_type", "filename")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
@@ -176,6 +199,10 @@ class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.signature is not None or self.redacted is not None or self.provider is not None:
+            check_optional(self, "signature", "redacted", "provider")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
@@ -186,6 +213,8 @@ class RefusalPart(Record, frozen=True, tag_field="type", tag="refusal"):
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
@@ -214,6 +243,8 @@ class OpaquePart(Record, frozen=True, tag_field="type", tag="opaque"):
                 raise ValidationError("must not be empty", "$.provider")
         if type(self.data) is not Raw:
             raise ValidationError("must be msgspec.Raw JSON", "$.data")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
@@ -253,11 +284,100 @@ class McpResource(Record, frozen=True, tag_field="type", tag="mcp_resource"):
                 raise ValidationError("must not be empty", "$.uri")
         if type(self.content) is not str:
             _check_text(self.content, "$.content")
+        if self.mime_type is not None:
+            check_optional(self, "mime_type")
+        if self.retrieved_at is not None and type(self.retrieved_at) is not datetime:
+            check_datetime(self.retrieved_at, "$.retrieved_at")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def text(self) -> str:
         """The text a model gets: a line with the URI, then the content."""
         return f"[resource {self.uri} from {self.server}]\n{self.content}"
+
+
+Resolution = Literal["pending", "resolved", "failed"]
+_RESOLUTIONS = frozenset(get_args(Resolution))
+
+
+class FileReference(Record, frozen=True, tag_field="type", tag="file_reference"):
+    """A file (or some of its lines) the user points at.
+
+    Parameters
+    ----------
+    path : str
+        Relative to the workspace root, or absolute inside it; POSIX
+        separators, normalized, without ``..``.
+    start_line, end_line : int, optional
+        1-indexed, inclusive; ``end_line`` needs ``start_line`` and is not
+        before it. Without them, the whole file.
+    status : {"pending", "resolved", "failed"}, default "pending"
+        Whether :func:`resolve_file_references` has read it.
+    content : str, optional
+        The lines read, each prefixed with its number and a tab (resolved).
+    error : str, optional
+        Why it could not be read (failed): a rule, never file content.
+
+    Examples
+    --------
+    >>> FileReference("src/app.py", start_line=10, end_line=20)
+    FileReference(path=<10 chars>, start_line=10, end_line=20)
+    >>> FileReference("../etc/passwd")
+    Traceback (most recent call last):
+    chatcodec.ValidationError: must not contain '..' - at `$.path`
+    """
+
+    path: str
+    start_line: int | None = None
+    end_line: int | None = None
+    status: Resolution = "pending"
+    content: str | None = None
+    error: str | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.path) is not str:
+            check_type(self.path, str, "$.path", "must be a string")
+        check_path(self.path)
+        start, end = self.start_line, self.end_line
+        if start is not None and type(start) is not int:
+            check_type(start, int, "$.start_line", "must be an integer")
+        if end is not None and type(end) is not int:
+            check_type(end, int, "$.end_line", "must be an integer")
+        if self.status not in _RESOLUTIONS:
+            check_choice(self.status, _RESOLUTIONS, "$.status")
+        check_optional(self, "content", "error")
+        if start is not None and start < 1:
+            raise ValidationError("must be at least 1", "$.start_line")
+        if end is not None and (start is None or end < start):
+            raise ValidationError("needs start_line and must not be before it", "$.end_line")
+        if self.status == "resolved" and self.content is None:
+            raise ValidationError("must be set when resolved", "$.content")
+        if self.status == "failed" and not self.error:
+            raise ValidationError("must be set when failed", "$.error")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+
+    @property
+    def lines(self) -> str:
+        """The range as text: ``"10-20"``, ``"10-"`` or ``""`` (whole file)."""
+        if self.start_line is None:
+            return ""
+        return f"{self.start_line}-{self.end_line if self.end_line is not None else ''}"
+
+
+def check_path(path: str, where: str = "$.path") -> None:
+    """Raise unless ``path`` is a plausible, normalized workspace path."""
+    if not path:
+        raise ValidationError("must not be empty", where)
+    if "\0" in path:
+        raise ValidationError("must not contain NUL", where)
+    if "\\" in path:
+        raise ValidationError("must use / as the separator", where)
+    if ".." in path.split("/"):
+        raise ValidationError("must not contain '..'", where)
+    if posixpath.normpath(path) != path:
+        raise ValidationError("must be normalized (no '.', '//' or trailing '/')", where)
 
 
 ContentPart = TextPart | ImagePart | AudioPart | FilePart | FileReference | McpResource | OpaquePart

@@ -26,6 +26,8 @@ import msgspec
 from msgspec import Raw
 
 from ._errors import ValidationError
+from ._fields import check_extras, check_optional
+from ._frozen import freeze_fields
 from ._record import Record
 
 __all__ = [
@@ -81,8 +83,16 @@ class ControlRecord(Record, frozen=True, tag_field="role", tag="control"):
     metadata: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if not self.type:
-            raise ValidationError("must not be empty", "$.type")
+        if not self.type or type(self.type) is not str:
+            if not isinstance(self.type, str):
+                raise ValidationError("must be a string", "$.type")
+            if not self.type:
+                raise ValidationError("must not be empty", "$.type")
+        check_optional(self, "old", "new", "id")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+        if self.metadata is not None or self.parameters is not None:
+            freeze_fields(self, "metadata", "parameters")
 
     def __str__(self) -> str:
         return f"control: {self.type}"

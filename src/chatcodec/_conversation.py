@@ -23,11 +23,13 @@ import itertools
 import operator
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any, overload
+from typing import Any, get_args, overload
 
 from ._content import TextPart
 from ._control import ControlRecord, UnknownRecord
 from ._errors import NotFoundError, ValidationError
+from ._fields import check_choice, check_extras, check_items, check_type
+from ._frozen import freeze_fields
 from ._messages import (
     AssistantMessage,
     BaseMessage,
@@ -55,6 +57,9 @@ _MESSAGE_CLASSES = frozenset(
     (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage)
 )
 
+_RECORD_TYPES = frozenset({*_MESSAGE_CLASSES, ControlRecord, UnknownRecord})
+_POLICIES = frozenset(get_args(Policy))
+
 _View = tuple[list[Entry | UnknownRecord], int, list[Message], int]
 """The history at one moment: the records list and its length, the messages
 list and its length. The lists only grow while a view holds them."""
@@ -78,6 +83,15 @@ class Transcript(Record, frozen=True):
             raise ValidationError(
                 f"unsupported version; this chatcodec reads 1 to {CURRENT_VERSION}", "$.v"
             )
+        if type(self.records) is not tuple:
+            check_type(self.records, tuple, "$.records", "must be a tuple of records")
+        check_items(self.records, _RECORD_TYPES, "$.records", "must be a message or a record")
+        if self.policy not in _POLICIES:
+            check_choice(self.policy, _POLICIES, "$.policy")
+        if self.metadata is not None:
+            freeze_fields(self, "metadata")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def messages(self) -> tuple[Message, ...]:
@@ -178,7 +192,14 @@ class Conversation:
             self._view = (items, n + 1, messages, k)
 
     def extend(self, messages: Iterable[BaseMessage | ControlRecord | UnknownRecord]) -> None:
-        """Append several messages: all of them, or none if one breaks a rule."""
+        """Append several messages: all of them, or none if one breaks a rule.
+
+        Raises
+        ------
+        OrderingError
+            If a message breaks the conversation's ordering policy (also a
+            ``ValidationError``); the conversation is left as it was.
+        """
         batch = list(messages)
         with self._lock:
             state = self._state.copy()
@@ -391,7 +412,13 @@ class Conversation:
     # -- filters --------------------------------------------------------------
 
     def by_role(self, role: Role | str) -> tuple[Message, ...]:
-        """The messages of one role, in order."""
+        """The messages of one role, in order.
+
+        Raises
+        ------
+        ValidationError
+            If ``role`` is not a role (a name in any case, or a :class:`Role`).
+        """
         wanted = Role.parse(role) if not isinstance(role, Role) else role
         return tuple(m for m in self.messages if m.role is wanted)
 

@@ -18,89 +18,21 @@ from __future__ import annotations
 import base64
 import fnmatch
 import mimetypes
-import posixpath
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import unquote
 
 import msgspec
 
+from ._content import FileReference, ImagePart, check_path
 from ._errors import ValidationError
+from ._messages import ToolMessage, UserMessage
 from ._problems import Problem
-from ._record import Record
 
-__all__ = ["FileReference", "local_path", "resolve_file_references", "resolve_image_files"]
-
-Resolution = Literal["pending", "resolved", "failed"]
-
-
-class FileReference(Record, frozen=True, tag_field="type", tag="file_reference"):
-    """A file (or some of its lines) the user points at.
-
-    Parameters
-    ----------
-    path : str
-        Relative to the workspace root, or absolute inside it; POSIX
-        separators, normalized, without ``..``.
-    start_line, end_line : int, optional
-        1-indexed, inclusive; ``end_line`` needs ``start_line`` and is not
-        before it. Without them, the whole file.
-    status : {"pending", "resolved", "failed"}, default "pending"
-        Whether :func:`resolve_file_references` has read it.
-    content : str, optional
-        The lines read, each prefixed with its number and a tab (resolved).
-    error : str, optional
-        Why it could not be read (failed): a rule, never file content.
-
-    Examples
-    --------
-    >>> FileReference("src/app.py", start_line=10, end_line=20)
-    FileReference(path=<10 chars>, start_line=10, end_line=20)
-    >>> FileReference("../etc/passwd")
-    Traceback (most recent call last):
-    chatcodec.ValidationError: must not contain '..' - at `$.path`
-    """
-
-    path: str
-    start_line: int | None = None
-    end_line: int | None = None
-    status: Resolution = "pending"
-    content: str | None = None
-    error: str | None = None
-
-    def __post_init__(self) -> None:
-        check_path(self.path)
-        start, end = self.start_line, self.end_line
-        if start is not None and start < 1:
-            raise ValidationError("must be at least 1", "$.start_line")
-        if end is not None and (start is None or end < start):
-            raise ValidationError("needs start_line and must not be before it", "$.end_line")
-        if self.status == "resolved" and self.content is None:
-            raise ValidationError("must be set when resolved", "$.content")
-        if self.status == "failed" and not self.error:
-            raise ValidationError("must be set when failed", "$.error")
-
-    @property
-    def lines(self) -> str:
-        """The range as text: ``"10-20"``, ``"10-"`` or ``""`` (whole file)."""
-        if self.start_line is None:
-            return ""
-        return f"{self.start_line}-{self.end_line if self.end_line is not None else ''}"
-
-
-def check_path(path: str, where: str = "$.path") -> None:
-    """Raise unless ``path`` is a plausible, normalized workspace path."""
-    if not path:
-        raise ValidationError("must not be empty", where)
-    if "\0" in path:
-        raise ValidationError("must not contain NUL", where)
-    if "\\" in path:
-        raise ValidationError("must use / as the separator", where)
-    if ".." in path.split("/"):
-        raise ValidationError("must not contain '..'", where)
-    if posixpath.normpath(path) != path:
-        raise ValidationError("must be normalized (no '.', '//' or trailing '/')", where)
+# FileReference lives with the other parts (in _content); this module reads
+# what it names.
+__all__ = ["local_path", "resolve_file_references", "resolve_image_files"]
 
 
 def resolve_file_references(
@@ -133,8 +65,8 @@ def resolve_file_references(
         in ``content``) or ``failed`` (the reason in ``error``). Messages
         without pending references are the same objects.
     list of Problem
-        One per failed reference (error), and per range cut at the end of
-        the file (warning), by path in ``messages``.
+        One per failed reference (error), by path in ``messages``. A range
+        that starts or ends after the file's last line fails.
 
     Examples
     --------
@@ -147,8 +79,6 @@ def resolve_file_references(
     >>> resolved[0].content[1].content, report
     ('2\ttwo\n3\tthree', [])
     """
-    from ._messages import UserMessage
-
     patterns = None if allow is None else tuple(allow)
     problems: list[Problem] = []
     real_root = _root(root)
@@ -239,10 +169,10 @@ def _resolve(
             part, f"the range starts after the last line ({len(lines)})", where, problems
         )
     if last > len(lines):
-        problems.append(
-            Problem(where, f"the range ends after the last line ({len(lines)})", "warning")
-        )
-        last = len(lines)
+        # The lines asked for are not all there: the reference fails, as one
+        # whose range starts past the end does (the application asked for
+        # lines the file does not have; sending fewer would hide it).
+        return _failed(part, f"the range ends after the last line ({len(lines)})", where, problems)
     numbered = "\n".join(f"{number}\t{lines[number - 1]}" for number in range(first, last + 1))
     return msgspec.structs.replace(part, status="resolved", content=numbered, error=None)
 
@@ -344,9 +274,6 @@ def resolve_image_files(
     >>> image.url, image.media_type, image.data, image.detail, report
     (None, 'image/png', 'iVBORw0KGgoAAAAAAAAAAA==', 'low', [])
     """
-    from ._content import ImagePart
-    from ._messages import ToolMessage, UserMessage
-
     patterns = None if allow is None else tuple(allow)
     real_root = _root(root)
     problems: list[Problem] = []

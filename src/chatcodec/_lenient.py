@@ -31,6 +31,7 @@ __all__ = ["Decoded", "decode_lenient", "problem_of"]
 
 T = TypeVar("T")
 _ROLES = frozenset(role.value for role in Role)
+_UNKNOWN_RECORD = "a record of a kind this version does not know, kept verbatim"
 
 
 class Decoded(NamedTuple, Generic[T]):
@@ -55,13 +56,16 @@ def decode_lenient(
 
     Repairs, each reported as a warning: a role in any case; content that is a
     JSON object, array or scalar becomes its compact JSON text (a user message
-    keeps a list of parts, strings in it becoming text parts); missing or
-    ``null`` content of a tool message becomes ``""``; tool-call arguments sent
+    keeps a list of parts, strings in it becoming text parts; a list that
+    is not parts becomes its JSON text too); missing or ``null`` content of a
+    tool message becomes ``""``, and so does ``null`` content of an assistant
+    message without tool calls; tool-call arguments sent
     as JSON text are checked, and what is not a JSON object becomes an
     ``InvalidToolCall`` holding the text as sent; a tool call in OpenAI's
     ``function`` shape is unwrapped (its other fields go to ``extras``).  A
     message that still breaks a rule is skipped and reported as an error, with
-    its path.
+    its path. A message of a role this version does not know (written by a
+    newer one) is kept verbatim as an :class:`UnknownRecord`, with a warning.
 
     Parameters
     ----------
@@ -113,16 +117,22 @@ def problem_of(error: ChatCodecError, path: str) -> Problem:
 
 def lenient_message(
     item: Any, path: str, format: Format, problems: list[Problem]
-) -> Message | None:
-    """One message: strict first, then repaired, else skipped and reported."""
+) -> Message | UnknownRecord | None:
+    """One message: strict first, then repaired, else skipped and reported.
+
+    A message of a role this version does not know is kept verbatim (an
+    :class:`UnknownRecord`) and reported as a warning.
+    """
     try:
         if format == "json":
-            message: Message = decode_json(item, Message, path)
+            message: Message | UnknownRecord = decode_json(item, Message, path)
         else:
             message = convert(item, Message, path)
     except ChatCodecError as error:
         first = error
     else:
+        if isinstance(message, UnknownRecord):
+            _warn(problems, path, _UNKNOWN_RECORD)
         _report_unknown_parts(message, path, problems)
         return message
     try:
@@ -207,7 +217,14 @@ def _repair(values: Any, path: str, problems: list[Problem]) -> Any:
         except ChatCodecError:
             pass
     content = obj.get("content")
-    if role == "user" and isinstance(content, list):
+    if role == "user" and isinstance(content, list) and not all(map(_part_like, content)):
+        # Not a list of parts: kept as its JSON text, like any other JSON value.
+        try:
+            obj["content"] = msgspec.json.encode(content).decode()
+            _warn(problems, f"{path}.content", "content was a JSON value, kept as its JSON text")
+        except (TypeError, ValueError, OverflowError):
+            pass  # not JSON at all (msgpack extension types): convert reports it
+    elif role == "user" and isinstance(content, list):
         if any(isinstance(part, str) for part in content):
             obj["content"] = [
                 {"type": "text", "text": p} if isinstance(p, str) else p for p in content
@@ -224,6 +241,9 @@ def _repair(values: Any, path: str, problems: list[Problem]) -> Any:
         _warn(problems, f"{path}.content", "missing or null content became an empty string")
     elif content is None and role == "assistant":
         obj.pop("content", None)
+        if not obj.get("tool_calls") and not obj.get("invalid_tool_calls"):
+            obj["content"] = ""
+            _warn(problems, f"{path}.content", "null content without tool calls became empty text")
     if role == "assistant":
         for key in ("tool_calls", "invalid_tool_calls"):
             if key in obj and obj[key] is None:
@@ -231,6 +251,11 @@ def _repair(values: Any, path: str, problems: list[Problem]) -> Any:
         if isinstance(obj.get("tool_calls"), list):
             _repair_calls(obj, path, problems)
     return obj
+
+
+def _part_like(item: Any) -> bool:
+    """Whether ``item`` reads as a content part: text, or an object with a type."""
+    return isinstance(item, str) or (isinstance(item, dict) and isinstance(item.get("type"), str))
 
 
 def _repair_calls(obj: dict[str, Any], path: str, problems: list[Problem]) -> None:
@@ -359,7 +384,7 @@ def _entry(
     except ChatCodecError:
         return lenient_message(item, path, format, problems)
     if isinstance(entry, UnknownRecord):
-        _warn(problems, path, "a record of a kind this version does not know, kept verbatim")
+        _warn(problems, path, _UNKNOWN_RECORD)
     else:
         for n, part in enumerate(getattr(entry, "content", None) or ()):
             if isinstance(part, UnknownPart):

@@ -9,13 +9,15 @@ duplicate-id check, which is O(number of tool calls).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 import msgspec
 
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
+from ._control import UnknownPart
 from ._errors import NotFoundError, ValidationError
-from ._frozen import FrozenMap
+from ._fields import check_extras, check_items
+from ._frozen import FrozenMap, freeze_fields
 from ._record import Record
 from ._roles import Role
 from ._tools import Approval, InvalidToolCall, ToolCall, ToolResultDetails
@@ -28,6 +30,7 @@ __all__ = [
     "Message",
     "SystemMessage",
     "ToolMessage",
+    "ToolResult",
     "UserMessage",
     "assistant",
     "developer",
@@ -41,6 +44,12 @@ _TEXT = "must be a string"
 _TEXT_OR_PARTS = "must be a string or a tuple of parts"
 _CALLS = "must be a tuple of tool calls"
 _BOOL = "must be true or false"
+_PART = "must be a content part of a kind this message takes"
+# What decoding puts in each content (UnknownPart: a kind a newer version wrote).
+_USER_PARTS = frozenset({*get_args(ContentPart), UnknownPart})
+_ASSISTANT_PARTS = frozenset({*get_args(AssistantPart), UnknownPart})
+_TOOL_CALL = frozenset({ToolCall})
+_INVALID_CALL = frozenset({InvalidToolCall})
 
 
 def _check_text(value: object, path: str, kinds: type | tuple[type, ...], rule: str) -> None:
@@ -54,6 +63,14 @@ def _check_text(value: object, path: str, kinds: type | tuple[type, ...], rule: 
         raise ValidationError(rule, path)
     if not value:
         raise ValidationError(_EMPTY, path)
+
+
+def _own_fields(message: BaseMessage) -> None:
+    """Check ``extras`` and freeze ``metadata`` (the slow branch: one of them is set)."""
+    if message.extras is not None and type(message.extras) is not dict:
+        check_extras(message.extras)
+    if message.metadata is not None:
+        freeze_fields(message, "metadata")
 
 
 def _check_id(value: object) -> None:
@@ -109,6 +126,8 @@ class _InstructionMessage(BaseMessage, frozen=True):
             _check_text(content, "$.content", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:
@@ -145,10 +164,20 @@ class UserMessage(BaseMessage, frozen=True, tag="user"):
 
     def __post_init__(self) -> None:
         content = self.content
-        if not content or (type(content) is not str and type(content) is not tuple):
-            _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
+        if type(content) is not str:
+            if type(content) is not tuple or not content:
+                _check_text(content, "$.content", (str, tuple), _TEXT_OR_PARTS)
+            if not isinstance(content, str):
+                for part in content:
+                    if type(part) not in _USER_PARTS:
+                        check_items(content, _USER_PARTS, "$.content", _PART)
+                        break
+        elif not content:
+            raise ValidationError(_EMPTY, "$.content")
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:
@@ -191,8 +220,24 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
             raise ValidationError(_CALLS, "$.tool_calls")
         if type(invalid) is not tuple and not isinstance(invalid, tuple):
             raise ValidationError(_CALLS, "$.invalid_tool_calls")
+        if content is not None and type(content) is not str and not isinstance(content, str):
+            for part in content:
+                if type(part) not in _ASSISTANT_PARTS:
+                    check_items(content, _ASSISTANT_PARTS, "$.content", _PART)
+                    break
+        # The usual one or two calls are looked at without a loop.
+        if calls and (
+            type(calls[0]) is not ToolCall or type(calls[-1]) is not ToolCall or len(calls) > 2
+        ):
+            check_items(calls, _TOOL_CALL, "$.tool_calls", "must be a ToolCall")
+        if invalid:
+            check_items(
+                invalid, _INVALID_CALL, "$.invalid_tool_calls", "must be an InvalidToolCall"
+            )
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
         # Pairwise for the usual one to three calls: no list or set to build.
         n = len(calls)
         if invalid or n > 3:
@@ -252,15 +297,20 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
     ``content`` is text (possibly empty) or parts (text, images...);
-    ``is_error`` marks a failed run; ``details`` holds what the application
-    knows about the run (duration, structured output...), kept in storage
-    and not sent to models.
+    ``is_error`` marks a failed run; ``name`` is the name of the tool that
+    ran, where the source said it (Gemini's ``functionResponse.name``,
+    Ollama's ``tool_name``, OpenAI's ``name``): families that need a name
+    send it, so a result whose call was trimmed from the history can still
+    be sent; ``details`` holds what the application knows about the run
+    (duration, structured output...), kept in storage and not sent to
+    models.
     """
 
     role: ClassVar[Role] = Role.TOOL
     tool_call_id: str
     content: str | tuple[ContentPart, ...]
     is_error: bool = False
+    name: str | None = None
     details: ToolResultDetails | None = None
 
     @property
@@ -281,8 +331,20 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             raise ValidationError(_TEXT_OR_PARTS, "$.content")
         if self.is_error is not False and self.is_error is not True:
             raise ValidationError(_BOOL, "$.is_error")
+        if type(content) is not str and not isinstance(content, str):
+            for part in content:
+                if type(part) not in _USER_PARTS:
+                    check_items(content, _USER_PARTS, "$.content", _PART)
+                    break
+        if self.details is not None and not isinstance(self.details, ToolResultDetails):
+            raise ValidationError("must be ToolResultDetails", "$.details")
+        name = self.name
+        if name is not None and (not name or type(name) is not str):
+            _check_text(name, "$.name", str, _TEXT)
         if self.id is not None and type(self.id) is not str:
             _check_id(self.id)
+        if self.metadata is not None or self.extras is not None:
+            _own_fields(self)
 
     @property
     def text(self) -> str:
@@ -294,6 +356,61 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
 
     def _sizes(self) -> str:
         return _describe(self.content) + (", error" if self.is_error else "")
+
+
+class ToolResult(Record, frozen=True):
+    """The outcome of running a tool.
+
+    Raises
+    ------
+    ValidationError
+        If ``tool_call_id`` is empty or not a string, ``result`` is not a
+        string (it may be empty), or ``is_error`` is not a bool; the
+        constructors below raise the same.
+
+    Examples
+    --------
+    >>> ToolResult.error("call_1", "city not found").is_error
+    True
+    """
+
+    tool_call_id: str
+    result: str
+    is_error: bool = False
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.tool_call_id or type(self.tool_call_id) is not str:
+            _check_text(self.tool_call_id, "$.tool_call_id", str, _TEXT)
+        if type(self.result) is not str and not isinstance(self.result, str):
+            raise ValidationError(_TEXT, "$.result")
+        if self.is_error is not False and self.is_error is not True:
+            raise ValidationError(_BOOL, "$.is_error")
+        if self.name is not None and (not self.name or type(self.name) is not str):
+            _check_text(self.name, "$.name", str, _TEXT)
+
+    @classmethod
+    def success(cls, tool_call_id: str, result: str, *, name: str | None = None) -> ToolResult:
+        """A successful result (``name``: the tool's, for :class:`ToolMessage`)."""
+        return cls(tool_call_id, result, name=name)
+
+    @classmethod
+    def error(cls, tool_call_id: str, message: str, *, name: str | None = None) -> ToolResult:
+        """A failed result; ``message`` is what the model is told."""
+        return cls(tool_call_id, message, is_error=True, name=name)
+
+    def to_message(
+        self, *, id: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> ToolMessage:
+        """The tool message that carries this result."""
+        return ToolMessage(
+            self.tool_call_id,
+            self.result,
+            is_error=self.is_error,
+            name=self.name,
+            id=id,
+            metadata=metadata,
+        )
 
 
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage
@@ -347,8 +464,9 @@ def user(
     Raises
     ------
     ValidationError
-        If ``content`` is empty (no text, or no parts), or ``id`` is not a
-        string.
+        If ``content`` is empty (no text, or no parts), a string in it is
+        empty, an item is neither a string nor a content part, ``metadata``
+        is not a JSON object, or ``id`` is not a string.
 
     Examples
     --------
@@ -361,8 +479,17 @@ def user(
             parts = iter(content)
         except TypeError:
             raise ValidationError(_TEXT_OR_PARTS, "$.content") from None
-        content = tuple(TextPart(part) if isinstance(part, str) else part for part in parts)
+        content = tuple(_part(part, n) for n, part in enumerate(parts))
     return UserMessage(content, id=id, metadata=metadata)
+
+
+def _part(part: ContentPart | str, n: int) -> ContentPart:
+    if isinstance(part, str):
+        if not part:
+            # As for text given alone: an empty string says nothing.
+            raise ValidationError(_EMPTY, f"$.content[{n}]")
+        return TextPart(part)
+    return part
 
 
 def assistant(
@@ -396,16 +523,21 @@ def tool_result(
     result: str,
     *,
     is_error: bool = False,
+    name: str | None = None,
     id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> ToolMessage:
     """Build the tool message answering ``tool_call_id``.
+
+    ``name`` is the name of the tool that ran; give it when the history may
+    be sent without the call (Gemini needs a name on every result).
 
     Raises
     ------
     ValidationError
         If ``tool_call_id`` is empty or not a string, ``result`` is not a
         string (it may be empty: a tool may return nothing), ``is_error`` is
-        not a bool, or ``id`` is not a string.
+        not a bool, ``name`` is empty or not a string, or ``id`` is not a
+        string.
     """
-    return ToolMessage(tool_call_id, result, is_error=is_error, id=id, metadata=metadata)
+    return ToolMessage(tool_call_id, result, is_error=is_error, name=name, id=id, metadata=metadata)

@@ -11,17 +11,19 @@ data, never a keyword.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
 from ._depth import check_depth
 from ._errors import ValidationError
+from ._frozen import FrozenDict, FrozenList, freeze, thaw
 from ._paths import key_path
 
 __all__ = [
     "FrozenDict",
     "FrozenList",
+    "check_schema",
     "close_objects",
     "freeze",
     "freeze_schema",
@@ -38,66 +40,6 @@ _SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 _SCHEMA_ONE = frozenset(
     {"items", "not", "if", "then", "else", "contains", "additionalItems", "additionalProperties"}
 )
-
-
-_FROZEN = "a tool's schema cannot be changed: build a new ToolDefinition"
-
-
-def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
-    raise TypeError(_FROZEN)
-
-
-class FrozenDict(dict[str, Any]):
-    """A JSON object that refuses changes, so a checked schema stays as checked.
-
-    A ``dict`` for every reader (msgspec encodes it as one, ``==`` compares
-    it with plain dicts), hashable, and changed only by building a new one.
-    """
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(frozenset(self.items()))
-
-    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
-        return (FrozenDict, (dict(self),))
-
-
-class FrozenList(list[Any]):
-    """A JSON array that refuses changes (see :class:`FrozenDict`)."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(self))
-
-    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
-        return (FrozenList, (list(self),))
-
-
-# Values that are already immutable: returned as they are, without a call.
-_KEPT = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
-
-
-def freeze(value: Any) -> Any:
-    """A copy of the JSON value ``value`` in which no object or array can change."""
-    if isinstance(value, dict):
-        # One copy in C, then only the containers inside are replaced (their
-        # own frozen copies), past the refusing __setitem__.
-        frozen = FrozenDict(value)
-        for key, item in value.items():
-            if type(item) not in _KEPT:
-                dict.__setitem__(frozen, key, freeze(item))
-        return frozen
-    if isinstance(value, list | tuple):
-        if all(type(item) in _KEPT for item in value):
-            return FrozenList(value)
-        return FrozenList([item if type(item) in _KEPT else freeze(item) for item in value])
-    return value
 
 
 # Frozen schemas by their JSON: an application sends the same few tools with
@@ -124,10 +66,12 @@ def freeze_schema(schema: dict[str, Any], path: str = "$.parameters") -> FrozenD
         key = _encode(schema)
     except (TypeError, ValueError, OverflowError, RecursionError):
         check_depth(schema, path)
+        check_schema(schema, "$.parameters")
         return freeze(schema)  # type: ignore[no-any-return]
     frozen = _FROZEN_SCHEMAS.get(key)
     if frozen is None:
         check_depth(schema, path)
+        check_schema(schema, "$.parameters")  # once per distinct schema
         frozen = freeze(schema)
         if len(_FROZEN_SCHEMAS) >= _FROZEN_SCHEMAS_LIMIT:
             _FROZEN_SCHEMAS.clear()
@@ -135,13 +79,72 @@ def freeze_schema(schema: dict[str, Any], path: str = "$.parameters") -> FrozenD
     return frozen
 
 
-def thaw(value: Any) -> Any:
-    """A plain copy (``dict`` and ``list``) of a frozen JSON value."""
-    if isinstance(value, dict):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [thaw(item) for item in value]
-    return value
+# The JSON Schema meta-schema's structure: what each keyword's value must be.
+_TEXT_KEYWORDS = frozenset({"title", "description", "pattern", "format", "$ref", "$id", "$schema"})
+_COUNT_KEYWORDS = frozenset(
+    {"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
+)
+_NUMBER_KEYWORDS = frozenset({"minimum", "maximum", "multipleOf"})
+_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def check_schema(schema: Any, path: str) -> None:
+    """Raise unless ``schema`` has the structure the JSON Schema meta-schema gives.
+
+    Each keyword this module knows must hold what the meta-schema says
+    (``properties`` an object of schemas, ``required`` an array of strings,
+    ``type`` a type name or an array of them, counts non-negative
+    integers...); a schema is an object or a boolean. Keywords it does not
+    know are left to the provider. Property names show as ``[...]``.
+
+    Raises
+    ------
+    ValidationError
+        Naming the keyword's path and what it must be.
+    """
+    if isinstance(schema, bool):
+        return
+    if not isinstance(schema, dict):
+        raise ValidationError("must be a JSON Schema (an object or a boolean)", path)
+    for key, value in schema.items():
+        at = f"{path}.{key}"
+        if key in _SCHEMA_MAPS:
+            if not isinstance(value, dict):
+                raise ValidationError("must be an object of schemas", at)
+            for sub in value.values():
+                check_schema(sub, f"{at}[...]")
+        elif key in _SCHEMA_LISTS:
+            if not isinstance(value, list) or not value:
+                raise ValidationError("must be a non-empty array of schemas", at)
+            for i, sub in enumerate(value):
+                check_schema(sub, f"{at}[{i}]")
+        elif key == "items" and isinstance(value, list):  # the older array form
+            for i, sub in enumerate(value):
+                check_schema(sub, f"{at}[{i}]")
+        elif key in _SCHEMA_ONE:
+            check_schema(value, at)
+        elif key == "type":
+            names = value if isinstance(value, list) else [value]
+            if not names or any(name not in _TYPES for name in names):
+                raise ValidationError("must be a JSON Schema type or an array of them", at)
+        elif key == "required":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValidationError("must be an array of strings", at)
+        elif key == "enum":
+            if not isinstance(value, list):
+                raise ValidationError("must be an array", at)
+        elif key in _TEXT_KEYWORDS:
+            if not isinstance(value, str):
+                raise ValidationError("must be a string", at)
+        elif key in _COUNT_KEYWORDS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValidationError("must be a non-negative integer", at)
+        elif key in _NUMBER_KEYWORDS and (
+            isinstance(value, bool) or not isinstance(value, int | float)
+        ):
+            raise ValidationError("must be a number", at)
+        elif key == "uniqueItems" and not isinstance(value, bool):
+            raise ValidationError("must be true or false", at)
 
 
 def map_subschemas(schema: dict[str, Any], fn: Callable[[Any], Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import re
 import traceback
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -26,6 +26,8 @@ from ._errors import (
     ValidationError,
     from_msgspec,
 )
+from ._fields import check_datetime, check_extras, check_number, check_optional
+from ._frozen import freeze_json
 from ._problems import Problem
 from ._record import Record, json_decoder
 from ._schema import (
@@ -41,15 +43,11 @@ from ._schema import (
 )
 from ._signature import function_type
 
-if TYPE_CHECKING:
-    from ._messages import ToolMessage
-
 __all__ = [
     "InvalidToolCall",
     "ToolCall",
     "ToolCallDelta",
     "ToolDefinition",
-    "ToolResult",
     "ToolResultDetails",
     "parse_tool_call",
     "tool_call",
@@ -147,12 +145,21 @@ class ToolCall(Record, frozen=True):
                 text.decode()
             except UnicodeDecodeError:
                 raise ValidationError("must be UTF-8", "$.arguments") from None
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     def __hash__(self) -> int:
         return hash((self.id, self.name, bytes(self.arguments), self.approval))
 
     def with_approval(self, approval: Approval | None) -> ToolCall:
-        """A copy with the approval status changed (calls are immutable)."""
+        """A copy with the approval status changed (calls are immutable).
+
+        Raises
+        ------
+        ValidationError
+            If ``approval`` is not ``"pending"``, ``"approved"``, ``"denied"``
+            or ``None``.
+        """
         if approval not in _APPROVALS:
             raise ValidationError(_APPROVAL_RULE, "$.approval")
         return msgspec.structs.replace(self, approval=approval)
@@ -300,6 +307,8 @@ class InvalidToolCall(Record, frozen=True):
             raise ValidationError(_TEXT, "$.arguments")
         if type(self.error) is not str and not isinstance(self.error, str):
             raise ValidationError(_TEXT, "$.error")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
 
 def parse_tool_call(id: str, name: str, arguments: str | bytes) -> ToolCall | InvalidToolCall:
@@ -449,8 +458,24 @@ class ToolResultDetails(Record, frozen=True):
     stack_trace: str | None = None
 
     def __post_init__(self) -> None:
-        if self.duration is not None and not self.duration >= 0:
-            raise ValidationError("must not be negative", "$.duration")
+        if self.duration is not None:
+            if type(self.duration) is not float:
+                check_number(self.duration, "$.duration")
+            if self.duration - self.duration != 0:
+                raise ValidationError("must be finite", "$.duration")
+            if not self.duration >= 0:
+                raise ValidationError("must not be negative", "$.duration")
+        check_optional(self, "error_message", "stack_trace")
+        if self.recoverable is not None and type(self.recoverable) is not bool:
+            raise ValidationError(_BOOL, "$.recoverable")
+        check_datetime(self.timestamp, "$.timestamp")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+        output = self.output
+        if output is not None and type(output) is not str:
+            frozen = freeze_json({"output": output}, "$")["output"]
+            if frozen is not output:
+                msgspec.structs.force_setattr(self, "output", frozen)
 
     @classmethod
     def from_exception(cls, exc: BaseException, **fields: Any) -> ToolResultDetails:
@@ -466,55 +491,6 @@ class ToolResultDetails(Record, frozen=True):
         message = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
         trace = "".join(traceback.format_exception(exc))
         return cls(error_message=message, stack_trace=trace, **fields)
-
-
-class ToolResult(Record, frozen=True):
-    """The outcome of running a tool.
-
-    Raises
-    ------
-    ValidationError
-        If ``tool_call_id`` is empty or not a string, ``result`` is not a
-        string (it may be empty), or ``is_error`` is not a bool; the
-        constructors below raise the same.
-
-    Examples
-    --------
-    >>> ToolResult.error("call_1", "city not found").is_error
-    True
-    """
-
-    tool_call_id: str
-    result: str
-    is_error: bool = False
-
-    def __post_init__(self) -> None:
-        if not self.tool_call_id or type(self.tool_call_id) is not str:
-            _check_text(self.tool_call_id, "$.tool_call_id")
-        if type(self.result) is not str and not isinstance(self.result, str):
-            raise ValidationError(_TEXT, "$.result")
-        if self.is_error is not False and self.is_error is not True:
-            raise ValidationError(_BOOL, "$.is_error")
-
-    @classmethod
-    def success(cls, tool_call_id: str, result: str) -> ToolResult:
-        """A successful result."""
-        return cls(tool_call_id, result)
-
-    @classmethod
-    def error(cls, tool_call_id: str, message: str) -> ToolResult:
-        """A failed result; ``message`` is what the model is told."""
-        return cls(tool_call_id, message, is_error=True)
-
-    def to_message(
-        self, *, id: str | None = None, metadata: dict[str, Any] | None = None
-    ) -> ToolMessage:
-        """The tool message that carries this result."""
-        from ._messages import ToolMessage
-
-        return ToolMessage(
-            self.tool_call_id, self.result, is_error=self.is_error, id=id, metadata=metadata
-        )
 
 
 class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
@@ -629,6 +605,12 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         takes ``null`` as well, meaning "use the default" (the default is
         named in its description, since strict schemas refuse ``default``).
         :meth:`ToolCall.arguments_as` reads such a ``null`` as absent.
+
+        Raises
+        ------
+        ValidationError
+            If a field's type has no JSON Schema, or the name (the type's
+            name by default) breaks the tool-name rule.
 
         Examples
         --------

@@ -123,12 +123,17 @@ def capture_json(data: bytes | str, type_: Any) -> bytes | None:
 Location = tuple[str | int, ...]
 
 # What stands in for a record or part of an unknown kind during the typed
-# decode, by tag field; the decoded stand-in is then swapped for the verbatim
-# record (see ``_codec``). Only unions that hold the stand-in's type take it.
+# decode, by tag field, in order of preference; the decoded stand-in is then
+# swapped for the verbatim record (see ``_codec``). Only unions that hold the
+# stand-in's type take it: a transcript's records take a control record, a
+# union of messages alone a system message.
 _STAND_INS = FrozenMap(
     {
-        "type": (b'{"type":"text","text":""}', "text"),
-        "role": (b'{"role":"control","type":"unknown"}', "control"),
+        "type": ((b'{"type":"text","text":""}', "text"),),
+        "role": (
+            (b'{"role":"control","type":"unknown"}', "control"),
+            (b'{"role":"system","content":"unknown"}', "system"),
+        ),
     }
 )
 
@@ -192,12 +197,17 @@ def _capture(
 def _stand_in(info: mi.Type, tags: dict[str, Any]) -> Raw | None:
     """The stand-in for an object whose tag is a string no option of ``info`` has."""
     options = info.types if isinstance(info, mi.UnionType) else (info,)
+    known = {o.tag for o in options if isinstance(o, mi.StructType)}
     for field, value in tags.items():
         if not isinstance(value, str) or field not in _STAND_INS:
             continue
-        data, tag = _STAND_INS[field]
-        if any(isinstance(o, mi.StructType) and o.tag == tag for o in options):
-            return Raw(data)
+        if field == "role" and value.strip().lower() in known:
+            # A known role in another case is a mistake, not a newer kind: it
+            # stays an error (lenient decoding repairs a role's case).
+            continue
+        for data, tag in _STAND_INS[field]:
+            if tag in known:
+                return Raw(data)
     return None
 
 

@@ -336,6 +336,12 @@ def validate_untrusted(
     and tool messages, tool fields, ``extras``, ``metadata`` and ids are
     refused, so nothing can be spoofed into a history.
 
+    ``"system"`` is refused unless ``allow_system`` says otherwise, although
+    the specification's ``UserInputRole`` includes it: a system message
+    outranks the user's, so one an end user can send is a prompt injection
+    waiting to happen. The application that really lets its users write
+    instructions opts in.
+
     Returns
     -------
     tuple of UserMessage or SystemMessage

@@ -32,6 +32,7 @@ from chatcodec.providers._lower import (
     UNKNOWN_PART,
     UNKNOWN_RECORD,
     UNRESOLVED,
+    VISION_UNAVAILABLE,
     lower,
     to_request,
 )
@@ -317,6 +318,16 @@ class TestImages:
     ) -> None:
         body, losses = encode(name, request(cc.user([image(**recognition)])), vision=False)
         assert turns(name, body) == [text_turn(name, text)]
+        assert losses == []
+
+    @pytest.mark.parametrize("name", PROVIDERS)
+    def test_auto_recognition_without_vision_is_reported(self, name: str) -> None:
+        # "auto" left the choice to the target: the caller is told it had no vision.
+        part = image(recognition="auto", recognized_text="HELLO")
+        body, losses = encode(name, request(cc.user([part])), vision=False)
+        assert turns(name, body) == [text_turn(name, "HELLO")]
+        assert losses == [("$.messages[0].content[0]", VISION_UNAVAILABLE)]
+        _, losses = encode(name, request(cc.user([part])))
         assert losses == []
 
     @pytest.mark.parametrize("name", PROVIDERS)

@@ -20,6 +20,9 @@ reports it:
 - a denied tool call that nothing answers gets a tool result saying so, after
   the answers its message already has; a call still awaiting approval is
   reported (and left for ``check_request`` to refuse);
+- a tool result's ``name``, for a target whose results carry none
+  (``result_names=False``), is reported unless the call it answers in the
+  request has that name (then the call says it);
 - an :class:`~chatcodec.UnknownPart` is left out; a message left with
   nothing to send is left out too (a tool result becomes empty text instead,
   since its call needs an answer).
@@ -39,12 +42,12 @@ from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 import msgspec
 
-from .._content import ImagePart, McpResource, TextPart
+from .._content import FileReference, ImagePart, McpResource, TextPart
 from .._control import ControlRecord, UnknownPart
 from .._conversation import Conversation, Entry, Transcript
 from .._errors import ValidationError
 from .._exchange import Request
-from .._files import FileReference, local_path
+from .._files import local_path
 from .._loss import Loss
 from .._messages import (
     AssistantMessage,
@@ -70,12 +73,14 @@ DENIED_RESULT = "The user denied this tool call."
 
 UNRESOLVED = "a file reference that was not resolved"
 NO_STAND_IN = "an image without recognized text, for a target without vision"
+VISION_UNAVAILABLE = "vision is unavailable: the image was sent as the text read from it"
 UNREAD_IMAGE = "an image by local path that was not read (see resolve_image_files)"
 AWAITING = "a tool call awaiting approval"
 UNKNOWN_PART = "a part of a kind this version does not know"
 EMPTY = "a message with nothing left to send"
 CONTROL = "a control record is never sent to a model"
 UNKNOWN_RECORD = "a record of a kind this version does not know"
+RESULT_NAME = "this target's tool results carry no name, and no call in the request has it"
 
 _INSTRUCTIONS = (SystemMessage, DeveloperMessage)
 _ALWAYS = frozenset({FileReference, McpResource, UnknownPart})
@@ -89,6 +94,7 @@ def lower(
     vision: bool = True,
     denied_result: str = DENIED_RESULT,
     keep: frozenset[type] = _NO_KEEP,
+    result_names: bool = True,
 ) -> Request:
     r"""The request with only the kinds every provider encoder handles.
 
@@ -111,6 +117,9 @@ def lower(
     keep : frozenset of type, optional
         Part kinds the target's encoder writes itself (Anthropic takes an MCP
         resource as a document).
+    result_names : bool, default True
+        Whether the target's tool results carry the tool's name; when not,
+        a name that no call of the request gives back is reported.
 
     Returns
     -------
@@ -132,7 +141,7 @@ def lower(
     >>> [str(loss) for loss in losses]
     ['a file reference that was not resolved - at `$.messages[0].content[1]`']
     """
-    if not _needs(request.messages, vision, keep):
+    if not _needs(request.messages, vision, keep, result_names):
         return request
     # Any: the tuple may hold what its type does not admit (records, unknown parts).
     messages: tuple[Any, ...] = request.messages
@@ -142,11 +151,17 @@ def lower(
     origin: list[int | None] = []  # None: a result made for a denied call
     parts: dict[int, list[int]] = {}
     moved = False
+    called: dict[str, str] = {}  # call id -> tool name, for results' names
     for i, message in enumerate(messages):
         path = f"$.messages[{i}]"
         kind = type(message)
         lowered: Any = message
         index: list[int] | None = None
+        if kind is ToolMessage and not result_names and message.name is not None:
+            if called.get(message.tool_call_id) != message.name:
+                enc.lose(f"{path}.name", RESULT_NAME)
+        elif kind is AssistantMessage and not result_names:
+            called.update((call.id, call.name) for call in message.tool_calls)
         if kind is UserMessage or kind is ToolMessage:
             assert isinstance(message, UserMessage | ToolMessage)
             content = message.content
@@ -184,11 +199,15 @@ def lower(
     return msgspec.structs.replace(request, messages=tuple(out))
 
 
-def _needs(messages: tuple[Any, ...], vision: bool, keep: frozenset[type]) -> bool:
+def _needs(
+    messages: tuple[Any, ...], vision: bool, keep: frozenset[type], result_names: bool = True
+) -> bool:
     """Whether anything in ``messages`` needs lowering (usually not: one scan)."""
     lowered = _ALWAYS - keep if keep else _ALWAYS
     for message in messages:
         kind = type(message)
+        if kind is ToolMessage and not result_names and message.name is not None:
+            return True
         if kind is UserMessage or kind is ToolMessage:
             content = message.content
             if type(content) is tuple:
@@ -252,6 +271,9 @@ def _parts(
             if text:
                 new.append(TextPart(text))
                 index.append(j)
+                if not vision and part.recognition == "auto":
+                    # "auto" left the choice to the target: say that it had no vision.
+                    enc.lose(where, VISION_UNAVAILABLE)
             else:
                 enc.lose(where, UNREAD_IMAGE if vision else NO_STAND_IN)
         else:

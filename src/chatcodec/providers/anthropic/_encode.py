@@ -73,7 +73,9 @@ def encode_request(
 ) -> bytes:
     """Write a request body (see the package docstring)."""
     enc = Encoding(NAME, losses)
-    request = lower(request, enc, vision=vision, denied_result=denied_result, keep=_KEEP)
+    request = lower(
+        request, enc, vision=vision, denied_result=denied_result, keep=_KEEP, result_names=False
+    )
     request = unique_call_ids(request, enc)
     writer = Writer(enc, True)
     own = enc.own(request.extras, "$")

@@ -276,7 +276,9 @@ def encode_request(
     ([{'text': 'Be brief.'}], [{'role': 'user', 'content': [{'text': 'Hi'}]}], {'maxTokens': 64})
     """
     enc = Encoding(NAME, losses)
-    request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
+    request = unique_call_ids(
+        lower(request, enc, vision=vision, denied_result=denied_result, result_names=False), enc
+    )
     own = enc.own(request.extras, "$")
     encoder = _Encoder(enc)
     system: list[Any] = []

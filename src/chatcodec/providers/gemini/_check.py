@@ -34,6 +34,8 @@ def _has_signature(extras: object) -> bool:
 
 
 def _result_name(message: ToolMessage) -> bool:
+    if message.name is not None:
+        return True
     own = message.extras.get(NAME) if message.extras else None
     inner = own.get("functionResponse") if isinstance(own, dict) else None
     return isinstance(inner, dict) and "name" in inner

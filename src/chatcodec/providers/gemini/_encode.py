@@ -165,7 +165,7 @@ class _Encoder(_PartEncoder):
                     if type(text) is str:
                         out: dict[str, Any] = {}
                         call_id = message.tool_call_id
-                        name = names.get(call_id)
+                        name = message.name or names.get(call_id)
                         if name is not None:
                             out["name"] = name
                         if message.is_error:

@@ -264,7 +264,9 @@ class _PartEncoder:
         out: dict[str, Any] = {}
         extra = own.get("functionResponse")
         extra = extra if type(extra) is dict else {}
-        if "name" not in extra and own.get("~name") != "absent":
+        if message.name is not None:
+            out["name"] = message.name
+        elif "name" not in extra and own.get("~name") != "absent":
             name = self.names.get(message.tool_call_id)
             if name is not None:
                 out["name"] = name
@@ -300,7 +302,7 @@ class _PartEncoder:
     def plain_result(self, message: ToolMessage, text: str) -> dict[str, Any]:
         """:meth:`result` of a result without extras whose content is ``text``."""
         out: dict[str, Any] = {}
-        name = self.names.get(message.tool_call_id)
+        name = message.name or self.names.get(message.tool_call_id)
         if name is not None:
             out["name"] = name
         data = text.encode("utf-8", "surrogatepass")

@@ -283,10 +283,15 @@ class TurnDecoder:
             )
         if matched is not None:
             self.pending.remove(matched)
+        result_name: str | None = None
         if name is _ABSENT:
             extras["~name"] = "absent"
         elif matched is None or matched[1] != name:
-            keep["name"] = name
+            # The call gives the name back otherwise (the encoder looks it up).
+            if type(name) is str and name:
+                result_name = name
+            else:
+                keep["name"] = name
         response = inner.get("response", _ABSENT)
         error = False
         if response is _ABSENT:
@@ -318,7 +323,11 @@ class TurnDecoder:
         if keep:
             extras["functionResponse"] = keep
         return ToolMessage(
-            call_id, content, is_error=error, extras=extras_for(NAME, extras or None)
+            call_id,
+            content,
+            is_error=error,
+            name=result_name,
+            extras=extras_for(NAME, extras or None),
         )
 
     def user_turn(

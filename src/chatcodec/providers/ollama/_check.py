@@ -124,7 +124,11 @@ def _check_messages(request: Request, found: list[Problem]) -> None:
         elif isinstance(message, UserMessage | ToolMessage):
             if isinstance(message.content, tuple):
                 _check_parts(message.content, path, found)
-            if isinstance(message, ToolMessage) and message.tool_call_id not in ids:
+            if (
+                isinstance(message, ToolMessage)
+                and message.tool_call_id not in ids
+                and message.name is None
+            ):
                 own = (message.extras or {}).get(NAME)
                 if not (type(own) is dict and "tool_name" in own):
                     rule = "answers no earlier tool call: no tool_name can be sent"

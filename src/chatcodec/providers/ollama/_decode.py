@@ -336,11 +336,14 @@ def _tool(
             call_id = derive_id("call_", index, "result", name if type(name) is str else "")
     # The encoder finds the name from the call's id; keep the wire's own only
     # where that would not give it back.
+    result_name: str | None = None
     if name is _MISSING:
         own["~tool_name"] = ABSENT
+    elif type(name) is str and name and names.get(call_id) != name:
+        result_name = name
     elif name is None or names.get(call_id) != name:
         own["tool_name"] = name
-    return ToolMessage(call_id, content, extras=_extras(own))
+    return ToolMessage(call_id, content, name=result_name, extras=_extras(own))
 
 
 def _assistant(

@@ -202,7 +202,9 @@ def _messages(request: Request, enc: Encoding) -> list[dict[str, Any]]:
             own = enc.own(message.extras, path)
             item = {"role": "tool"}
             _media(message.content, own, item, path, enc)
-            if own.get("~tool_name") != ABSENT and "tool_name" not in own:
+            if message.name is not None:
+                item["tool_name"] = message.name
+            elif own.get("~tool_name") != ABSENT and "tool_name" not in own:
                 name = names.get(message.tool_call_id)
                 if name is not None:
                     item["tool_name"] = name

@@ -65,7 +65,8 @@ _REQUEST = GENERAL_KEYS = frozenset(
     }
 )
 _ROLE_CONTENT = frozenset({"role", "content"})
-_TOOL_MESSAGE = frozenset({"role", "content", "tool_call_id"})
+_TOOL_MESSAGE = frozenset({"role", "content", "tool_call_id", "name"})
+_FUNCTION_MESSAGE = frozenset({"role", "content", "name"})
 _TOOL = frozenset({"type", "function"})
 _FUNCTION = frozenset({"name", "description", "parameters", "strict"})
 _TOOL_CHOICES = frozenset({"auto", "none", "required"})
@@ -441,20 +442,32 @@ def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
         content = tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
         if any(type(part) is not TextPart for part in content):
             own["~media"] = "in"  # the server took media in a tool message: kept there
+    name = _result_name(m, own)
     call_id = m.get("tool_call_id")
     if type(call_id) is not str or not call_id:
         if "tool_call_id" in m:
             own["tool_call_id"] = call_id
         own["~id"] = "derived"
-        call_id = derive_id("call_", index, "tool", own.get("name"))
-    return ToolMessage(call_id, content, extras=extras(own))
+        call_id = derive_id("call_", index, "tool", m.get("name"))
+    return ToolMessage(call_id, content, name=name, extras=extras(own))
+
+
+def _result_name(m: dict[str, Any], own: dict[str, Any]) -> str | None:
+    """The tool's name a result carries; one that is not a name stays in ``own``."""
+    name = m.get("name")
+    if type(name) is str and name:
+        return name
+    if "name" in m:
+        own["name"] = name
+    return None
 
 
 def _function_message(
     m: dict[str, Any], path: str, index: int, by_name: dict[str, str]
 ) -> ToolMessage:
-    own = rest(m, _ROLE_CONTENT) or {}
+    own = rest(m, _FUNCTION_MESSAGE) or {}
     own["~role"] = "function"
+    result_name = _result_name(m, own)
     content = m.get("content")
     if content is None:
         own["~content"] = None if "content" in m else "absent"
@@ -465,7 +478,7 @@ def _function_message(
     call_id = by_name.get(name) if type(name) is str else None
     if call_id is None:
         call_id = derive_id("call_", index, "function", name)
-    return ToolMessage(call_id, content, extras=extras(own))
+    return ToolMessage(call_id, content, name=result_name, extras=extras(own))
 
 
 def _part(value: Any, path: str) -> ContentPart:

@@ -448,6 +448,8 @@ def _tool_message(
         out["content"] = _parts(content, path, enc)
     if own.get("~id") != "derived" and "~role" not in own:
         out["tool_call_id"] = m.tool_call_id
+    if m.name is not None:
+        out["name"] = m.name
     if m.is_error:
         enc.lose(f"{path}.is_error", "openai has no error flag for tool results")
     return out

@@ -274,7 +274,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     b'{"model":"gpt-5","instructions":"Be brief.","input":[{"role":"user","content":"Hi"}]}'
     """
     enc = Encoding(NAME, losses)
-    request = unique_call_ids(lower(request, enc), enc)
+    request = unique_call_ids(lower(request, enc, result_names=False), enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
