@@ -680,3 +680,33 @@ class TestRunRanges:
             stop.set()
             other.join()
         assert self.converted(path, 2) == here  # forked
+
+
+class TestBatchDirectPath:
+    """Batch bodies the direct path takes convert as the general path converts them."""
+
+    @pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock"])
+    def test_same_records_and_problems(self, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        lines = lines_with_streams()
+        options: dict[str, Any] = {"max_tokens": 256, "keep_refused": True}
+        if target == "anthropic":
+            options["model"] = "claude-sonnet-4-5"
+        fast = cc.convert_lines(lines, source="openai", target=target, **options)
+        monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+        general = cc.convert_lines(lines, source="openai", target=target, **options)
+        assert fast.records == general.records
+        assert fast.problems == general.problems
+        assert fast.counts() == general.counts()
+        streamed = [p for p in fast.problems if p.path == "$.stream"]
+        assert len(streamed) == sum(b'"stream": true' in line for line in lines) > 0
+
+
+def lines_with_streams() -> list[bytes]:
+    """The shipped batch file, every third body asking to be streamed."""
+    out = []
+    for k, line in enumerate(lines("openai-batch-input.jsonl")):
+        record = json.loads(line)
+        if k % 3 == 0:
+            record["body"]["stream"] = True
+        out.append(json.dumps(record).encode())
+    return out

@@ -24,11 +24,11 @@ from .._loss import Loss
 from .._problems import Problem, Severity
 from .._validate import validate
 from ..providers import Codec, get
-from ..providers._direct import direct
+from ..providers._direct import BATCH_STREAM, direct
 from ..providers._placeholders import fill_response, missing
 from . import _batch
 from ._detect import detect, mismatch
-from ._families import PROVIDERS, Family, fill, normalize
+from ._families import BEDROCK_NO_MODEL, PROVIDERS, Family, fill, normalize, wrap
 from ._families import family as family_of
 from ._result import KINDS, BulkResult, Kind, LineProblem, Stage
 
@@ -104,7 +104,7 @@ def one_line(record: bytes) -> bytes:
 
 NO_MESSAGES = "holds no message: nothing to convert"
 NO_CHOICES = "holds no choice or output: nothing to convert"
-STREAMED = "a batch request is not streamed: stream left out"
+STREAMED = BATCH_STREAM
 
 
 class _Converter:
@@ -123,9 +123,10 @@ class _Converter:
         # A request line the direct path takes: what convert gives, without its
         # lookups and report (None: this line goes through line()).
         self.direct: Callable[[bytes], tuple[bytes, list[Loss]] | None] | None = None
-        if plan.kind == "request" and {plan.source, plan.target} <= PROVIDERS:
+        if plan.kind in ("request", "batch") and {plan.source, plan.target} <= PROVIDERS:
+            target = self.target_codec.NAME if self.target_codec is not None else plan.target
             self.direct = direct(
-                get(plan.source).NAME, get(plan.target).NAME, plan.model, plan.max_tokens
+                get(plan.source).NAME, target, plan.model, plan.max_tokens, batch=self.batched
             )
 
     def adapter(self, name: str) -> Family:
@@ -157,13 +158,23 @@ class _Converter:
         self, source: Family, data: bytes, losses: list[Loss], found: list[Problem]
     ) -> bytes:
         plan = self.plan
+        if self.batched and self.direct is not None and source is self.adapter(plan.source):
+            done = self.direct(data)  # a "stream": true left out, as below
+            if done is not None:
+                out, lost = done
+                if self.bedrock_out:
+                    out, had_model = wrap(out)
+                    if had_model:  # said where the general path says it: before the body's
+                        at = 1 if lost and lost[0].reason == STREAMED else 0
+                        lost.insert(at, Loss("$.model", BEDROCK_NO_MODEL))
+                losses.extend(lost)
+                return out
         request = source.read_request(data, losses)
         if not request.messages:
             raise ValidationError(_empty(NO_MESSAGES, data, "request", plan), "$.messages")
         request = fill(request, plan.model, plan.max_tokens)
-        if self.batched and request.stream is not None:
-            if request.stream:
-                losses.append(Loss("$.stream", STREAMED))
+        if self.batched and request.stream:
+            losses.append(Loss("$.stream", STREAMED))
             request = msgspec.structs.replace(request, stream=None)
         out = self.target.write_request(request, losses)
         if self.target_codec is not None:
@@ -400,7 +411,7 @@ def id_key(ident: str) -> int:
 def _one(
     converter: _Converter, data: bytes, number: int, result: BulkResult, ids: dict[int, int]
 ) -> bool:
-    if converter.direct is not None:
+    if converter.direct is not None and not converter.batched:
         done = converter.direct(data)
         if done is not None:
             # The direct path takes only what the preflight and the ordering

@@ -125,8 +125,20 @@ def missing(family: str, body: bytes) -> list[tuple[str, str]]:
     values = msgspec.json.decode(body)
     if type(values) is not dict:
         return [("$", "must be a JSON object")]
-    return [
+    found = [
         (f"$.{key}", NEEDED.format(key=key, family=family))
         for key, placeholder in required.items()
         if placeholder is None and values.get(key) is None
     ]
+    if family == "openai":
+        # A stop OpenAI has no name for (a failure) is written as "error", as
+        # OpenRouter does; OpenAI's own clients take none but these.
+        for i, choice in enumerate(values.get("choices") or ()):
+            reason = choice.get("finish_reason") if type(choice) is dict else None
+            if reason is not None and reason not in _OPENAI_REASONS:
+                found.append((f"$.choices[{i}].finish_reason", NO_REASON))
+    return found
+
+
+_OPENAI_REASONS = frozenset(("stop", "length", "tool_calls", "content_filter", "function_call"))
+NO_REASON = "openai's clients take no name for this stop (a failure): it cannot be written"

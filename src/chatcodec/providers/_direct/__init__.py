@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from msgspec import UNSET
+
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from . import _anthropic, _gemini
 from ._source import Fallback, Read, read
 
-__all__ = ["direct", "direct_request"]
+__all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
@@ -48,13 +50,18 @@ def direct_request(
         return None
 
 
+BATCH_STREAM = "a batch request is not streamed: stream left out"
+
+
 def direct(
-    source: str, target: str, model: str | None, max_tokens: int | None
+    source: str, target: str, model: str | None, max_tokens: int | None, *, batch: bool = False
 ) -> Callable[[bytes | str], tuple[bytes, list[Loss]] | None] | None:
     """:func:`direct_request` for one pair and its options, or None when the pair has none.
 
     For a caller that converts many requests the same way (a bulk run): the
-    pair is looked up once, not per body.
+    pair is looked up once, not per body. ``batch``: the body goes into a
+    batch file, where no request is streamed: a ``"stream": true`` is left
+    out and reported first (:data:`BATCH_STREAM`), as the bulk general path does.
     """
     write = _WRITERS.get((source, target))
     if write is None:
@@ -62,7 +69,12 @@ def direct(
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:
-            return write(read(body, model, max_tokens))
+            r = read(body, model, max_tokens)
+            if batch and r.body.stream is True:
+                r.body.stream = UNSET
+                out, losses = write(r)
+                return out, [Loss("$.stream", BATCH_STREAM), *losses]
+            return write(r)
         except Fallback:
             return None
 

@@ -189,7 +189,10 @@ def finish_out(
     ``lose`` is told why, when Gemini has no name for the reason.
     """
     if reason is None:
-        return raw
+        # No reason: a name of Gemini's own that says so is written back
+        # (FINISH_REASON_UNSPECIFIED, proto 0); another family's (OpenAI's "")
+        # is no Gemini name at all.
+        return raw if type(raw) is int or raw in READ[NAME] else None
     reason = reason_of(reason, "$.choices[0].finish_reason")
     if type(raw) is int:
         if finish_reason(raw, has_calls) is reason:
