@@ -408,7 +408,9 @@ class TestBatch:
     )
     def test_results(self, source: str, target: str) -> None:
         records = results_file(source)
-        result = cc.convert_lines(records, source=source, target=target, kind="batch")
+        result = cc.convert_lines(
+            records, source=source, target=target, kind="batch", keep_refused=True
+        )
         accounted(result)
         assert result.failed == 0, result.problems[:3]
         assert ids(result.records, target) == ids(records, source)

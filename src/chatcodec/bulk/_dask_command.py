@@ -78,6 +78,10 @@ def dask_command(args: argparse.Namespace) -> int:
         return _fail("--strict is not available with --engine dask (partitions run at once)")
     target = Path(args.output)
     parts = target.with_name(f".{target.name}.{os.getpid()}.parts")
+    # The client's tasks that a stop cancels are logged by asyncio as they are
+    # collected, before any handler here runs: a run's summary says what
+    # happened, asyncio's log of them says nothing to the user.
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL + 1)
     start = time.monotonic()
     client = cluster = None
     out: Output | None = None

@@ -204,8 +204,6 @@ _EQUALS: Mapping[tuple[str, FinishReason], Mapping[str, str]] = _frozen(
 )
 
 _KNOWN = frozenset(name for names in READ.values() for name in names)
-# Families whose clients take a finish reason they do not know.
-_OPEN_NAMES = frozenset(("openai", "ollama", "openai-responses"))
 # Names a family reads only because another family's reason is written so here.
 _ADOPTED = FrozenMap({"ollama": frozenset(("content_filter", "error"))})
 
@@ -233,9 +231,7 @@ def write(
     names = READ[family]
     if type(raw) is str:
         own = raw in names and raw not in _ADOPTED.get(family, ())
-        # A name no family knows passes only where the names are open (OpenAI's
-        # dialects, Ollama): Anthropic, Gemini and Bedrock take their own alone.
-        if meant is reason and (own or (raw not in _KNOWN and family in _OPEN_NAMES)):
+        if meant is reason and (own or raw not in _KNOWN):
             return raw, None
         equal = _EQUALS.get((raw, reason))
         if equal is not None and family in equal:

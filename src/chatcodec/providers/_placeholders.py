@@ -20,6 +20,7 @@ import msgspec
 
 from .._frozen import FrozenMap
 from .._loss import Loss
+from ._finish import READ
 
 __all__ = ["fill_response", "missing"]
 
@@ -119,9 +120,7 @@ def fill_response(family: str, body: bytes, losses: list[Loss]) -> bytes:
 
 def missing(family: str, body: bytes) -> list[tuple[str, str]]:
     """The keys ``family`` requires that a converted response lacks and no placeholder fills."""
-    required = _REQUIRED.get(family)
-    if required is None:
-        return []
+    required = _REQUIRED.get(family, FrozenMap())
     values = msgspec.json.decode(body)
     if type(values) is not dict:
         return [("$", "must be a JSON object")]
@@ -136,9 +135,35 @@ def missing(family: str, body: bytes) -> list[tuple[str, str]]:
         for i, choice in enumerate(values.get("choices") or ()):
             reason = choice.get("finish_reason") if type(choice) is dict else None
             if reason is not None and reason not in _OPENAI_REASONS:
-                found.append((f"$.choices[{i}].finish_reason", NO_REASON))
+                found.append((f"$.choices[{i}].finish_reason", NO_REASON.format(family=family)))
+    elif family == "anthropic":
+        # A name another family wrote, that Anthropic's clients do not know.
+        reason = values.get("stop_reason")
+        if reason is not None and reason not in _ANTHROPIC_REASONS:
+            found.append(("$.stop_reason", NO_REASON.format(family=family)))
+    elif family == "gemini":
+        for i, candidate in enumerate(values.get("candidates") or ()):
+            reason = candidate.get("finishReason") if type(candidate) is dict else None
+            if type(reason) is str and reason not in READ["gemini"]:
+                path = f"$.candidates[{i}].finishReason"
+                found.append((path, NO_REASON.format(family=family)))
+    elif family == "bedrock":
+        reason = values.get("stopReason")
+        if reason is not None and reason not in READ["bedrock"]:
+            found.append(("$.stopReason", NO_REASON.format(family=family)))
     return found
 
 
 _OPENAI_REASONS = frozenset(("stop", "length", "tool_calls", "content_filter", "function_call"))
-NO_REASON = "openai's clients take no name for this stop (a failure): it cannot be written"
+_ANTHROPIC_REASONS = frozenset(
+    (
+        "end_turn",
+        "max_tokens",
+        "stop_sequence",
+        "tool_use",
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+    )
+)
+NO_REASON = "{family}'s clients take no name for this stop: it cannot be written"
