@@ -20,11 +20,11 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AssistantPart, ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
+from .._fastpath import GIVE_UP
 from .._wire import encode_body
 
 __all__ = ["fast_request"]
@@ -166,14 +166,7 @@ def fast_request(body: bytes | str) -> Request | None:
             stop=None if stop is UNSET else tuple(stop),
             stream=None if r.stream is UNSET else r.stream,
         )
-    except (
-        msgspec.DecodeError,
-        UnicodeError,
-        RecursionError,
-        ValidationError,
-        DepthError,
-        _Decline,
-    ):
+    except (*GIVE_UP, _Decline):
         return None
 
 

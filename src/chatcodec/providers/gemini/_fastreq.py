@@ -22,11 +22,11 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
-from ..._errors import DepthError, ValidationError
 from ..._exchange import Request, ResponseFormat, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
+from .._fastpath import GIVE_UP
 from .._wire import base64_form
 from ._keys import NAME
 
@@ -150,14 +150,7 @@ def fast_request(body: bytes | str) -> Request | None:
         if r.generationConfig is not UNSET:
             _generation(r.generationConfig, fields)
         return Request(tuple(messages), **fields)
-    except (
-        msgspec.DecodeError,
-        UnicodeError,
-        RecursionError,
-        ValidationError,
-        DepthError,
-        _Decline,
-    ):
+    except (*GIVE_UP, _Decline):
         return None
 
 
