@@ -166,3 +166,25 @@ class TestRefusedWhenBuilt:
         message = cc.UserMessage((cc.TextPart("x"), unknown))  # type: ignore[arg-type]
         assert cc.decode(cc.encode(message), type=cc.UserMessage) == message
         assert cc.ToolResultDetails(duration=2).duration == 2
+
+
+class TestChoicesOfAnotherType:
+    """A closed choice given None where it is required, or a list, is refused, not a TypeError.
+
+    The round-trip property found both for ``FileReference.status`` in a fresh clone.
+    """
+
+    @pytest.mark.parametrize("status", [None, [], {}, 1])
+    def test_file_reference_status(self, status: object) -> None:
+        with pytest.raises(cc.ValidationError, match="must be one of") as raised:
+            cc.FileReference(path="0", status=status)  # type: ignore[arg-type]
+        assert raised.value.path == "$.status"
+
+    @pytest.mark.parametrize("field", ["detail", "recognition"])
+    def test_image_choices(self, field: str) -> None:
+        with pytest.raises(cc.ValidationError, match="must be one of"):
+            cc.ImagePart(url="https://example.com/a.png", **{field: []})  # type: ignore[arg-type]
+
+    def test_conversation_policy(self) -> None:
+        with pytest.raises(cc.ValidationError, match="policy"):
+            cc.Conversation(policy=[])  # type: ignore[arg-type]

@@ -14,7 +14,14 @@ from typing import Any, Literal, Self, get_args
 from msgspec import Raw
 
 from ._errors import ValidationError
-from ._fields import check_choice, check_datetime, check_extras, check_optional, check_type
+from ._fields import (
+    check_choice,
+    check_datetime,
+    check_extras,
+    check_optional,
+    check_type,
+    is_choice,
+)
 from ._record import Record
 
 __all__ = [
@@ -133,9 +140,9 @@ class ImagePart(_MediaPart, frozen=True, tag="image"):
 
     def __post_init__(self) -> None:
         _MediaPart.__post_init__(self)
-        if self.detail is not None and self.detail not in _DETAILS:
+        if self.detail is not None and not is_choice(self.detail, _DETAILS):
             check_choice(self.detail, _DETAILS, "$.detail")
-        if self.recognition is not None and self.recognition not in _RECOGNITIONS:
+        if self.recognition is not None and not is_choice(self.recognition, _RECOGNITIONS):
             check_choice(self.recognition, _RECOGNITIONS, "$.recognition")
         if (
             self.recognized_text is not None
@@ -344,8 +351,8 @@ class FileReference(Record, frozen=True, tag_field="type", tag="file_reference")
             check_type(start, int, "$.start_line", "must be an integer")
         if end is not None and type(end) is not int:
             check_type(end, int, "$.end_line", "must be an integer")
-        if self.status not in _RESOLUTIONS:
-            check_choice(self.status, _RESOLUTIONS, "$.status")
+        if not is_choice(self.status, _RESOLUTIONS):
+            check_choice(self.status, _RESOLUTIONS, "$.status", required=True)
         check_optional(self, "content", "error")
         if start is not None and start < 1:
             raise ValidationError("must be at least 1", "$.start_line")

@@ -28,7 +28,7 @@ from typing import Any, get_args, overload
 from ._content import TextPart
 from ._control import ControlRecord, UnknownRecord
 from ._errors import NotFoundError, ValidationError
-from ._fields import check_choice, check_extras, check_items, check_type
+from ._fields import check_choice, check_extras, check_items, check_type, is_choice
 from ._frozen import freeze_fields
 from ._messages import (
     AssistantMessage,
@@ -86,8 +86,8 @@ class Transcript(Record, frozen=True):
         if type(self.records) is not tuple:
             check_type(self.records, tuple, "$.records", "must be a tuple of records")
         check_items(self.records, _RECORD_TYPES, "$.records", "must be a message or a record")
-        if self.policy not in _POLICIES:
-            check_choice(self.policy, _POLICIES, "$.policy")
+        if not is_choice(self.policy, _POLICIES):
+            check_choice(self.policy, _POLICIES, "$.policy", required=True)
         if self.metadata is not None:
             freeze_fields(self, "metadata")
         if self.extras is not None and type(self.extras) is not dict:

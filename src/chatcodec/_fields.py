@@ -43,9 +43,16 @@ def check_optional(record: object, *names: str) -> None:
             raise ValidationError(_TEXT, "$." + name)
 
 
-def check_choice(value: object, allowed: frozenset[str], path: str) -> None:
-    """Raise unless ``value`` is ``None`` or one of ``allowed``."""
-    if value is not None and (not isinstance(value, str) or value not in allowed):
+def is_choice(value: object, allowed: frozenset[str]) -> bool:
+    """Whether ``value`` is one of ``allowed`` (a list is none, and no TypeError)."""
+    return type(value) is str and value in allowed
+
+
+def check_choice(
+    value: object, allowed: frozenset[str], path: str, *, required: bool = False
+) -> None:
+    """Raise unless ``value`` is one of ``allowed`` (or ``None``, unless ``required``)."""
+    if (value is not None or required) and (not isinstance(value, str) or value not in allowed):
         raise ValidationError("must be one of " + ", ".join(sorted(allowed)), path)
 
 
