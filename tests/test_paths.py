@@ -1,4 +1,4 @@
-"""Paths that name the input's own object keys: escaped alike in every error, loss and problem."""
+"""Paths through the input's own objects: a key of the wire formats' vocabulary or a digest."""
 
 from __future__ import annotations
 
@@ -14,76 +14,85 @@ from hypothesis import strategies as st
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._eventstream import encode_message
-from chatcodec._paths import MAX_KEY, key_path
+from chatcodec._paths import key_step
+from chatcodec._vocabulary import NAMES
 
 # The key of the issue: content, then a newline and a backtick that would forge a log line.
 FORGED = "zz_SECRET_8c1f\n- at `$.forged`"
-FORGED_STEP = '["zz_SECRET_8c1f\\n- at \\u0060$.forged\\u0060"]'
+FORGED_STEP = "[key 228fc628]"
+DIGEST = re.compile(r"\[key [0-9a-f]{8}\]")
 
 
 def one_line(text: str) -> None:
-    """``text`` is one line whose only backticks are the two around its path."""
+    """``text`` is one line whose only backticks are the two around its path, and no secret."""
     assert text.isprintable(), text
     assert text.count("`") == 2, text
     assert text.endswith("`"), text
+    assert "SECRET" not in text, text
 
 
-def bracketed(step: str) -> tuple[str, bool]:
-    """The key a bracketed step names (its kept part), and whether it was cut."""
-    match = re.fullmatch(r'\[(".*")(\.\.\.)?\]', step)
-    assert match is not None, step
-    return json.loads(match.group(1)), match.group(2) is not None
-
-
-class TestKeyPath:
-    """Plain identifiers as ``.key``; anything else a JSON string in brackets, on one line."""
+class TestKeyStep:
+    """A name of the wire formats as ``.name``; any other key as a digest that shows none of it."""
 
     @pytest.mark.parametrize(
         ("key", "step"),
         [
             ("logprobs", ".logprobs"),
-            ("_x9", "._x9"),
-            ("x-api-key", '["x-api-key"]'),
-            ("~id", '["~id"]'),
-            ("", '[""]'),
-            ("9lives", '["9lives"]'),
-            ("città", '["città"]'),
-            ("a b", '["a b"]'),
-            ('q"b\\', '["q\\"b\\\\"]'),
+            ("thoughtSignature", ".thoughtSignature"),
+            ("cachePoint", ".cachePoint"),
+            ("reasoning_content", ".reasoning_content"),
+            ("$defs", ".$defs"),
+            ("additionalProperties", ".additionalProperties"),
+            ("SECRET_8c1f", "[key 073b878d]"),  # a plain identifier, but no field name
+            ("x-api-key", "[key e2222448]"),
+            ("", "[key 1271cf25]"),
             (FORGED, FORGED_STEP),
-            ("\r\t\b\f\x00\x7f", '["\\r\\t\\b\\f\\u0000\\u007f"]'),
-            ("a\u2028b\u202ec", '["a\\u2028b\\u202ec"]'),  # line separator, bidi override
-            ("\ud800", '["\\ud800"]'),  # a lone surrogate
-            ("\U000e0001", '["\\udb40\\udc01"]'),  # a format character outside the BMP
-            (7, '["7"]'),  # a msgpack map's key need not be a string
+            ("\ud800", "[key 38da57e7]"),  # a lone surrogate
+            ("k" * 100, "[key d689f91a]"),
+            (7, "[key 10220a3a]"),  # a msgpack map's key need not be a string
         ],
     )
     def test_steps(self, key: Any, step: str) -> None:
-        assert key_path(key) == step
+        assert key_step(key) == step
 
-    def test_a_long_key_is_cut_and_says_so(self) -> None:
-        assert key_path("k" * MAX_KEY) == "." + "k" * MAX_KEY
-        assert key_path("k" * (MAX_KEY + 1)) == '["' + "k" * MAX_KEY + '"...]'
-        assert key_path("\n" * 10_000) == '["' + "\\n" * MAX_KEY + '"...]'
+    def test_public(self) -> None:
+        assert cc.key_step is key_step
+        assert cc.key_step(FORGED) == FORGED_STEP
+
+    def test_the_vocabulary_is_names(self) -> None:
+        assert len(NAMES) > 3000
+        assert all(re.fullmatch(r"\$?[A-Za-z_][A-Za-z0-9_]*", name) for name in NAMES)
 
     @given(st.text())
     @example("`")
     @example("\x85")
     @example("a" * 65)
-    def test_any_key_is_one_line_that_names_it(self, key: str) -> None:
-        step = key_path(key)
-        assert step.isprintable()
-        assert "`" not in step
-        if step.startswith("."):
-            assert step[1:] == key
-            return
-        named, cut = bracketed(step)
-        assert cut == (len(key) > MAX_KEY)
-        assert named == key[:MAX_KEY]
+    def test_any_key_is_a_name_or_a_digest(self, key: str) -> None:
+        step = key_step(key)
+        assert step == key_step(key)
+        if key in NAMES:
+            assert step == "." + key
+        else:
+            assert DIGEST.fullmatch(step), step
+
+
+class TestVocabulary:
+    """The committed vocabulary holds every name the pinned SDKs and service model give."""
+
+    def test_up_to_date(self) -> None:
+        pytest.importorskip("openai")
+        pytest.importorskip("anthropic")
+        pytest.importorskip("google.genai")
+        pytest.importorskip("ollama")
+        pytest.importorskip("botocore")
+        from vocabulary import names
+
+        missing = sorted(names() - NAMES)
+        assert not missing, f"run python tests/vocabulary.py: {missing[:10]}"
 
 
 class TestEverywhere:
-    """Each place a path is built from an input key writes it with key_path."""
+    """Each place a path is built from an input key writes it with key_step."""
 
     def test_loss_report_and_loss_error(self) -> None:
         # The reproducer's body: an unknown key of an Anthropic text block.
@@ -142,7 +151,7 @@ class TestEverywhere:
         )
         problems = providers.get("gemini").check_request(request)
         paths = [problem.path for problem in problems]
-        step = key_path("zz_SECRET_kw\n`")
+        step = key_step("zz_SECRET_kw\n`")
         assert f"$.tools[0].parameters.properties{FORGED_STEP}{step}" in paths
         for problem in problems:
             assert str(problem).isprintable()
@@ -169,7 +178,7 @@ class TestEverywhere:
         request = cc.Request((cc.user("hi"),), model="m", tools=(tool,))
         paths = [problem.path for problem in providers.get("openai").check_request(request)]
         assert f"$.tools[0].parameters.properties{FORGED_STEP}.required" in paths
-        assert '$.tools[0].parameters.$defs["d\\n"].required' in paths
+        assert "$.tools[0].parameters.$defs[key 91aa9caa].required" in paths
 
     def test_lenient_envelope_keys(self) -> None:
         data = json.dumps(

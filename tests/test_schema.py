@@ -189,7 +189,7 @@ class TestUnsupported:
 
     SCHEMA: ClassVar[dict[str, Any]] = {
         "type": "object",
-        "properties": {"a": {"type": "string", "maxLength": 3, "default": "x"}},
+        "properties": {"city": {"type": "string", "maxLength": 3, "default": "x"}},
         "allOf": [{"minimum": 1}],
     }
 
@@ -198,12 +198,12 @@ class TestUnsupported:
             ("$.parameters.allOf", "a keyword gemini's schema subset does not have"),
         ]
         assert [path for path, _ in unsupported(self.SCHEMA, "openai", True)] == [
-            "$.parameters.properties.a.maxLength",
-            "$.parameters.properties.a.default",
+            "$.parameters.properties.city.maxLength",
+            "$.parameters.properties.city.default",
             "$.parameters.allOf",
         ]
         assert [path for path, _ in unsupported(self.SCHEMA, "anthropic", True)] == [
-            "$.parameters.properties.a.maxLength",
+            "$.parameters.properties.city.maxLength",
             "$.parameters.allOf[0].minimum",
         ]
         assert unsupported(self.SCHEMA, "openai", False) == []

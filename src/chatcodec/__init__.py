@@ -80,6 +80,7 @@ from ._messages import (
     tool_result,
     user,
 )
+from ._paths import key_step
 from ._problems import Problem, Severity
 from ._roles import Role
 from ._stream import (
@@ -194,6 +195,7 @@ __all__ = [
     "developer",
     "encode",
     "iter_jsonl",
+    "key_step",
     "mode_change",
     "parse_tool_call",
     "providers",

@@ -32,7 +32,7 @@ from ._errors import (
 )
 from ._messages import Message
 from ._migrate import CURRENT_VERSION, migrate, version_of
-from ._paths import key_path
+from ._paths import key_step
 from ._record import json_decoder
 from ._unknown import Location, capture_all, prepare_builtins, tags_at
 
@@ -316,7 +316,7 @@ def _put(value: Any, location: Location, raw: Raw, path: str) -> Any:
         items[head] = _put(items[head], rest, raw, f"{path}[{head}]")
         return tuple(items) if isinstance(value, tuple) else items
     # A dict's key is the input's own: escaped (a struct's field is a name of ours).
-    at = path + key_path(head) if isinstance(value, dict) else f"{path}.{head}"
+    at = path + key_step(head) if isinstance(value, dict) else f"{path}.{head}"
     if isinstance(value, dict):
         return {**value, head: _put(value[head], rest, raw, at)}
     return msgspec.structs.replace(value, **{head: _put(getattr(value, head), rest, raw, at)})

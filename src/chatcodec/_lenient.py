@@ -20,7 +20,7 @@ from ._control import UnknownPart, UnknownRecord
 from ._conversation import CURRENT_VERSION, Conversation, Entry, Transcript
 from ._errors import DECODE_FAILURES, ChatCodecError, OrderingError, ValidationError, from_msgspec
 from ._messages import Message
-from ._paths import key_path
+from ._paths import key_step
 from ._problems import Problem
 from ._record import json_decoder
 from ._roles import Role
@@ -339,7 +339,7 @@ def _conversation(data: bytes | str, format: Format, problems: list[Problem]) ->
                 if key not in _LISTS:
                     envelope[key] = _ANY.decode(value)
             except DECODE_FAILURES as exc:
-                problems.append(problem_of(from_msgspec(exc), "$" + key_path(key)))
+                problems.append(problem_of(from_msgspec(exc), "$" + key_step(key)))
         name = "records" if "records" in fields or "messages" not in fields else "messages"
         items: Any = fields.get(name)
         if items is not None and bytes(items).lstrip().startswith(b"["):
@@ -426,7 +426,7 @@ def _head(envelope: dict[str, Any], problems: list[Problem]) -> Transcript:
         fields["extras"] = given
     for key, value in fields.items():
         if key in extras:
-            _warn(problems, "$" + key_path(key), "also in extras; the value in extras was kept")
+            _warn(problems, "$" + key_step(key), "also in extras; the value in extras was kept")
         else:
             extras[key] = value
     return Transcript(CURRENT_VERSION, (), policy, metadata, extras=extras or None)

@@ -18,7 +18,7 @@ import msgspec
 from ._depth import check_depth
 from ._errors import ValidationError
 from ._frozen import FrozenDict, FrozenList, freeze, thaw
-from ._paths import key_path
+from ._paths import key_step
 
 __all__ = [
     "FrozenDict",
@@ -376,10 +376,10 @@ def unsupported(schema: Any, family: str, strict: bool) -> list[tuple[str, str]]
             return
         for key, value in node.items():
             if (allowed is not None and key not in allowed) or key in refused:
-                found.append((at + key_path(key), rule))
+                found.append((at + key_step(key), rule))
             if key in _SCHEMA_MAPS and isinstance(value, dict):
                 for name, sub in value.items():
-                    visit(sub, f"{at}.{key}{key_path(name)}")
+                    visit(sub, f"{at}.{key}{key_step(name)}")
             elif key in _SCHEMA_LISTS and isinstance(value, list):
                 for i, sub in enumerate(value):
                     visit(sub, f"{at}.{key}[{i}]")

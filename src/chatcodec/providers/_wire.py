@@ -27,7 +27,7 @@ import msgspec
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
 from .._frozen import FrozenMap
 from .._loss import Loss, a
-from .._paths import key_path
+from .._paths import key_step
 
 __all__ = [
     "HINT",
@@ -315,12 +315,12 @@ class Encoding:
                             name = name[1:]  # a wire key, as sent
                         elif neutral(key, name, item):
                             continue
-                        at = f"{path}.extras.{key}{key_path(name)}"
+                        at = f"{path}.extras.{key}{key_step(name)}"
                         if (key, name) in _SETTING_GROUPS and type(item) is dict:
                             # A group of settings: each one the target lacks, by name.
                             for inner in item:
                                 self.lose(
-                                    at + key_path(inner),
+                                    at + key_step(inner),
                                     f"{a(key)} setting {self.provider} has no place for",
                                 )
                         else:
@@ -331,7 +331,7 @@ class Encoding:
                             )
                 else:
                     self.lose(
-                        f"{path}.extras{key_path(key)}", f"a field {self.provider} has no place for"
+                        f"{path}.extras{key_step(key)}", f"a field {self.provider} has no place for"
                     )
         return own
 
@@ -350,7 +350,7 @@ class Encoding:
             if item is not None and item != "" and item is not False:
                 name = name[1:] if name.startswith(LITERAL) else name  # a wire key, as sent
                 self.lose(
-                    path + key_path(name), f"{a(provider)} field {self.provider} has no place for"
+                    path + key_step(name), f"{a(provider)} field {self.provider} has no place for"
                 )
 
 

@@ -35,7 +35,7 @@ from ..._events import (
 from ..._eventstream import MAX_FRAME, EventStreamReader
 from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Deframer, Limits, Pair, limits
-from ..._paths import key_path
+from ..._paths import key_step
 from ..._stream import ToolCallAccumulator
 from ..._tools import InvalidToolCall, ToolCallDelta
 from .._streaming import StreamDecoder, cut_off
@@ -219,7 +219,7 @@ class BedrockStreamDecoder(StreamDecoder):
         start = expect_dict(payload.get("start", {}), "$.start")
         for kind, fields in start.items():
             block.kind = kind
-            block.fields = expect_dict(fields, "$.start" + key_path(kind))
+            block.fields = expect_dict(fields, "$.start" + key_step(kind))
             if kind == "toolUse" and fields.get("type") != "server_tool_use":
                 call_id, name = fields.get("toolUseId"), fields.get("name")
                 block.slot = self._calls
@@ -255,7 +255,7 @@ class BedrockStreamDecoder(StreamDecoder):
                 block.citations.append(expect_dict(value, "$.delta.citation"))
             else:
                 rule = "is a delta this decoder does not know"
-                raise ValidationError(rule, "$.delta" + key_path(key))
+                raise ValidationError(rule, "$.delta" + key_step(key))
 
     def _reasoning(self, block: _Block, value: dict[str, Any], events: list[StreamEvent]) -> None:
         text, signature, redacted = (

@@ -19,7 +19,7 @@ from ..._content import AudioPart, FilePart, ImagePart, OpaquePart
 from ..._exchange import Request
 from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
-from ..._paths import key_path
+from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from ._common import NAME, is_object, standard_base64
@@ -92,11 +92,11 @@ def _check_schema(schema: dict[str, Any], path: str, found: list[Problem]) -> No
             type(kind) is str or (isinstance(kind, list) and all(type(t) is str for t in kind))
         ):
             rule = "a property's type must be a string or an array of strings"
-            found.append(Problem(f"{path}.properties{key_path(key)}.type", rule))
+            found.append(Problem(f"{path}.properties{key_step(key)}.type", rule))
         description = prop.get("description")
         if description is not None and type(description) is not str:
             rule = "a property's description must be a string"
-            found.append(Problem(f"{path}.properties{key_path(key)}.description", rule))
+            found.append(Problem(f"{path}.properties{key_step(key)}.description", rule))
 
 
 def _check_messages(request: Request, found: list[Problem]) -> None:

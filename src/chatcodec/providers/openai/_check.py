@@ -15,7 +15,7 @@ from typing import Any
 from ..._content import TextPart
 from ..._exchange import Request
 from ..._messages import AssistantMessage, ToolMessage
-from ..._paths import key_path
+from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from ._common import NAME
@@ -134,7 +134,7 @@ def _optional_properties(schema: Any, path: str) -> Iterator[str]:
             if any(key not in required for key in props):
                 yield f"{path}.required"
             for key, sub in props.items():
-                yield from _optional_properties(sub, f"{path}.properties{key_path(key)}")
+                yield from _optional_properties(sub, f"{path}.properties{key_step(key)}")
         if "items" in schema:
             yield from _optional_properties(schema["items"], f"{path}.items")
         for key in ("anyOf", "$defs"):
@@ -144,7 +144,7 @@ def _optional_properties(schema: Any, path: str) -> Iterator[str]:
                     yield from _optional_properties(sub, f"{path}.{key}[{k}]")
             elif type(subs) is dict:
                 for k, sub in subs.items():
-                    yield from _optional_properties(sub, f"{path}.{key}{key_path(k)}")
+                    yield from _optional_properties(sub, f"{path}.{key}{key_step(k)}")
 
 
 def _tool_choice(request: Request) -> Iterator[Problem]:

@@ -39,7 +39,7 @@ from ..._messages import (
     ToolMessage,
     UserMessage,
 )
-from ..._paths import key_path
+from ..._paths import key_step
 from ..._tools import ToolDefinition
 from ..._usage import Usage
 from .._finish import reason_of, write
@@ -356,7 +356,7 @@ def _join(first: dict[str, Any], second: dict[str, Any], path: str, enc: Encodin
             out[key] = value
         elif out[key] != value:
             enc.lose(
-                f"{path}.extras.openai{key_path(key)}", "a field of a joined assistant message"
+                f"{path}.extras.openai{key_step(key)}", "a field of a joined assistant message"
             )
     return out
 
