@@ -25,8 +25,6 @@ Claude, ``Anthropic(base_url="http://127.0.0.1:8080")`` reaches OpenAI.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -39,24 +37,13 @@ import msgspec
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request as Incoming
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 import chatcodec as cc
 from chatcodec import http, providers
 
 __all__ = ["Upstream", "create_app", "main"]
-
-# The error types of each status, in Anthropic's words (OpenAI's share most of them).
-STATUS_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    529: "overloaded_error",
-}
 
 
 @dataclass(frozen=True)
@@ -68,53 +55,20 @@ class Upstream:
     api_key: str | None = None
 
 
-def error_response(
-    speaks: str,
-    status: int,
-    kind: str | None,
-    message: str,
-    *,
-    code: str | int | None = None,
-    param: str | None = None,
-    retry_after: float | None = None,
-) -> JSONResponse:
-    """An error in the shape the client's family uses, with the status and the wait."""
-    kind = kind or STATUS_TYPES.get(status, "api_error")
-    body: dict[str, Any]
-    if speaks == "anthropic":
-        body = {"type": "error", "error": {"type": kind, "message": message}}
-    else:
-        body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
-    headers = {}
-    if retry_after is not None:
-        headers["retry-after"] = str(math.ceil(retry_after))
-        headers["retry-after-ms"] = str(round(retry_after * 1000))
-    return JSONResponse(body, status_code=status, headers=headers)
+def error_response(speaks: str, error: cc.ProviderError) -> Response:
+    """An error in the client's family: its status, body shape and wait (``http.build_error``)."""
+    answer = http.build_error(speaks, error)
+    return Response(answer.body, status_code=answer.status, headers=dict(answer.headers.items()))
 
 
-def upstream_error(speaks: str, error: cc.ProviderError) -> JSONResponse:
-    """The upstream's error, passed on: its status (502 if it sent none), type and message."""
-    status = error.status if error.status is not None and error.status >= 400 else 502
-    message = error.message or f"the upstream answered with HTTP {status}"
-    return error_response(
-        speaks,
-        status,
-        error.type,
-        message,
-        code=error.code,
-        param=error.param,
-        retry_after=error.retry_after,
-    )
+def refusal(speaks: str, status: int, message: str) -> Response:
+    """The gateway's own error: a request it cannot pass on, or an upstream it cannot reach."""
+    return error_response(speaks, cc.ProviderError("gateway", status=status, message=message))
 
 
-def stream_error(speaks: str, error: cc.StreamError) -> bytes:
+def stream_error(speaks: str, error: cc.ProviderError | cc.StreamError) -> bytes:
     """An error event in the client's stream (the status is sent already)."""
-    kind = error.type or "api_error"
-    if speaks == "anthropic":
-        event = {"type": "error", "error": {"type": kind, "message": str(error)}}
-        return b"event: error\ndata: " + json.dumps(event).encode() + b"\n\n"
-    chunk = {"error": {"message": str(error), "type": kind, "code": error.code}}
-    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+    return http.build_error_event(speaks, error)
 
 
 async def relay(
@@ -124,10 +78,10 @@ async def relay(
     try:
         request = providers.get(speaks).decode_request(await incoming.body())
     except cc.ChatCodecError as error:  # names the path and the rule, never content
-        return error_response(speaks, 400, "invalid_request_error", str(error))
+        return refusal(speaks, 400, str(error))
     if not request.messages:  # every upstream refuses it: answered here, not forwarded
         rule = "must hold at least one message - at `$.messages`"
-        return error_response(speaks, 400, "invalid_request_error", rule)
+        return refusal(speaks, 400, rule)
     if request.max_tokens is None:  # Anthropic requires a limit; OpenAI clients may omit it
         request = msgspec.structs.replace(request, max_tokens=max_tokens)
     options: dict[str, Any] = {}
@@ -142,7 +96,7 @@ async def relay(
             **options,
         )
     except cc.ChatCodecError as error:  # what the upstream's family cannot be sent
-        return error_response(speaks, 400, "invalid_request_error", str(error))
+        return refusal(speaks, 400, str(error))
     outgoing = client.build_request(sent.method, sent.url, headers=sent.headers, content=sent.body)
     try:
         answer = await client.send(outgoing, stream=True)
@@ -151,7 +105,7 @@ async def relay(
         host = httpx.URL(upstream.base_url).host
         kind = type(error).__name__
         cause = f"the {upstream.family} upstream at {host} could not be reached ({kind})"
-        return error_response(speaks, 502, "api_error", cause)
+        return refusal(speaks, 502, cause)
     if not 200 <= answer.status_code < 300 or not sent.stream:
         try:
             body = await answer.aread()
@@ -159,13 +113,13 @@ async def relay(
             await answer.aclose()
         if not 200 <= answer.status_code < 300:
             failure = http.read_error(upstream.family, answer.status_code, answer.headers, body)
-            return upstream_error(speaks, failure)
+            return error_response(speaks, failure)
         try:
             out, _ = cc.convert(body, source=upstream.family, target=speaks, kind="response")
         except cc.ProviderError as error:  # an error body sent with a 2xx status
-            return upstream_error(speaks, error)
+            return error_response(speaks, error)
         except cc.ChatCodecError:
-            return error_response(speaks, 502, "api_error", "the upstream's answer was malformed")
+            return refusal(speaks, 502, "the upstream's answer was malformed")
         return Response(out, media_type="application/json")
     target_options: dict[str, Any] = {}
     if speaks == "openai":

@@ -13,10 +13,11 @@
      ├── DecodeError (ValueError)         the bytes are not JSON / msgpack at all
      ├── EncodeError (TypeError)          a value has no wire form
      ├── StreamError (ValueError)         a stream broke, was cut off or went past a limit;
- │                                    ``partial``, ``provider``, ``type``, ``code``, ``limit``
+ │                                    ``partial``, ``provider``, ``type``, ``code``, ``kind``,
+ │                                    ``limit``
      ├── LossError (ValueError)           a strict conversion would lose data; ``losses``
      └── ProviderError (RuntimeError)     a provider answered with an error body;
-                                          ``status``, ``type``, ``code``, ``retry_after``
+                                          ``status``, ``type``, ``code``, ``kind``, ``retry_after``
 
 Every message names a JSON path and a rule and never the content of a message:
 content is private and untrusted.  msgspec echoes some input values in its own
@@ -30,6 +31,8 @@ import re
 from typing import Any
 
 import msgspec
+
+from ._error_kinds import RETRYABLE, ErrorKind, error_kind
 
 __all__ = [
     "DECODE_FAILURES",
@@ -204,6 +207,17 @@ class StreamError(ChatCodecError, ValueError):
         The limit the stream went past (``"max_line"``...), else None.
     """
 
+    @property
+    def kind(self) -> ErrorKind | None:
+        """What the provider's error event means (see :attr:`ProviderError.kind`).
+
+        None when no provider sent an error event (the stream was cut, broke
+        its framing or went past a limit).
+        """
+        if self.provider is None:
+            return None
+        return error_kind(None, self.type, self.code, None)
+
     def __init__(
         self,
         message: str,
@@ -253,7 +267,41 @@ class ProviderError(ChatCodecError, RuntimeError):
     retry_after : float or None
         How many seconds the provider asked to wait before trying again
         (``Retry-After``, ``retry-after-ms``), when it said so.
+
+    Examples
+    --------
+    >>> error = ProviderError("openai", type="insufficient_quota",
+    ...                       code="insufficient_quota", status=429)
+    >>> error.kind, error.retryable
+    ('quota', False)
+    >>> ProviderError("bedrock", type="ThrottlingException", status=429).kind
+    'rate_limit'
     """
+
+    @property
+    def kind(self) -> ErrorKind:
+        """What the error means, in words every family shares.
+
+        One of ``"invalid_request"``, ``"context_length"`` (the prompt is
+        over the model's context), ``"content_filter"``,
+        ``"request_too_large"``, ``"auth"`` (no key, or a bad one),
+        ``"permission"``, ``"not_found"`` (the model or the route),
+        ``"quota"`` (out of credit or over a quota: trying again will not
+        help), ``"rate_limit"``, ``"overloaded"``, ``"timeout"``,
+        ``"server"``, or ``"unknown"`` when neither the provider's names nor
+        the status say. The provider's own names stay in :attr:`type` and
+        :attr:`code`; the family tables are in the README.
+        """
+        return error_kind(self.status, self.type, self.code, self.message)
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the same request may succeed later.
+
+        True for a rate limit, an overloaded or timed-out model, and a server
+        error; wait :attr:`retry_after` first when it is set.
+        """
+        return self.kind in RETRYABLE
 
     def __init__(
         self,

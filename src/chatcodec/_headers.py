@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC
 from typing import Any
 
-__all__ = ["SECRET_HEADERS", "HTTPRequest", "Headers", "retry_after"]
+__all__ = ["SECRET_HEADERS", "HTTPRequest", "HTTPResponse", "Headers", "retry_after"]
 
 SECRET_HEADERS = frozenset(
     {
@@ -150,6 +150,43 @@ class HTTPRequest:
         return (
             f"HTTPRequest(method={self.method!r}, url={self.url!r}, headers={self.headers!r}, "
             f"body=<{len(self.body)} bytes>, stream={self.stream!r})"
+        )
+
+    __str__ = __repr__
+
+
+class HTTPResponse:
+    """An HTTP answer to send: status, headers and body (an error a gateway passes on).
+
+    Attributes
+    ----------
+    status : int
+        The HTTP status.
+    headers : Headers
+        Content type, and the family's headers for the error's type and wait.
+    body : bytes
+        The JSON body.
+    """
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, status: int, headers: Headers, body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HTTPResponse):
+            return NotImplemented
+        mine = (self.status, self.headers, self.body)
+        return mine == (other.status, other.headers, other.body)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"HTTPResponse(status={self.status!r}, headers={self.headers!r}, "
+            f"body=<{len(self.body)} bytes>)"
         )
 
     __str__ = __repr__

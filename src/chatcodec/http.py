@@ -51,9 +51,10 @@ from typing import Any
 
 import msgspec
 
-from ._errors import ChatCodecError, ProviderError, ValidationError
+from ._error_bodies import error_answer, error_event
+from ._errors import ChatCodecError, ProviderError, StreamError, ValidationError
 from ._exchange import Request, Response
-from ._headers import SECRET_HEADERS, Headers, HTTPRequest, retry_after
+from ._headers import SECRET_HEADERS, Headers, HTTPRequest, HTTPResponse, retry_after
 from ._loss import Loss
 from .providers import StreamDecoder, get
 from .providers._endpoints import (
@@ -68,8 +69,11 @@ from .providers._endpoints import (
 __all__ = [
     "SECRET_HEADERS",
     "HTTPRequest",
+    "HTTPResponse",
     "Headers",
     "base_url",
+    "build_error",
+    "build_error_event",
     "build_request",
     "read_error",
     "read_response",
@@ -290,6 +294,87 @@ def read_error(
         status=status,
         retry_after=wait,
     )
+
+
+def build_error(family: str, error: ProviderError | StreamError) -> HTTPResponse:
+    """The answer a ``family`` server gives for ``error``: status, headers and body.
+
+    A gateway passes an upstream's error on to a client that speaks another
+    family (or answers one of its own) with this. The body is the family's
+    documented error shape (see :func:`read_error`), and :func:`read_error`
+    of the answer gives back the error's :attr:`~chatcodec.ProviderError.kind`,
+    message and wait. Within one family, the provider's type, code and status
+    are kept as sent; from another, the kind picks the family's own type name
+    and status (the README's table of error kinds). The error's message is
+    kept (a provider's message may quote the request: it goes back to the
+    client that sent it); without one, the kind in words. ``retry_after``
+    becomes ``Retry-After`` (whole seconds, rounded up), and Gemini's
+    ``RetryInfo`` as well.
+
+    Parameters
+    ----------
+    family : str
+        The family the answer is in (``"anthropic"``, a dialect's name...).
+    error : ProviderError or StreamError
+        The error: an upstream's, read with :func:`read_error`, or one the
+        caller makes (``ProviderError("gateway", status=429, retry_after=2)``).
+
+    Returns
+    -------
+    HTTPResponse
+
+    Raises
+    ------
+    NotFoundError
+        If no family has that name.
+
+    Examples
+    --------
+    >>> import msgspec
+    >>> from chatcodec import http
+    >>> upstream = http.read_error("anthropic", 529, {},
+    ...     b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')
+    >>> answer = http.build_error("openai", upstream)
+    >>> answer.status, msgspec.json.decode(answer.body)["error"]  # doctest: +NORMALIZE_WHITESPACE
+    (529, {'message': 'Overloaded', 'type': 'server_error', 'param': None,
+           'code': 'engine_overloaded'})
+    >>> http.read_error("openai", answer.status, answer.headers, answer.body).kind
+    'overloaded'
+    """
+    status, headers, body = error_answer(get(family).NAME, error)
+    return HTTPResponse(status, Headers(headers), body)
+
+
+def build_error_event(family: str, error: ProviderError | StreamError) -> bytes:
+    """The bytes that end a ``family`` stream with ``error``, after its status was sent.
+
+    Once a stream's 200 and first events are out, an error can only travel as
+    the family's error event: an SSE ``error`` event (Anthropic, Responses),
+    a ``data:`` chunk with an ``error`` object (OpenAI Chat, Gemini), an
+    NDJSON line ``{"error": ...}`` (Ollama), or an event-stream
+    ``exception`` frame (Bedrock). The family's own stream decoder raises it
+    as a :class:`~chatcodec.StreamError` whose ``kind`` is the error's. The
+    names are chosen as :func:`build_error` chooses them; a Responses event
+    says ``sequence_number`` 0.
+
+    Raises
+    ------
+    NotFoundError
+        If no family has that name.
+
+    Examples
+    --------
+    >>> import chatcodec as cc
+    >>> from chatcodec import http
+    >>> error = cc.ProviderError("gemini", type="RESOURCE_EXHAUSTED", status=429,
+    ...                          message="Slow down")
+    >>> print(http.build_error_event("anthropic", error).decode())
+    event: error
+    data: {"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}
+    <BLANKLINE>
+    <BLANKLINE>
+    """
+    return error_event(get(family).NAME, error)
 
 
 def _json(body: bytes | str) -> object:

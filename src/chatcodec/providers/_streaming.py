@@ -26,7 +26,7 @@ import abc
 
 import msgspec
 
-from .._errors import ChatCodecError, StreamError
+from .._errors import ChatCodecError, ProviderError, StreamError
 from .._events import StreamEvent
 from .._exchange import Response
 from .._framing import DEFAULT_LIMITS, Deframer, Framing, Limits, Pair
@@ -167,6 +167,14 @@ class StreamDecoder(abc.ABC):
             error = exc
             if error.partial is None and self._started:
                 error.partial = self._partial()
+        elif isinstance(exc, ProviderError):  # an exception frame: its names, not its message
+            error = StreamError(
+                str(exc),
+                partial=self._partial(),
+                provider=exc.provider,
+                type=exc.type,
+                code=exc.code,
+            )
         else:
             if isinstance(exc, ChatCodecError):
                 message = str(exc)
