@@ -52,8 +52,9 @@ from typing import Any
 import msgspec
 
 from ._error_bodies import error_answer, error_event
-from ._errors import ChatCodecError, ProviderError, StreamError, ValidationError
+from ._errors import ChatCodecError, DecodeError, ProviderError, StreamError, ValidationError
 from ._exchange import Request, Response
+from ._frozen import FrozenMap
 from ._headers import SECRET_HEADERS, Headers, HTTPRequest, HTTPResponse, retry_after
 from ._loss import Loss
 from .providers import StreamDecoder, get
@@ -72,9 +73,11 @@ __all__ = [
     "HTTPResponse",
     "Headers",
     "base_url",
+    "build_count_tokens_request",
     "build_error",
     "build_error_event",
     "build_request",
+    "read_count_tokens",
     "read_error",
     "read_response",
     "read_stream",
@@ -85,6 +88,7 @@ HeadersLike = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[Any, An
 """Headers as any client gives them: a mapping, or (name, value) pairs of str or bytes."""
 
 _ANY = msgspec.json.Decoder()
+_ENCODE = msgspec.json.Encoder().encode
 
 
 def base_url(family: str, *, region: str = "us-east-1") -> str:
@@ -386,6 +390,185 @@ def _json(body: bytes | str) -> object:
 
 def _ok(status: int) -> bool:
     return 200 <= status < 300
+
+
+# The fields each family's token counting endpoint takes, from its reference
+# (the rest of a request, such as max_tokens or temperature, counts no token).
+_ANTHROPIC_COUNTED = frozenset(
+    (
+        "model",
+        "messages",
+        "system",
+        "thinking",
+        "tools",
+        "tool_choice",
+        "mcp_servers",
+        "context_management",
+        "output_config",
+        "output_format",
+        "cache_control",
+    )
+)
+_RESPONSES_COUNTED = frozenset(
+    (
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "reasoning",
+        "text",
+        "truncation",
+        "conversation",
+        "previous_response_id",
+    )
+)
+_BEDROCK_COUNTED = frozenset(("messages", "system", "toolConfig", "additionalModelRequestFields"))
+# What each family's answer names the count.
+_COUNT_KEYS = FrozenMap(
+    {
+        "anthropic": "input_tokens",
+        "openai-responses": "input_tokens",
+        "gemini": "totalTokens",
+        "bedrock": "inputTokens",
+    }
+)
+
+
+def build_count_tokens_request(
+    family: str,
+    request: Request,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    region: str = "us-east-1",
+    anthropic_version: str = ANTHROPIC_VERSION,
+    betas: Iterable[str] = (),
+    headers: HeadersLike | None = None,
+    losses: list[Loss] | None = None,
+) -> HTTPRequest:
+    """The HTTP request that asks a family's API how many input tokens ``request`` has.
+
+    The request is encoded as :func:`build_request` encodes it, and sent to
+    the family's counting endpoint with what that endpoint takes: Anthropic
+    ``POST /v1/messages/count_tokens`` (model, messages, system, tools,
+    thinking...), the Responses API ``POST /responses/input_tokens`` (model,
+    input, instructions, tools, reasoning...), Gemini
+    ``POST /models/{model}:countTokens`` (``{"contents": ...}``, or the whole
+    ``generateContentRequest`` when the request has a system instruction,
+    tools or settings), Bedrock ``POST /model/{modelId}/count-tokens``
+    (``{"input": {"converse": {messages, system, toolConfig...}}}``). Read the
+    answer with :func:`read_count_tokens`.
+
+    Parameters
+    ----------
+    family : str
+        ``"anthropic"``, ``"openai-responses"``, ``"gemini"`` or ``"bedrock"``.
+    request : Request
+        The request whose input is counted.
+    api_key, base_url, region, anthropic_version, betas, headers, losses
+        As :func:`build_request` takes them.
+
+    Returns
+    -------
+    HTTPRequest
+
+    Raises
+    ------
+    ValidationError
+        A family with no counting endpoint (OpenAI Chat Completions and its
+        dialects, Ollama), and what :func:`build_request` raises.
+
+    Examples
+    --------
+    >>> import chatcodec as cc
+    >>> from chatcodec import http
+    >>> request = cc.Request((cc.system("Be brief."), cc.user("Hi")),
+    ...                      model="claude-haiku-4-5", max_tokens=64, temperature=0.5)
+    >>> sent = http.build_count_tokens_request("anthropic", request, api_key="sk-ant-1")
+    >>> sent.url
+    'https://api.anthropic.com/v1/messages/count_tokens'
+    >>> sent.body  # no max_tokens, no temperature: they count no token
+    b'{"model":"claude-haiku-4-5","system":"Be brief.","messages":[{"role":"user","content":"Hi"}]}'
+    >>> http.read_count_tokens("anthropic", 200, {}, b'{"input_tokens":14}')
+    14
+    """
+    name = get(family).NAME
+    if name not in _COUNT_KEYS:
+        raise ValidationError(f"{name} has no endpoint that counts tokens", "family")
+    sent = build_request(
+        family,
+        request,
+        stream=False,
+        api_key=api_key,
+        base_url=base_url,
+        region=region,
+        anthropic_version=anthropic_version,
+        betas=betas,
+        headers=headers,
+        losses=losses,
+    )
+    wire: dict[str, Any] = _ANY.decode(sent.body)
+    url = sent.url
+    body: dict[str, Any]
+    if name == "anthropic":
+        body = {key: value for key, value in wire.items() if key in _ANTHROPIC_COUNTED}
+        url = url.removesuffix("/messages") + "/messages/count_tokens"
+    elif name == "openai-responses":
+        body = {key: value for key, value in wire.items() if key in _RESPONSES_COUNTED}
+        url = url.removesuffix("/responses") + "/responses/input_tokens"
+    elif name == "gemini":
+        if wire.keys() <= {"contents"}:
+            body = wire
+        else:
+            model = request.model or ""
+            resource = model if "/" in model else "models/" + model
+            body = {"generateContentRequest": {"model": resource, **wire}}
+        url = url.removesuffix(":generateContent") + ":countTokens"
+    else:
+        counted = {key: value for key, value in wire.items() if key in _BEDROCK_COUNTED}
+        body = {"input": {"converse": counted}}
+        url = url.removesuffix("/converse") + "/count-tokens"
+    return HTTPRequest("POST", url, sent.headers, _ENCODE(body), stream=False)
+
+
+def read_count_tokens(
+    family: str, status: int, headers: HeadersLike, body: bytes | str, *, now: float | None = None
+) -> int:
+    """The number of input tokens a counting endpoint answered.
+
+    The answer to a :func:`build_count_tokens_request`: Anthropic's and the
+    Responses API's ``input_tokens``, Gemini's ``totalTokens``, Bedrock's
+    ``inputTokens``.
+
+    Raises
+    ------
+    ProviderError
+        For any status but 2xx, as :func:`read_error` reads it.
+    ValidationError
+        An answer without its count (Anthropic and the Responses API
+        ``input_tokens``, Gemini ``totalTokens``, Bedrock ``inputTokens``).
+    DecodeError
+        An answer that is not JSON.
+    """
+    name = get(family).NAME
+    if name not in _COUNT_KEYS:
+        raise ValidationError(f"{name} has no endpoint that counts tokens", "family")
+    if not _ok(status):
+        raise read_error(family, status, headers, body, now=now)
+    try:
+        answer = _ANY.decode(body)
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        raise DecodeError("the answer is not JSON") from exc
+    key = _COUNT_KEYS[name]
+    if type(answer) is not dict:
+        raise ValidationError("must be an object", "$")
+    # Gemini writes proto3 JSON, which leaves out a count of zero.
+    count = answer.get(key, 0 if name == "gemini" else None)
+    if type(count) is not int or count < 0:
+        raise ValidationError("must be a whole number of tokens", "$." + key)
+    return count
 
 
 def read_response(
