@@ -1,0 +1,15 @@
+"""Adapters between chatcodec's messages and where messages already live.
+
+- :mod:`chatcodec.interop.otel`: OpenTelemetry's GenAI semantic conventions
+  (``gen_ai.input.messages``, ``gen_ai.output.messages``,
+  ``gen_ai.system_instructions`` and the span attributes around them), which
+  observability tools read. No dependency.
+
+What the other side has no field for is written as more properties where it
+allows them, and what chatcodec has no field for is kept in ``extras`` under
+the adapter's name, so that a history reads back as it was written.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
