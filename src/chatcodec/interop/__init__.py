@@ -4,6 +4,8 @@
   (``gen_ai.input.messages``, ``gen_ai.output.messages``,
   ``gen_ai.system_instructions`` and the span attributes around them), which
   observability tools read. No dependency.
+- :mod:`chatcodec.interop.langchain`: LangChain messages with v1 content
+  blocks (needs ``langchain-core``: ``pip install 'chatcodec[langchain]'``).
 
 What the other side has no field for is written as more properties where it
 allows them, and what chatcodec has no field for is kept in ``extras`` under
