@@ -4,8 +4,9 @@
 official SDKs pinned in the ``dev`` group (their request, response and stream
 types), botocore's Bedrock Runtime service model, the JSON Schema and OpenAPI
 keywords, the fields of the OpenAI-compatible dialects chatcodec reads, and
-chatcodec's own field names. ``tests/test_paths.py`` checks that the written file
-still holds every name these sources give.
+chatcodec's own field names and the names its code writes or reads.
+``tests/test_paths.py`` checks that the written file still holds every name
+these sources give.
 """
 
 from __future__ import annotations
@@ -178,9 +179,25 @@ def _own_names() -> Iterator[str]:
             yield from value.__struct_encode_fields__
 
 
+def _source_names() -> Iterator[str]:
+    """The names chatcodec's own code writes or reads (its string constants)."""
+    import ast
+
+    package = TARGET.parent
+    for path in sorted(package.rglob("*.py")):
+        if path == TARGET:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and type(node.value) is str:
+                word = node.value
+                if len(word) <= 40 and not word.startswith("_") and PLAIN.match(word):
+                    yield word
+
+
 def names() -> frozenset[str]:
     """Every plain name the sources give."""
     found: set[str] = {*SCHEMA_KEYWORDS, *DIALECT_FIELDS}
+    found.update(_source_names())
     for package in ("openai.types", "anthropic.types", "google.genai.types", "ollama._types"):
         found.update(_sdk_names(package))
     found.update(_bedrock_names())

@@ -48,6 +48,7 @@ from chatcodec import (
     UserMessage,
     ValidationError,
     assistant,
+    key_step,
     system,
     tool_call,
     tool_result,
@@ -845,7 +846,7 @@ class TestCrossSource:
         reasons = {loss.path: loss.reason for loss in losses}
         assert reasons == {
             "$.extras.openai.seed": "an openai field anthropic has no place for",
-            "$.extras.mine": "a field anthropic has no place for",
+            "$.extras" + key_step("mine"): "a field anthropic has no place for",
             "$.messages[1].content[1].detail": "anthropic images have no detail setting",
             "$.messages[1].content[3]": "anthropic cannot carry an audio part",
             "$.messages[1].content[4].filename": "anthropic documents have no file name",

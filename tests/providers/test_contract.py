@@ -277,7 +277,7 @@ class TestAnyCanonical:
             assert loss.path.startswith("$")
             assert loss.reason
         paths = [loss.path for loss in losses]
-        assert "$.extras.nobody" in paths or "$.extras.nobody.x" in paths
+        assert "$.extras" + cc.key_step("nobody") in paths
         assert any("content" in path for path in paths)  # the mystery opaque part
         # A plain encode reports nothing and gives the same bytes.
         assert module.encode_request(every_kind_request()) == out

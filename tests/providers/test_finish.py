@@ -153,6 +153,8 @@ def test_readme_table_is_the_write_table() -> None:
         found = re.match(r"\| `(\w+)` \| (.*) \|$", line)
         if found and found.group(1) in {r.value for r in F}:
             rows[F(found.group(1))] = [cell.strip() for cell in found.group(2).split(" | ")]
+            if set(rows) == set(F):
+                break  # the table is whole; later tables (error kinds) are others
     assert set(rows) == set(F)
     for reason, cells in rows.items():
         for family, cell in zip(columns, cells, strict=True):
