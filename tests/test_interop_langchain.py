@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
@@ -39,7 +39,7 @@ def normalized(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]:
 class TestRoundTrip:
     """What chatcodec holds goes to LangChain and comes back equal."""
 
-    @settings(max_examples=300)
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.lists(messages, min_size=1, max_size=5))
     def test_any_history(self, history: list[cc.Message]) -> None:
         written = to_langchain(history)

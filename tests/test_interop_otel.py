@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -60,7 +60,7 @@ def normalized(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]:
 class TestRoundTrip:
     """Whatever chatcodec holds, to_otel writes within the schema and from_otel reads back."""
 
-    @settings(max_examples=300)
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.lists(messages, min_size=1, max_size=5))
     def test_any_history(self, history: list[cc.Message]) -> None:
         written = otel.to_otel(history)
@@ -69,7 +69,7 @@ class TestRoundTrip:
         assert otel.from_otel(text) == normalized(history)
         assert otel.from_otel(written) == normalized(history)
 
-    @settings(max_examples=100)
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.lists(messages, min_size=1, max_size=4), st.none() | usages)
     def test_any_response(self, history: list[cc.Message], usage: cc.Usage | None) -> None:
         answers = [m for m in history if type(m) is cc.AssistantMessage]

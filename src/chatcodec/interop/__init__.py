@@ -6,6 +6,9 @@
   observability tools read. No dependency.
 - :mod:`chatcodec.interop.langchain`: LangChain messages with v1 content
   blocks (needs ``langchain-core``: ``pip install 'chatcodec[langchain]'``).
+- :mod:`chatcodec.interop.pydantic_ai`: pydantic-ai's ``ModelRequest`` and
+  ``ModelResponse`` history (needs ``pydantic-ai-slim``:
+  ``pip install 'chatcodec[pydantic-ai]'``).
 
 What the other side has no field for is written as more properties where it
 allows them, and what chatcodec has no field for is kept in ``extras`` under
