@@ -55,10 +55,13 @@ def test_docstring_examples(name: str) -> None:
         assert run(test).failed == 0, test.name
 
 
-def test_readme_starts_with_the_commands() -> None:
-    lines = README.read_text().splitlines()
-    commands = [line.split("#")[0].strip() for line in lines[2:7] if line.startswith("make")]
-    assert commands == ["make test", "make run", "make bench"]
+def test_readme_first_screen() -> None:
+    """What it is, the install line, the main command and the make commands, in 40 lines."""
+    lines = README.read_text().splitlines()[:40]
+    assert any(line.startswith("pip install 'chatcodec[cli]'") for line in lines)
+    assert any(line.startswith("chatcodec convert --from") for line in lines)
+    commands = [line.split("#")[0].strip() for line in lines if line.startswith("make ")]
+    assert commands == ["make run", "make test", "make bench"]
 
 
 def test_raising_functions_document_what_they_raise() -> None:
