@@ -32,14 +32,12 @@ from ._detect import detect, mismatch
 from ._families import normalize
 from ._inspect import stats_lines, validate_lines
 from ._io import Input, Output, UsageError
+from ._outcome import FAILED, INTERRUPTED, OK, USAGE, ErrorsFile, exit_status, summaries
 from ._pool import CHUNK_LINES, chunks, ranges, run, run_ranges
-from ._report import Progress, summary_rows, write_summary
-from ._result import BulkResult, Kind, LineProblem
+from ._report import Progress, write_summary
+from ._result import BulkResult, Kind
 
 __all__ = ["convert_command", "stats_command", "validate_command"]
-
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
-_PROBLEM = msgspec.json.Encoder()
 
 
 def _fail(message: str) -> int:
@@ -63,38 +61,6 @@ def _peek(records: Iterator[bytes]) -> tuple[bytes | None, Iterator[bytes]]:
         if record.strip():
             return record, itertools.chain(held, records)
     return None, iter(held)
-
-
-class _Errors:
-    """The --errors file: one JSON line per problem, content only when asked.
-
-    Written beside its path and renamed there at the end, as the output is:
-    an interrupted or failed run leaves none. ``-`` is the standard output.
-    """
-
-    def __init__(self, path: str | None) -> None:
-        self.out: Output | None = None
-        if path is not None:
-            self.out = Output(path)
-
-    def write(self, problems: list[LineProblem]) -> None:
-        if self.out is not None and problems:
-            self.out.stream.write(b"".join(_PROBLEM.encode(p) + b"\n" for p in problems))
-
-    def commit(self) -> None:
-        if self.out is not None:
-            self.out.commit()
-
-    def close(self) -> None:
-        """Remove what was written unless committed."""
-        if self.out is not None:
-            self.out.abort()
-
-
-def _first_errors(result: BulkResult, limit: int = 5) -> None:
-    shown = [p for p in result.problems if p.severity == "error"][:limit]
-    for problem in shown:
-        print(f"  {problem}", file=sys.stderr)
 
 
 def _identity(path: str) -> tuple[object, ...]:
@@ -201,7 +167,7 @@ def _convert(args: argparse.Namespace) -> int:
         wrong = None if first is None else mismatch(first, kind, source)
         if wrong is not None:
             raise UsageError(f"{args.input}: the first record is not --from {source}'s: {wrong}")
-        errors = _Errors(args.errors)
+        errors = ErrorsFile(args.errors)
         out = Output(args.output)
     except ChatCodecError as error:
         why_text = f" (kind {kind}: {why})" if why != "given" else ""
@@ -223,7 +189,7 @@ def _run(
     plan: Plan,
     kind: Kind,
     why: str,
-    errors: _Errors,
+    errors: ErrorsFile,
     out: Output,
 ) -> int:
     total = BulkResult(kind=kind)
@@ -306,46 +272,6 @@ def _run(
     }
     summaries(args, summary, total, f"{plan.source} -> {plan.target} ({kind}): {args.input}")
     return exit_status(total, keep_refused=args.keep_refused)
-
-
-def exit_status(total: BulkResult, *, keep_refused: bool) -> int:
-    """0 only when every line became a record the target accepts (or was blank).
-
-    With ``--keep-refused`` the records the target refuses are written, and
-    do not change the status.
-    """
-    refused = total.refused and not keep_refused
-    return FAILED if total.failed or refused or total.duplicates or total.unread else OK
-
-
-_HINTS = (
-    ("(at $.max_tokens)", "pass --max-tokens N"),
-    ("(at $.model)", "pass --model NAME (the target's model)"),
-)
-
-
-def summaries(
-    args: argparse.Namespace, summary: dict[str, Any], total: BulkResult, title: str
-) -> None:
-    """Write --summary-json and print the summary table."""
-    if args.summary_json == "-":
-        sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")
-        sys.stdout.buffer.flush()
-    elif args.summary_json:
-        with open(args.summary_json, "wb") as f:
-            f.write(msgspec.json.format(msgspec.json.encode(summary)) + b"\n")
-    seconds = summary.get("seconds", 0)
-    rate = summary["bytes_read"] / 1e6 / max(seconds, 1e-9)
-    caption = f"{seconds:.2f} s, {rate:.1f} MB/s"
-    write_summary(title, summary_rows(total), fancy=not args.quiet, caption=caption)
-    for where, hint in _HINTS:
-        count = sum(n for rule, n in total.refusals.items() if rule.endswith(where))
-        if count:
-            what = where[len("(at $.") : -1]
-            print(f"hint: {count:,} records were refused for their {what}: {hint}", file=sys.stderr)
-    if (total.failed or total.refused or total.duplicates) and not args.errors:
-        print("first problems (pass --errors FILE for all):", file=sys.stderr)
-        _first_errors(total)
 
 
 def validate_command(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from typing import Any, cast
 from .._errors import ChatCodecError
 from .._lenient import problem_of
 from ._io import Output, UsageError
+from ._outcome import ErrorsFile, exit_status, summaries
 
 __all__ = ["dask_command"]
 
@@ -68,8 +69,6 @@ def _quiet() -> None:
 
 def dask_command(args: argparse.Namespace) -> int:
     """Run ``convert`` on a Dask cluster; the same summary and exit status."""
-    from ._command import exit_status, summaries
-
     if args.input == "-" or args.output == "-":
         return _fail("--engine dask reads and writes files, not - (stdin or stdout)")
     if not Path(args.input).exists():
@@ -110,9 +109,7 @@ def dask_command(args: argparse.Namespace) -> int:
                 shutil.copyfileobj(f, out.stream, 1 << 20)
         out.commit()
         if args.errors:
-            from ._command import _Errors
-
-            errors = _Errors(args.errors)
+            errors = ErrorsFile(args.errors)
             try:
                 errors.write(total.problems)
                 errors.commit()
