@@ -39,6 +39,7 @@ from chatcodec.providers import bedrock
 from chatcodec.providers import get as get_codec
 from chatcodec.providers.bedrock._decode import general_response
 from chatcodec.providers.bedrock._fast import fast_response
+from official import check_request
 
 CURATED = DATA / "bedrock"
 
@@ -531,3 +532,118 @@ class TestDocumentNameKept:
         out = json.loads(bedrock.encode_request(cc.Request((cc.user([part]),)), losses=losses))
         assert out["messages"][0]["content"][0]["document"]["name"] == "sample-2"
         assert [loss.path for loss in losses] == ["$.messages[0].content[0].filename"]
+
+
+def _with_output_config(params: list[Any]) -> list[Any]:
+    return [p for p in params if b'"outputConfig"' in Path(p.values[0]).read_bytes()]
+
+
+OUTPUT_CONFIG = _with_output_config(curated("bedrock", "request")) + _with_output_config(
+    corpus("bedrock", "request")
+)
+
+
+class TestOutputConfig:
+    """Converse's structured output (``outputConfig.textFormat``) is the response format."""
+
+    @pytest.mark.parametrize("path", OUTPUT_CONFIG)
+    def test_recorded_bodies(self, path: Path) -> None:
+        body = path.read_bytes()
+        request = bedrock.decode_request(body)
+        form = request.response_format
+        assert form is not None
+        assert form.type == "json_schema"
+        sent = json.loads(body)["outputConfig"]["textFormat"]["structure"]["jsonSchema"]
+        assert form.schema == json.loads(sent["schema"])
+        assert form.name == sent.get("name")
+        same_json(json.loads(bedrock.encode_request(request)), json.loads(body))
+        for target in ("openai", "gemini", "anthropic"):
+            _, report = cc.convert(
+                body, source="bedrock", target=target, model="claude-sonnet-4-5", max_tokens=64
+            )
+            # The schema is carried; a description only where the target has a place for it.
+            assert not [p for p in report.paths if "outputConfig" in p], target
+
+    def test_from_openai(self) -> None:
+        schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+        body = json.dumps(
+            {
+                "model": "gpt-4o",
+                "messages": [{"role": "user", "content": "x"}],
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "C", "schema": schema, "strict": True},
+                },
+            }
+        ).encode()
+        out, report = cc.convert(body, source="openai", target="bedrock")
+        assert not report
+        written = json.loads(out)["outputConfig"]
+        assert written == {
+            "textFormat": {
+                "type": "json_schema",
+                "structure": {
+                    "jsonSchema": {"schema": json.dumps(schema, separators=(",", ":")), "name": "C"}
+                },
+            }
+        }
+        check_request("bedrock", out)
+        assert bedrock.decode_request(out).response_format == cc.ResponseFormat(
+            "json_schema", name="C", schema=schema
+        )
+
+    def test_json_object_has_no_form(self) -> None:
+        request = Request((cc.user("x"),), response_format=cc.ResponseFormat("json_object"))
+        losses: list[cc.Loss] = []
+        out = json.loads(bedrock.encode_request(request, losses=losses))
+        assert "outputConfig" not in out
+        assert [loss.path for loss in losses] == ["$.response_format"]
+
+    def test_other_settings_kept_and_reported(self) -> None:
+        config = {
+            "textFormat": {
+                "type": "json_schema",
+                "structure": {"jsonSchema": {"schema": '{"type": "object"}', "description": "D"}},
+            },
+            "effort": "high",
+        }
+        body = json.dumps(
+            {"messages": [{"role": "user", "content": [{"text": "x"}]}], "outputConfig": config}
+        )
+        request = bedrock.decode_request(body)
+        assert json.loads(bedrock.encode_request(request)) == json.loads(body)
+        changed = msgspec.structs.replace(
+            request,
+            response_format=cc.ResponseFormat("json_schema", schema={"type": "string"}),
+        )
+        written = json.loads(bedrock.encode_request(changed))["outputConfig"]
+        assert written["effort"] == "high"
+        assert written["textFormat"]["structure"]["jsonSchema"] == {"schema": '{"type":"string"}'}
+        _, report = cc.convert(body.encode(), source="bedrock", target="openai", model="m")
+        assert set(report.paths) == {
+            "$.extras.bedrock.outputConfig",
+            "$.response_format.extras.bedrock.description",
+        }
+
+    @pytest.mark.parametrize(
+        "text_format",
+        [
+            {"type": "json_schema", "structure": {"jsonSchema": {"schema": "{not json"}}},
+            {"type": "json_schema", "structure": {"jsonSchema": {"schema": "[1]"}}},
+            {"type": "json_schema", "structure": {"jsonSchema": {"schema": "{}", "other": 1}}},
+            {"type": "text"},
+            "json",
+        ],
+    )
+    def test_a_form_chatcodec_does_not_read_is_kept(self, text_format: Any) -> None:
+        body = json.dumps(
+            {
+                "messages": [{"role": "user", "content": [{"text": "x"}]}],
+                "outputConfig": {"textFormat": text_format},
+            }
+        )
+        request = bedrock.decode_request(body)
+        assert request.response_format is None
+        assert json.loads(bedrock.encode_request(request)) == json.loads(body)
+        _, report = cc.convert(body.encode(), source="bedrock", target="openai", model="m")
+        assert report.paths == ["$.extras.bedrock.outputConfig"]

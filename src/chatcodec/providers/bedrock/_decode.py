@@ -18,11 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import Raw
 
 from ..._content import AssistantPart, ContentPart, TextPart
 from ..._errors import DepthError, ProviderError, ValidationError
-from ..._exchange import Choice, ProviderTool, Request, Response, Tool, ToolChoice
+from ..._exchange import (
+    Choice,
+    ProviderTool,
+    Request,
+    Response,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
+)
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
@@ -48,7 +57,7 @@ __all__ = [
     "response_from",
 ]
 
-_TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId"))
+_TOP = frozenset(("messages", "system", "toolConfig", "inferenceConfig", "modelId", "outputConfig"))
 _INFERENCE = FrozenMap({"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"})
 _TOOL_USE = frozenset(("toolUseId", "name", "input"))
 _TOOL_RESULT = frozenset(("toolUseId", "content", "status"))
@@ -295,6 +304,54 @@ def _inference(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> No
     extras["inferenceConfig"] = rest
 
 
+_TEXT_FORMAT = frozenset(("type", "structure"))
+_JSON_SCHEMA = frozenset(("schema", "name", "description"))
+
+
+def response_format(value: Any) -> ResponseFormat | None:
+    """The answer's shape an ``outputConfig.textFormat`` asks for, or None when it is another.
+
+    Converse takes a JSON schema as JSON text (``structure.jsonSchema.schema``),
+    with a name and a description; a form with any other key is not read.
+    """
+    if type(value) is not dict or value.keys() != _TEXT_FORMAT or value["type"] != "json_schema":
+        return None
+    structure = value["structure"]
+    if type(structure) is not dict or structure.keys() != {"jsonSchema"}:
+        return None
+    spec = structure["jsonSchema"]
+    if type(spec) is not dict or not spec.keys() <= _JSON_SCHEMA:
+        return None
+    text, name, description = spec.get("schema"), spec.get("name"), spec.get("description")
+    if type(text) is not str or (name is not None and type(name) is not str):
+        return None
+    if description is not None and type(description) is not str:
+        return None
+    try:
+        schema = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if type(schema) is not dict:
+        return None
+    extras = {NAME: {"description": description}} if description is not None else None
+    try:
+        return ResponseFormat("json_schema", name=name, schema=schema, extras=extras)
+    except (ValidationError, DepthError):
+        return None
+
+
+def _output(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> None:
+    form = response_format(value.get("textFormat")) if type(value) is dict else None
+    if form is None:
+        extras["outputConfig"] = value
+        return
+    fields["response_format"] = form
+    extras["~outputConfig"] = value  # as sent: written back whole while the shape is the same
+    rest = {key: item for key, item in value.items() if key != "textFormat"}
+    if rest:  # effort...: kept, and reported where another family has no place for it
+        extras["outputConfig"] = rest
+
+
 def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """Read a Bedrock ``Converse`` (or ``ConverseStream``) request body.
 
@@ -360,6 +417,8 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
         extras["~undeclared"] = True  # the encoder declares called tools unless the wire did not
     if "inferenceConfig" in data:
         _inference(data["inferenceConfig"], fields, extras)
+    if "outputConfig" in data:
+        _output(data["outputConfig"], fields, extras)
     if "modelId" in data:
         model = data["modelId"]
         if type(model) is str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import Raw
 
 from ..._exchange import Choice, ProviderTool, Request, Response
@@ -29,7 +30,7 @@ from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
 from ._blocks import AFTER, NAME, TURN, assistant_block, user_block
-from ._decode import finish_reason
+from ._decode import finish_reason, response_format
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -239,6 +240,30 @@ def _inference(request: Request, own: dict[str, Any]) -> Any:
     return rest if "inferenceConfig" in own else None
 
 
+def _output(request: Request, own: dict[str, Any], enc: Encoding) -> Any:
+    """``outputConfig``: the answer's JSON schema as Converse takes it, and what else it held."""
+    form = request.response_format
+    rest = own.get("outputConfig")
+    if form is None or form.type == "text":
+        return rest if "outputConfig" in own else None
+    if form.type != "json_schema" or form.schema is None:
+        enc.lose("$.response_format", "bedrock takes an answer's shape as a JSON schema only")
+        return rest if "outputConfig" in own else None
+    sent = own.get("~outputConfig")
+    if type(sent) is dict and response_format(sent.get("textFormat")) == form:
+        return sent  # as it came
+    spec: dict[str, Any] = {"schema": msgspec.json.encode(form.schema).decode()}
+    if form.name is not None:
+        spec["name"] = form.name
+    kept = (form.extras or {}).get(NAME)
+    if type(kept) is dict and type(kept.get("description")) is str:
+        spec["description"] = kept["description"]
+    config: dict[str, Any] = {
+        "textFormat": {"type": "json_schema", "structure": {"jsonSchema": spec}}
+    }
+    return fill(config, rest) if type(rest) is dict else config
+
+
 def encode_request(
     request: Request,
     *,
@@ -312,8 +337,9 @@ def encode_request(
         out["modelId"] = request.model
     if request.stream:
         enc.lose("$.stream", "bedrock streams by operation (ConverseStream), not by a field")
-    if request.response_format is not None and request.response_format.type != "text":
-        enc.lose("$.response_format", "bedrock takes an answer's shape in outputConfig")
+    config = _output(request, own, enc)
+    if config is not None:
+        out["outputConfig"] = config
     _lost_settings(request, enc)
     return encode_body(fill(out, own))
 
