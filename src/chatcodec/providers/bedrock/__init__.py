@@ -2,7 +2,8 @@
 
 Requests: ``messages`` (``user``/``assistant`` turns of single-key content
 blocks), ``system`` blocks, ``toolConfig`` (``toolSpec`` tools and
-``toolChoice``) and ``inferenceConfig``; ``additionalModelRequestFields``,
+``toolChoice``), ``inferenceConfig`` and ``outputConfig.textFormat`` (the
+answer's JSON schema, as ``response_format``); ``additionalModelRequestFields``,
 ``guardrailConfig``, ``promptVariables`` and the other fields are kept
 verbatim in ``extras["bedrock"]``. Responses: ``output.message``,
 ``stopReason``, ``usage`` with the cache reads and writes, and ``metrics``,
