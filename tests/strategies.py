@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import datetime
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -253,4 +254,25 @@ def strict_conversations(draw: st.DrawFn) -> list[cc.Message]:
             out.append(cc.AssistantMessage(None, tuple(calls)))
             out.extend(cc.ToolMessage(call.id, draw(text)) for call in calls)
         out.append(cc.AssistantMessage(draw(text)))
+    return out
+
+
+def compact_arguments(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]:
+    """``history`` with each call's arguments as compact JSON.
+
+    What a side that keeps arguments as a JSON value (OpenTelemetry's
+    messages, LangChain's dicts) gives back.
+    """
+    out: list[cc.BaseMessage] = []
+    for message in history:
+        if type(message) is cc.AssistantMessage and message.tool_calls:
+            calls = tuple(
+                msgspec.structs.replace(
+                    call,
+                    arguments=msgspec.Raw(msgspec.json.encode(json.loads(bytes(call.arguments)))),
+                )
+                for call in message.tool_calls
+            )
+            message = msgspec.structs.replace(message, tool_calls=calls)
+        out.append(message)
     return out

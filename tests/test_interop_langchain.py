@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -16,24 +14,9 @@ import chatcodec as cc
 lc = pytest.importorskip("langchain_core.messages")
 
 from chatcodec.interop.langchain import NAME, from_langchain, to_langchain  # noqa: E402
-from strategies import messages  # noqa: E402
+from strategies import compact_arguments, messages  # noqa: E402
 
-
-def normalized(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]:
-    """``history``, each call's arguments compact JSON, as LangChain's dicts give them back."""
-    out: list[cc.BaseMessage] = []
-    for message in history:
-        if type(message) is cc.AssistantMessage and message.tool_calls:
-            calls = tuple(
-                msgspec.structs.replace(
-                    call,
-                    arguments=msgspec.Raw(msgspec.json.encode(json.loads(bytes(call.arguments)))),
-                )
-                for call in message.tool_calls
-            )
-            message = msgspec.structs.replace(message, tool_calls=calls)
-        out.append(message)
-    return out
+normalized = compact_arguments
 
 
 class TestRoundTrip:

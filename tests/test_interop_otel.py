@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import chatcodec as cc
 from chatcodec import providers
 from chatcodec.interop import otel
 from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
-from strategies import messages, usages
+from strategies import compact_arguments, messages, usages
 
 SCHEMAS = Path(__file__).parent / "data" / "otel"
 DATA = Path(__file__).parent / "data" / "providers"
@@ -40,21 +39,7 @@ def valid(check: Draft202012Validator, value: Any) -> None:
     assert not errors, [f"{list(e.path)}: {e.message}" for e in errors[:3]]
 
 
-def normalized(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]:
-    """``history`` with each call's arguments as compact JSON, as the conventions keep them."""
-    out: list[cc.BaseMessage] = []
-    for message in history:
-        if type(message) is cc.AssistantMessage and message.tool_calls:
-            calls = tuple(
-                msgspec.structs.replace(
-                    call,
-                    arguments=msgspec.Raw(msgspec.json.encode(json.loads(bytes(call.arguments)))),
-                )
-                for call in message.tool_calls
-            )
-            message = msgspec.structs.replace(message, tool_calls=calls)
-        out.append(message)
-    return out
+normalized = compact_arguments
 
 
 class TestRoundTrip:

@@ -13,7 +13,7 @@ a prompt over the model's context) the provider's message.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, get_args
 
 __all__ = ["ERROR_KINDS", "RETRYABLE", "ErrorKind", "error_kind"]
 
@@ -34,21 +34,8 @@ ErrorKind = Literal[
 ]
 """The kinds of :attr:`chatcodec.ProviderError.kind`."""
 
-ERROR_KINDS: tuple[ErrorKind, ...] = (
-    "invalid_request",
-    "context_length",
-    "content_filter",
-    "request_too_large",
-    "auth",
-    "permission",
-    "not_found",
-    "quota",
-    "rate_limit",
-    "overloaded",
-    "timeout",
-    "server",
-    "unknown",
-)
+ERROR_KINDS: tuple[ErrorKind, ...] = get_args(ErrorKind)
+"""Every kind, in the order above."""
 
 RETRYABLE = frozenset({"rate_limit", "overloaded", "timeout", "server"})
 """The kinds worth trying again, after ``retry_after`` when it is set."""

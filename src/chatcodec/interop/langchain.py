@@ -58,12 +58,8 @@ import msgspec
 from .._content import (
     AudioPart,
     FilePart,
-    FileReference,
     ImagePart,
-    McpResource,
-    OpaquePart,
     ReasoningPart,
-    RefusalPart,
     TextPart,
 )
 from .._control import UnknownPart
@@ -79,6 +75,7 @@ from .._messages import (
     UserMessage,
 )
 from .._tools import InvalidToolCall, ToolCall, ToolResultDetails
+from ._common import json_values, own_part
 
 try:
     from langchain_core import messages as lc
@@ -101,14 +98,10 @@ _OWN_MEDIA = frozenset({"url", "data", "media_type", "type"})
 _NOT_A_CALL = "tool call arguments that are no JSON object: langchain keeps a call's as a dict"
 
 
-def _builtins(value: Any) -> Any:
-    return _DECODE.decode(_ENCODE.encode(value))
-
-
 def _others(part: Any, skip: frozenset[str]) -> dict[str, Any]:
     return {
         key: value
-        for key, value in _builtins(part).items()
+        for key, value in json_values(part).items()
         if key not in skip and value is not None
     }
 
@@ -137,7 +130,7 @@ def _block(part: Any) -> dict[str, Any]:
             block["mime_type"] = part.media_type
         more = _others(part, _OWN_MEDIA | {"file_id"})
     else:  # no v1 block of its own: chatcodec's part, whole
-        value = _DECODE.decode(part.data) if isinstance(part, UnknownPart) else _builtins(part)
+        value = _DECODE.decode(part.data) if isinstance(part, UnknownPart) else json_values(part)
         return {"type": "non_standard", "value": value}
     if more:
         block["extras"] = more
@@ -169,9 +162,9 @@ def _kwargs(message: Message, **more: Any) -> dict[str, Any]:
     extra_kwargs: dict[str, Any] = dict(more)
     own: dict[str, Any] = {}
     if message.metadata is not None:
-        own["metadata"] = _builtins(message.metadata)
+        own["metadata"] = json_values(message.metadata)
     if extras:
-        own["extras"] = _builtins(extras)
+        own["extras"] = json_values(extras)
     if own:
         extra_kwargs[_KEPT] = own
     if isinstance(kept, Mapping):
@@ -243,7 +236,7 @@ def _message(message: Message, path: str, losses: list[Loss] | None) -> Any:
         if message.name is not None:
             kwargs["name"] = message.name
         if message.details is not None:
-            kwargs["artifact"] = _builtins(message.details)
+            kwargs["artifact"] = json_values(message.details)
         return lc.ToolMessage(
             content=_content(message.content),
             tool_call_id=message.tool_call_id,
@@ -315,28 +308,11 @@ def _part(block: Any, path: str) -> Any:
             )
         if kind == "non_standard":
             value = block.get("value")
-            return _canonical_part(value)
+            return own_part(value, path)
     except (msgspec.ValidationError, ValidationError) as exc:
         raise ValidationError(f"must be a {kind} block chatcodec can hold: {exc}", path) from None
     # A block LangChain knows and chatcodec does not (video, text-plain...): kept as it was.
     return UnknownPart(_ENCODE.encode(dict(block)))
-
-
-_PARTS: FrozenMap[str, type[Any]] = FrozenMap(
-    {"refusal": RefusalPart, "mcp_resource": McpResource, "file_reference": FileReference}
-)
-
-
-def _canonical_part(value: Any) -> Any:
-    """A part of chatcodec's own, kept whole in a non-standard block."""
-    kind = value.get("type") if isinstance(value, dict) else None
-    if kind == "opaque":
-        fields = {key: item for key, item in value.items() if key not in ("type", "data")}
-        return OpaquePart(data=msgspec.Raw(_ENCODE.encode(value.get("data"))), **fields)
-    canonical = _PARTS.get(kind) if isinstance(kind, str) else None
-    if canonical is not None:
-        return msgspec.convert(value, canonical)
-    return UnknownPart(_ENCODE.encode(value))
 
 
 def _contents(content: Any, path: str, *, parts_only: bool = False) -> str | tuple[Any, ...]:
@@ -392,7 +368,7 @@ def _common(message: Any, path: str) -> tuple[dict[str, Any], Mapping[str, Any]]
     for key in ("response_metadata", "usage_metadata"):
         value = getattr(message, key, None)
         if value:
-            kept[key] = _builtins(value)
+            kept[key] = json_values(value)
     if kept:
         extras[NAME] = kept
     if extras:
@@ -450,7 +426,7 @@ def _read(message: Any, path: str) -> Message:
                     details = msgspec.convert(artifact, ToolResultDetails)
                 except msgspec.ValidationError:
                     extras = fields.setdefault("extras", {})
-                    extras.setdefault(NAME, {})["artifact"] = _builtins(artifact)
+                    extras.setdefault(NAME, {})["artifact"] = json_values(artifact)
             return ToolMessage(
                 message.tool_call_id,
                 _contents(_v1(message), f"{path}.content"),

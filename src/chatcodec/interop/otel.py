@@ -55,12 +55,8 @@ import msgspec
 from .._content import (
     AudioPart,
     FilePart,
-    FileReference,
     ImagePart,
-    McpResource,
-    OpaquePart,
     ReasoningPart,
-    RefusalPart,
     TextPart,
 )
 from .._control import UnknownPart, UnknownRecord
@@ -77,6 +73,7 @@ from .._messages import (
 )
 from .._tools import InvalidToolCall, ToolCall, ToolResultDetails
 from .._usage import FinishReason
+from ._common import json_values, own_part
 
 __all__ = [
     "from_otel",
@@ -120,20 +117,7 @@ _OWN_FIELDS = FrozenMap(
         "file": frozenset({"type", "modality", "mime_type", "file_id"}),
     }
 )
-# chatcodec's parts written as the conventions' generic part, by their own tag.
-_GENERIC: FrozenMap[str, type[Any]] = FrozenMap(
-    {
-        "refusal": RefusalPart,
-        "mcp_resource": McpResource,
-        "file_reference": FileReference,
-    }
-)
 _MEDIA = frozenset({"url", "data", "media_type", "extras", "type"})
-
-
-def _builtins(value: Any) -> Any:
-    """``value`` as JSON values (a kept JSON text as its value, times as ISO text)."""
-    return _DECODE.decode(_ENCODE.encode(value))
 
 
 def _modality(media_type: str | None, default: str) -> str:
@@ -149,7 +133,7 @@ def _more(part: Any, skip: frozenset[str] | set[str]) -> dict[str, Any]:
     """The part's other fields, set ones only, and what another adapter kept."""
     more = {
         key: value
-        for key, value in _builtins(part).items()
+        for key, value in json_values(part).items()
         if key not in skip and value is not None
     }
     kept = (part.extras or {}).get(NAME)
@@ -186,7 +170,7 @@ def _part(part: Any) -> dict[str, Any]:
         value = _DECODE.decode(part.data)
         return value if isinstance(value, dict) else {"type": "unknown", "value": value}
     # A part the conventions have no type for: its own, with its fields.
-    return _builtins(part)  # type: ignore[no-any-return]
+    return json_values(part)  # type: ignore[no-any-return]
 
 
 def _media(
@@ -253,7 +237,7 @@ def _message(message: Message | UnknownRecord) -> dict[str, Any]:
             parts.append(entry | _more(call, {"id", "name", "arguments"}))
         # A call whose arguments are no JSON: a part of its own type, not a tool_call.
         parts.extend(
-            _builtins(bad) | {"type": "invalid_tool_call"} for bad in message.invalid_tool_calls
+            json_values(bad) | {"type": "invalid_tool_call"} for bad in message.invalid_tool_calls
         )
         out["parts"] = parts
     elif isinstance(message, ToolMessage):
@@ -267,7 +251,7 @@ def _message(message: Message | UnknownRecord) -> dict[str, Any]:
         if message.name is not None:
             entry["name"] = message.name
         if message.details is not None:
-            entry["details"] = _builtins(message.details)
+            entry["details"] = json_values(message.details)
         out["parts"] = [entry]
     else:
         out["parts"] = _content(message.content)
@@ -276,9 +260,9 @@ def _message(message: Message | UnknownRecord) -> dict[str, Any]:
     if message.id is not None:
         out["id"] = message.id
     if message.metadata is not None:
-        out["metadata"] = _builtins(message.metadata)
+        out["metadata"] = json_values(message.metadata)
     if message.extras:
-        out["extras"] = _builtins(message.extras)
+        out["extras"] = json_values(message.extras)
     return out
 
 
@@ -379,17 +363,7 @@ def _read_part(part: Any, path: str) -> Any:
             cls = FilePart
             fields["file_id"] = part.get("file_id")
         return _with(cls, fields, rest, path)
-    if kind == "opaque":
-        fields = {key: value for key, value in part.items() if key not in ("type", "data")}
-        fields["data"] = msgspec.Raw(_ENCODE.encode(part.get("data")))
-        return _convert(fields, OpaquePart, path)
-    canonical = _GENERIC.get(kind)
-    if canonical is not None:
-        try:
-            return msgspec.convert(part, canonical)
-        except msgspec.ValidationError as exc:
-            raise ValidationError(f"must be a {kind} part: {exc}", path) from None
-    return UnknownPart(_ENCODE.encode(part))
+    return own_part(part, path)
 
 
 def _with(cls: type[Any], fields: dict[str, Any], rest: dict[str, Any], path: str) -> Any:

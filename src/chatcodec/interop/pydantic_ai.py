@@ -70,6 +70,7 @@ from .._messages import (
     UserMessage,
 )
 from .._tools import InvalidToolCall, ToolCall, ToolResultDetails
+from ._common import json_values
 
 try:
     from pydantic_ai import messages as pai
@@ -99,20 +100,16 @@ _RESPONSE_FIELDS = (
 )
 
 
-def _builtins(value: Any) -> Any:
-    return _DECODE.decode(_ENCODE.encode(value))
-
-
 def _record(message: Message) -> dict[str, Any]:
     """What chatcodec keeps of a message in pydantic-ai's ``metadata``."""
     kept: dict[str, Any] = {}
     if message.id is not None:
         kept["id"] = message.id
     if message.metadata is not None:
-        kept["metadata"] = _builtins(message.metadata)
+        kept["metadata"] = json_values(message.metadata)
     extras = {key: value for key, value in (message.extras or {}).items() if key != NAME}
     if extras:
-        kept["extras"] = _builtins(extras)
+        kept["extras"] = json_values(extras)
     return kept
 
 
@@ -237,7 +234,7 @@ def _response(message: AssistantMessage, path: str, losses: list[Loss] | None) -
     for call in message.tool_calls:
         parts.append(pai.ToolCallPart(call.name, bytes(call.arguments).decode(), call.id))
         if call.approval is not None or call.extras:
-            invalid.setdefault("calls", {})[call.id] = _builtins(
+            invalid.setdefault("calls", {})[call.id] = json_values(
                 {"approval": call.approval, "extras": call.extras}
             )
     for n, bad in enumerate(message.invalid_tool_calls):
@@ -295,7 +292,7 @@ def _request_part(
                 kept["content"] = "parts"
             else:  # every part lost (and reported): an empty result
                 content = ""
-        details = _builtins(message.details) if message.details is not None else None
+        details = json_values(message.details) if message.details is not None else None
         part = pai.ToolReturnPart(
             name or "",
             content,
@@ -453,7 +450,7 @@ def _read_request_part(
                 details = msgspec.convert(part.metadata, ToolResultDetails)
             except msgspec.ValidationError:
                 extras = dict(common.get("extras") or {})
-                extras[NAME] = {"metadata": _builtins(part.metadata)}
+                extras[NAME] = {"metadata": json_values(part.metadata)}
                 common["extras"] = extras
         name = None if "name" in kept and kept["name"] is None else part.tool_name
         out.append(
@@ -547,8 +544,8 @@ def _read_response(message: Any, path: str, losses: list[Loss] | None) -> Assist
     for key in _RESPONSE_FIELDS:
         value = getattr(message, key, None)
         if value is not None:
-            own[key] = _builtins(value)
-    usage = _builtins(message.usage)
+            own[key] = json_values(value)
+    usage = json_values(message.usage)
     if any(usage.values()):
         own["usage"] = {key: value for key, value in usage.items() if value}
     if own:
