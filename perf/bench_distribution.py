@@ -28,9 +28,10 @@ output to decode as the target. Without the corpus the script says so and
 exits 0: the rest of the suite runs without it.
 
 Results go to ``perf/results/distribution.json`` and a chart to
-``perf/results/charts/distribution.png``; with ``--record``, to
-``perf/recorded/``, ``perf/charts/`` and the table between the ``distribution``
-markers of ``perf/README.md``.
+``perf/results/charts/distribution.png``; with ``--record``, the summaries and
+each request's ratios to ``perf/recorded/distribution.json``, the chart to
+``perf/charts/`` and the table between the ``distribution`` markers of
+``perf/README.md``.
 
 Usage: python perf/bench_distribution.py [--quick] [--record] [--pair openai:anthropic ...]
 """
@@ -423,8 +424,18 @@ def main() -> None:
     lines = table(summaries, header)
     print("\n".join(lines))
     if args.record:
+        # The published record: the summaries and each request's two ratios, not every time.
+        kept = {key: value for key, value in report.items() if key != "pairs"}
+        kept["ratios"] = {
+            f"{p['source']}:{p['target']}": [
+                [round(r["chatcodec"] / r["floor"], 3)]
+                + ([round(r["chatcodec"] / r["linguafranca"], 3)] if "linguafranca" in r else [])
+                for r in p["rows"]
+            ]
+            for p in pairs
+        }
         RECORDED.parent.mkdir(exist_ok=True)
-        RECORDED.write_text(args.output.read_text())
+        RECORDED.write_text(json.dumps(kept, separators=(",", ":")) + "\n")
         draw(pairs, CHART)
         text = README.read_text()
         if START in text:
