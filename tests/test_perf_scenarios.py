@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 import msgspec
 import orjson
@@ -405,7 +406,7 @@ class TestBedrockProviderScenario:
 class TestDistribution:
     """The distribution benchmark's counts and ratios, on constructed requests (no corpus)."""
 
-    BODIES = [
+    BODIES: ClassVar[list[tuple[str, bytes]]] = [
         ("a", b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'),
         (
             "b",
@@ -426,7 +427,8 @@ class TestDistribution:
         assert s["peer_count"] + s["peer_raised"] == 2
         assert 0 <= s["faster"] <= s["peer_count"]
         for row in pair["rows"]:
-            assert row["chatcodec"] > 0 and row["floor"] > 0
+            assert row["chatcodec"] > 0
+            assert row["floor"] > 0
         lines = bench_distribution.table([s], "header")
         assert lines[-1].startswith("| OpenAI Chat -> Anthropic | 2 (1 refused) | 1 |")
 
@@ -435,7 +437,9 @@ class TestDistribution:
 
         pair = bench_distribution.measure_pair("openai", "gemini", self.BODIES[:1], 1, 0.0)
         s = bench_distribution.summary(pair)
-        assert s["count"] == 1 and "linguafranca" not in s and "peer_raised" not in s
+        assert s["count"] == 1
+        assert "linguafranca" not in s
+        assert "peer_raised" not in s
         assert s["floor"]["median"] == s["floor"]["p90"] == s["floor"]["total"]
 
     def test_without_the_corpus(self, tmp_path: Path) -> None:
