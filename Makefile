@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 RUNNER := $(VENV)/.run-stamp
 
-.PHONY: test run demo bench bench-record lint typecheck fmt clean fuzz
+.PHONY: test run demo bench bench-distribution bench-record lint typecheck fmt clean fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,9 @@ demo: $(STAMP)  ## the bundled sample transcript through every step of the codec
 
 bench: $(STAMP)  ## the pyperf suite into perf/results/ (QUICK=1: every scenario in minutes)
 	QUICK=$(QUICK) $(PY) perf/run.py
+
+bench-distribution: $(STAMP)  ## every recorded request converted to every family (QUICK=1: in a minute)
+	nice -n 10 $(PY) perf/bench_distribution.py $(if $(filter 1,$(QUICK)),--quick)
 
 bench-record: $(STAMP)  ## the suite, then publish it: perf/recorded/, perf/charts/, the READMEs
 	QUICK=$(QUICK) $(PY) perf/run.py --record

@@ -39,7 +39,7 @@ SUMMARY_START, SUMMARY_END = "<!-- perf-summary:start -->", "<!-- perf-summary:e
 BASELINE = "chatcodec"
 # Result files that are not pyperf suites: counted sizes, the run's environment, and
 # bench_bulk.py's throughput table (a run by hand, not part of make bench).
-NOT_PYPERF = frozenset({"memory.json", "environment.json", "bulk.json"})
+NOT_PYPERF = frozenset({"memory.json", "environment.json", "bulk.json", "distribution.json"})
 PACKAGES = (
     *("msgspec", "pydantic", "orjson", "pyperf"),
     *("openai", "anthropic", "google-genai", "ollama"),

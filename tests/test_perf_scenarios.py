@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 import msgspec
 import orjson
@@ -400,3 +401,56 @@ class TestBedrockProviderScenario:
         import provider_scenarios
 
         provider_scenarios.check_convert("bedrock")
+
+
+class TestDistribution:
+    """The distribution benchmark's counts and ratios, on constructed requests (no corpus)."""
+
+    BODIES: ClassVar[list[tuple[str, bytes]]] = [
+        ("a", b'{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}'),
+        (
+            "b",
+            b'{"model":"gpt-4o","messages":[{"role":"user","content":[{"type":"text",'
+            b'"text":"Hi"}]},{"role":"assistant","content":"Hello"}],"seed":3}',
+        ),
+        ("refused", b'{"messages":[{"role":"user","content":""}]}'),
+    ]
+
+    def test_pair_with_the_peer(self) -> None:
+        import bench_distribution
+
+        pair = bench_distribution.measure_pair("openai", "anthropic", self.BODIES, 1, 0.0)
+        s = bench_distribution.summary(pair)
+        assert (s["count"], s["refused"]) == (2, 1)
+        assert [row["path"] for row in pair["rows"]] == ["a", "b"]
+        assert s["direct"] == 1  # the seed sends the second the general way
+        assert s["peer_count"] + s["peer_raised"] == 2
+        assert 0 <= s["faster"] <= s["peer_count"]
+        for row in pair["rows"]:
+            assert row["chatcodec"] > 0
+            assert row["floor"] > 0
+        lines = bench_distribution.table([s], "header")
+        assert lines[-1].startswith("| OpenAI Chat -> Anthropic | 2 (1 refused) | 1 |")
+
+    def test_pair_without_the_peer(self) -> None:
+        import bench_distribution
+
+        pair = bench_distribution.measure_pair("openai", "gemini", self.BODIES[:1], 1, 0.0)
+        s = bench_distribution.summary(pair)
+        assert s["count"] == 1
+        assert "linguafranca" not in s
+        assert "peer_raised" not in s
+        assert s["floor"]["median"] == s["floor"]["p90"] == s["floor"]["total"]
+
+    def test_without_the_corpus(self, tmp_path: Path) -> None:
+        import subprocess
+
+        done = subprocess.run(
+            [sys.executable, str(PERF / "bench_distribution.py"), "--quick"],
+            env={"CHATCODEC_CORPUS": str(tmp_path), "PATH": ""},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert "not measured" in done.stdout
+        assert not (tmp_path / "distribution.json").exists()

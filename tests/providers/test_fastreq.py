@@ -1,8 +1,9 @@
-"""The typed fast paths of the Anthropic and Gemini request decoders build what the general ones do.
+"""The typed fast paths of the request decoders build what the general ones do.
 
 They read recorded requests, and what ``convert`` writes for their family
 (read back for the preflight): both are checked here against the general
-decoders.
+decoders, for Anthropic and Gemini; for OpenAI Chat, what ``convert`` writes
+(its recorded requests are checked in ``test_openai.py``).
 """
 
 from __future__ import annotations
@@ -24,12 +25,16 @@ from chatcodec.providers.anthropic._decode import decode_request as general_anth
 from chatcodec.providers.anthropic._fastreq import fast_request as fast_anthropic
 from chatcodec.providers.gemini._decode import general_request as general_gemini
 from chatcodec.providers.gemini._fastreq import fast_request as fast_gemini
+from chatcodec.providers.openai._decode import general_request as general_openai
+from chatcodec.providers.openai._fastreq import fast_request as fast_openai
 
 FAMILIES = providers.NAMES
 TARGETS = ("anthropic", "gemini")
+READ_BACK = (*TARGETS, "openai")
 PATHS: dict[str, tuple[Callable[[bytes], Any], Callable[[bytes], cc.Request]]] = {
     "anthropic": (fast_anthropic, general_anthropic),
     "gemini": (fast_gemini, general_gemini),
+    "openai": (fast_openai, general_openai),
 }
 
 
@@ -82,7 +87,7 @@ class TestRecorded:
 class TestReadBack:
     """What the encoders write from every family's requests, as convert reads it back."""
 
-    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("target", READ_BACK)
     @pytest.mark.parametrize(("family", "path"), every_request())
     def test_corpus(self, family: str, path: Path, target: str) -> None:
         for model, max_tokens in ((None, None), ("m", 1024)):
@@ -116,7 +121,7 @@ class TestReadBack:
     @settings(max_examples=300, deadline=None)
     @given(
         body=st.one_of(requests(), usual_requests()),
-        target=st.sampled_from(TARGETS),
+        target=st.sampled_from(READ_BACK),
         max_tokens=st.sampled_from([None, 64]),
     )
     def test_generated(self, body: bytes, target: str, max_tokens: int | None) -> None:

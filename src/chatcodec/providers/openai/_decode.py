@@ -13,9 +13,9 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._content import ContentPart, TextPart
 from ..._errors import DepthError, ValidationError
-from ..._exchange import ProviderTool, Request, ResponseFormat, Tool, ToolChoice
+from ..._exchange import ProviderTool, Request, Tool, ToolChoice
 from ..._messages import (
     DeveloperMessage,
     Message,
@@ -29,18 +29,16 @@ from ._common import (
     ABSENT,
     NAME,
     SETTINGS,
-    audio_media_type,
     encode_json,
     extras,
     is_closed,
     keep_or_fail,
-    opaque,
     opt_str,
     rest,
-    split_data_url,
     take_settings,
 )
 from ._fastreq import fast_request
+from ._readers import forced, part, read_response_format
 from ._reply import TYPE_TEXT, assistant
 
 __all__ = ["GENERAL_KEYS", "decode_request", "general_request"]
@@ -70,9 +68,6 @@ _FUNCTION_MESSAGE = frozenset({"role", "content", "name"})
 _TOOL = frozenset({"type", "function"})
 _FUNCTION = frozenset({"name", "description", "parameters", "strict"})
 _TOOL_CHOICES = frozenset({"auto", "none", "required"})
-_DETAIL_LEVELS = frozenset({"auto", "low", "high"})
-_FORMAT_TYPES = frozenset({"text", "json_object", "json_schema"})
-_JSON_SCHEMA = frozenset({"name", "schema", "strict"})
 
 
 # -- requests -------------------------------------------------------------------
@@ -160,7 +155,8 @@ def general_request(body: bytes | str) -> Request:
     top_p = _opt_number(obj, "top_p", own)
     stop = _stop(obj, own)
     stream = _opt(obj, "stream", bool, "must be a boolean", own)
-    response_format = _response_format(obj, own)
+    value = obj.get("response_format", ABSENT)
+    response_format = None if value is ABSENT else read_response_format(value, own)
     settings = take_settings({key: obj[key] for key in SETTINGS if key in obj}, own)
     return Request(
         messages,
@@ -236,7 +232,7 @@ def _tool_choice(obj: dict[str, Any], own: dict[str, Any]) -> ToolChoice | None:
                 choice = ToolChoice("required")
                 own["~tool_choice"] = "any"
         elif type(value) is dict:
-            choice = _forced(value, key)
+            choice = forced(value, key)
             if choice is not None and "type" not in value and key == "tool_choice":
                 own["~tool_choice"] = "untyped"
         if choice is None:
@@ -246,53 +242,6 @@ def _tool_choice(obj: dict[str, Any], own: dict[str, Any]) -> ToolChoice | None:
     if key == "tool_choice" and "function_call" in obj:
         own["function_call"] = obj["function_call"]
     return choice
-
-
-def _forced(value: dict[str, Any], key: str) -> ToolChoice | None:
-    if key == "function_call":
-        if value.keys() == {"name"} and type(value["name"]) is str and value["name"]:
-            return ToolChoice("tool", value["name"])
-        return None
-    function = value.get("function")
-    if (
-        value.get("type", "function") == "function"
-        and value.keys() <= _TOOL
-        and type(function) is dict
-        and function.keys() == {"name"}
-        and type(function["name"]) is str
-    ):
-        return ToolChoice("tool", function["name"])
-    return None
-
-
-def _response_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat | None:
-    value = obj.get("response_format", ABSENT)
-    if value is ABSENT:
-        return None
-    if type(value) is dict and type(value.get("type")) is str and value["type"] in _FORMAT_TYPES:
-        kind = value["type"]
-        outer = rest(value, frozenset({"type", "json_schema"}))
-        spec = value.get("json_schema", ABSENT)
-        if spec is ABSENT:
-            return ResponseFormat(kind, extras=extras(outer))
-        if type(spec) is dict:
-            name = spec.get("name")
-            schema = spec.get("schema")
-            strict = spec.get("strict")
-            if (
-                (name is None or type(name) is str)
-                and (schema is None or type(schema) is dict)
-                and (strict is None or type(strict) is bool)
-            ):
-                inner = {k: v for k, v in spec.items() if k not in _JSON_SCHEMA or v is None}
-                part_own = dict(outer) if outer else {}
-                if inner:
-                    part_own["~json_schema"] = inner
-                if "name" not in spec:
-                    part_own["~name"] = "absent"  # not named "response" on the way back
-                return ResponseFormat(kind, name, schema, strict, extras=extras(part_own))
-    own["response_format"] = value
-    return None
 
 
 # -- tools ----------------------------------------------------------------------
@@ -425,7 +374,7 @@ def _user_content(m: dict[str, Any], path: str) -> str | tuple[ContentPart, ...]
     if type(content) is str:
         return content
     items = expect_list(content, f"{path}.content")
-    return tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+    return tuple(part(expect_dict(p, f"{path}.content[{j}]")) for j, p in enumerate(items))
 
 
 def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
@@ -439,7 +388,7 @@ def _tool_message(m: dict[str, Any], path: str, index: int) -> ToolMessage:
         own["~content"] = None if raw is None else "absent"
     else:
         items = expect_list(raw, f"{path}.content")
-        content = tuple(_part(p, f"{path}.content[{j}]") for j, p in enumerate(items))
+        content = tuple(part(expect_dict(p, f"{path}.content[{j}]")) for j, p in enumerate(items))
         if any(type(part) is not TextPart for part in content):
             own["~media"] = "in"  # the server took media in a tool message: kept there
     name = _result_name(m, own)
@@ -479,112 +428,3 @@ def _function_message(
     if call_id is None:
         call_id = derive_id("call_", index, "function", name)
     return ToolMessage(call_id, content, name=result_name, extras=extras(own))
-
-
-def _part(value: Any, path: str) -> ContentPart:
-    p = expect_dict(value, path)
-    kind = p.get("type")
-    try:
-        if kind == "text":
-            text = p.get("text")
-            if type(text) is str:
-                return TextPart(text, extras=extras(rest(p, TYPE_TEXT)))
-        elif kind == "image_url":
-            return _image(p)
-        elif kind == "input_audio":
-            return _audio(p)
-        elif kind == "file":
-            return _file(p)
-        elif kind == "document_url":
-            return _document(p)
-    except (ValidationError, KeyError, TypeError, AttributeError):
-        pass
-    return opaque(p)
-
-
-_IMAGE = frozenset({"type", "image_url"})
-_URL = frozenset({"url", "detail"})
-
-
-def _image(p: dict[str, Any]) -> ContentPart:
-    own = rest(p, _IMAGE) or {}
-    spec = p["image_url"]
-    if type(spec) is str:
-        url, detail, inner = spec, None, None
-        own["~str"] = 1
-    else:
-        url = spec["url"]
-        detail = spec.get("detail")
-        inner = rest(spec, _URL) or {}
-        if detail is not None and detail not in _DETAIL_LEVELS:
-            inner["detail"] = detail
-            detail = None
-        elif detail is None and "detail" in spec:
-            inner["detail"] = None
-    if type(url) is not str:
-        raise TypeError
-    if inner:
-        own["~inner"] = inner
-    split = split_data_url(url)
-    if split is not None:
-        return ImagePart(data=split[1], media_type=split[0], detail=detail, extras=extras(own))
-    return ImagePart(url=url, detail=detail, extras=extras(own))
-
-
-_AUDIO = frozenset({"type", "input_audio"})
-_AUDIO_INNER = frozenset({"data", "format"})
-
-
-def _audio(p: dict[str, Any]) -> ContentPart:
-    own = rest(p, _AUDIO) or {}
-    spec = p["input_audio"]
-    data, fmt = spec["data"], spec["format"]
-    if type(data) is not str or type(fmt) is not str:
-        raise TypeError
-    inner = rest(spec, _AUDIO_INNER)
-    if inner:
-        own["~inner"] = inner
-    return AudioPart(data=data, media_type=audio_media_type(fmt), extras=extras(own))
-
-
-_FILE = frozenset({"type", "file"})
-_FILE_INNER = frozenset({"file_data", "file_id", "filename"})
-
-
-def _file(p: dict[str, Any]) -> ContentPart:
-    own = rest(p, _FILE) or {}
-    spec = p["file"]
-    inner = rest(spec, _FILE_INNER) or {}
-    filename = spec.get("filename")
-    if filename is not None and type(filename) is not str:
-        raise TypeError
-    if filename is None and "filename" in spec:
-        inner["filename"] = None
-    if inner:
-        own["~inner"] = inner
-    file_id = spec.get("file_id")
-    data = spec.get("file_data")
-    if type(file_id) is str and data is None:
-        return FilePart(file_id=file_id, filename=filename, extras=extras(own))
-    if type(data) is not str or file_id is not None:
-        raise TypeError
-    split = split_data_url(data)
-    if split is None:
-        own["~raw"] = 1
-        return FilePart(data=data, filename=filename, extras=extras(own))
-    return FilePart(data=split[1], media_type=split[0], filename=filename, extras=extras(own))
-
-
-_DOCUMENT = frozenset({"type", "document_url"})
-
-
-def _document(p: dict[str, Any]) -> ContentPart:
-    own = rest(p, _DOCUMENT) or {}
-    own["~type"] = "document_url"
-    url = p["document_url"]
-    if type(url) is not str:
-        raise TypeError
-    split = split_data_url(url)
-    if split is None:
-        return FilePart(url=url, extras=extras(own))
-    return FilePart(data=split[1], media_type=split[0], extras=extras(own))

@@ -4,10 +4,11 @@ The same strategy as :mod:`._fast` for responses: the usual request (a
 history of text messages and tool calls, function tools, the common
 parameters) decodes straight into the private Structs below, its messages
 told apart by their ``role`` tag, and maps to the canonical form without a
-scan of leftover keys. Anything else (content parts, a dialect's key, a
-``response_format``, the legacy ``functions``...) fails the typed decode or
-a canonical rule, and the caller takes the general path (:mod:`._decode`),
-which gives the same result.
+scan of leftover keys; content parts, a forced tool choice and a response
+format are read by the same functions as the general path (:mod:`._readers`).
+Anything else (a dialect's key, a system message in parts, the legacy
+``functions``...) fails the typed decode or a canonical rule, and the caller
+takes the general path (:mod:`._decode`), which gives the same result.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from ..._content import ContentPart, TextPart
 from ..._exchange import Request, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import (
@@ -31,6 +33,7 @@ from ..._tools import ToolCall, ToolDefinition
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import NAME, is_closed, take_settings
 from ._fast import AssistantFields, assistant
+from ._readers import forced, part, read_response_format
 
 __all__ = ["fast_request"]
 
@@ -57,13 +60,15 @@ class _Developer(_Instruction, tag="developer"):
     pass
 
 
-class _User(_Instruction, tag="user"):
-    pass
+class _User(_Turn, tag="user"):
+    content: str | list[Any]
+    name: Any = UNSET
+    tool_calls: Any = UNSET
 
 
 class _ToolResult(_Turn, tag="tool"):
     tool_call_id: str
-    content: str
+    content: str | list[Any]
 
 
 class _Assistant(AssistantFields, tag_field="role", tag="assistant"):
@@ -89,7 +94,7 @@ class _Request(Wire):
     messages: list[_Turns] = msgspec.field(default_factory=list)
     model: str | UnsetType | None = UNSET
     tools: list[_ToolSpec] | UnsetType | None = UNSET
-    tool_choice: str | UnsetType | None = UNSET
+    tool_choice: Any = UNSET  # a string, or the object of a forced choice
     parallel_tool_calls: bool | UnsetType | None = UNSET
     max_tokens: int | UnsetType | None = UNSET
     max_completion_tokens: int | UnsetType | None = UNSET
@@ -97,6 +102,7 @@ class _Request(Wire):
     top_p: int | float | UnsetType | None = UNSET
     stop: str | list[str] | UnsetType | None = UNSET
     stream: bool | UnsetType | None = UNSET
+    response_format: Any = UNSET  # read as the general path reads it
     # Settings: read by take_settings, as the general path reads them.
     n: Any = UNSET
     reasoning_effort: Any = UNSET
@@ -169,11 +175,16 @@ def fast_request(body: bytes | str) -> Request | None:
         choice = None
         value = r.tool_choice
         if value is not UNSET:
-            choice = _CHOICES.get(value) if value is not None else None
+            if type(value) is dict:
+                choice = forced(value, "tool_choice")
+                if choice is not None and "type" not in value:
+                    own["~tool_choice"] = "untyped"
+            elif type(value) is str:
+                choice = _CHOICES.get(value)
+                if value == "any":
+                    own["~tool_choice"] = "any"
             if choice is None:
                 own["tool_choice"] = value
-            elif value == "any":
-                own["~tool_choice"] = "any"
         max_tokens = r.max_tokens
         limit = r.max_completion_tokens
         if max_tokens is None:
@@ -200,6 +211,9 @@ def fast_request(body: bytes | str) -> Request | None:
             own["top_p"] = None
         if r.stream is None:
             own["stream"] = None
+        response_format = None
+        if r.response_format is not UNSET:
+            response_format = read_response_format(r.response_format, own)
         found: dict[str, Any] = {}
         _carry_settings(r, found)
         settings = take_settings(found, own) if found else {}
@@ -214,6 +228,7 @@ def fast_request(body: bytes | str) -> Request | None:
             r.top_p if r.top_p is not UNSET else None,
             stop,
             r.stream if r.stream is not UNSET else None,
+            response_format,
             **settings,
             extras={NAME: own} if own else None,
         )
@@ -262,12 +277,21 @@ def _messages(items: list[_Turns]) -> tuple[Message, ...]:
             append(assistant(m))
         elif kind is _ToolResult:
             # An empty id fails ToolMessage's check; the general path derives one.
-            append(ToolMessage(m.tool_call_id, m.content))
-        elif kind is _User:
-            if m.name is UNSET and m.tool_calls is UNSET:
-                append(UserMessage(m.content))
+            content = m.content
+            if type(content) is str:
+                append(ToolMessage(m.tool_call_id, content))
             else:
-                append(UserMessage(m.content, extras=_instruction_own(m)))
+                parts = _parts(content)
+                # Media in a tool message is kept there, marked, as the general path does.
+                media = any(type(p) is not TextPart for p in parts)
+                own = {NAME: {"~media": "in"}} if media else None
+                append(ToolMessage(m.tool_call_id, parts, extras=own))
+        elif kind is _User:
+            content = m.content if type(m.content) is str else _parts(m.content)
+            if m.name is UNSET and m.tool_calls is UNSET:
+                append(UserMessage(content))
+            else:
+                append(UserMessage(content, extras=_instruction_own(m)))
         elif kind is _System:
             append(SystemMessage(m.content, extras=_instruction_own(m)))
         elif kind is _Developer:
@@ -275,7 +299,21 @@ def _messages(items: list[_Turns]) -> tuple[Message, ...]:
     return tuple(out)
 
 
-def _instruction_own(m: _Instruction) -> dict[str, Any] | None:
+def _parts(items: list[Any]) -> tuple[ContentPart, ...]:
+    """The parts of a content array: a plain text part here, every other by :func:`part`."""
+    out: list[ContentPart] = []
+    for p in items:
+        if type(p) is not dict:
+            raise _Fallback  # the general path names it in its error
+        text = p.get("text")
+        if len(p) == 2 and type(text) is str and p.get("type") == "text":
+            out.append(TextPart(text))
+        else:
+            out.append(part(p))
+    return tuple(out)
+
+
+def _instruction_own(m: _Instruction | _User) -> dict[str, Any] | None:
     if m.name is UNSET and m.tool_calls is UNSET:
         return None
     own: dict[str, Any] = {}
