@@ -27,6 +27,24 @@ SUPERSCRIPT_INDEX = (
     b'"function":{"name":"f","arguments":""}}]}}]}\n\n'
 )
 
+CUT_TOOL_USE = (
+    b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+    b'"type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,'
+    b'"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+    b'"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}\n\n'
+    b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+)
+EMPTY_ARGUMENTS = (
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,'
+    b'"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function",'
+    b'"function":{"name":"get_country","arguments":""}}]},"finish_reason":null}]}\n\n'
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,'
+    b'"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[],'
+    b'"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}\n\n'
+    b"data: [DONE]\n\n"
+)
 
 # Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
 # the input an issue named, with the target's header.
@@ -58,6 +76,23 @@ CRASHERS: dict[str, list[Any]] = {
             ),
             id="kept-key-not-utf8",
         ),
+    ],
+    # Found by the targets of the surfaces around the decoders (surfaces.py).
+    "encode_stream": [
+        # An Ollama body without "done": its stream ended without "done": true.
+        pytest.param(
+            b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',
+            id="ollama-body-without-done",
+        ),
+    ],
+    "stream_encode": [
+        # A tool_use block never stopped: read as a cut-off call with no input,
+        # written as a closed block, read back as a valid call, nothing reported.
+        pytest.param(b"\x02\x00\x3f" + CUT_TOOL_USE, id="anthropic-cut-call-read-whole"),
+    ],
+    "translate_stream": [
+        # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
+        pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
     ],
     "accumulator": [
         # A call with no id whose name holds a lone surrogate: the derived id
