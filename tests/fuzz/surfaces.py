@@ -357,9 +357,7 @@ def translate(data: bytes) -> None:
     if not clean:
         return
     # The source read cleanly: what it said came through, or the report says why not.
-    want = providers.get(source).stream()
-    want.feed(payload)
-    before = want.finish()
+    before = translator.response
     if not report and len(before.choices) <= 1:
         _same(before, got, where, arguments=False)
 
