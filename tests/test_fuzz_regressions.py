@@ -35,6 +35,21 @@ CUT_TOOL_USE = (
     b'"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}\n\n'
     b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
 )
+OTHER_DELTA = (
+    b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+    b'"type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,'
+    b'"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+    b'"content_block":{"type":"text","text":""}}\n\n'
+    b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+    b'"delta":{"type":"text_delta","text":"12"}}\n\n'
+    b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+    b'"delta":{"type":"text_deRta","text":"345"}}\n\n'
+    b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+    b'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},'
+    b'"usage":{"output_tokens":3}}\n\n'
+    b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+)
 EMPTY_ARGUMENTS = (
     b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,'
     b'"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function",'
@@ -84,11 +99,20 @@ CRASHERS: dict[str, list[Any]] = {
             b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',
             id="ollama-body-without-done",
         ),
+        # A Bedrock block of an unknown kind whose value is no object: its stream was refused.
+        pytest.param(
+            b"\x05\x01"
+            b'{"output":{"message":{"role":"assistant","content":[{"}ext":"Hello"}]}},'
+            b'"stopReason":"end_turn","usage":{"inputTokens":8,"outputTokens":2,"totalTokens":10}}',
+            id="bedrock-unknown-block-not-an-object",
+        ),
     ],
     "stream_encode": [
         # A tool_use block never stopped: read as a cut-off call with no input,
         # written as a closed block, read back as a valid call, nothing reported.
         pytest.param(b"\x02\x00\x3f" + CUT_TOOL_USE, id="anthropic-cut-call-read-whole"),
+        # A delta of an unknown type adding to the text: in the response, not in the events.
+        pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
     ],
     "translate_stream": [
         # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
