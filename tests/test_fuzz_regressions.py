@@ -117,6 +117,12 @@ CRASHERS: dict[str, list[Any]] = {
     "translate_stream": [
         # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
         pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
+        # A usage count that is no integer: the translation ends, the source's
+        # response is refused when built (the harness took that for a crash).
+        pytest.param(
+            b"\x02\x01\x00\x3f" + CUT_TOOL_USE.replace(b'"input_tokens":5', b'"input_tokens":"5"'),
+            id="anthropic-usage-not-an-integer",
+        ),
     ],
     "accumulator": [
         # A call with no id whose name holds a lone surrogate: the derived id

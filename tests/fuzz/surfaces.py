@@ -357,8 +357,10 @@ def translate(data: bytes) -> None:
     if not clean:
         return
     # The source read cleanly: what it said came through, or the report says why not.
-    before = translator.response
-    if not report and len(before.choices) <= 1:
+    # The source's response is built now, and may still be refused (a usage count
+    # that is no integer, which the events passed over): then there is no whole.
+    before = ours(lambda: translator.response)
+    if before is not None and not report and len(before.choices) <= 1:
         _same(before, got, where, arguments=False)
 
 
