@@ -106,6 +106,15 @@ CRASHERS: dict[str, list[Any]] = {
             b'"stopReason":"end_turn","usage":{"inputTokens":8,"outputTokens":2,"totalTokens":10}}',
             id="bedrock-unknown-block-not-an-object",
         ),
+        # Open: a body's toolUse without "input" is kept opaque; its stream reads as a call.
+        pytest.param(
+            b"\x05\x01"
+            b'{"output":{"message":{"role":"assistant","content":[{"toolUse":{"name":"lookup",'
+            b'"toolUseId":"tooluse_1"}}]}},"stopReason":"tool_use",'
+            b'"usage":{"inputTokens":4,"outputTokens":1,"totalTokens":5}}',
+            id="bedrock-tool-use-without-input",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
+        ),
     ],
     "stream_encode": [
         # A tool_use block never stopped: read as a cut-off call with no input,
@@ -122,6 +131,31 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(
             b"\x02\x01\x00\x3f" + CUT_TOOL_USE.replace(b'"input_tokens":5', b'"input_tokens":"5"'),
             id="anthropic-usage-not-an-integer",
+        ),
+        # Open: a text block started without its "text", translated into Anthropic,
+        # is written so that Anthropic's decoder refuses it.
+        pytest.param(
+            base64.b64decode(
+                "AgIaG2V2ZW50OiBtZXNzYWdlX3N0YXJ0CmRhdGE6IHsidHlwZSI6Im1lc3NhZ2Vfc3RhcnQiLCJtZXNzYWdlIjp7"
+                "Im1vZGVsIjoiY2xhdWRlLXNvbm5ldC00LTYiLCJpZCI6Im1zZ18wMUxFVlpNazlUTXFWY2hOYTJXTWdYdEciLCJ0"
+                "eXBlIjoibWVzc2FnZSIsInJvbGUiOiJhc3Npc3RhbnQiLCJjb250ZW50IjpbXSwic3RvcF9yZWFzb24iOm51bGws"
+                "InN0b3Bfc2VxdWVuY2UiOm51bGwsInN0b3BfZGV0YWlscyI6bnVsbCwidXNhZ2UiOnsiaW5wdXRfdG9rZW5zIjoy"
+                "MzA3LCJjYWNoZV9jcmVhdGlvbl9pbnB1dF90b2llbnMiOjAsImNhY2hlX3JlYWRfaW5wdXRfdG9rZW5zIjowLCJj"
+                "YWNoZV9jcmVhdGlvbiI6eyJlcGhlbWVyYWxfNW1faW5wdXRfdG9rZW5zIjowLCJlcGhlbWVyYWxfMWhfaW5wdXRf"
+                "dG9rZW5zIjowfSwib3V0cHV0X3Rva2VucyI6MSwic2VydmljZV90aWVyIjoic3RhbmRhcmQiLCJpbmZlcmVuY2Vf"
+                "Z2VvIjoiZ2xvYmFsIn19ICAgICAgICB9CgpldmVudDogY29udGVudF9ibG9ja19zdGFydApkYXRhOiB7InR5cGUi"
+                "OiJjb250ZW50X2Jsb2NrX3N0YXJ0IiwiaW5kZXgiOjEsImNvbnRlbnRfYmxvY2siOnsidHlwZSI6InRleHQiLCJ0"
+                "ZXh1IjoiIn0gICAgICAgICAgICAgfQoKZXZlbnQ6IHBpbmcKZGNlIjpudWxsLCJzdG9wX2RldGFpbHMiOm51bGws"
+                "InVzYWdlIjp7ImlucHV0X3Rva2VucyI6MjNrX3N0YXJ0CmRhdGE6IHsidHlwZSI6ImNvbnRlbnRfYmxvY2tfc3Rh"
+                "cnQiLCJpbmRleCI6MCwiY29udGVudF9ibG9jayI6eyJ0eXBlIjoidGV4dCIsInRleHUiOiIifSAgICAgICAgICAg"
+                "ICB9CgpldmVudDogcGluZwpkY2UiOm51bGwsInN0b3BfZGV0YWlscyI6bnVsbCwidXNhZ2UiOnsiaW5wdXRfdG9r"
+                "ZW5zIjoyMzA3LCJjYWNoZV9jcmVhdGlvbl9pbnB1dF90b2llbnMiOjAsImNhY2hlX3JlYWRfaW5wdXRfdG9rZW5z"
+                "IjowLCJjYWNoZV9jcmVhdGlvbiI6eyJlcGhlMy4yLTNiLWluc3RydWN0OmZyZWUiLCJvYmplY3QiOiJjaGF0ZW50"
+                "X2Jsb2NrIjp7InR5cGUiOiJsdGEiOnsidHlwZSI6ImlucHV0X2pzb25fZGVsdGEiLCJwYXJ0aWFsX2pzb24iaW9u"
+                "LmNodW5rIiwic2VydmljZV90aWVyIjoiIg=="
+            ),
+            id="anthropic-text-block-without-text",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
         ),
     ],
     "accumulator": [
