@@ -27,6 +27,39 @@ SUPERSCRIPT_INDEX = (
     b'"function":{"name":"f","arguments":""}}]}}]}\n\n'
 )
 
+CUT_TOOL_USE = (
+    b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+    b'"type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,'
+    b'"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+    b'"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}\n\n'
+    b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+)
+OTHER_DELTA = (
+    b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+    b'"type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,'
+    b'"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+    b'"content_block":{"type":"text","text":""}}\n\n'
+    b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+    b'"delta":{"type":"text_delta","text":"12"}}\n\n'
+    b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+    b'"delta":{"type":"text_deRta","text":"345"}}\n\n'
+    b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+    b'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},'
+    b'"usage":{"output_tokens":3}}\n\n'
+    b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+)
+EMPTY_ARGUMENTS = (
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,'
+    b'"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function",'
+    b'"function":{"name":"get_country","arguments":""}}]},"finish_reason":null}]}\n\n'
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,'
+    b'"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+    b'data: {"id":"c","object":"chat.completion.chunk","model":"gpt-4o","choices":[],'
+    b'"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}\n\n'
+    b"data: [DONE]\n\n"
+)
 
 # Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
 # the input an issue named, with the target's header.
@@ -57,6 +90,72 @@ CRASHERS: dict[str, list[Any]] = {
                 "AAMAeyJtZXNzYWdlcyI6W3siY29udGVudCI6IldobyBhcmUgeW91Iiwicm9sZSI6InVzZXIifV0sIm1vZGVsIjoiZ29vZ2xlL2dlbWluaS0yLjAtZmxhc2gtZXhwOmZyZWUiLCJtb2RlbHMiOlsieC1haS9ncm9rLTQiXSwicHJvdmlkZXIiOnsib25seSI6WyJ4/////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////2FpIl19LCJzdHJlYW0iOmZhbHNlLCJ0cmFuc2Zvcm1zIjpbIm1pZGRsZS1vdXQiXX0="
             ),
             id="kept-key-not-utf8",
+        ),
+    ],
+    # Found by the targets of the surfaces around the decoders (surfaces.py).
+    "encode_stream": [
+        # An Ollama body without "done": its stream ended without "done": true.
+        pytest.param(
+            b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',
+            id="ollama-body-without-done",
+        ),
+        # A Bedrock block of an unknown kind whose value is no object: its stream was refused.
+        pytest.param(
+            b"\x05\x01"
+            b'{"output":{"message":{"role":"assistant","content":[{"}ext":"Hello"}]}},'
+            b'"stopReason":"end_turn","usage":{"inputTokens":8,"outputTokens":2,"totalTokens":10}}',
+            id="bedrock-unknown-block-not-an-object",
+        ),
+        # Open: a body's toolUse without "input" is kept opaque; its stream reads as a call.
+        pytest.param(
+            b"\x05\x01"
+            b'{"output":{"message":{"role":"assistant","content":[{"toolUse":{"name":"lookup",'
+            b'"toolUseId":"tooluse_1"}}]}},"stopReason":"tool_use",'
+            b'"usage":{"inputTokens":4,"outputTokens":1,"totalTokens":5}}',
+            id="bedrock-tool-use-without-input",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
+        ),
+    ],
+    "stream_encode": [
+        # A tool_use block never stopped: read as a cut-off call with no input,
+        # written as a closed block, read back as a valid call, nothing reported.
+        pytest.param(b"\x02\x00\x3f" + CUT_TOOL_USE, id="anthropic-cut-call-read-whole"),
+        # A delta of an unknown type adding to the text: in the response, not in the events.
+        pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
+    ],
+    "translate_stream": [
+        # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
+        pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
+        # A usage count that is no integer: the translation ends, the source's
+        # response is refused when built (the harness took that for a crash).
+        pytest.param(
+            b"\x02\x01\x00\x3f" + CUT_TOOL_USE.replace(b'"input_tokens":5', b'"input_tokens":"5"'),
+            id="anthropic-usage-not-an-integer",
+        ),
+        # Open: a text block started without its "text", translated into Anthropic,
+        # is written so that Anthropic's decoder refuses it.
+        pytest.param(
+            base64.b64decode(
+                "AgIaG2V2ZW50OiBtZXNzYWdlX3N0YXJ0CmRhdGE6IHsidHlwZSI6Im1lc3NhZ2Vfc3RhcnQiLCJtZXNzYWdlIjp7"
+                "Im1vZGVsIjoiY2xhdWRlLXNvbm5ldC00LTYiLCJpZCI6Im1zZ18wMUxFVlpNazlUTXFWY2hOYTJXTWdYdEciLCJ0"
+                "eXBlIjoibWVzc2FnZSIsInJvbGUiOiJhc3Npc3RhbnQiLCJjb250ZW50IjpbXSwic3RvcF9yZWFzb24iOm51bGws"
+                "InN0b3Bfc2VxdWVuY2UiOm51bGwsInN0b3BfZGV0YWlscyI6bnVsbCwidXNhZ2UiOnsiaW5wdXRfdG9rZW5zIjoy"
+                "MzA3LCJjYWNoZV9jcmVhdGlvbl9pbnB1dF90b2llbnMiOjAsImNhY2hlX3JlYWRfaW5wdXRfdG9rZW5zIjowLCJj"
+                "YWNoZV9jcmVhdGlvbiI6eyJlcGhlbWVyYWxfNW1faW5wdXRfdG9rZW5zIjowLCJlcGhlbWVyYWxfMWhfaW5wdXRf"
+                "dG9rZW5zIjowfSwib3V0cHV0X3Rva2VucyI6MSwic2VydmljZV90aWVyIjoic3RhbmRhcmQiLCJpbmZlcmVuY2Vf"
+                "Z2VvIjoiZ2xvYmFsIn19ICAgICAgICB9CgpldmVudDogY29udGVudF9ibG9ja19zdGFydApkYXRhOiB7InR5cGUi"
+                "OiJjb250ZW50X2Jsb2NrX3N0YXJ0IiwiaW5kZXgiOjEsImNvbnRlbnRfYmxvY2siOnsidHlwZSI6InRleHQiLCJ0"
+                "ZXh1IjoiIn0gICAgICAgICAgICAgfQoKZXZlbnQ6IHBpbmcKZGNlIjpudWxsLCJzdG9wX2RldGFpbHMiOm51bGws"
+                "InVzYWdlIjp7ImlucHV0X3Rva2VucyI6MjNrX3N0YXJ0CmRhdGE6IHsidHlwZSI6ImNvbnRlbnRfYmxvY2tfc3Rh"
+                "cnQiLCJpbmRleCI6MCwiY29udGVudF9ibG9jayI6eyJ0eXBlIjoidGV4dCIsInRleHUiOiIifSAgICAgICAgICAg"
+                "ICB9CgpldmVudDogcGluZwpkY2UiOm51bGwsInN0b3BfZGV0YWlscyI6bnVsbCwidXNhZ2UiOnsiaW5wdXRfdG9r"
+                "ZW5zIjoyMzA3LCJjYWNoZV9jcmVhdGlvbl9pbnB1dF90b2llbnMiOjAsImNhY2hlX3JlYWRfaW5wdXRfdG9rZW5z"
+                "IjowLCJjYWNoZV9jcmVhdGlvbiI6eyJlcGhlMy4yLTNiLWluc3RydWN0OmZyZWUiLCJvYmplY3QiOiJjaGF0ZW50"
+                "X2Jsb2NrIjp7InR5cGUiOiJsdGEiOnsidHlwZSI6ImlucHV0X2pzb25fZGVsdGEiLCJwYXJ0aWFsX2pzb24iaW9u"
+                "LmNodW5rIiwic2VydmljZV90aWVyIjoiIg=="
+            ),
+            id="anthropic-text-block-without-text",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
         ),
     ],
     "accumulator": [

@@ -18,33 +18,22 @@ tests replay the seeds and the crashers through the same functions.
 
 from __future__ import annotations
 
-import base64
-import csv
-import json
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import surfaces
+from harness import API, CORPUS, DATA, Crash, Header, bodies, corpus, files, ours, stream_raw
 
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec.bulk._detect import mismatch
 from chatcodec.bulk._families import normalize
 
-HERE = Path(__file__).parent
-DATA = HERE.parent / "data"
-CORPUS = HERE.parents[2] / "shared" / "corpus"
+__all__ = ["STREAMS", "TARGETS", "WORDS", "Crash", "Header", "seeds"]
 
-API = {
-    "openai": "openai-chat",
-    "ollama": "ollama-chat",
-    "anthropic": "anthropic-messages",
-    "gemini": "gemini-generateContent",
-    "openai-responses": "openai-responses",
-    "bedrock": "bedrock-converse",
-}
 # Families with one framing of their own: their decoders take no other.
 ONE_FRAMING = frozenset({"bedrock"})
 FRAMINGS: tuple[Any, ...] = (None, None, "sse", "ndjson", "json-array")
@@ -72,56 +61,13 @@ WORDS = [
 ]
 
 
-class Crash(AssertionError):
-    """A broken promise that is not an exception of its own (a fuzz finding)."""
-
-
-class Header:
-    """Reads small choices from the front of an input; the rest is the payload."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.at = 0
-
-    def byte(self) -> int:
-        """The next byte, or 0 past the end."""
-        if self.at >= len(self.data):
-            return 0
-        self.at += 1
-        return self.data[self.at - 1]
-
-    def pick(self, options: tuple[Any, ...]) -> Any:
-        return options[self.byte() % len(options)]
-
-    def text(self) -> str:
-        """A short string (length byte, then bytes); lone surrogates possible."""
-        n = self.byte() % 32
-        raw = self.data[self.at : self.at + n]
-        self.at += len(raw)
-        try:
-            return raw.decode("utf-8", "surrogatepass")
-        except UnicodeDecodeError:
-            return raw.decode("utf-8", "surrogateescape")
-
-    def rest(self) -> bytes:
-        return self.data[self.at :]
-
-
-def _ours(action: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """The action's answer, or None when it raised one of chatcodec's errors."""
-    try:
-        return action(*args, **kwargs)
-    except cc.ChatCodecError:
-        return None
-
-
 # -- canonical ------------------------------------------------------------------
 
 
 def canonical_json(data: bytes) -> None:
     """``decode`` as every top-level type; what decodes encodes and decodes again."""
     for type_ in TYPES:
-        value = _ours(cc.decode, data, type=type_)
+        value = ours(cc.decode, data, type=type_)
         if value is not None:
             again = cc.decode(cc.encode(value), type=type_)
             if again != value:
@@ -131,31 +77,31 @@ def canonical_json(data: bytes) -> None:
 def canonical_msgpack(data: bytes) -> None:
     """``decode(format="msgpack")`` as every top-level type."""
     for type_ in TYPES:
-        value = _ours(cc.decode, data, type=type_, format="msgpack")
+        value = ours(cc.decode, data, type=type_, format="msgpack")
         if value is not None:
-            _ours(cc.encode, value, format="msgpack")
+            ours(cc.encode, value, format="msgpack")
 
 
 def lenient(data: bytes) -> None:
     """``decode_lenient``, JSON and msgpack, as every type it takes."""
     for type_ in TYPES:
         for format in ("json", "msgpack"):
-            _ours(cc.decode_lenient, data, type=type_, format=format)
+            ours(cc.decode_lenient, data, type=type_, format=format)
 
 
 def jsonl(data: bytes) -> None:
     """``iter_jsonl``, strict and lenient, over the input's lines."""
     lines = data.split(b"\n")
-    _ours(lambda: list(cc.iter_jsonl(lines)))
-    _ours(lambda: list(cc.iter_jsonl(lines, type=cc.Conversation)))
+    ours(lambda: list(cc.iter_jsonl(lines)))
+    ours(lambda: list(cc.iter_jsonl(lines, type=cc.Conversation)))
     # Lenient reading never stops at a bad line, so nothing may escape at all.
     list(cc.iter_jsonl(lines, lenient=True))
 
 
 def untrusted(data: bytes) -> None:
     """``validate_untrusted``, with and without system messages."""
-    _ours(lambda: cc.validate_untrusted(data))
-    _ours(lambda: cc.validate_untrusted(data, allow_system=True))
+    ours(lambda: cc.validate_untrusted(data))
+    ours(lambda: cc.validate_untrusted(data, allow_system=True))
 
 
 # -- providers ------------------------------------------------------------------
@@ -165,15 +111,15 @@ def _family(name: str) -> Callable[[bytes], None]:
     codec = providers.get(name)
 
     def target(data: bytes) -> None:
-        request = _ours(lambda: codec.decode_request(data))
+        request = ours(lambda: codec.decode_request(data))
         if request is not None:
-            _ours(lambda: codec.check_request(request))
-            body = _ours(lambda: codec.encode_request(request))
+            ours(lambda: codec.check_request(request))
+            body = ours(lambda: codec.encode_request(request))
             if body is not None:
                 codec.decode_request(body)  # what we wrote, we read
-        response = _ours(lambda: codec.decode_response(data))
+        response = ours(lambda: codec.decode_response(data))
         if response is not None:
-            body = _ours(lambda: codec.encode_response(response))
+            body = ours(lambda: codec.encode_response(response))
             if body is not None:
                 codec.decode_response(body)
 
@@ -188,7 +134,7 @@ def convert(data: bytes) -> None:
     source, target = head.pick(providers.NAMES), head.pick(providers.NAMES)
     kind = head.pick(("request", "response"))
     body = head.rest()
-    result = _ours(
+    result = ours(
         lambda: cc.convert(body, source=source, target=target, kind=kind, model="m", max_tokens=8)
     )
     if result is not None:
@@ -220,7 +166,7 @@ def bulk(data: bytes) -> None:
             these, source=source, target=target, kind=kind, model="m", max_tokens=8
         )
 
-    if _ours(run, []) is None:
+    if ours(run, []) is None:
         return  # options no run takes
     try:
         result = run(lines)
@@ -296,6 +242,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "bulk": bulk,
     **{f"{name}_stream": _stream(name) for name in providers.NAMES},
     "accumulator": accumulator,
+    **surfaces.TARGETS,
 }
 """Every target, by name."""
 
@@ -305,48 +252,13 @@ STREAMS = frozenset(f"{name}_stream" for name in providers.NAMES)
 # -- seeds ----------------------------------------------------------------------
 
 
-def _files(folder: Path) -> list[Path]:
-    return sorted(folder.rglob("*.json")) if folder.exists() else []
-
-
-def _corpus(api: str, kind: str) -> list[Path]:
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
-        return []
-    with manifest.open() as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    return [CORPUS / row["path"] for row in rows if row["api"] == api and row["kind"] == kind]
-
-
-def _stream_raw(path: Path) -> bytes | None:
-    try:
-        recorded = json.loads(path.read_bytes())
-    except ValueError:
-        return None
-    if not isinstance(recorded, dict):
-        return None
-    raw, binary = recorded.get("raw"), recorded.get("raw_base64")
-    if isinstance(binary, str) and binary:  # Bedrock's event-stream frames
-        return base64.b64decode(binary)
-    return raw.encode() if isinstance(raw, str) and raw else None
-
-
-def _bodies(name: str, kinds: tuple[str, ...], shared: bool) -> Iterator[bytes]:
-    for kind in kinds:
-        for path in _files(DATA / "providers" / name / kind):
-            yield path.read_bytes()
-        if shared:
-            for path in _corpus(API[name], kind):
-                yield path.read_bytes()
-
-
 def _canonical(shared: bool) -> Iterator[bytes]:
     samples = Path(cc.__file__).parent / "samples"
     for path in sorted(samples.glob("*.jsonl")):
         lines = path.read_bytes().splitlines()
         yield from lines
         yield b"[" + b",".join(line for line in lines if line.strip()) + b"]"
-    for path in _files(DATA / "corpus"):
+    for path in files(DATA / "corpus"):
         yield path.read_bytes()
     yield b'{"v":2,"records":[{"role":"user","content":"Hi"}]}'
     yield b'{"v":1,"messages":[{"role":"user","content":"Hi"}]}'
@@ -368,7 +280,9 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
 
     ``shared`` adds the recorded corpus beside the project, when it exists.
     """
-    if target in {"canonical_json", "lenient", "jsonl", "untrusted"}:
+    if target in surfaces.TARGETS:
+        yield from surfaces.seeds(target, shared=shared)
+    elif target in {"canonical_json", "lenient", "jsonl", "untrusted"}:
         yield from _canonical(shared)
     elif target == "canonical_msgpack":
         for data in _canonical(False):
@@ -378,12 +292,12 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
                 continue  # not JSON, or a number msgpack cannot hold
     elif target.endswith("_decode"):
         name = target.removesuffix("_decode")
-        yield from _bodies(name, ("request", "response"), shared)
+        yield from bodies(name, ("request", "response"), shared)
         yield from _json_suite(False)
     elif target == "convert":
         for k, source in enumerate(providers.NAMES):
             for j, kind in enumerate(("request", "response")):
-                for n, body in enumerate(_bodies(source, (kind,), shared)):
+                for n, body in enumerate(bodies(source, (kind,), shared)):
                     yield bytes([k, n % len(providers.NAMES), j]) + body
     elif target == "bulk":
         openai = BULK_FAMILIES.index("openai")
@@ -395,7 +309,7 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
                 yield header + b"\n".join(lines[n : n + 3])
         for k, source in enumerate(providers.NAMES):
             for j, kind in enumerate(("request", "response")):
-                for n, body in enumerate(_bodies(source, (kind,), shared)):
+                for n, body in enumerate(bodies(source, (kind,), shared)):
                     try:  # one record on one line
                         one = msgspec.json.encode(msgspec.json.decode(body))
                     except (msgspec.DecodeError, UnicodeError, RecursionError):
@@ -404,11 +318,11 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
     elif target in STREAMS:
         name = target.removesuffix("_stream")
         folders = [DATA / "streams", DATA / "providers" / name / "stream"]
-        paths = [p for folder in folders for p in _files(folder) if p.name.startswith(name)]
+        paths = [p for folder in folders for p in files(folder) if p.name.startswith(name)]
         if shared:
-            paths += _corpus(API[name], "stream")
+            paths += corpus(API[name], "stream")
         for n, path in enumerate(paths):
-            raw = _stream_raw(path)
+            raw = stream_raw(path)
             if raw is not None:
                 yield bytes([0, n % 256, 1 + n % 63]) + raw
     elif target == "accumulator":

@@ -479,6 +479,23 @@ class TestRules:
         assert [e for e in events if type(e) is TextDelta] == [TextDelta("Hel"), TextDelta("lo")]
         same_as_body(response, message([{"type": "text", "text": "Hello"}]))
 
+    def test_text_of_another_delta_type_is_an_event(self) -> None:
+        # A delta of a type this decoder does not know adds its "text" to the
+        # block's: the events say so too, so that they hold the response's text
+        # (the fuzz target stream_encode found them apart).
+        raw = sse(
+            START,
+            block_start(0, {"type": "text", "text": ""}),
+            delta(0, type="text_delta", text="12"),
+            delta(0, type="text_deRta", text="345"),
+            block_stop(0),
+            message_delta(),
+            STOP,
+        )
+        events, response = run(raw)
+        said = "".join(e.text for e in events if type(e) is TextDelta)
+        assert said == response.text == "12345"
+
     def test_blocks_in_index_order(self) -> None:
         raw = sse(
             START,

@@ -90,6 +90,21 @@ class TestOfficialReader:
 class TestEncoderRules:
     """Blocks by index, starts for tool blocks only, the stop and the metadata, losses."""
 
+    def test_unknown_block_of_any_value_round_trips(self) -> None:
+        # A body's block of a kind no decoder knows, its value not an object, is
+        # kept; its stream's start holds it and the stream decoder reads it back
+        # (the fuzz target encode_stream found the stream refused).
+        body = (
+            b'{"output":{"message":{"role":"assistant","content":[{"other":"Hello"}]}},'
+            b'"stopReason":"end_turn","usage":{"inputTokens":8,"outputTokens":2,"totalTokens":10}}'
+        )
+        response = bedrock.decode_response(body)
+        _, again = decode("bedrock", bedrock.encode_stream(response))
+        assert again.message is not None
+        assert response.message is not None
+        assert again.message.content == response.message.content
+        assert bedrock.encode_response(again) == bedrock.encode_response(response)
+
     def test_blocks(self) -> None:
         events: list[StreamEvent] = [
             ReasoningDelta("Hm"),

@@ -30,7 +30,15 @@ from readers import (
     stream_file,
 )
 
-from chatcodec import Choice, FinishReason, Response, StreamError, Usage, assistant
+from chatcodec import (
+    AssistantMessage,
+    Choice,
+    FinishReason,
+    Response,
+    StreamError,
+    Usage,
+    assistant,
+)
 from chatcodec._content import OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
     Finished,
@@ -43,7 +51,7 @@ from chatcodec._events import (
     UsageReported,
 )
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
-from chatcodec._tools import ToolCall
+from chatcodec._tools import InvalidToolCall, ToolCall
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
 
 
@@ -604,6 +612,48 @@ class TestEncoderRules:
         assert final["done"] is True
         assert final["done_reason"] == "length"
         assert (final["prompt_eval_count"], final["eval_count"]) == (4, 2)
+
+    def test_ollama_body_without_done_ends_its_stream(self) -> None:
+        # A body without "done" is read; its stream still ends with "done": true,
+        # which its own decoder needs (the fuzz target encode_stream found it).
+        body = b'{"model":"llama3.2","message":{"role":"assistant","content":"Hi"}}'
+        response = ollama.decode_response(body)
+        losses: list[Any] = []
+        raw = ollama.encode_stream(response, losses=losses)
+        assert json.loads(raw.splitlines()[-1])["done"] is True
+        assert decode("ollama", raw)[1].text == "Hi"
+        assert losses == []
+
+    @pytest.mark.parametrize("family", ["anthropic", "bedrock"])
+    @pytest.mark.parametrize("arguments", ["", "{}", '{"city":"Paris"}'])
+    def test_invalid_call_read_whole_is_reported(self, family: str, arguments: str) -> None:
+        # A block closed with no fragments (or a whole object) is read as a valid
+        # call: a cut-off call written so is reported, never turned valid quietly
+        # (the fuzz targets stream_encode and translate_stream found it).
+        cut = InvalidToolCall("toolu_1", "get_weather", arguments, "arguments are truncated")
+        events: list[StreamEvent] = [
+            ToolCallStarted(0, "toolu_1", "get_weather"),
+            *([ToolCallArgumentsDelta(0, arguments)] if arguments else []),
+            ToolCallCompleted(0, cut),
+            Finished(FinishReason.TOOL_CALLS, None),
+        ]
+        losses: list[Any] = []
+        encoder = codec(family).stream_encoder(Response(id="r", model="m"), losses=losses)
+        raw = encoder.encode_all(events) + encoder.finish()
+        read = decode(family, raw)[1]
+        assert [call.name for call in read.tool_calls] == ["get_weather"]
+        assert "$.choices[0].message.invalid_tool_calls" in {loss.path for loss in losses}
+
+    def test_anthropic_invalid_call_without_arguments_is_reported(self) -> None:
+        cut = InvalidToolCall("toolu_1", "get_weather", "", "arguments are truncated")
+        message = AssistantMessage(invalid_tool_calls=(cut,))
+        response = Response((Choice(message, FinishReason.TOOL_CALLS),), id="r", model="m")
+        losses: list[Any] = []
+        raw = anthropic.encode_stream(response, losses=losses)
+        assert [call.name for call in decode("anthropic", raw)[1].tool_calls] == ["get_weather"]
+        assert [loss.path for loss in losses] == [
+            "$.choices[0].message.invalid_tool_calls[0].arguments"
+        ]
 
     def test_registry(self) -> None:
         for name, module in (

@@ -176,6 +176,24 @@ def arguments_rest(sent: list[str], call: ToolCall | InvalidToolCall) -> str | N
 
 DIFFERENT_ARGUMENTS = "a call's arguments differ from the fragments sent before it completed"
 LATE_ARGUMENTS = "a call's arguments completed after the stop closed its block"
+READ_WHOLE = "an invalid call's arguments are empty or an object: a block reads it as a whole call"
+
+
+def read_whole(call: InvalidToolCall) -> bool:
+    """Whether a block family reads ``call`` back as a valid call.
+
+    A ``tool_use`` or ``toolUse`` block is closed when it is written, and one
+    without input fragments has the input ``{}``: an invalid call (cut off, or
+    refused by a decoder) whose text is empty or a whole JSON object comes
+    back valid, so writing it so is a loss to report.
+    """
+    text = call.arguments
+    if not text.strip():
+        return True
+    try:
+        return type(_any.decode(text)) is dict
+    except msgspec.DecodeError:
+        return False
 
 
 class StreamEncoder(abc.ABC):
@@ -298,6 +316,11 @@ class BlockStreamEncoder(StreamEncoder):
         """A call complete: what its fragments left unsaid, its block closed; or sent whole."""
         index = self._calls.pop(event.slot, None)
         rest = arguments_rest(self._sent.pop(event.slot, []), event.call)
+        call = event.call
+        opened = index is not None or event.slot in self._ended
+        if opened and type(call) is InvalidToolCall and read_whole(call):
+            # Sent whole, the family's body writer reports it; in a block, this does.
+            self._lose(f"$.choices[{event.choice}].message.invalid_tool_calls", READ_WHOLE)
         if index is not None:
             out = b""
             if rest is None:

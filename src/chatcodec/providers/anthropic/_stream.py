@@ -319,11 +319,15 @@ class AnthropicStreamDecoder(StreamDecoder):
             else:
                 state.block["citations"] = [delta.get("citation")]
         else:
-            self._other_delta(state, delta)
+            self._other_delta(state, delta, events)
 
     @staticmethod
-    def _other_delta(state: _Block, delta: dict[str, Any]) -> None:
-        """A delta of another type: strings add to strings, other values replace."""
+    def _other_delta(state: _Block, delta: dict[str, Any], events: list[StreamEvent]) -> None:
+        """A delta of another type: strings add to strings, other values replace.
+
+        A string added to the block's text or thinking is an event too, as the
+        response holds it.
+        """
         block = state.block
         for key, value in delta.items():
             if key == "type":
@@ -331,6 +335,8 @@ class AnthropicStreamDecoder(StreamDecoder):
             if key == state.field:
                 if type(value) is str:
                     state.pieces.append(value)
+                    if value:
+                        events.append(TextDelta(value) if key == "text" else ReasoningDelta(value))
                     continue
                 state.field = None  # no longer text: the value replaces it
                 state.pieces = []

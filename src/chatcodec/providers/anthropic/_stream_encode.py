@@ -34,7 +34,7 @@ from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
-from .._stream_writer import BlockStreamEncoder, dumps, loads, sse, tiny
+from .._stream_writer import BlockStreamEncoder, dumps, loads, read_whole, sse, tiny
 from ._encode import encode_response
 
 __all__ = ["AnthropicStreamEncoder", "encode_stream", "stream_encoder"]
@@ -308,7 +308,9 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
     message = response.message
     if message is not None:
         for k, call in enumerate(message.invalid_tool_calls):
-            if call.id is not None:
+            # Empty or whole, its text would be read back as a valid call: it is
+            # written as the body writes it, with the body's loss.
+            if call.id is not None and not read_whole(call):
                 cut[call.id] = call.arguments
                 path = f"$.choices[0].message.invalid_tool_calls[{k}].arguments"
                 found = [loss for loss in found if loss.path != path]

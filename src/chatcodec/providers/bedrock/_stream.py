@@ -98,6 +98,9 @@ def _exception(headers: dict[str, Any], payload: bytes) -> ProviderError:
     )
 
 
+_FIELDS = frozenset(("toolUse", "toolResult"))  # the starts whose fields are read
+
+
 class _Block:
     """One content block while it streams."""
 
@@ -116,7 +119,7 @@ class _Block:
     def __init__(self) -> None:
         self.closed = False  # its contentBlockStop came
         self.kind = "text"
-        self.fields: dict[str, Any] = {}  # a toolUse or toolResult start
+        self.fields: Any = {}  # a toolUse or toolResult start (or an unknown block's value)
         self.pieces: list[str] = []  # text, reasoning text or tool input
         self.redacted: list[str] = []
         self.signature: str | None = None
@@ -219,6 +222,11 @@ class BedrockStreamDecoder(StreamDecoder):
         start = expect_dict(payload.get("start", {}), "$.start")
         for kind, fields in start.items():
             block.kind = kind
+            if type(fields) is not dict and kind not in _FIELDS:
+                # A block of a kind this decoder does not know is kept as it came,
+                # whatever its value (a body keeps one so, and its stream writes it).
+                block.fields = fields
+                continue
             block.fields = expect_dict(fields, "$.start" + key_step(kind))
             if kind == "toolUse" and fields.get("type") != "server_tool_use":
                 call_id, name = fields.get("toolUseId"), fields.get("name")

@@ -172,9 +172,11 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
     """
     body = loads(encode_response(response, losses=losses))
     own = (response.extras or {}).get(NAME)
-    if "done" in body and not (type(own) is dict and "done" in own):
-        # A stream ends with "done": true, a reason or not. (A recorded chunk keeps its
-        # "done": false: written out, it is a stream cut before its last line.)
+    if not (type(own) is dict and "done" in own):
+        # A stream ends with "done": true, a reason or not, and whether or not the
+        # body said "done" (a body without it is read all the same). A recorded
+        # chunk keeps its "done": false: written out, it is a stream cut before
+        # its last line.
         body["done"] = True
     envelope = {key: body[key] for key in _ENVELOPE if key in body}
     message = body.get("message")
