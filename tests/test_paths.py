@@ -191,7 +191,6 @@ class TestEverywhere:
     @pytest.mark.parametrize(
         ("kind", "payload", "path"),
         [
-            ("contentBlockStart", {"contentBlockIndex": 0, "start": {FORGED: 1}}, "$.start"),
             ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {FORGED: 1}}, "$.delta"),
         ],
     )
