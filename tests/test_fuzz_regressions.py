@@ -106,14 +106,13 @@ CRASHERS: dict[str, list[Any]] = {
             b'"stopReason":"end_turn","usage":{"inputTokens":8,"outputTokens":2,"totalTokens":10}}',
             id="bedrock-unknown-block-not-an-object",
         ),
-        # Open: a body's toolUse without "input" is kept opaque; its stream reads as a call.
+        # A body's toolUse without "input" is kept opaque; its stream read as a call.
         pytest.param(
             b"\x05\x01"
             b'{"output":{"message":{"role":"assistant","content":[{"toolUse":{"name":"lookup",'
             b'"toolUseId":"tooluse_1"}}]}},"stopReason":"tool_use",'
             b'"usage":{"inputTokens":4,"outputTokens":1,"totalTokens":5}}',
             id="bedrock-tool-use-without-input",
-            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
         ),
     ],
     "stream_encode": [

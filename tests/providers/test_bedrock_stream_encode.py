@@ -212,3 +212,25 @@ class TestEncoderRules:
         message = decode(FAMILY, raw)[1].message
         assert message is not None
         assert message.text == "HelloNo."
+
+
+class TestToolUseWithoutInput:
+    """A body's toolUse without input is kept opaque: a stream cannot say so, and reports it."""
+
+    BODY = (
+        b'{"output":{"message":{"role":"assistant","content":[{"text":"Let me look."},'
+        b'{"toolUse":{"name":"lookup","toolUseId":"tooluse_1"}}]}},"stopReason":"tool_use",'
+        b'"usage":{"inputTokens":4,"outputTokens":1,"totalTokens":5}}'
+    )
+
+    def test_encode_stream(self) -> None:
+        response = bedrock.decode_response(self.BODY)
+        losses: list[Any] = []
+        raw = bedrock.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ["$.choices[0].message.content"]
+        decoder = bedrock.stream()
+        decoder.feed(raw)
+        read = decoder.finish()
+        assert read.choices[0].message is not None
+        assert read.choices[0].message.tool_calls == ()  # not read as a valid call
+        assert read.choices[0].message.content == "Let me look."

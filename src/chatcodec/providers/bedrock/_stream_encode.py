@@ -85,6 +85,17 @@ def _citations_only(block: dict[str, Any]) -> bool:
     )
 
 
+# A body's toolUse without its "input" is read as an opaque block; a stream has
+# no such form (its toolUse start is read as a call whose input comes in deltas).
+_NO_INPUT = "a toolUse block without input has no stream form: a stream's reads as a call"
+_CONTENT = "$.choices[0].message.content"
+
+
+def _streamable(block: Any) -> bool:
+    use = block.get("toolUse") if type(block) is dict else None
+    return type(use) is not dict or "input" in use
+
+
 def _whole(index: int, block: dict[str, Any]) -> bytes:
     """A block written as Bedrock streams it: its start (if it has one), deltas and stop."""
     out = []
@@ -197,6 +208,15 @@ class BedrockStreamEncoder(BlockStreamEncoder):
 
     def _whole(self, index: int, block: Any) -> bytes:
         return _whole(index, block)
+
+    def _blocks(self, blocks: Any) -> bytes:
+        kept = []
+        for block in blocks:
+            if _streamable(block):
+                kept.append(block)
+            else:
+                self._lose(_CONTENT, _NO_INPUT)
+        return super()._blocks(kept)
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
@@ -314,7 +334,13 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
     output = body.get("output")
     message = output.get("message") if type(output) is dict else None
     content = message.get("content") if type(message) is dict else None
-    for index, block in enumerate(content if type(content) is list else ()):
+    index = 0
+    for block in content if type(content) is list else ():
+        if not _streamable(block):
+            if losses is not None:
+                losses.append(Loss(_CONTENT, _NO_INPUT))
+            continue
         out.append(_whole(index, block))
+        index += 1
     out.append(_tail(body, body.get("stopReason"), body.get("usage")))
     return b"".join(out)
