@@ -542,3 +542,24 @@ class TestEveryRecordedStream:
             assert got is FinishReason.OTHER or (got is FinishReason.STOP and said)
         else:  # no reason known: the target's own end, never a block or failure
             assert got not in BLOCKED_OR_FAILED
+
+
+def test_a_source_its_decoder_refuses_is_refused() -> None:
+    """A block the events pass but the response cannot hold ends the translation with an error."""
+    source = (
+        b'event: message_start\ndata: {"type":"message_start","message":{"model":"m","id":"msg_1",'
+        b'"type":"message","role":"assistant","content":[],"stop_reason":null,'
+        b'"usage":{"input_tokens":3,"output_tokens":1}}}\n\n'
+        b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+        b'"content_block":{"type":"text","texu":""}}\n\n'
+        b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+        b'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},'
+        b'"usage":{"output_tokens":2}}\n\n'
+        b'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+    )
+    for target in ("anthropic", "openai"):
+        translator = translate_stream("anthropic", target)
+        translator.feed(source)
+        translator.flush()
+        with pytest.raises(StreamError, match=r"\$\.content\[0\]\.text"):
+            translator.finish()
