@@ -85,8 +85,9 @@ class StreamTranslator:
             As :meth:`feed`; when the source's decoder refuses its whole
             response (as ``finish`` of that decoder would); and, unless
             ``allow_incomplete``, when the source stream was cut off
-            (``partial`` holds the source's response so far). The target's stream is left open: a gateway sends an error
-            instead, or calls ``finish(allow_incomplete=True)``.
+            (``partial`` holds the source's response so far). The target's
+            stream is left open: a gateway sends an error instead, or calls
+            ``finish(allow_incomplete=True)``.
         """
         out = self._held + self._write(self._decoder.flush())
         self._held = b""
