@@ -132,7 +132,7 @@ CRASHERS: dict[str, list[Any]] = {
             id="anthropic-usage-not-an-integer",
         ),
         # A text block started without its "text": the translation ended as if whole,
-        # its output refused by Anthropic's decoder; the source's decoder refuses it.
+        # its output refused by Anthropic's decoder; now refused where it starts.
         pytest.param(
             base64.b64decode(
                 "AgIaG2V2ZW50OiBtZXNzYWdlX3N0YXJ0CmRhdGE6IHsidHlwZSI6Im1lc3NhZ2Vfc3RhcnQiLCJtZXNzYWdlIjp7"

@@ -82,12 +82,10 @@ class StreamTranslator:
         Raises
         ------
         StreamError
-            As :meth:`feed`; when the source's decoder refuses its whole
-            response (as ``finish`` of that decoder would); and, unless
-            ``allow_incomplete``, when the source stream was cut off
-            (``partial`` holds the source's response so far). The target's
-            stream is left open: a gateway sends an error instead, or calls
-            ``finish(allow_incomplete=True)``.
+            As :meth:`feed`; and, unless ``allow_incomplete``, when the source
+            stream was cut off (``partial`` holds the source's response so
+            far). The target's stream is left open: a gateway sends an error
+            instead, or calls ``finish(allow_incomplete=True)``.
         """
         out = self._held + self._write(self._decoder.flush())
         self._held = b""
@@ -97,14 +95,6 @@ class StreamTranslator:
             raise StreamError(
                 f"the source stream was cut off before {last}", partial=self._partial()
             )
-        try:
-            # The source's whole response: a stream its own decoder refuses (a
-            # block its events passed but the response cannot hold) is refused
-            # here too, before the target's stream is closed as if it were whole.
-            self._decoder.finish(allow_incomplete=True)
-        except StreamError:
-            self._held = out
-            raise
         if self._encoder is None:
             self._start()
         out += self._encoder.finish()

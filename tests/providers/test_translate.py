@@ -545,7 +545,7 @@ class TestEveryRecordedStream:
 
 
 def test_a_source_its_decoder_refuses_is_refused() -> None:
-    """A block the events pass but the response cannot hold ends the translation with an error."""
+    """A text block without its text is refused where it starts, not passed on as if whole."""
     source = (
         b'event: message_start\ndata: {"type":"message_start","message":{"model":"m","id":"msg_1",'
         b'"type":"message","role":"assistant","content":[],"stop_reason":null,'
@@ -559,7 +559,5 @@ def test_a_source_its_decoder_refuses_is_refused() -> None:
     )
     for target in ("anthropic", "openai"):
         translator = translate_stream("anthropic", target)
-        translator.feed(source)
-        translator.flush()
-        with pytest.raises(StreamError, match=r"\$\.content\[0\]\.text"):
-            translator.finish()
+        with pytest.raises(StreamError, match=r"\$\.content_block\.text"):
+            translator.feed(source)

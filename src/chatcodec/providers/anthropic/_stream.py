@@ -267,6 +267,10 @@ class AnthropicStreamDecoder(StreamDecoder):
         if kind == "text" or kind == "thinking":
             field = "text" if kind == "text" else "thinking"
             text = block.get(field)
+            if kind == "text" and type(text) is not str:
+                # As a body's text block without its text is refused: not at the
+                # end only, where the events have passed it on.
+                raise ValidationError("must be a string", "$.content_block.text")
             if type(text) is str:
                 state.field = field
                 if text:
