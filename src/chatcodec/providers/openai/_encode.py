@@ -47,7 +47,7 @@ from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
-from ._common import FINISH, NAME, audio_format, data_url, normalize_finish
+from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -602,10 +602,12 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> 
         out["finish_reason"] = raw  # a dialect's "" for no reason, as sent
     elif reason is not None:
         reason = reason_of(reason, f"{path}.finish_reason")
-        # An unknown name is OpenAI's own only when its decoder said so.
+        # A name outside OpenAI's set (a dialect's "error", an unknown one) is
+        # OpenAI's own only when its decoder said so: another family's is
+        # written as the nearest name OpenAI's clients take, and reported.
         meant = (
             normalize_finish(raw)
-            if type(raw) is str and (raw in FINISH or "~finish" in own)
+            if type(raw) is str and (raw in CLOSED_FINISH or "~finish" in own)
             else None
         )
         wire, lost = write(NAME, reason, raw, meant)
