@@ -45,6 +45,7 @@ from ..._usage import Usage
 from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
+from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
@@ -52,7 +53,6 @@ from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normal
 __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
-ToolCallContent = Literal["omit", "null", "empty"]
 _NO_CONTENT: Mapping[str, Any] = FrozenMap({"null": None, "empty": ""})
 
 DEFAULT_SCHEMA_NAME = "response"
@@ -125,7 +125,7 @@ def encode_request(
     out: dict[str, Any] = {}
     if request.model is not None:
         out["model"] = request.model
-    if tool_call_content not in ("omit", "null", "empty"):
+    if tool_call_content not in TOOL_CALL_CONTENT:
         raise ValidationError("must be 'omit', 'null' or 'empty'", "$.tool_call_content")
     out["messages"] = _messages(request.messages, enc, developer_role, tool_call_content)
     sent: list[Any] = []
