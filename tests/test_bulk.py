@@ -253,6 +253,52 @@ class TestConvertLines:
         assert (kept.refused, kept.kept, len(kept.records)) == (1, 1, 1)
 
 
+class TestToolCallContent:
+    """convert_lines writes OpenAI assistant messages of calls alone with the content asked."""
+
+    LINE = json.dumps(
+        {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 64,
+            "messages": [
+                {"role": "user", "content": "Weather?"},
+                {
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": "t1", "name": "w", "input": {}}],
+                },
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "9"}],
+                },
+            ],
+        }
+    )
+
+    @pytest.mark.parametrize(("option", "wire"), [("empty", ""), ("null", None), ("omit", ...)])
+    @pytest.mark.parametrize("kind", [None, "request"])
+    def test_written(self, option: Any, wire: Any, kind: Any) -> None:
+        result = cc.convert_lines(
+            [self.LINE], source="anthropic", target="openai", kind=kind, tool_call_content=option
+        )
+        assert result.converted == 1, result.problems
+        assert json.loads(result.records[0])["messages"][1].get("content", ...) == wire
+
+    @pytest.mark.parametrize(
+        ("target", "kind", "option", "rule"),
+        [
+            ("anthropic", "request", "empty", "only an openai target"),
+            ("chatcodec", None, "null", "only an openai target"),
+            ("openai", "request", "blank", "'omit', 'null' or 'empty'"),
+            ("openai", "response", "empty", "requests, not responses"),
+        ],
+    )
+    def test_refused(self, target: str, kind: Any, option: Any, rule: str) -> None:
+        with pytest.raises(cc.ValidationError, match=rule):
+            cc.convert_lines(
+                [self.LINE], source="anthropic", target=target, kind=kind, tool_call_content=option
+            )
+
+
 class TestKinds:
     """The kind is told from the first record's keys, and explained when it cannot be."""
 

@@ -556,6 +556,49 @@ class TestConvertCommand:
         assert b"exit status" in chatcodec("--help").stdout
 
 
+class TestToolCallContent:
+    """--tool-call-content, through the installed command."""
+
+    LINE = (
+        b'{"messages":[{"role":"user","content":"Weather?"},{"role":"assistant","tool_calls":'
+        b'[{"id":"t1","type":"function","function":{"name":"w","arguments":"{}"}}]},'
+        b'{"role":"tool","tool_call_id":"t1","content":"9"}]}\n'
+    )
+
+    def installed(self, *argv: str) -> subprocess.CompletedProcess[bytes]:
+        script = Path(sys.executable).parent / "chatcodec"
+        assert script.exists(), "the package's console script is installed beside python"
+        return subprocess.run(
+            [str(script), *argv], input=self.LINE, capture_output=True, timeout=300, check=False
+        )
+
+    @pytest.mark.parametrize("engine", ["local", "dask"])
+    def test_empty(self, engine: str, tmp_path: Path) -> None:
+        if engine == "dask":
+            pytest.importorskip("dask.bag")
+            pytest.importorskip("distributed")
+        source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+        source.write_bytes(self.LINE)
+        argv = ["convert", "--from", "openai", "--to", "openai", str(source), str(out)]
+        argv += ["--model", "gpt-4o", "--jobs", "1", "--engine", engine]
+        done = self.installed(*argv, "--tool-call-content", "empty")
+        assert done.returncode == 0, done.stderr
+        assert jsonl(out.read_bytes())[0]["messages"][1]["content"] == ""  # type: ignore[index]
+        done = self.installed(*argv)
+        assert done.returncode == 0, done.stderr
+        assert "content" not in jsonl(out.read_bytes())[0]["messages"][1]  # type: ignore[index]
+
+    def test_refused(self) -> None:
+        argv = ["convert", "--from", "openai", "--to", "gemini", "-", "-"]
+        done = self.installed(*argv, "--tool-call-content", "empty")
+        assert done.returncode == 2
+        assert b"only an openai target" in done.stderr
+        assert done.stdout == b""
+        done = self.installed(*argv, "--tool-call-content", "blank")
+        assert done.returncode == 2
+        assert b"invalid choice" in done.stderr
+
+
 class TestWorkersReadTheFile:
     """From a plain JSONL file, workers read their own chunks and write part files."""
 

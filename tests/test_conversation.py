@@ -3,6 +3,7 @@ from __future__ import annotations
 import copy
 import pickle
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -452,3 +453,35 @@ class TestReviewRegressions:
         history = [cc.system("s"), cc.user("u")]  # inferred as list[BaseMessage]
         assert cc.validate(history) == []
         assert len(cc.Conversation(history)) == 2
+
+
+class TestIdsAreTheCallers:
+    """No id is made up for a message (the README's differences): decoders keep none, by-id
+    operations work on the ids a caller gave."""
+
+    DATA = Path(__file__).parent / "data" / "providers"
+
+    @pytest.mark.parametrize("family", ["openai", "anthropic", "gemini", "ollama", "bedrock"])
+    def test_decoders_invent_none(self, family: str) -> None:
+        codec = cc.providers.get(family)
+        for path in sorted((self.DATA / family / "request").glob("*.json")):
+            body = path.read_bytes()
+            try:
+                first = codec.decode_request(body)
+            except cc.ChatCodecError:
+                continue
+            assert all(m.id is None for m in first.messages), path.name
+            assert codec.decode_request(body) == first  # two reads agree
+
+    def test_by_id_on_the_ids_given(self) -> None:
+        body = b'{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}'
+        request = cc.providers.get("openai").decode_request(body)
+        conv = cc.Conversation(request.messages, policy="provider")
+        assert conv.get("a") is None
+        with pytest.raises(cc.NotFoundError):
+            conv.remove("a")
+        conv.add(cc.user("c", id="m3"))
+        assert conv.get("m3") is conv[2]
+        conv.replace("m3", cc.user("d", id="m3"))
+        assert conv[2].text == "d"
+        assert [m.id for m in conv] == [None, None, "m3"]

@@ -8,16 +8,19 @@ from typing import Any, Literal
 import msgspec
 
 from ._errors import LossError
+from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
 from .providers._direct import direct_request
+from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
 
 __all__ = ["convert"]
 
 _codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
 _encode_json = msgspec.json.Encoder().encode
+_NO_OPTIONS: Mapping[str, Any] = FrozenMap({})
 
 
 def _codec(name: str) -> Codec:
@@ -39,6 +42,7 @@ def convert(
     model: str | None = None,
     max_tokens: int | None = None,
     check: bool = True,
+    tool_call_content: ToolCallContent = "omit",
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
 
@@ -67,6 +71,13 @@ def convert(
         request (text, data-URL images, tool calls and results, function
         tools, the common parameters) goes to Anthropic and Gemini straight,
         without the canonical form or that decode: the same bytes and report.
+    tool_call_content : {"omit", "null", "empty"}, default "omit"
+        OpenAI Chat targets only: what an assistant message that only calls
+        tools sends as ``content``, as for
+        :func:`chatcodec.providers.openai.encode_request` (``"empty"``: ``""``
+        for servers that refuse the others; ``"null"``: ``null``; ``"omit"``:
+        no key). Another value, or another target with a value other than
+        ``"omit"``, is refused.
 
     Returns
     -------
@@ -83,6 +94,9 @@ def convert(
         With ``strict``, when anything would be lost.
     DecodeError, ValidationError, ProviderError
         When the source body cannot be read.
+    ValidationError
+        When ``tool_call_content`` is not one of its values, or is set for a
+        target other than OpenAI Chat.
 
     Examples
     --------
@@ -95,8 +109,18 @@ def convert(
     >>> out, report = cc.convert(body, source="openai", target="gemini")
     >>> report.losses, [str(p) for p in report.problems]
     ((), ['error: the first turn must be a user turn - at `$.messages[0]`'])
+
+    For a server that refuses an assistant message without ``content``:
+
+    >>> calls = {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+    ...     "function": {"name": "f", "arguments": "{}"}}]}
+    >>> body = {"messages": [{"role": "user", "content": "Hi"}, calls]}
+    >>> out, _ = cc.convert(body, source="openai", target="openai", tool_call_content="empty")
+    >>> b'"role":"assistant","content":""' in out
+    True
     """
     reader, writer = _codec(source), _codec(target)
+    options = request_options(writer.NAME, tool_call_content)
     if not isinstance(body, bytes | str):
         body = _encode_json(body)
     losses: list[Loss] = []
@@ -105,7 +129,9 @@ def convert(
         # The usual request goes straight across (same bytes, same losses, no problems).
         done = direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
         if done is None:
-            out, problems = general_request(reader, writer, body, model, max_tokens, check, losses)
+            out, problems = general_request(
+                reader, writer, body, model, max_tokens, check, losses, options
+            )
         else:
             out, losses = done
     elif kind == "response":
@@ -129,6 +155,7 @@ def general_request(
     max_tokens: int | None,
     check: bool,
     losses: list[Loss],
+    options: Mapping[str, Any] = _NO_OPTIONS,
 ) -> tuple[bytes, list[Problem]]:
     """A request through the canonical form: the target body, and its preflight's problems."""
     request = reader.decode_request(body)
@@ -139,7 +166,7 @@ def general_request(
         fill["max_tokens"] = max_tokens
     if fill:
         request = msgspec.structs.replace(request, **fill)
-    out = writer.encode_request(request, losses=losses)
+    out = writer.encode_request(request, losses=losses, **options)
     if not check:
         return out, []
     sent = writer.decode_request(out)

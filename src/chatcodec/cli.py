@@ -132,6 +132,13 @@ def _bulk_commands(commands: Any) -> None:
         "--max-tokens", type=int, metavar="N", help="max_tokens (at least 1) where none is set"
     )
     convert.add_argument(
+        "--tool-call-content",
+        choices=("omit", "null", "empty"),
+        default="omit",
+        help="--to openai only: the content of an assistant message that only calls tools"
+        ' (empty: "" for servers that refuse a message without it; default: omit)',
+    )
+    convert.add_argument(
         "--errors", metavar="FILE", help="write every problem here, as JSONL (- for stdout)"
     )
     convert.add_argument(

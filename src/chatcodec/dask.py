@@ -31,6 +31,7 @@ from .bulk._core import Plan, convert_lines, repeats
 from .bulk._detect import detect
 from .bulk._families import normalize
 from .bulk._result import BulkResult, Kind
+from .providers._options import ToolCallContent
 
 if TYPE_CHECKING:
     import dask.bag as db
@@ -80,6 +81,7 @@ def convert_bag(
     include_content: bool = False,
     keep_refused: bool = False,
     first_lines: Sequence[int] | None = None,
+    tool_call_content: ToolCallContent = "omit",
 ) -> tuple[db.Bag, db.Bag]:
     """Convert a bag of lines; return the converted lines and the per-partition results.
 
@@ -87,7 +89,7 @@ def convert_bag(
     ----------
     bag : dask.bag.Bag
         JSON records, one per element (``read_text`` gives lines).
-    source, target, kind, model, max_tokens, include_content, keep_refused
+    source, target, kind, model, max_tokens, include_content, keep_refused, tool_call_content
         As for :func:`chatcodec.convert_lines`; ``kind`` is required, so that
         every partition reads its records the same way.
     first_lines : sequence of int, optional
@@ -102,7 +104,8 @@ def convert_bag(
         One :class:`~chatcodec.BulkResult` per partition, its records left
         out: compute it with the lines (``dask.compute``) to convert once.
     """
-    Plan.make(source, target, kind)  # a bad name or kind fails here, not on a worker
+    # A bad name, kind or option fails here, not on a worker.
+    Plan.make(source, target, kind, tool_call_content=tool_call_content)
     options = {
         "source": source,
         "target": target,
@@ -111,6 +114,7 @@ def convert_bag(
         "max_tokens": max_tokens,
         "include_content": include_content,
         "keep_refused": keep_refused,
+        "tool_call_content": tool_call_content,
     }
     starts = list(first_lines) if first_lines is not None else [1] * bag.npartitions
     if len(starts) != bag.npartitions:
@@ -135,6 +139,7 @@ def convert_files(
     keep_refused: bool = False,
     blocksize: int | str | None = None,
     number_lines: bool = True,
+    tool_call_content: ToolCallContent = "omit",
 ) -> BulkResult:
     """Convert JSONL files on the current Dask scheduler; return the counts and problems.
 
@@ -179,6 +184,7 @@ def convert_files(
         include_content=include_content,
         keep_refused=keep_refused,
         first_lines=first_lines,
+        tool_call_content=tool_call_content,
     )
     writes = cast(Any, lines).to_textfiles(output, last_endline=True, compute=False)
     _, parts = compute(writes, results)

@@ -66,6 +66,7 @@ from .providers._endpoints import (
     body_retry_after,
     joined,
 )
+from .providers._options import ToolCallContent, request_options
 
 __all__ = [
     "SECRET_HEADERS",
@@ -116,6 +117,7 @@ def build_request(
     include_usage: bool = False,
     headers: HeadersLike | None = None,
     losses: list[Loss] | None = None,
+    tool_call_content: ToolCallContent = "omit",
 ) -> HTTPRequest:
     """The HTTP request that sends ``request`` to a family's API.
 
@@ -167,6 +169,11 @@ def build_request(
         More headers, sent after (and in place of) those built here.
     losses : list of Loss, optional
         Collects what the family cannot carry, as ``encode_request`` does.
+    tool_call_content : {"omit", "null", "empty"}, default "omit"
+        OpenAI Chat (and the services speaking it) only: what an assistant
+        message that only calls tools sends as ``content``, as for
+        :func:`chatcodec.providers.openai.encode_request`: ``"empty"`` sends
+        ``""``, for servers that refuse a message without it.
 
     Returns
     -------
@@ -176,12 +183,14 @@ def build_request(
     ------
     ValidationError
         Gemini and Bedrock without a model; Bedrock with the model ``"."``
-        or ``".."``; an ``api_key`` for Bedrock.
+        or ``".."``; an ``api_key`` for Bedrock; a ``tool_call_content`` not
+        one of its values, or other than ``"omit"`` for another family.
     KeyError
         A family that is no codec's.
     """
     codec = get(family)
     name = codec.NAME
+    options = request_options(name, tool_call_content)
     endpoint = ENDPOINTS[name]
     streaming = bool(request.stream) if stream is None else stream
     if api_key is not None and endpoint.key_header is None:
@@ -199,7 +208,7 @@ def build_request(
         request = msgspec.structs.replace(request, stream=None)
     if name == "openai":
         request = _stream_options(request, streaming, include_usage)
-    body = codec.encode_request(request, losses=losses)
+    body = codec.encode_request(request, losses=losses, **options)
     root = (base_url or endpoint.base_url.format(region=region)).rstrip("/")
     pairs = [("content-type", JSON), ("accept", endpoint.accept_stream if streaming else JSON)]
     if name == "anthropic":

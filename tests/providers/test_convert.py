@@ -874,3 +874,66 @@ def test_wire_keys_that_begin_like_a_hint_are_kept(
     other = "anthropic" if family != "anthropic" else "openai"
     _, report = cc.convert(body, source=family, target=other, kind=kind, max_tokens=64, model="m")
     assert any(loss.path.endswith(cc.key_step("~top")) for loss in report.losses)
+
+
+class TestToolCallContent:
+    """An assistant message that only calls tools gets the content asked for, in OpenAI Chat."""
+
+    # Anthropic's: a turn of calls alone; OpenAI's: a message without content.
+    SOURCES = (
+        (
+            "anthropic",
+            {
+                "model": "claude-sonnet-4-5",
+                "max_tokens": 64,
+                "messages": [
+                    {"role": "user", "content": "Weather?"},
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "tool_use", "id": "t1", "name": "w", "input": {}}],
+                    },
+                    {
+                        "role": "user",
+                        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "9"}],
+                    },
+                ],
+            },
+        ),
+        (
+            "openai",
+            {
+                "messages": [
+                    {"role": "user", "content": "Weather?"},
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "t1",
+                                "type": "function",
+                                "function": {"name": "w", "arguments": "{}"},
+                            }
+                        ],
+                    },
+                    {"role": "tool", "tool_call_id": "t1", "content": "9"},
+                ]
+            },
+        ),
+    )
+
+    @pytest.mark.parametrize(("source", "body"), SOURCES, ids=[s for s, _ in SOURCES])
+    @pytest.mark.parametrize(("option", "wire"), [("empty", ""), ("null", None), ("omit", ...)])
+    def test_written(self, source: str, body: dict[str, Any], option: Any, wire: Any) -> None:
+        out, _ = cc.convert(body, source=source, target="openai", tool_call_content=option)
+        message = json.loads(out)["messages"][1]
+        assert message["tool_calls"]
+        assert message.get("content", ...) == wire
+
+    def test_refused(self) -> None:
+        body = self.SOURCES[1][1]
+        with pytest.raises(cc.ValidationError, match="only an openai target"):
+            cc.convert(body, source="openai", target="anthropic", tool_call_content="empty")
+        with pytest.raises(cc.ValidationError, match="'omit', 'null' or 'empty'"):
+            cc.convert(body, source="openai", target="openai", tool_call_content="blank")  # type: ignore[arg-type]
+        # An alias of OpenAI Chat takes it.
+        out, _ = cc.convert(body, source="openai", target="groq", tool_call_content="empty")
+        assert json.loads(out)["messages"][1]["content"] == ""

@@ -50,6 +50,7 @@ from chatcodec import (
 )
 from chatcodec._exchange import ProviderTool
 from chatcodec.providers import gemini
+from chatcodec.providers.gemini import _fastreq
 from chatcodec.providers.gemini._decode import general_response
 from chatcodec.providers.gemini._fast import fast_response
 from official import sdk_check_request, sdk_check_response
@@ -1319,6 +1320,27 @@ class TestFileDataWithoutMimeType:
         assert out["contents"][0]["parts"][0]["fileData"]["mimeType"] == "application/pdf"
 
 
+def fast_request(body: bytes) -> Request:
+    """The fast request path's answer, which must be there for ``body``."""
+    request = _fastreq.fast_request(body)
+    assert request is not None
+    return request
+
+
+def _unsigned_with_id(param: Any) -> bool:
+    """Whether a recorded request has a model turn whose first call has an id, no signature."""
+    for content in json.loads(param.values[0].read_bytes()).get("contents") or ():
+        if content.get("role") != "model":
+            continue
+        for part in content.get("parts") or ():
+            call = part.get("functionCall")
+            if call is not None:
+                if "id" in call and "thoughtSignature" not in part:
+                    return True
+                break
+    return False
+
+
 class TestGemini3OwnCalls:
     """A Gemini 3 request: a call Gemini made goes back as it came, another's is signed."""
 
@@ -1340,3 +1362,66 @@ class TestGemini3OwnCalls:
             model="gemini-3-pro-preview",
         )
         assert b"skip_thought_signature_validator" in gemini.encode_request(request)
+
+    # A call Gemini sent with an id and no signature: the same bytes come back.
+    WITH_ID = (
+        b'{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":'
+        b'[{"functionCall":{"name":"f","args":{},"id":"c1"}}]},{"role":"user","parts":'
+        b'[{"functionResponse":{"name":"f","response":{"r":1},"id":"c1"}}]}]}'
+    )
+
+    def test_own_call_with_id_unchanged(self) -> None:
+        for request in (gemini.decode_request(self.WITH_ID), fast_request(self.WITH_ID)):
+            request = msgspec.structs.replace(request, model="gemini-3-pro-preview")
+            losses: list[Loss] = []
+            assert gemini.encode_request(request, losses=losses) == self.WITH_ID
+            assert losses == []
+
+    def test_own_response_call_with_id_unchanged(self) -> None:
+        # The call of an answer, put in the next request of the conversation.
+        answer = (
+            b'{"candidates":[{"content":{"role":"model","parts":[{"functionCall":'
+            b'{"name":"f","args":{},"id":"c1"}}]},"finishReason":"STOP"}]}'
+        )
+        for response in (gemini.decode_response(answer), fast_and_general(answer)):
+            assert response is not None
+            assert response.message is not None
+            request = cc.Request(
+                (cc.user("x"), response.message, cc.tool_result("c1", "1")),
+                model="gemini-3-pro-preview",
+            )
+            assert b"skip_thought_signature_validator" not in gemini.encode_request(request)
+
+    def test_placeholder_reported_from_another_family(self) -> None:
+        body = {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "c1", "content": "1"},
+            ]
+        }
+        out, report = cc.convert(body, source="openai", target="gemini", model="gemini-3-pro")
+        assert b"skip_thought_signature_validator" in out
+        assert [loss.path for loss in report.losses] == ["$.messages[1].tool_calls[0]"]
+
+    @pytest.mark.parametrize(
+        "path",
+        [
+            p
+            for p in curated("gemini", "request") + corpus("gemini", "request")
+            if _unsigned_with_id(p)
+        ],
+    )
+    def test_recorded(self, path: Path) -> None:
+        data, parsed = load(path)
+        request = msgspec.structs.replace(gemini.decode_request(data), model="gemini-3-pro")
+        same_json(json.loads(gemini.encode_request(request)), parsed)

@@ -304,6 +304,33 @@ class TestBuildRequest:
         assert [loss.path for loss in losses] == ["$.seed"]
 
 
+class TestToolCallContent:
+    """build_request writes an OpenAI assistant message of calls alone with the content asked."""
+
+    REQUEST = cc.Request(
+        (
+            cc.user("Weather?"),
+            cc.assistant(tool_calls=[cc.tool_call("t1", "w", {})]),
+            cc.tool_result("t1", "9"),
+        ),
+        model="m",
+    )
+
+    @pytest.mark.parametrize(("option", "wire"), [("empty", ""), ("null", None), ("omit", ...)])
+    def test_written(self, option: Any, wire: Any) -> None:
+        for family in ("openai", "groq"):
+            built = http.build_request(
+                family, self.REQUEST, base_url="https://x.test/v1", tool_call_content=option
+            )
+            assert json.loads(built.body)["messages"][1].get("content", ...) == wire
+
+    def test_refused(self) -> None:
+        with pytest.raises(cc.ValidationError, match="only an openai target"):
+            http.build_request("anthropic", self.REQUEST, tool_call_content="empty")
+        with pytest.raises(cc.ValidationError, match="'omit', 'null' or 'empty'"):
+            http.build_request("openai", self.REQUEST, tool_call_content="")  # type: ignore[arg-type]
+
+
 class TestHeaders:
     """Case-insensitive, ordered, and credentials never shown."""
 

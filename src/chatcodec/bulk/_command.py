@@ -163,6 +163,7 @@ def _convert(args: argparse.Namespace) -> int:
             strict=args.strict,
             include_content=args.include_content,
             keep_refused=args.keep_refused,
+            tool_call_content=args.tool_call_content,
         )
         wrong = None if first is None else mismatch(first, kind, source)
         if wrong is not None:

@@ -25,6 +25,7 @@ from .._problems import Problem, Severity
 from .._validate import validate
 from ..providers import Codec, get
 from ..providers._direct import BATCH_STREAM, direct
+from ..providers._options import ToolCallContent, request_options
 from ..providers._placeholders import fill_response, missing
 from . import _batch
 from ._detect import detect, mismatch
@@ -53,6 +54,7 @@ class Plan(msgspec.Struct, frozen=True):
     strict: bool = False
     include_content: bool = False
     keep_refused: bool = False
+    tool_call_content: ToolCallContent = "omit"
 
     @classmethod
     def make(cls, source: str, target: str, kind: Kind, **options: Any) -> Plan:
@@ -79,6 +81,13 @@ class Plan(msgspec.Struct, frozen=True):
             raise ValidationError("max_tokens must be a whole number of at least 1", "$")
         if options.get("model") == "":
             raise ValidationError("model must not be empty", "$")
+        content = options.get("tool_call_content", "omit")
+        if content != "omit" and kind == "response":
+            raise ValidationError("tool_call_content is written in requests, not responses", "$")
+        try:
+            request_options(target, content)
+        except ValidationError as error:
+            raise ValidationError(f"tool_call_content {error.rule}", "$") from None
         return cls(source, target, kind, **options)
 
 
@@ -116,7 +125,9 @@ class _Converter:
         # Converse one.
         self.batched = plan.kind == "batch"
         self.adapters: dict[str, Family] = {}
-        self.target = self.adapter(plan.target)
+        self.target = family_of(
+            plan.target, batch=self.batched, tool_call_content=plan.tool_call_content
+        )
         self.target_codec = codec_of(plan.target, self.batched)
         self.bedrock_out = self.batched and plan.target == "bedrock"
         self.ident: str | None = None  # the batch id of the line just converted
@@ -286,6 +297,7 @@ def convert_lines(
     include_content: bool = False,
     keep_refused: bool = False,
     first_line: int = 1,
+    tool_call_content: ToolCallContent = "omit",
 ) -> BulkResult:
     """Convert JSON records, one per line, from one family to another.
 
@@ -323,6 +335,11 @@ def convert_lines(
         as ``refused``, and as ``kept``).
     first_line : int, default 1
         The number of the first line, for a chunk of a longer input.
+    tool_call_content : {"omit", "null", "empty"}, default "omit"
+        Requests into OpenAI Chat only: what an assistant message that only
+        calls tools sends as ``content`` (``"empty"``: ``""``, for servers
+        that refuse a message without it), as for
+        :func:`chatcodec.providers.openai.encode_request`.
 
     Returns
     -------
@@ -366,6 +383,7 @@ def convert_lines(
         "strict": strict,
         "include_content": include_content,
         "keep_refused": keep_refused,
+        "tool_call_content": tool_call_content,
     }
     if kind is not None:
         converter = _Converter(Plan.make(source, target, kind, **options))

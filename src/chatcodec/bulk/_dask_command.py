@@ -99,6 +99,7 @@ def dask_command(args: argparse.Namespace) -> int:
             max_tokens=args.max_tokens,
             include_content=args.include_content,
             keep_refused=args.keep_refused,
+            tool_call_content=args.tool_call_content,
             blocksize="16MiB",
         )
         out = Output(args.output)

@@ -9,6 +9,7 @@ Anthropic Messages body that Claude takes there.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import msgspec
@@ -16,10 +17,12 @@ import msgspec
 from .._codec import decode, decode_json, encode, read_transcript
 from .._errors import ValidationError
 from .._exchange import Request, Response
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._messages import Message
 from ..providers import ALIASES, NAMES, Codec, get
 from ..providers._lower import to_request
+from ..providers._options import request_options
 from . import _sharegpt
 
 __all__ = ["FAMILIES", "PROVIDERS", "Family", "family", "fill", "normalize"]
@@ -27,6 +30,8 @@ __all__ = ["FAMILIES", "PROVIDERS", "Family", "family", "fill", "normalize"]
 PROVIDERS = frozenset(NAMES)
 FAMILIES = (*NAMES, "chatcodec", "sharegpt")
 """Every name ``--from`` and ``--to`` take (and the aliases of the providers)."""
+
+_NO_OPTIONS: Mapping[str, Any] = FrozenMap({})
 
 BEDROCK_BATCH_BODY = (
     "a Bedrock batch record converts when its modelInput is a Claude (Anthropic "
@@ -71,15 +76,16 @@ def fill(request: Request, model: str | None, max_tokens: int | None) -> Request
 
 
 class _Provider:
-    def __init__(self, codec: Codec) -> None:
+    def __init__(self, codec: Codec, options: Mapping[str, Any] = _NO_OPTIONS) -> None:
         self.name = codec.NAME
         self.codec = codec
+        self.options = options  # the encoder's own options (see providers._options)
 
     def read_request(self, body: bytes, losses: list[Loss]) -> Request:
         return self.codec.decode_request(body)
 
     def write_request(self, request: Request, losses: list[Loss]) -> bytes:
-        return self.codec.encode_request(request, losses=losses)
+        return self.codec.encode_request(request, losses=losses, **self.options)
 
     def read_response(self, body: bytes) -> Response:
         return self.codec.decode_response(body)
@@ -163,8 +169,11 @@ class _ShareGpt:
         raise ValidationError("sharegpt holds conversations, not responses", "$")
 
 
-def family(name: str, *, batch: bool = False) -> Family:
-    """The family of a name (after :func:`normalize`); ``batch``: of a batch record's body."""
+def family(name: str, *, batch: bool = False, tool_call_content: str = "omit") -> Family:
+    """The family of a name (after :func:`normalize`); ``batch``: of a batch record's body.
+
+    ``tool_call_content`` is OpenAI Chat's request option (checked by the plan).
+    """
     key = normalize(name)
     if key == "chatcodec":
         return _Canonical()
@@ -172,4 +181,5 @@ def family(name: str, *, batch: bool = False) -> Family:
         return _ShareGpt()
     if key == "bedrock" and batch:
         return _Bedrock()
-    return _Provider(get(key))
+    codec = get(key)
+    return _Provider(codec, request_options(codec.NAME, tool_call_content))

@@ -13,11 +13,15 @@ encoders and ``translate_stream`` all write through :func:`write`):
   Bedrock's ``malformed_tool_use``): that equal is written;
 - else the target's name for the reason (``SAFETY``, ``refusal``,
   ``content_filtered``...);
-- a reason the target has no name for is reported lost, and written as the
-  normalized name where the family's readers take any string (``"error"``,
-  ``"content_filter"``), as a null Anthropic ``stop_reason``, or, for
-  ``other`` (neither blocked nor failed), as the family's plain stop: a stop
-  that means "blocked" or "failed" never becomes a plain stop.
+- a reason the target has no name for is reported lost, and written as its
+  nearest name where the family's clients take a closed set (OpenAI Chat's
+  five: a failure as ``content_filter``; Gemini's ``MALFORMED_RESPONSE``,
+  Bedrock's ``malformed_model_output``), as the normalized name where the
+  family's readers take any string (Ollama's ``"error"``), as a null
+  Anthropic ``stop_reason``, or, for ``other`` (neither blocked nor failed),
+  as the family's plain stop: a stop that means "blocked" or "failed" never
+  becomes a plain stop. OpenAI dialects' own ``"error"`` is read, and goes
+  back as it came only to OpenAI from an OpenAI body.
 
 The README's finish-reason table is this module's ``WRITE``.
 """
@@ -176,6 +180,9 @@ _NO_EQUAL: Mapping[tuple[str, FinishReason], str | None] = FrozenMap(
 )
 _NEAREST: Mapping[str, Mapping[FinishReason, str]] = _frozen(
     {
+        # OpenAI's clients take five names: a failure is nearest to a stop the
+        # provider imposed (the answer is not a normal one), not a plain stop.
+        "openai": {_E: "content_filter"},
         "gemini": {_E: "MALFORMED_RESPONSE"},
         "bedrock": {_E: "malformed_model_output"},
     }
@@ -199,7 +206,6 @@ _EQUALS: Mapping[tuple[str, FinishReason], Mapping[str, str]] = _frozen(
             "bedrock": "malformed_tool_use",
         },
         ("guardrail_intervened", _C): {"bedrock": "guardrail_intervened"},
-        ("error", _E): {"openai": "error"},
     }
 )
 

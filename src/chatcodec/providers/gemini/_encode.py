@@ -494,6 +494,20 @@ def _sign_calls(contents: list[Any], k: Mapping[str, str], own_turns: set[int]) 
                 break
 
 
+PLACEHOLDER = (
+    "a function call gemini did not make: sent with the placeholder thoughtSignature"
+    " gemini 3 takes for one"
+)
+
+
+def _report_placeholders(messages: tuple[Message, ...], enc: Encoding) -> None:
+    """Report each call :func:`_sign_calls` gave the placeholder, by its message's path."""
+    for i, message in enumerate(messages):
+        calls = message.tool_calls if type(message) is AssistantMessage else ()
+        if calls and not any(NAME in (call.extras or ()) for call in calls):
+            enc.lose(f"$.messages[{i}].tool_calls[0]", PLACEHOLDER)
+
+
 def encode_request(
     request: Request,
     *,
@@ -512,7 +526,8 @@ def encode_request(
     turn none of whose parts can be sent is left out. The model goes in the
     URL, not the body; for a Gemini 3 model, the first function call of a
     model turn that has no ``thoughtSignature`` (a call Gemini did not make)
-    gets the placeholder Google documents, ``skip_thought_signature_validator``.
+    gets the placeholder Google documents, ``skip_thought_signature_validator``
+    (reported in ``losses``); a call read from Gemini goes back as it came.
 
     Parameters
     ----------
@@ -556,6 +571,8 @@ def encode_request(
     out["contents"], role = encoder.contents(request.messages, system)
     if signs_calls(request.model):
         _sign_calls(out["contents"], k, encoder.own_turns)
+        if enc.losses is not None:
+            _report_placeholders(request.messages, enc)
     if system:
         instruction: dict[str, Any] = {} if role is _ABSENT else {"role": role}
         instruction["parts"] = system

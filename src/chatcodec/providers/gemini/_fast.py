@@ -33,7 +33,7 @@ from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
-from ._keys import _FINISH_NAMES, NAME, finish_reason
+from ._keys import _FINISH_NAMES, NAME, finish_reason, mark_unsigned
 
 __all__ = ["fast_response"]
 
@@ -244,6 +244,8 @@ def _message(parts: list[_Part], k: int) -> AssistantMessage:
             key = b"%d\0%d\0%b\0%b\0" % (k, j, name.encode("utf-8", "replace"), data)
             id_ = "call_" + _blake2b(key, digest_size=8).hexdigest()
         calls.append(ToolCall(id_, name, arguments, extras={NAME: own} if own else None))
+    if calls:
+        mark_unsigned(calls)
     body: Any
     if not content:
         body = None if calls else ()

@@ -28,7 +28,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import ToolCall, ToolDefinition
 from .._fastpath import GIVE_UP
 from .._wire import base64_form
-from ._keys import NAME
+from ._keys import NAME, mark_unsigned
 
 __all__ = ["fast_request"]
 
@@ -190,6 +190,8 @@ def _assistant(parts: list[_Part], pending: list[tuple[str, str]]) -> AssistantM
             raise _Decline
         order.append("c")
     pending[:] = [(call.id, call.name) for call in calls]
+    if calls:
+        mark_unsigned(calls)
     extras = None
     if calls:
         joined = "".join(order)

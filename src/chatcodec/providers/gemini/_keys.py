@@ -14,9 +14,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import msgspec
+
 from ..._depth import MAX_DEPTH
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
+from ..._tools import ToolCall
 from ..._usage import FinishReason
 from .._finish import READ, reason_of, write
 from .._wire import as_kept
@@ -27,6 +30,10 @@ SNAKE = "~snake"
 """Hint: the snake_case keys a body used."""
 
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+"""The thought signature Google documents for function calls Gemini did not make."""
+UNSIGNED = "~unsigned"
+"""Call hint: Gemini sent this first call of its turn without a ``thoughtSignature``, so
+no placeholder is added to it (a call read from Gemini goes back as it came)."""
 NO_MIME = "~nomime"
 """Part hint: its ``fileData`` had no ``mimeType`` (none is guessed back)."""
 NO_PARTS = "~noparts"
@@ -34,7 +41,17 @@ NO_PARTS = "~noparts"
 B64 = "~b64"
 """Part hint: its ``inlineData.data`` was URL-safe or unpadded base64 (the part holds
 standard base64); the value names the form, to write it back as sent."""
-"""The thought signature Google documents for function calls Gemini did not make."""
+
+
+def mark_unsigned(calls: list[ToolCall]) -> None:
+    """Mark the first of a turn's calls read from Gemini when none carries Gemini's keys.
+
+    Without a mark such a turn looks like one built by hand or read from
+    another family, which the encoder signs with :data:`SKIP_SIGNATURE`;
+    a call with Gemini's keys (a signature, a derived id) marks its turn already.
+    """
+    if calls and all(call.extras is None for call in calls):
+        calls[0] = msgspec.structs.replace(calls[0], extras={NAME: {UNSIGNED: True}})
 
 
 def signs_calls(model: str | None) -> bool:

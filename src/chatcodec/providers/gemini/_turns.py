@@ -29,7 +29,7 @@ from .._wire import (
     leftover,
     to_standard_base64,
 )
-from ._keys import B64, NAME, NO_MIME, NO_PARTS, snake, split, table
+from ._keys import B64, NAME, NO_MIME, NO_PARTS, mark_unsigned, snake, split, table
 
 __all__ = ["TurnDecoder"]
 
@@ -188,6 +188,8 @@ class TurnDecoder:
                 content.append(item)
                 order.append("c")
         self.pending = pending
+        if calls:
+            mark_unsigned(calls)
         if calls or invalid:
             default = "c" * len(content) + "t" * len(calls) + "i" * len(invalid)
             if (joined := "".join(order)) != default:

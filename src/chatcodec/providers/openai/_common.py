@@ -35,7 +35,9 @@ the wire spelled something that has no canonical field of its own:
   ``"~choices"`` / ``"~object"``, choice ``"~index"`` / ``"~message"``: keys
   that were absent (a response with neither ``object`` nor ``"~object"`` is
   another provider's, and gets the keys OpenAI requires);
-  choice ``"~finish"``: a finish reason OpenAI does not define, sent as is.
+  choice ``"~finish"``: a finish reason outside OpenAI's own set (a dialect's
+  ``"error"``, a name no family defines), read from an OpenAI body and sent
+  back as is; the same name from another family is not OpenAI's to send.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ ABSENT: Any = object()
 
 FINISH: Mapping[str, FinishReason | None] = READ[NAME]
 """OpenAI's finish reasons (and dialects'), normalized; others are OTHER."""
+
+
+CLOSED_FINISH = frozenset(("stop", "length", "tool_calls", "content_filter", "function_call"))
+"""The finish reasons openai-python's types take: another family's stop is written as one."""
 
 
 def normalize_finish(raw: str) -> FinishReason | None:

@@ -45,14 +45,14 @@ from ..._usage import Usage
 from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
+from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
-from ._common import FINISH, NAME, audio_format, data_url, normalize_finish
+from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
 
 __all__ = ["encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
-ToolCallContent = Literal["omit", "null", "empty"]
 _NO_CONTENT: Mapping[str, Any] = FrozenMap({"null": None, "empty": ""})
 
 DEFAULT_SCHEMA_NAME = "response"
@@ -125,7 +125,7 @@ def encode_request(
     out: dict[str, Any] = {}
     if request.model is not None:
         out["model"] = request.model
-    if tool_call_content not in ("omit", "null", "empty"):
+    if tool_call_content not in TOOL_CALL_CONTENT:
         raise ValidationError("must be 'omit', 'null' or 'empty'", "$.tool_call_content")
     out["messages"] = _messages(request.messages, enc, developer_role, tool_call_content)
     sent: list[Any] = []
@@ -602,10 +602,12 @@ def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> 
         out["finish_reason"] = raw  # a dialect's "" for no reason, as sent
     elif reason is not None:
         reason = reason_of(reason, f"{path}.finish_reason")
-        # An unknown name is OpenAI's own only when its decoder said so.
+        # A name outside OpenAI's set (a dialect's "error", an unknown one) is
+        # OpenAI's own only when its decoder said so: another family's is
+        # written as the nearest name OpenAI's clients take, and reported.
         meant = (
             normalize_finish(raw)
-            if type(raw) is str and (raw in FINISH or "~finish" in own)
+            if type(raw) is str and (raw in CLOSED_FINISH or "~finish" in own)
             else None
         )
         wire, lost = write(NAME, reason, raw, meant)

@@ -36,6 +36,7 @@ from ._common import FINISH, NAME
 __all__ = ["AssistantFields", "assistant", "fast_response"]
 
 _OTHER = FinishReason.OTHER
+_ERROR = FinishReason.ERROR
 _raw = msgspec.json.Decoder(Raw)
 
 
@@ -156,8 +157,8 @@ def _choice(c: _Choice) -> Choice:
     finish = c.finish_reason
     if type(finish) is str:
         reason = FINISH.get(finish, _OTHER)
-        if reason is _OTHER:
-            own["~finish"] = "raw"
+        if reason is _OTHER or reason is _ERROR:
+            own["~finish"] = "raw"  # a dialect's own name, not in OpenAI's set
         return Choice(message, reason, finish, c.index, extras={NAME: own} if own else None)
     if finish is None:
         own["finish_reason"] = None

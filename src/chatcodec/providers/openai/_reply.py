@@ -446,8 +446,8 @@ def _choice(value: Any, path: str) -> Choice:
     finish = c.get("finish_reason")
     if type(finish) is str:
         reason = normalize_finish(finish)
-        if reason is FinishReason.OTHER:
-            own["~finish"] = "raw"
+        if reason is FinishReason.OTHER or reason is FinishReason.ERROR:
+            own["~finish"] = "raw"  # a dialect's own name, not in OpenAI's set
         return Choice(message, reason, finish, index, extras=extras(own))
     if "finish_reason" in c:
         own["finish_reason"] = finish
