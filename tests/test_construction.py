@@ -114,6 +114,25 @@ class TestWhateverBuildsRoundTrips:
         assert cc.decode(cc.encode(record), type=cls) == record
         assert cc.decode(cc.encode(record, format="msgpack"), type=cls, format="msgpack") == record
 
+    @pytest.mark.parametrize(
+        ("output", "held"),
+        [
+            # Found by the property in a fresh clone: a Raw output came back as None.
+            (msgspec.Raw(b"null"), None),
+            (msgspec.Raw(b'{"k":[1,2]}'), {"k": [1, 2]}),
+            ({"a": msgspec.Raw(b"true")}, {"a": True}),
+        ],
+    )
+    def test_json_text_output_is_held_as_its_value(self, output: Any, held: Any) -> None:
+        details = cc.ToolResultDetails(output=output)
+        assert details.output == held
+        assert cc.decode(cc.encode(details), type=cc.ToolResultDetails) == details
+
+    def test_output_that_is_no_json_text(self) -> None:
+        with pytest.raises(cc.ValidationError) as raised:
+            cc.ToolResultDetails(output=msgspec.Raw(b"{bad"))
+        assert raised.value.path == "$.output"
+
 
 class TestRefusedWhenBuilt:
     """The forms that used to build and then fail to decode."""

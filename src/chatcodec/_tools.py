@@ -418,6 +418,20 @@ def _finite(value: Any) -> bool:
     return True
 
 
+def _holds_raw(value: Any) -> bool:
+    """Whether ``value`` (checked JSON) is or holds a :class:`msgspec.Raw`."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is msgspec.Raw:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
 class ToolResultDetails(Record, frozen=True):
     """What an application knows about a tool's run, kept in storage.
 
@@ -474,6 +488,14 @@ class ToolResultDetails(Record, frozen=True):
         output = self.output
         if output is not None and type(output) is not str:
             frozen = freeze_json({"output": output}, "$")["output"]
+            if _holds_raw(frozen):
+                # JSON text given as msgspec.Raw is held as its value: the value
+                # decode reads back (Raw(b"null") is None, not a Raw).
+                try:
+                    value = msgspec.json.decode(msgspec.json.encode(frozen))
+                except msgspec.DecodeError:
+                    raise ValidationError("must be JSON", "$.output") from None
+                frozen = freeze_json({"output": value}, "$")["output"]
             if frozen is not output:
                 msgspec.structs.force_setattr(self, "output", frozen)
 
