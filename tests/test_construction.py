@@ -79,7 +79,7 @@ anything: st.SearchStrategy[Any] = st.one_of(
     st.just(object()),
 )
 # extras are checked to be an object when built; their values are JSON that the
-# encoder checks (see the README's differences).
+# encoder checks (see docs/specification.md).
 extras = st.none() | st.dictionaries(st.text(max_size=5), json_values, max_size=2) | st.integers()
 
 

@@ -456,7 +456,7 @@ class TestReviewRegressions:
 
 
 class TestIdsAreTheCallers:
-    """No id is made up for a message (the README's differences): decoders keep none, by-id
+    """No id is made up for a message (docs/specification.md): decoders keep none, by-id
     operations work on the ids a caller gave."""
 
     DATA = Path(__file__).parent / "data" / "providers"

@@ -38,6 +38,23 @@ def test_readme_examples() -> None:
     assert run(test).failed == 0
 
 
+DOCS = sorted((README.parent / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda page: page.name)
+def test_docs_pages(page: Path) -> None:
+    """Each page under docs/ is a doctest of its own, and the README links it."""
+    test = doctest.DocTestParser().get_doctest(page.read_text(), {}, page.name, str(page), 0)
+    assert run(test).failed == 0
+    assert f"](docs/{page.name})" in README.read_text()
+
+
+def test_readme_is_a_guide() -> None:
+    """The reference pages live under docs/: the README stays a guide read top to bottom."""
+    assert len(DOCS) >= 4
+    assert len(README.read_text().splitlines()) < 1400
+
+
 def modules() -> list[str]:
     return [
         info.name

@@ -150,7 +150,7 @@ class Request(Record, frozen=True):
     """A chat request: messages, tools and generation settings.
 
     The settings mean the same for every provider, and each codec maps them
-    to its own keys (see the README's table). Parameters the canonical form
+    to its own keys (see the table in docs/providers.md). Parameters the canonical form
     has no field for (safety settings, logprobs...) stay in ``extras`` under
     the provider's name.
 

@@ -23,7 +23,7 @@ encoders and ``translate_stream`` all write through :func:`write`):
   becomes a plain stop. OpenAI dialects' own ``"error"`` is read, and goes
   back as it came only to OpenAI from an OpenAI body.
 
-The README's finish-reason table is this module's ``WRITE``.
+The finish-reason table of docs/providers.md is this module's ``WRITE``.
 """
 
 from __future__ import annotations
