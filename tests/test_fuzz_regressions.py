@@ -114,6 +114,24 @@ CRASHERS: dict[str, list[Any]] = {
             b'"usage":{"inputTokens":4,"outputTokens":1,"totalTokens":5}}',
             id="bedrock-tool-use-without-input",
         ),
+        # Open (a longer run found it): a Bedrock body with server-tool text reads back
+        # with more text than it had.
+        pytest.param(
+            base64.b64decode(
+                "BQF7Im1ldHJpY3MiOiB7ImxhdGVuY3lNcyI6IDI2OH0sICJvdXRwdXQiOiB7Im1lc3NhZ2UiOiB7ImNvbnRlbnQi"
+                "OiBbeyJ0ZXh0IjogIkhlbGxvISBIb3cgY2FuIEkgYXNzaXN0IHlvdSB0b2RheT8gV2hldGhlciB5b3UgaGF2ZSBx"
+                "dWVzdGlvb2xfcmVzdWx0In0sIHsidGV4dCI6ICJMZXQgbWUgdHJ5IGFnYWluLCB0aGlzIHRpbWUgc2VxdWVudGlh"
+                "bGx5IC0tIGZpcnN0IGNyZWF0aW5nLCB0aGVuIHZpZXdpbmcuIiwgInR5cGUiOiAidGV4dCJ9LCB7ImlkIjogInNy"
+                "dnRvb2x1XzAxUjRFNkYza0p5NEFIc3E5RDk1NnUyUSIsICJpbnB1dCI6IHsiY29tbWFuZCI6ICJjcmVhdGUiLCAi"
+                "ZmlsZV90ZXh0IjogIkhlbGxvLCB3b3JsZCEiLCAicGF0aCI6ICIvdG1wL2hlbGxvLnR4dCJ9LCAibmFtZSI6ICJ0"
+                "ZXh0X2VkaXRvcl9jb2RlX2V4ZWN1dGlvb25zLCBuZWVkIGluZm9ybWF0aW9uLCBvciBqdXN0IHdhbnQgdG8gY2hh"
+                "dCwgSSdtIGhlcmUgdG8gaGVscC4ifV0sICJyb2xlIjogImFzc2lzdGFudCJ9fSwgInN0b3BSZWFzb24iOiAiZW5k"
+                "X3R1cm4iLCAidXNhZ2UiOiB7ImlucHV0VG9rZW5zIjogNywgIm91dHB1dFRva2VucyI6IDMwLCAidG90YWxUb2tl"
+                "bnMiOiAzN319"
+            ),
+            id="bedrock-server-tool-text-grows",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
+        ),
     ],
     "stream_encode": [
         # A tool_use block never stopped: read as a cut-off call with no input,
@@ -154,6 +172,68 @@ CRASHERS: dict[str, list[Any]] = {
                 "LmNodW5rIiwic2VydmljZV90aWVyIjoiIg=="
             ),
             id="anthropic-text-block-without-text",
+        ),
+        # Open (a longer run found it): an OpenAI stream whose second call starts in
+        # an odd chunk loses that call on its way to OpenAI.
+        pytest.param(
+            base64.b64decode(
+                "AAAkJWRhdGE6IHsiaWQiOiJjaGF0Y21wbC1DMUtNRVVEYjF2VndzUk9RVUNaVGdHNkE2dnRXbyIsIm9iamVjdCI6"
+                "ImNoYXQuY29tcGxldGlvbi5jaHVuayIsImNyZWF0ZWQiOjE3NTQ0MzI2MTgsIm1vZGVsIjoiZ3B0LTRvLTIwMjQt"
+                "MDgtMDYiLCJzZXJ2aWNlX3RpZXIiOiJkZWZhdWx0Iiwic3lzdGVtX2ZpbmdlcnByaW50IjoiZnBfZmYyNWIyNzgz"
+                "YSIsInVzYWdlIjpudWxsLCJjaG9pY2VzIjpbeyJpbmRleCI6MCwiZGVsdGEiOnsicm9sZSI6ImFzc2lzdGFudCIs"
+                "ImNvbnRlbnQiOm51bGx9LCJsb2dwcm9icyI6bnVsbCwiZmluaXNoX3JlYXNvbiI6bnVsbH1dLCJvYmZ1c2NhdGlv"
+                "biI6ImpQOWFicm45WEYzIn0KCmRhdGE6IHsiaWQiOiJjaGF0Y21wbC1DMUtNRVVEYjF2VndzUk9RVUNaVGdHNkE2"
+                "dnRXbyIsIm9iamVjdCI6ImNoYXQuY29tcGxldGlvbi5jaHVuayIsImNyZWF0ZWQiOjE3NTQ0MzI2MTgsIm1vZGVs"
+                "IjoiZ3B0LTRvLTIwMjQtMDgtMDYiLCJzZXJ2aWNlX3RpZXIiOiJkZWZhdWx0Iiwic3lzdGVtX2ZpbmdlcnByaW50"
+                "IjoiZnBfZmYyNWIyNzgzYSIsInVzYWdlIjpudWxsLCJjaG9pY2VzIjpbeyJpbmRleCI6MCwiZGVsdGEiOnsidG9v"
+                "bF9jYWxscyI6W3siaW5kZXgiOjAsImlkIjoiY2FsbF8zcnFUWXJBNkgyMUFZVWFSR1A0RjY2b3EiLCJ0eXBlIjoi"
+                "ZnVuY3Rpb24iLCJmdW5jdGlvbiI6eyJuYW1lIjoiZ2V0X2NvdW50cnkiLCJhcmd1bWVudHMiOiIifX1dfSwibG9n"
+                "cHJvYnMiOm51bGwsImZpbmlzaF9yZWFzb24iOm51bGx9XSwib2JmdXNjYXRpb24iOiI4UlhsRTRaNU5UIn0KCmRh"
+                "dGE6IHsiaWQiOiJjaGF0Y21wbC1DMUtNRVVEYjF2VndzUk9RVUNaVGdHNkE2dnRXbyIsIm9hdGlvbiI6IlRvbWxP"
+                "In0KCmRhdGE6IHsiaWQiOiJjaGF0Y21wbC1DMUtNRVVEYjF2VndzUk9RVUNaVGdHNkE2dnRXbyIsIm9iamVjdCI6"
+                "ImNoYXQuY29tcGxldGlvbi5jaHVuayIsImNyZWF0ZWQiOjE3NTQ0MzI2MTgsIm1vZGVsIjoiZ3B0LTRvLTIwMjQt"
+                "MDgtMDYiLCJzZXJ2aWNlX3RpZXIiOiJkZWZhdWx0Iiwic3lzdGVtX2ZpbmdlcnByaW50IjoiZnBfZmYyNWIyNzgz"
+                "YSIsInVzYWdlIjpudWxsLCJjaG9pY2VzIjpbeyJpbmRleCI6MCwiZGVsdGEiOnsidG9vbF9jYWxscyI6W3siaW5k"
+                "ZXgiOjEsImZ1bmMwaW9uIjp7ImFyZ3VtZW50cyI6Int9In19XX0sImxvZ3Byb2JzIjpudWxsLCJmaW5pc2hfcmVh"
+                "c29uIjpudWxsfV0sIm9iZnVzY2F0aW9uIjoiNEdrbyJ9CgpkYXRhOiB7ImlkIjoiY2hhdGNtcGwtQzFLTUVVRGIx"
+                "dlZ3c1JPUVVDWlRnRzZBNnZ0V28iLCJvYmplY3QiOiJjaGF0LmNvbXBsZXRpb24uY2h1bmsiLCJjcmVhdGVkIjox"
+                "NzU0NDMyNjE4LCJtb2RlbCI6ImdwdC00by0yMDI0LTA4LTA2Iiwic2VydmljZV90aWVyIjoiZGVmYXVsdCIsInN5"
+                "c3RlbV9maW5nZXJwcmludCI6ImZwX2ZmMjViMjc4M2EiLCJjaG9pY2VzIjpbeyJpbmRleCI6MCwiZGVsdGEiOnt9"
+                "LCJsb2dwcm9icyI6bnVsbCwiZmluaXNoX3JlYXNvbiI6InRvb2xfY2FsbHMifV0sInVzYWdlIjpudWxsLCJvYmZ1"
+                "c2NhdGlvbiI6Ikd0bkoifQoKZXZlbnQ6ZGF0YTogeyJpZCI6ImNoYXRjbXBsLUMxS01FVURiMXZWd3NST1FVQ1pU"
+                "Z0c2QTZ2dFdvIiwib2JqZWN0IjoiY2hhdC5jb21wbGV0aW9uLmNodW5rIiwiY3JlYXRlZCI6MTc1ImNob2ljZXMi"
+                "OltdLCJ1c2FnZSI6eyJwcm9tcHRfdG9rZW5zIjozNjQsImNvbXBsZXRpb25fdG9rZW5zIjo0MCwidG90YWxfdG9r"
+                "ZW5zIjo0MDQsInByb21wdF90b2tlbnNfZGV0YWlscyI6eyJjYWNoZWRfdG9rZW5zIjowLCJhdWRpb190b2tlbnMi"
+                "OjB9LCJjb21wbGV0aW9uX3Rva2Vuc2JqZWN0Z3VtZW50cyI6Int9In19XX0sImxvZ3Byb2JzIjpudWxsLCJmaW5p"
+                "c2hfcmVhc29uIjpudWxsfV0sIm9iZnVzY2F0aW9uIjoiQ050diJ9CgpkYXRhOiB7ImlkIjoiY2hhdGNtcGwtQzFL"
+                "TUVVRGIxdlZ3c1JPUVVDWlRnRzZBNnZ0V28iLCJvYmplY3QiOiJjaGF0LmNvbXBsZXRpb24uY2h1bmsiLCJjcmVh"
+                "dGVkIjoxNzU0NDMyNjE4LCJtb2RlbCI6ImdwdC00by0yMDI0LTA4LTA2Iiwic2VydmljZV90aWVyIjoiZGVmYXVs"
+                "dCIsInN5c3RlbV9maW5nZXJwcmludCI6ImZwX2ZmMjViMjc4M2EiLCJ1c2FnZSI6bnVsbCwiY2hvaWNlcyI6W3si"
+                "aW5kZXgiOjAsImRlbHRhIjp7InRvb2xfY2FsbHMiOlt7ImluZGV4IjoxLCJpZCI6ImNhbGxfWHc5WE1LQkpVNDhr"
+                "QUFkNzhXZ0lzd0R4IiwidHlwZSI6ImZ1bmN0aW9uIiwiZnVuY3Rpb24iOnsibmFtZSI6ImdldF9wcm9kdWN0X25h"
+                "bWUiLCJhcmd1bWVudHMiOiIifX1dfSwibG9ncHJvYnMiOm51bGwsImZpbmlzaF9yZWFzb24iOm51bGx9XSwib2Jm"
+                "dXNjYXRpb24iOiJUb21sTyJ9CgpkYXRhOiB7ImlkIjoiY2hhdGNtcGwtQzFLTUVVRGIxdlZ3c1JPUVVDWlRnRzZB"
+                "NnZ0V28iLCJvYmplY3QiOiJjaGF0LmNvbXBsZXRpb24uY2h1bmsiLCJjcmVhdGVkIjoxNzU0NDMyNjE4LCJtb2Rl"
+                "bCI6ImdwdC00by0yMDI0LTA4LTA2Iiwic2VydmljZV90aWVyIjoiZGVmYXVsdCIsInN5c3RlbV9maW5nZXJwcmlu"
+                "dCI6ImZwX2ZmMjViMjc4M2EiLCJ1c2FnZSI6bnVsbCwiY2hvaWNlcyI6W3siaW5kZXgiOjAsImRlbHRhIjp7InRv"
+                "b2xfY2FsbHMiOlt7ImluZGV4IjoxLCJmdW5jdGlvbiI6eyJhcmd1bWVudHMiOiJ7fSJ9fV19LCJsb2dwcm9icyI6"
+                "bnVsbCwiZmluaXNoX3JlYXNvbiI6bnVsbH1dLCJvYmZ1c2NhdGlvbiI6IjRHa28ifQoKZGF0YTogeyJpZCI6ImNo"
+                "YXRjbXBsLUMxS01FVURiMXZWd3NST1FVQ1pUZ0c2QTZ2dFdvIiwib2JqZWN0IjoiY2hhdC5jb21wbGV0aW9uLmNo"
+                "dW5rIiwiY3JlYXRlZCI6MTc1NDQzMjYxOCwibW9kZWwiOiJncHQtNG8tMjAyNC0wOC0wNiIsInNlcnZpY2VfdGll"
+                "ciI6ImRlZmF1LHQiLCJzeXN0ZW1fZmluZ2VycHJpbnQiOiJmcF9mZjI1YjI3ODNhIiwiY2hvaWNlcyI6W3siaW5k"
+                "ZXgiOjAsImRlbHRhIjp7fSwibG9ncHJvYnMiOm51bGwsImZpbmlzaF9yZWFzb24iOiJ0b29sX2NhbGxzIn1dLCJ1"
+                "c2FnZSI6bnVsbCwib2JmdXNjYXRpb24iOiJHdG5KIn0KCmV2ZW50OmRhdGE6IHsiaWQiOiJjaGF0Y21wbC1DMUtN"
+                "RVVEYjF2VndzUk9RVUNaVGdHNkE2dnRXbyIsIm9iamVjdCI6ImNoYXQuY29tcGxldGlvbi5jaHVuayIsImNyZWF0"
+                "ZWQiOjE3NTQ0MzI2MTgsIm1vZGVsIjoiZ3B0LTRvLTIwMjQtMDgtMDYiLCJzZXJ2aWNlX3RpZXIiOiJkZWZhdWx0"
+                "Iiwic3lzdGVtX2ZpbmdlcnByaW50IjoiZnBfZmYyNWIyNzgzYSIsImNob2ljZXMiOltdLCJ1c2FnZSI6eyJwcm9t"
+                "cHRfdG9rZW5zIjozNjQsImNvbXBsZXRpb25fdG9rZW5zIjo0MCwidG90YWxfdG9rZW5zIjo0MDQsInByb21wdF90"
+                "b2tlbnNfZGV0YWlscyI6eyJjYWNoZWRfdG9rZW5zIjowLCJhdWRpb190b2tlbnMiOjB9LCJjb21wbGV0aW9uX3Rv"
+                "a2Vuc19kZXRhaWxzIjp7InJlYXNvbmluZ190b2tlbnMiOjAsImF1ZGlvX3Rva2VucyI6MCwiYWNjZXB0ZWRfcHJl"
+                "ZGljdGlvbl90b2tlbnMiOjAsInJlamVjdGVkX3ByZWRpY3Rpb25fdG9rZW5zIjowfX0sIm9iZnVzY2F0aW9uIjoi"
+                "T2hjajROa2dSUkZMTCJ9CgpkYXRhOiBbRE9ORV0KCg=="
+            ),
+            id="openai-call-lost-in-translation",
+            marks=pytest.mark.xfail(strict=True, reason="open finding", raises=targets.Crash),
         ),
     ],
     "accumulator": [
