@@ -9,6 +9,7 @@ read and write the canonical form in JSON and msgpack.
 """
 
 from . import providers
+from ._answer_tool import ANSWER_TOOL, answer_as_tool, answer_from_tool
 from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
@@ -108,6 +109,7 @@ from .providers._lower import to_request
 __version__ = "0.1.0"
 
 __all__ = [
+    "ANSWER_TOOL",
     "ArgumentTypeError",
     "AssistantMessage",
     "AssistantPart",
@@ -186,6 +188,8 @@ __all__ = [
     "UsageReported",
     "UserMessage",
     "ValidationError",
+    "answer_as_tool",
+    "answer_from_tool",
     "assistant",
     "branch_switch",
     "convert",

@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from ._errors import LossError
+from ._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
+from ._errors import LossError, ValidationError
 from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
 from ._problems import Problem
@@ -43,6 +44,7 @@ def convert(
     max_tokens: int | None = None,
     check: bool = True,
     tool_call_content: ToolCallContent = "omit",
+    structured_output: StructuredOutput = "native",
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
 
@@ -78,6 +80,13 @@ def convert(
         for servers that refuse the others; ``"null"``: ``null``; ``"omit"``:
         no key). Another value, or another target with a value other than
         ``"omit"``, is refused.
+    structured_output : {"native", "tool"}, default "native"
+        How a request's JSON ``response_format`` is sent: in the target's
+        own form (``"native"``), or, for a model that has none, as one tool
+        the model must call (``"tool"``, see :func:`chatcodec.answer_as_tool`;
+        the report's problems say what changed). Give ``"tool"`` again when
+        converting the response back: the tool's call becomes the answer's
+        text (see :func:`chatcodec.answer_from_tool`).
 
     Returns
     -------
@@ -96,7 +105,9 @@ def convert(
         When the source body cannot be read.
     ValidationError
         When ``tool_call_content`` is not one of its values, or is set for a
-        target other than OpenAI Chat.
+        target other than OpenAI Chat; when ``structured_output`` is not one
+        of its values; with ``"tool"``, when the request's schema cannot be a
+        tool's (see :func:`chatcodec.answer_as_tool`).
 
     Examples
     --------
@@ -118,24 +129,55 @@ def convert(
     >>> out, _ = cc.convert(body, source="openai", target="openai", tool_call_content="empty")
     >>> b'"role":"assistant","content":""' in out
     True
+
+    For a model without structured output, the schema as a tool, both ways:
+
+    >>> import json
+    >>> body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Where?"}],
+    ...     "response_format": {"type": "json_schema", "json_schema": {"name": "city",
+    ...     "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}}}
+    >>> out, report = cc.convert(body, source="openai", target="anthropic",
+    ...     max_tokens=64, structured_output="tool")
+    >>> b'"tool_choice":{"type":"tool","name":"json_answer"}' in out
+    True
+    >>> reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+    ...     "content": [{"type": "tool_use", "id": "toolu_1", "name": "json_answer",
+    ...     "input": {"name": "Paris"}}], "stop_reason": "tool_use",
+    ...     "usage": {"input_tokens": 9, "output_tokens": 5}}
+    >>> out, report = cc.convert(reply, source="anthropic", target="openai",
+    ...     kind="response", structured_output="tool")
+    >>> choice = json.loads(out)["choices"][0]
+    >>> choice["message"]["content"], choice["finish_reason"]
+    ('{"name":"Paris"}', 'stop')
     """
     reader, writer = _codec(source), _codec(target)
     options = request_options(writer.NAME, tool_call_content)
+    if structured_output not in STRUCTURED_OUTPUT:
+        raise ValidationError("must be 'native' or 'tool'", "structured_output")
+    answer_tool = structured_output == "tool"
     if not isinstance(body, bytes | str):
         body = _encode_json(body)
     losses: list[Loss] = []
     problems: list[Problem] = []
     if kind == "request":
         # The usual request goes straight across (same bytes, same losses, no problems).
-        done = direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
+        done = (
+            None
+            if answer_tool
+            else direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
+        )
         if done is None:
             out, problems = general_request(
-                reader, writer, body, model, max_tokens, check, losses, options
+                reader, writer, body, model, max_tokens, check, losses, options, answer_tool
             )
         else:
             out, losses = done
     elif kind == "response":
-        out = writer.encode_response(reader.decode_response(body), losses=losses)
+        response = reader.decode_response(body)
+        if answer_tool:
+            response, dropped = answer_from_tool(response)
+            losses.extend(dropped)
+        out = writer.encode_response(response, losses=losses)
         if writer.NAME != reader.NAME:
             # What the target's clients require and the source had none of.
             out = fill_response(writer.NAME, out, losses)
@@ -156,9 +198,17 @@ def general_request(
     check: bool,
     losses: list[Loss],
     options: Mapping[str, Any] = _NO_OPTIONS,
+    answer_tool: bool = False,
 ) -> tuple[bytes, list[Problem]]:
-    """A request through the canonical form: the target body, and its preflight's problems."""
+    """A request through the canonical form: the target body, and its preflight's problems.
+
+    With ``answer_tool``, the request's JSON format goes as a tool (see
+    :func:`chatcodec.answer_as_tool`), and what that changed leads the problems.
+    """
     request = reader.decode_request(body)
+    notes: list[Problem] = []
+    if answer_tool:
+        request, notes = answer_as_tool(request)
     fill: dict[str, object] = {}
     if model is not None and request.model != model:
         fill["model"] = model
@@ -168,9 +218,9 @@ def general_request(
         request = msgspec.structs.replace(request, **fill)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:
-        return out, []
+        return out, notes
     sent = writer.decode_request(out)
     if sent.model is None and request.model is not None:
         # Gemini takes the model in the URL: its rules still depend on it.
         sent = msgspec.structs.replace(sent, model=request.model)
-    return out, writer.check_request(sent)
+    return out, [*notes, *writer.check_request(sent)]
