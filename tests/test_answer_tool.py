@@ -257,3 +257,149 @@ def test_any_answer_comes_back_as_its_json(source: str, answer: dict[str, Any]) 
     )
     text = json.loads(out)["choices"][0]["message"]["content"]
     assert msgspec.json.decode(text) == answer
+
+
+ASKED_LINE = msgspec.json.encode(ASKED)
+ANSWER_MESSAGE = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-3-5-haiku-latest",
+    "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "json_answer", "input": {"name": "Paris"}}
+    ],
+    "stop_reason": "tool_use",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 9, "output_tokens": 5},
+}
+
+
+class TestBulk:
+    """convert_lines takes the option: requests out, responses and batch results back."""
+
+    def test_requests_carry_the_tool_and_a_warning_each(self) -> None:
+        result = cc.convert_lines(
+            [ASKED_LINE, ASKED_LINE],
+            source="openai",
+            target="anthropic",
+            model="claude-3-5-haiku-latest",
+            max_tokens=256,
+            structured_output="tool",
+        )
+        assert (result.converted, result.refused) == (2, 0)
+        for record in result.records:
+            sent = json.loads(record)
+            assert sent["tool_choice"] == {"type": "tool", "name": "json_answer"}
+            assert sent["tools"][0]["input_schema"]["properties"] == CITY["properties"]
+        assert [(p.line, p.path, p.severity) for p in result.problems] == [
+            (1, "$.response_format", "warning"),
+            (2, "$.response_format", "warning"),
+        ]
+
+    def test_a_schema_no_tool_can_take_fails_its_line(self) -> None:
+        listed = json.loads(ASKED_LINE)
+        listed["response_format"]["json_schema"]["schema"] = {"type": "array"}
+        result = cc.convert_lines(
+            [msgspec.json.encode(listed), ASKED_LINE],
+            source="openai",
+            target="anthropic",
+            model="claude-3-5-haiku-latest",
+            max_tokens=256,
+            structured_output="tool",
+        )
+        assert (result.converted, result.failed) == (1, 1)
+        assert (result.problems[0].line, result.problems[0].path) == (
+            1,
+            "$.response_format.schema",
+        )
+
+    def test_batch_results_read_back_as_answers(self) -> None:
+        line = msgspec.json.encode(
+            {"custom_id": "r1", "result": {"type": "succeeded", "message": ANSWER_MESSAGE}}
+        )
+        result = cc.convert_lines(
+            [line], source="anthropic", target="openai", kind="batch", structured_output="tool"
+        )
+        assert result.converted == 1
+        out = json.loads(result.records[0])
+        choice = out["response"]["body"]["choices"][0]
+        assert (json.loads(choice["message"]["content"]), choice["finish_reason"]) == (
+            {"name": "Paris"},
+            "stop",
+        )
+
+    def test_another_value_is_refused_before_any_line(self) -> None:
+        with pytest.raises(cc.ValidationError):
+            cc.convert_lines(
+                [ASKED_LINE],
+                source="openai",
+                target="anthropic",
+                kind="request",
+                structured_output="forced",  # type: ignore[arg-type]
+            )
+
+
+def translated(source: str, target: str, response: cc.Response, cuts: list[int]) -> cc.Response:
+    """``response`` streamed by ``source``, translated at ``cuts``, read back by ``target``."""
+    data = providers.get(source).encode_stream(response)
+    translator = cc.translate_stream(source, target, structured_output="tool")
+    out = b""
+    at = 0
+    for cut in sorted({c % (len(data) + 1) for c in cuts}):
+        out += translator.feed(data[at:cut])
+        at = cut
+    out += translator.feed(data[at:])
+    tail, report = translator.finish()
+    assert not [x for x in report.losses if "answer" in x.reason]
+    decoder = providers.get(target).stream()
+    decoder.feed(out + tail)
+    decoder.flush()
+    got: cc.Response = decoder.finish()
+    return got
+
+
+class TestStreams:
+    @settings(max_examples=40, deadline=None)
+    @given(
+        source=st.sampled_from(providers.NAMES),
+        target=st.sampled_from(providers.NAMES),
+        cuts=st.lists(st.integers(0, 1 << 16), max_size=6),
+    )
+    def test_the_answer_streams_as_text_into_every_family(
+        self, source: str, target: str, cuts: list[int]
+    ) -> None:
+        got = translated(source, target, answered(calls=(ANSWER,)), cuts)
+        assert got.message is not None
+        assert json.loads(got.message.text) == {"name": "Paris", "people": 2102650}
+        assert got.message.tool_calls == ()
+        assert got.finish_reason == "stop"
+
+    @pytest.mark.parametrize("source", providers.NAMES)
+    def test_another_call_keeps_its_place_and_the_finish(self, source: str) -> None:
+        other = cc.tool_call("call_2", "get_weather", {"city": "Paris"})
+        got = translated(source, "openai", answered(calls=(ANSWER, other)), [])
+        assert got.message is not None
+        assert json.loads(got.message.text)["name"] == "Paris"
+        assert [(c.name, bytes(c.arguments)) for c in got.message.tool_calls] == [
+            ("get_weather", b'{"city":"Paris"}')
+        ]
+        assert got.finish_reason == "tool_calls"
+
+    def test_text_before_the_answer_is_reported(self) -> None:
+        data = providers.get("anthropic").encode_stream(
+            answered(cc.TextPart("Sure."), calls=(ANSWER,))
+        )
+        translator = cc.translate_stream("anthropic", "openai", structured_output="tool")
+        translator.feed(data)
+        _, report = translator.finish()
+        assert report.paths == ["$.choices[0].message.content"]
+
+    def test_native_streams_the_call_as_a_call(self) -> None:
+        data = providers.get("anthropic").encode_stream(answered(calls=(ANSWER,)))
+        translator = cc.translate_stream("anthropic", "openai")
+        out = translator.feed(data) + translator.finish()[0]
+        assert b'"name":"json_answer"' in out
+
+    def test_another_value_is_refused(self) -> None:
+        with pytest.raises(cc.ValidationError):
+            cc.translate_stream("anthropic", "openai", structured_output="forced")  # type: ignore[arg-type]

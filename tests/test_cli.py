@@ -1053,3 +1053,43 @@ class TestOutputContract:
         assert stats["families"] == {"openai-responses": 2, "bedrock": 1}
         given = chatcodec("stats", str(bodies), "--from", "bedrock", "--kind", "request", "--json")
         assert json.loads(given.stdout)["empty"] == 2  # read as Converse, they hold nothing
+
+
+class TestStructuredOutput:
+    """--structured-output tool, through the installed command, on both engines."""
+
+    REQUEST = (
+        b'{"model":"gpt-4o","messages":[{"role":"user","content":"Where?"}],'
+        b'"response_format":{"type":"json_schema","json_schema":{"name":"city","schema":'
+        b'{"type":"object","properties":{"name":{"type":"string"}}}}}}\n'
+    )
+    RESPONSE = (
+        b'{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-latest",'
+        b'"content":[{"type":"tool_use","id":"toolu_1","name":"json_answer","input":'
+        b'{"name":"Paris"}}],"stop_reason":"tool_use","usage":{"input_tokens":9,"output_tokens":5}}\n'
+    )
+
+    @pytest.mark.parametrize("engine", ["local", "dask"])
+    def test_out_and_back(self, engine: str, tmp_path: Path) -> None:
+        if engine == "dask":
+            pytest.importorskip("dask.bag")
+            pytest.importorskip("distributed")
+        script = Path(sys.executable).parent / "chatcodec"
+        asked, answered = tmp_path / "asked.jsonl", tmp_path / "answered.jsonl"
+        asked.write_bytes(self.REQUEST)
+        answered.write_bytes(self.RESPONSE)
+        out = tmp_path / "out.jsonl"
+        common = ["--jobs", "1", "--engine", engine, "--structured-output", "tool"]
+        argv = ["convert", "--from", "openai", "--to", "anthropic", str(asked), str(out)]
+        argv += ["--model", "claude-3-5-haiku-latest", "--max-tokens", "256", *common]
+        done = subprocess.run([str(script), *argv], capture_output=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        sent = jsonl(out.read_bytes())[0]
+        assert sent["tool_choice"] == {"type": "tool", "name": "json_answer"}
+        argv = ["convert", "--from", "anthropic", "--to", "openai", "--kind", "response"]
+        argv += [str(answered), str(out), *common]
+        done = subprocess.run([str(script), *argv], capture_output=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        message = jsonl(out.read_bytes())[0]["choices"][0]["message"]  # type: ignore[index]
+        assert message["content"] == '{"name":"Paris"}'
+        assert "tool_calls" not in message

@@ -22,16 +22,19 @@ import msgspec
 
 from ._content import TextPart
 from ._errors import ValidationError
+from ._events import Finished, StreamEvent, TextDelta, ToolCallCompleted
 from ._exchange import Choice, Request, Response, ToolChoice
 from ._frozen import FrozenMap
 from ._loss import Loss
 from ._problems import Problem
+from ._stream import ToolCallArgumentsDelta, ToolCallStarted
 from ._tools import ToolCall, ToolDefinition
 from ._usage import FinishReason
 
 __all__ = [
     "ANSWER_TOOL",
     "STRUCTURED_OUTPUT",
+    "AnswerEvents",
     "StructuredOutput",
     "answer_as_tool",
     "answer_from_tool",
@@ -57,6 +60,7 @@ _THINKING = (
 )
 _REQUIRED = "became 'required': the model answers through the tool 'json_answer'"
 _BESIDE = "text beside the answer's tool call: the answer is the call's arguments"
+_SENT_BEFORE = "text came before the answer's tool call and was sent ahead of the answer"
 
 
 def answer_as_tool(request: Request) -> tuple[Request, list[Problem]]:
@@ -220,3 +224,90 @@ def _choice(choice: Choice, n: int, losses: list[Loss]) -> Choice:
     if finish is FinishReason.TOOL_CALLS and not calls and not invalid:
         finish, raw = FinishReason.STOP, None
     return msgspec.structs.replace(choice, message=new, finish_reason=finish, raw_finish_reason=raw)
+
+
+class AnswerEvents:
+    """A stream's events with the call of :data:`ANSWER_TOOL` turned into answer text, live.
+
+    The call's argument fragments become text deltas as they arrive; the
+    other calls keep their order, numbered from 0 without it; a choice that
+    called nothing else finishes with ``stop`` instead of ``tool_calls``.
+    What :func:`answer_from_tool` does to a whole response, for a stream
+    that cannot wait: text that came before the call was already sent, and
+    is reported.
+    """
+
+    __slots__ = ("_answered", "_answers", "_others", "_texted", "losses")
+
+    def __init__(self, losses: list[Loss] | None = None) -> None:
+        self._answers: set[tuple[int, int]] = set()  # (choice, slot) of the answer's call
+        self._answered: set[int] = set()  # choices that called the answer's tool
+        self._others: dict[tuple[int, int], int] = {}  # another call's slot, renumbered
+        self._texted: set[int] = set()  # choices that sent text
+        self.losses: list[Loss] = [] if losses is None else losses
+        """What the stream could not say as a native answer would (``losses`` if given)."""
+
+    def __call__(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """The events to send in place of ``events``."""
+        out: list[StreamEvent] = []
+        for event in events:
+            new: StreamEvent | None = event
+            if isinstance(event, TextDelta):
+                self._texted.add(event.choice)
+            elif isinstance(event, ToolCallStarted | ToolCallArgumentsDelta):
+                new = self._call_event(event)
+            elif isinstance(event, ToolCallCompleted):
+                new = self._completed(event)
+            elif isinstance(event, Finished):
+                new = self._finished(event)
+            if new is not None:
+                out.append(new)
+        return out
+
+    def _answer(self, choice: int, slot: int) -> None:
+        self._answers.add((choice, slot))
+        self._answered.add(choice)
+        if choice in self._texted:
+            self.losses.append(Loss(f"$.choices[{choice}].message.content", _SENT_BEFORE))
+
+    def _slot(self, choice: int, slot: int) -> int:
+        others = self._others
+        found = others.get((choice, slot))
+        if found is None:
+            found = others[(choice, slot)] = sum(1 for c, _ in others if c == choice)
+        return found
+
+    def _call_event(self, event: ToolCallStarted | ToolCallArgumentsDelta) -> StreamEvent | None:
+        key = (event.choice, event.slot)
+        if isinstance(event, ToolCallStarted):
+            if event.name == ANSWER_TOOL and event.choice not in self._answered:
+                self._answer(*key)
+                return None
+        elif key in self._answers:
+            return TextDelta(event.delta, event.choice)
+        if key in self._answers:
+            return None
+        return msgspec.structs.replace(event, slot=self._slot(*key))
+
+    def _completed(self, event: ToolCallCompleted) -> StreamEvent | None:
+        key = (event.choice, event.slot)
+        if key not in self._answers:
+            if event.call.name == ANSWER_TOOL and event.choice not in self._answered:
+                # A call sent whole (Gemini, Ollama): its text at once.
+                self._answer(*key)
+                call = event.call
+                if isinstance(call, ToolCall):
+                    return TextDelta(bytes(call.arguments).decode(), event.choice)
+                return TextDelta(call.arguments, event.choice)
+            return msgspec.structs.replace(event, slot=self._slot(*key))
+        return None
+
+    def _finished(self, event: Finished) -> StreamEvent:
+        choice = event.choice
+        if (
+            event.finish_reason is FinishReason.TOOL_CALLS
+            and choice in self._answered
+            and not any(c == choice for c, _ in self._others)
+        ):
+            return Finished(FinishReason.STOP, None, choice)
+        return event

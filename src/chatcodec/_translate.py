@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._errors import StreamError
+from ._answer_tool import STRUCTURED_OUTPUT, AnswerEvents, StructuredOutput
+from ._errors import StreamError, ValidationError
 from ._events import ReasoningDelta, StreamEvent, UsageReported
 from ._exchange import Response
 from ._loss import Loss, LossReport
@@ -32,6 +33,7 @@ class StreamTranslator:
     """Translate a stream as it arrives; made by :func:`translate_stream`, see there."""
 
     __slots__ = (
+        "_answer",
         "_decoder",
         "_encoder",
         "_foreign",
@@ -44,7 +46,12 @@ class StreamTranslator:
     )
 
     def __init__(
-        self, source: str, target: str, head: Response | None, options: dict[str, Any]
+        self,
+        source: str,
+        target: str,
+        head: Response | None,
+        options: dict[str, Any],
+        answer_tool: bool = False,
     ) -> None:
         reader: Any = get(source)
         self._decoder: Any = reader.stream()
@@ -57,6 +64,7 @@ class StreamTranslator:
         self._waiting: list[StreamEvent] = []  # usage reported before the first content
         self._losses: list[Loss] = []
         self._held = b""  # bytes made by a finish() that raised, not returned yet
+        self._answer = AnswerEvents(self._losses) if answer_tool else None
 
     def feed(self, data: bytes) -> bytes:
         """Take the source's next bytes; return the target's bytes they make.
@@ -148,6 +156,8 @@ class StreamTranslator:
             encoder = self._start()
         if self._foreign:
             events = self._unsigned(events)
+        if self._answer is not None:
+            events = self._answer(events)
         return b"".join([encoder.encode(event) for event in events])
 
     def _unsigned(self, events: list[StreamEvent]) -> list[StreamEvent]:
@@ -191,7 +201,12 @@ class StreamTranslator:
 
 
 def translate_stream(
-    source: str, target: str, *, head: Response | None = None, **options: Any
+    source: str,
+    target: str,
+    *,
+    head: Response | None = None,
+    structured_output: StructuredOutput = "native",
+    **options: Any,
 ) -> StreamTranslator:
     r"""Translate a streamed response from one family's wire format to another's, live.
 
@@ -215,6 +230,13 @@ def translate_stream(
         such as OpenAI's ``created``, or the Responses API's ``created_at``
         and ``tools``, or Bedrock's ``metrics``). The source's id and model
         fill what it leaves out.
+    structured_output : {"native", "tool"}, default "native"
+        ``"tool"``: the source answers through the tool
+        :data:`chatcodec.ANSWER_TOOL` (a request sent with
+        ``convert(..., structured_output="tool")``); its argument fragments
+        are sent as answer text as they arrive, and a choice that called
+        nothing else finishes with ``stop``, as
+        :func:`chatcodec.answer_from_tool` reads a whole response.
     **options
         For the target's stream encoder: ``include_usage`` (OpenAI),
         ``ping`` (Anthropic), ``framing`` (Gemini).
@@ -223,6 +245,8 @@ def translate_stream(
     ------
     KeyError
         For a name that is no codec's.
+    ValidationError
+        When ``structured_output`` is not one of its values.
 
     Examples
     --------
@@ -252,4 +276,6 @@ def translate_stream(
     >>> tail.endswith(b"data: [DONE]\n\n"), bool(report)
     (True, False)
     """
-    return StreamTranslator(source, target, head, options)
+    if structured_output not in STRUCTURED_OUTPUT:
+        raise ValidationError("must be 'native' or 'tool'", "structured_output")
+    return StreamTranslator(source, target, head, options, structured_output == "tool")

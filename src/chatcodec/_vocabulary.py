@@ -31,6 +31,7 @@ NAMES = frozenset(
         "ARRAY",
         "AUTO",
         "AccessDeniedException",
+        "AnswerEvents",
         "AnthropicStreamDecoder",
         "AnthropicStreamEncoder",
         "Args",

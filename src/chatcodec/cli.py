@@ -139,6 +139,13 @@ def _bulk_commands(commands: Any) -> None:
         ' (empty: "" for servers that refuse a message without it; default: omit)',
     )
     convert.add_argument(
+        "--structured-output",
+        choices=("native", "tool"),
+        default="native",
+        help="tool: send a request's JSON schema as one tool the model must call (for models"
+        " without structured output), and read that call back in responses as the answer",
+    )
+    convert.add_argument(
         "--errors", metavar="FILE", help="write every problem here, as JSONL (- for stdout)"
     )
     convert.add_argument(

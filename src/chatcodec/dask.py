@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
+from ._answer_tool import StructuredOutput
 from .bulk._core import Plan, convert_lines, repeats
 from .bulk._detect import detect
 from .bulk._families import normalize
@@ -82,6 +83,7 @@ def convert_bag(
     keep_refused: bool = False,
     first_lines: Sequence[int] | None = None,
     tool_call_content: ToolCallContent = "omit",
+    structured_output: StructuredOutput = "native",
 ) -> tuple[db.Bag, db.Bag]:
     """Convert a bag of lines; return the converted lines and the per-partition results.
 
@@ -89,9 +91,11 @@ def convert_bag(
     ----------
     bag : dask.bag.Bag
         JSON records, one per element (``read_text`` gives lines).
-    source, target, kind, model, max_tokens, include_content, keep_refused, tool_call_content
+    source, target, kind, model, max_tokens, include_content, keep_refused
         As for :func:`chatcodec.convert_lines`; ``kind`` is required, so that
         every partition reads its records the same way.
+    tool_call_content, structured_output
+        As for :func:`chatcodec.convert_lines`.
     first_lines : sequence of int, optional
         The number of each partition's first line in the whole input; line
         numbers count from 1 in each partition when left out.
@@ -105,7 +109,13 @@ def convert_bag(
         out: compute it with the lines (``dask.compute``) to convert once.
     """
     # A bad name, kind or option fails here, not on a worker.
-    Plan.make(source, target, kind, tool_call_content=tool_call_content)
+    Plan.make(
+        source,
+        target,
+        kind,
+        tool_call_content=tool_call_content,
+        structured_output=structured_output,
+    )
     options = {
         "source": source,
         "target": target,
@@ -115,6 +125,7 @@ def convert_bag(
         "include_content": include_content,
         "keep_refused": keep_refused,
         "tool_call_content": tool_call_content,
+        "structured_output": structured_output,
     }
     starts = list(first_lines) if first_lines is not None else [1] * bag.npartitions
     if len(starts) != bag.npartitions:
@@ -140,6 +151,7 @@ def convert_files(
     blocksize: int | str | None = None,
     number_lines: bool = True,
     tool_call_content: ToolCallContent = "omit",
+    structured_output: StructuredOutput = "native",
 ) -> BulkResult:
     """Convert JSONL files on the current Dask scheduler; return the counts and problems.
 
@@ -185,6 +197,7 @@ def convert_files(
         keep_refused=keep_refused,
         first_lines=first_lines,
         tool_call_content=tool_call_content,
+        structured_output=structured_output,
     )
     writes = cast(Any, lines).to_textfiles(output, last_endline=True, compute=False)
     _, parts = compute(writes, results)

@@ -164,6 +164,7 @@ def _convert(args: argparse.Namespace) -> int:
             include_content=args.include_content,
             keep_refused=args.keep_refused,
             tool_call_content=args.tool_call_content,
+            structured_output=args.structured_output,
         )
         wrong = None if first is None else mismatch(first, kind, source)
         if wrong is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from .._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
 from .._errors import ChatCodecError, ValidationError
 from .._exchange import Request
 from .._frozen import FrozenMap
@@ -55,6 +56,7 @@ class Plan(msgspec.Struct, frozen=True):
     include_content: bool = False
     keep_refused: bool = False
     tool_call_content: ToolCallContent = "omit"
+    structured_output: StructuredOutput = "native"
 
     @classmethod
     def make(cls, source: str, target: str, kind: Kind, **options: Any) -> Plan:
@@ -88,6 +90,8 @@ class Plan(msgspec.Struct, frozen=True):
             request_options(target, content)
         except ValidationError as error:
             raise ValidationError(f"tool_call_content {error.rule}", "$") from None
+        if options.get("structured_output", "native") not in STRUCTURED_OUTPUT:
+            raise ValidationError("structured_output must be 'native' or 'tool'", "$")
         return cls(source, target, kind, **options)
 
 
@@ -134,7 +138,12 @@ class _Converter:
         # A request line the direct path takes: what convert gives, without its
         # lookups and report (None: this line goes through line()).
         self.direct: Callable[[bytes], tuple[bytes, list[Loss]] | None] | None = None
-        if plan.kind in ("request", "batch") and {plan.source, plan.target} <= PROVIDERS:
+        self.answer_tool = plan.structured_output == "tool"
+        if (
+            plan.kind in ("request", "batch")
+            and {plan.source, plan.target} <= PROVIDERS
+            and not self.answer_tool
+        ):
             target = self.target_codec.NAME if self.target_codec is not None else plan.target
             self.direct = direct(
                 get(plan.source).NAME, target, plan.model, plan.max_tokens, batch=self.batched
@@ -184,6 +193,9 @@ class _Converter:
         if not request.messages:
             raise ValidationError(_empty(NO_MESSAGES, data, "request", plan), "$.messages")
         request = fill(request, plan.model, plan.max_tokens)
+        if self.answer_tool:
+            request, notes = answer_as_tool(request)
+            found.extend(notes)
         if self.batched and request.stream:
             losses.append(Loss("$.stream", STREAMED))
             request = msgspec.structs.replace(request, stream=None)
@@ -208,6 +220,9 @@ class _Converter:
         name = "anthropic" if self.batched and source.name == "bedrock" else source.name
         if not response.choices and not answers(name, data):
             raise ValidationError(_empty(NO_CHOICES, data, "response", self.plan), "$")
+        if self.answer_tool:
+            response, dropped = answer_from_tool(response)
+            losses.extend(dropped)
         out = self.target.write_response(response, losses)
         target = self.target_codec.NAME if self.target_codec is not None else None
         if target is not None and target != name:
@@ -298,6 +313,7 @@ def convert_lines(
     keep_refused: bool = False,
     first_line: int = 1,
     tool_call_content: ToolCallContent = "omit",
+    structured_output: StructuredOutput = "native",
 ) -> BulkResult:
     """Convert JSON records, one per line, from one family to another.
 
@@ -340,6 +356,12 @@ def convert_lines(
         calls tools sends as ``content`` (``"empty"``: ``""``, for servers
         that refuse a message without it), as for
         :func:`chatcodec.providers.openai.encode_request`.
+    structured_output : {"native", "tool"}, default "native"
+        ``"tool"``: a request's JSON ``response_format`` is sent as one tool
+        the model must call, for a target model that has no structured
+        output, and a response's call of that tool is read back as the
+        answer's text (see :func:`chatcodec.answer_as_tool`); each request
+        so changed carries a warning saying so.
 
     Returns
     -------
@@ -384,6 +406,7 @@ def convert_lines(
         "include_content": include_content,
         "keep_refused": keep_refused,
         "tool_call_content": tool_call_content,
+        "structured_output": structured_output,
     }
     if kind is not None:
         converter = _Converter(Plan.make(source, target, kind, **options))

@@ -100,6 +100,7 @@ def dask_command(args: argparse.Namespace) -> int:
             include_content=args.include_content,
             keep_refused=args.keep_refused,
             tool_call_content=args.tool_call_content,
+            structured_output=args.structured_output,
             blocksize="16MiB",
         )
         out = Output(args.output)
