@@ -45,6 +45,9 @@ CLASSES = [
     cc.UserMessage,
     cc.AssistantMessage,
     cc.ToolMessage,
+    cc.ResponseFormat,
+    cc.ToolChoice,
+    cc.Reasoning,
 ]
 
 parts = text_parts | image_parts | audio_parts | file_parts | mcp_resources | opaque_parts
@@ -169,6 +172,11 @@ class TestRefusedWhenBuilt:
             (lambda: cc.UserMessage("x", extras=5), "$.extras"),  # type: ignore[arg-type]
             (lambda: cc.Transcript(v=2, records=(5,)), "$.records[0]"),  # type: ignore[arg-type]
             (lambda: cc.Transcript(v=2, policy="loose"), "$.policy"),  # type: ignore[arg-type]
+            (lambda: cc.ResponseFormat("xml"), "$.type"),  # type: ignore[arg-type]
+            (lambda: cc.ResponseFormat("json_schema", ""), "$.name"),
+            (lambda: cc.ResponseFormat("json_schema", strict=1), "$.strict"),  # type: ignore[arg-type]
+            (lambda: cc.ResponseFormat("json_schema", schema=5), "$.schema"),  # type: ignore[arg-type]
+            (lambda: cc.ResponseFormat("json_schema", schema={"a": math.nan}), "$.schema[...]"),
         ],
     )
     def test_refused(self, build: Any, path: str) -> None:
@@ -185,6 +193,26 @@ class TestRefusedWhenBuilt:
         message = cc.UserMessage((cc.TextPart("x"), unknown))  # type: ignore[arg-type]
         assert cc.decode(cc.encode(message), type=cc.UserMessage) == message
         assert cc.ToolResultDetails(duration=2).duration == 2
+
+
+def test_a_response_formats_schema_is_frozen() -> None:
+    def city() -> dict[str, Any]:
+        return {"type": "object", "properties": {"a": {"type": "string"}}}
+
+    schema = city()
+    fmt = cc.ResponseFormat("json_schema", "x", schema)
+    schema["properties"] = {}  # the caller's dict is not the record's
+    assert fmt.schema == city()
+    assert fmt.schema is not None
+    with pytest.raises(TypeError, match="cannot be changed"):
+        fmt.schema["type"] = "array"
+    with pytest.raises(TypeError, match="cannot be changed"):
+        fmt.schema["properties"]["b"] = {}
+    request = cc.Request((cc.user("x"),), response_format=fmt)
+    again = cc.Request(
+        (cc.user("x"),), response_format=cc.ResponseFormat("json_schema", "x", city())
+    )
+    assert hash(request) == hash(again)
 
 
 class TestChoicesOfAnotherType:

@@ -14,7 +14,8 @@ from typing import Any, Literal
 from msgspec import Raw
 
 from ._errors import ValidationError
-from ._frozen import FrozenMap
+from ._fields import check_extras
+from ._frozen import FrozenDict, FrozenMap, freeze_fields
 from ._messages import AssistantMessage, Message
 from ._record import Record
 from ._tools import InvalidToolCall, ToolCall, ToolDefinition
@@ -70,8 +71,19 @@ class ToolChoice(Record, frozen=True):
     name: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.mode == "tool") != (self.name is not None):
+        mode: object = self.mode  # any value may be given: checked here
+        name: object = self.name
+        if type(mode) is not str or mode not in _MODES:
+            raise ValidationError("must be 'auto', 'none', 'required' or 'tool'", "$.mode")
+        if name is not None and (type(name) is not str or not name):
+            raise ValidationError("must be a string that is not empty", "$.name")
+        if (mode == "tool") != (name is not None):
             raise ValidationError('must be set exactly when mode is "tool"', "$.name")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+
+
+_MODES = frozenset(("auto", "none", "required", "tool"))
 
 
 class ResponseFormat(Record, frozen=True):
@@ -94,9 +106,29 @@ class ResponseFormat(Record, frozen=True):
     schema: dict[str, Any] | None = None
     strict: bool | None = None
 
+    def __post_init__(self) -> None:
+        # The schema is frozen like a tool's parameters: what was checked is sent.
+        kind: object = self.type  # any value may be given: checked here
+        if type(kind) is not str or kind not in _FORMATS:
+            raise ValidationError("must be 'text', 'json_object' or 'json_schema'", "$.type")
+        name: object = self.name
+        if name is not None and (type(name) is not str or not name):
+            raise ValidationError("must be a string that is not empty", "$.name")
+        if self.strict is not None and self.strict is not True and self.strict is not False:
+            raise ValidationError("must be true or false", "$.strict")
+        if self.schema is not None and type(self.schema) is not FrozenDict:
+            freeze_fields(self, "schema")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+
+
+_FORMATS = frozenset(("text", "json_object", "json_schema"))
+
 
 Effort = Literal["none", "minimal", "low", "medium", "high"]
 """How hard the model should think, in OpenAI's words."""
+
+_EFFORTS = frozenset(("none", "minimal", "low", "medium", "high"))
 
 EFFORT_BUDGETS: Mapping[str, int] = FrozenMap(
     {"minimal": 512, "low": 1024, "medium": 8192, "high": 24576}
@@ -137,8 +169,21 @@ class Reasoning(Record, frozen=True):
     budget_tokens: int | None = None
 
     def __post_init__(self) -> None:
-        if self.budget_tokens is not None and self.budget_tokens < 0:
-            raise ValidationError("must not be negative", "$.budget_tokens")
+        effort: object = self.effort  # any value may be given: checked here
+        budget: object = self.budget_tokens
+        if effort is not None and (type(effort) is not str or effort not in _EFFORTS):
+            raise ValidationError(
+                "must be 'none', 'minimal', 'low', 'medium' or 'high'", "$.effort"
+            )
+        if budget is not None:
+            if type(budget) is not int:
+                raise ValidationError("must be an integer", "$.budget_tokens")
+            if budget < 0:
+                raise ValidationError("must not be negative", "$.budget_tokens")
+            if budget >= 2**64:
+                raise ValidationError("must be an integer within 64 bits", "$.budget_tokens")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
 
     @property
     def off(self) -> bool:
