@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ._depth import refuses_depth
 from ._errors import LossError
 from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
@@ -32,6 +33,7 @@ def _codec(name: str) -> Codec:
     return codec
 
 
+@refuses_depth
 def convert(
     body: bytes | str | Mapping[str, Any],
     *,

@@ -24,6 +24,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -175,6 +176,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
 
     __slots__ = ("_body", "_started", "_stop_reason", "_tools", "_usage")
 
+    @refuses_depth
     def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
         super().__init__(losses)
         self._body: dict[str, Any] = loads(encode_response(head)) if head is not None else {}
@@ -330,6 +332,7 @@ def stream_encoder(
     return BedrockStreamEncoder(head, losses=losses)
 
 
+@refuses_depth
 def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a whole response as the ``ConverseStream`` Bedrock would have sent for it.
 

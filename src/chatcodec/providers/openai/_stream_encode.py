@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -107,6 +108,7 @@ class OpenAIStreamEncoder(StreamEncoder):
 
     __slots__ = ("_answers", "_before", "_heads", "_include_usage", "_signed", "_top", "_usage")
 
+    @refuses_depth
     def __init__(
         self,
         head: Response | None = None,
@@ -336,6 +338,7 @@ def stream_encoder(
     return OpenAIStreamEncoder(head, include_usage=include_usage, losses=losses)
 
 
+@refuses_depth
 def encode_stream(
     response: Response, *, include_usage: bool = True, losses: list[Loss] | None = None
 ) -> bytes:
