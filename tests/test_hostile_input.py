@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec import providers
+from chatcodec import http, providers
+from chatcodec._paths import key_step
 
 DEEP_JSON = b'{"role":"user","content":"x","metadata":{"a":' + b"[" * 3000 + b"]" * 3000 + b"}}"
 DEEP_LIST = b"[" * 3000 + b"]" * 3000
@@ -536,6 +537,147 @@ class TestDeepExtrasInStreamWriters:
 
         with pytest.raises(cc.StreamError, match=r"must be an object"):
             run()
+
+
+def _built_deep(levels: int = 10_000) -> dict[str, Any]:
+    """A value a caller built, ``levels`` objects and arrays deep."""
+    value: dict[str, Any] = {}
+    for _ in range(levels // 2):
+        value = {"private": [value]}
+    return value
+
+
+DEEP_BUILT = _built_deep()
+RULE = "must not nest arrays and objects more than 128 deep"
+
+
+def _refused(where: str, write: Callable[[], Any]) -> None:
+    """``write`` raises DepthError naming ``where``, and no content, never RecursionError."""
+    with pytest.raises(cc.DepthError) as caught:
+        write()
+    error = caught.value
+    assert isinstance(error, cc.ChatCodecError)
+    assert (error.limit, error.rule, error.path) == (128, RULE, where)
+    assert str(error) == f"{RULE} - at `{where}`"
+    assert "private" not in str(error)
+
+
+class TestDeepBuiltValuesInEncoders:
+    """A value a caller built 10,000 deep is refused by every encoder with DepthError."""
+
+    @staticmethod
+    def request(family: str, where: str) -> cc.Request:
+        own = {family: {"note": DEEP_BUILT}}
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b"{}"), extras=own if where == "call" else None)
+        messages: list[Any] = [
+            cc.UserMessage("Hi", extras=own if where == "message" else None),
+            cc.AssistantMessage(tool_calls=(call,)),
+            cc.ToolMessage(tool_call_id="c1", content="ok"),
+            cc.UserMessage((cc.TextPart("Go on", extras=own if where == "part" else None),)),
+        ]
+        tool = cc.ToolDefinition("f", extras=own if where == "tool" else None)
+        schema = {"type": "object", "properties": {"a": DEEP_BUILT}}
+        answer_format = cc.ResponseFormat("json_schema", "a", schema=schema)
+        return cc.Request(
+            tuple(messages),
+            model="m",
+            max_tokens=8,
+            tools=(tool,),
+            response_format=answer_format if where == "schema" else None,
+            extras=own if where == "request" else None,
+        )
+
+    REQUEST_PLACES: ClassVar[dict[str, str]] = {
+        "request": "$.extras",
+        "message": "$.messages[0].extras",
+        "call": "$.messages[1].tool_calls[0].extras",
+        "part": "$.messages[3].content[0].extras",
+        "tool": "$.tools[0].extras",
+        "schema": "$.response_format.schema",
+    }
+    # What a family has no place for is reported lost, not written: nothing to refuse.
+    NOT_WRITTEN: ClassVar[set[tuple[str, str]]] = {
+        ("ollama", "part"),
+        ("bedrock", "message"),
+        ("bedrock", "part"),
+    }
+
+    @pytest.mark.parametrize("where", sorted(REQUEST_PLACES))
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_requests(self, family: str, where: str) -> None:
+        if (family, where) in self.NOT_WRITTEN:
+            pytest.skip(f"{family} does not write {where} extras")
+        codec = providers.get(family)
+        request = self.request(family, where)
+        place = self.REQUEST_PLACES[where]
+        _refused(place, lambda: codec.encode_request(request, losses=[]))
+        key = None if family == "bedrock" else "k"  # Bedrock's requests are signed
+        _refused(place, lambda: http.build_request(family, request, api_key=key))
+
+    @pytest.mark.parametrize("where", ["response", "message", "call"])
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_responses_and_streams(self, family: str, where: str) -> None:
+        if (family, where) in self.NOT_WRITTEN:
+            pytest.skip(f"{family} does not write {where} extras")
+        codec = providers.get(family)
+        own = {family: {"note": DEEP_BUILT}}
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b"{}"), extras=own if where == "call" else None)
+        message = cc.AssistantMessage(
+            content="Hi", tool_calls=(call,), extras=own if where == "message" else None
+        )
+        response = cc.Response(
+            (cc.Choice(message, cc.FinishReason.TOOL_CALLS),),
+            id="r",
+            model="m",
+            usage=cc.Usage(3, 4),
+            extras=own if where == "response" else None,
+        )
+        place = {
+            "response": "$.extras",
+            "message": "$.choices[0].message.extras",
+            "call": "$.choices[0].message.tool_calls[0].extras",
+        }[where]
+        _refused(place, lambda: codec.encode_response(response))
+        _refused(place, lambda: codec.encode_stream(response))
+        _refused(place, lambda: codec.stream_encoder(response))
+
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_stream_events(self, family: str) -> None:
+        encoder = providers.get(family).stream_encoder(cc.Response(id="r", model="m"))
+        part = cc.TextPart("Hi", extras={family: {"note": DEEP_BUILT}})
+        if family in ("openai", "ollama", "bedrock"):
+            encoder.encode(cc.PartReceived(part))  # written as text, its extras lost
+        else:
+            _refused("$.part.extras", lambda: encoder.encode(cc.PartReceived(part)))
+        encoder.encode(cc.Finished(cc.FinishReason.STOP))
+        assert encoder.finish()
+
+    @pytest.mark.parametrize("target", providers.NAMES)
+    @pytest.mark.parametrize("source", providers.NAMES)
+    def test_convert_of_a_built_body(self, source: str, target: str) -> None:
+        body = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "meta": DEEP_BUILT}
+        # The member is named as every input key is (one outside the vocabulary by a hash).
+        _refused(
+            "$" + key_step("meta"),
+            lambda: cc.convert(body, source=source, target=target, max_tokens=8),
+        )
+
+    def test_a_tool_schema_is_refused_where_it_is_built(self) -> None:
+        schema = {"type": "object", "properties": {"a": DEEP_BUILT}}
+        _refused("$.parameters", lambda: cc.ToolDefinition("f", parameters=schema))
+
+    def test_a_stack_near_its_limit_is_no_depth_error(self) -> None:
+        # A RecursionError with no value past the limit is the caller's own stack.
+        request = cc.Request((cc.UserMessage("Hi"),), model="m")
+
+        def down(levels: int) -> None:
+            if levels:
+                down(levels - 1)
+            else:
+                providers.get("openai").encode_request(request)
+
+        with pytest.raises(RecursionError):
+            down(10_000)
 
 
 # -- indexes from the wire --------------------------------------------------------------

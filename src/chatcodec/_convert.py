@@ -8,6 +8,7 @@ from typing import Any, Literal
 import msgspec
 
 from ._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
+from ._depth import refuses_depth
 from ._errors import LossError, ValidationError
 from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
@@ -33,6 +34,7 @@ def _codec(name: str) -> Codec:
     return codec
 
 
+@refuses_depth
 def convert(
     body: bytes | str | Mapping[str, Any],
     *,

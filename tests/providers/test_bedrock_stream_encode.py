@@ -24,6 +24,7 @@ from chatcodec._events import (
     ToolCallCompleted,
     UsageReported,
 )
+from chatcodec._eventstream import encode_message
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._tools import ToolCall
 from chatcodec.providers import bedrock
@@ -234,3 +235,61 @@ class TestToolUseWithoutInput:
         assert read.choices[0].message is not None
         assert read.choices[0].message.tool_calls == ()  # not read as a valid call
         assert read.choices[0].message.content == "Let me look."
+
+
+class TestBlocksOfNoKind:
+    """A body's block that is not one kind of the usual shape streams whole, and reads back so."""
+
+    @staticmethod
+    def body(block: bytes) -> bytes:
+        return (
+            b'{"output":{"message":{"role":"assistant","content":[{"text":"Hi."},'
+            + block
+            + b',{"text":"Bye."}]}},"stopReason":"end_turn",'
+            b'"usage":{"inputTokens":4,"outputTokens":2,"totalTokens":6}}'
+        )
+
+    @pytest.mark.parametrize(
+        "block",
+        [
+            # Text beside another key: the fuzz target encode_stream found it read back
+            # as text (68 characters became 141).
+            b'{"text":"Let me try again.","type":"text"}',
+            b'{"id":"srvtoolu_1","input":{"command":"create"},"name":"text_editor"}',
+            b'{"text":5}',
+            b'{"reasoningContent":{"reasoningText":{"text":5}}}',
+            b'{"reasoningContent":"x"}',
+            b'{"toolUse":5}',
+            b"{}",
+        ],
+    )
+    def test_round_trips(self, block: bytes) -> None:
+        response = bedrock.decode_response(self.body(block))
+        losses: list[Any] = []
+        raw = bedrock.encode_stream(response, losses=losses)
+        assert losses == []
+        _, again = decode(FAMILY, raw)
+        assert again.text == response.text == "Hi.Bye."
+        assert bedrock.encode_response(again) == bedrock.encode_response(response)
+
+    def test_block_that_is_no_object_is_reported(self) -> None:
+        response = bedrock.decode_response(self.body(b'"Let me try again."'))
+        losses: list[Any] = []
+        raw = bedrock.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ["$.choices[0].message.content"]
+        assert decode(FAMILY, raw)[1].text == "Hi.Bye."
+
+    def test_no_delta_adds_to_a_start_held_whole(self) -> None:
+        start = {"contentBlockIndex": 0, "start": {"text": "a", "type": "text"}}
+        delta = {"contentBlockIndex": 0, "delta": {"text": "more"}}
+        raw = self.frame("messageStart", {"role": "assistant"}) + self.frame(
+            "contentBlockStart", start
+        )
+        decoder = bedrock.stream()
+        decoder.feed(raw)
+        with pytest.raises(StreamError, match=r"start gave whole"):
+            decoder.feed(self.frame("contentBlockDelta", delta))
+
+    @staticmethod
+    def frame(kind: str, payload: dict[str, Any]) -> bytes:
+        return encode_message({":event-type": kind, **HEADERS}, json.dumps(payload).encode())

@@ -589,6 +589,29 @@ class TestRules:
         assert bytes(response.message.tool_calls[1].arguments) == b'{"b": 2}'
         check_events(events, response)
 
+    def test_call_fragment_after_the_finish_reason_is_refused(self) -> None:
+        # The finish reason completes the choice's calls in the events: a fragment
+        # for one of them after it would make the response say another call.
+        first = [{"index": 0, "function": {"arguments": "{}"}}]
+        raw = sse(
+            chunk(choice(role="assistant", tool_calls=first)),
+            chunk(choice(finish="tool_calls")),
+            chunk(choice(tool_calls=[{"index": 0, "id": "c1", "function": {"name": "f"}}])),
+        )
+        for sizes in (None, [1] * len(raw)):
+            message, _ = run_error(raw, sizes)
+            assert "$.choices[0].delta.tool_calls" in message
+        # A new call after it is not refused: it completes at the end.
+        raw = sse(
+            chunk(choice(role="assistant", tool_calls=first)),
+            chunk(choice(finish="tool_calls")),
+            chunk(choice(tool_calls=[{"index": 1, "id": "c2", "function": {"name": "g"}}])),
+            chunk(choice(tool_calls=[{"index": 1, "function": {"arguments": "{}"}}])),
+        )
+        events, response = run(raw)
+        assert [c.name for c in response.tool_calls] == ["g"]
+        check_events(events, response)
+
     def test_reasoning_content(self) -> None:
         raw = sse(
             chunk(choice(role="assistant", reasoning_content="Think", content=None)),

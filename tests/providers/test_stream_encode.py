@@ -445,6 +445,24 @@ class TestEncoderRules:
         decoded = decode("openai", raw)[1]
         assert [bytes(c.arguments) for c in decoded.tool_calls] == [b'{"a":1}', b"{}"]
 
+    def test_openai_call_named_after_its_start(self) -> None:
+        # A source's call may start with arguments alone (an OpenAI chunk without id
+        # and name): its completion brings them, and they go out then.
+        call = ToolCall("call_2", "get_product_name", Raw(b'{"sku":7}'))
+        raw = encode_events(
+            "openai",
+            [
+                ToolCallStarted(0, None, None),
+                ToolCallArgumentsDelta(0, '{"sku":'),
+                ToolCallArgumentsDelta(0, "7}"),
+                ToolCallCompleted(0, call),
+                Finished(FinishReason.TOOL_CALLS),
+            ],
+            Response(id="c", model="m"),
+        )
+        decoded = decode("openai", raw)[1]
+        assert decoded.tool_calls == (call,)
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

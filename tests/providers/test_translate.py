@@ -561,3 +561,62 @@ def test_a_source_its_decoder_refuses_is_refused() -> None:
         translator = translate_stream("anthropic", target)
         with pytest.raises(StreamError, match=r"\$\.content_block\.text"):
             translator.feed(source)
+
+
+def late_named_call(*, finish_first: bool = False) -> bytes:
+    """An OpenAI stream whose second call starts with arguments alone and is named after.
+
+    ``finish_first``: its id and name come after the choice's finish reason.
+    """
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        data = {"id": "c", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+        return b"data: " + json.dumps(data).encode() + b"\n\n"
+
+    def call(**fields: Any) -> dict[str, Any]:
+        return {"tool_calls": [fields]}
+
+    first = {"name": "get_country", "arguments": '{"code":'}
+    named = {"name": "get_product_name", "arguments": ""}
+    body = [
+        chunk({"role": "assistant", **call(index=0, id="call_1", type="function", function=first)}),
+        chunk(call(index=0, function={"arguments": '"fr"}'})),
+        chunk(call(index=1, function={"arguments": '{"sku":'})),
+        chunk(call(index=1, id="call_2", type="function", function=named)),
+        chunk(call(index=1, function={"arguments": "7}"})),
+        chunk({}, "tool_calls"),
+    ]
+    if finish_first:
+        body.insert(3, body.pop())
+    usage = {"prompt_tokens": 9, "completion_tokens": 4, "total_tokens": 13}
+    last = {"id": "c", "object": "chat.completion.chunk", "model": "gpt-4o", "choices": []}
+    body.append(b"data: " + json.dumps({**last, "usage": usage}).encode() + b"\n\n")
+    return b"".join(body) + b"data: [DONE]\n\n"
+
+
+class TestCallNamedAfterItsStart:
+    """A call whose first fragment has no id or name keeps them when they come later."""
+
+    @pytest.mark.parametrize("target", FAMILIES)
+    def test_every_target(self, target: str) -> None:
+        raw = late_named_call()
+        pieces, tail, report, translator = translate("openai", target, raw, [])
+        assert not report
+        source = translator.response
+        assert [(c.id, c.name) for c in source.tool_calls] == [
+            ("call_1", "get_country"),
+            ("call_2", "get_product_name"),
+        ]
+        got = decode(target, b"".join(pieces) + tail)[1]
+        assert [(c.name, bytes(c.arguments)) for c in got.tool_calls] == [
+            ("get_country", b'{"code":"fr"}'),
+            ("get_product_name", b'{"sku":7}'),
+        ]
+
+    def test_named_after_the_finish_reason_is_refused(self) -> None:
+        # The finish reason completed the call (its events went out): a name after it
+        # would make the source's response say another call than the target was sent.
+        translator = translate_stream("openai", "openai")
+        with pytest.raises(StreamError, match=r"finish_reason"):
+            translator.feed(late_named_call(finish_first=True))

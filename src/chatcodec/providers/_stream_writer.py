@@ -29,7 +29,8 @@ import msgspec
 from msgspec import Raw
 
 from .._content import AssistantPart
-from .._errors import StreamError
+from .._depth import too_deep
+from .._errors import DepthError, StreamError
 from .._events import Finished, PartReceived, StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
@@ -220,7 +221,15 @@ class StreamEncoder(abc.ABC):
         """
         if self._finished:
             raise StreamError("the encoder was given an event after finish()")
-        return self._event(event)
+        try:
+            return self._event(event)
+        except (RecursionError, DepthError):
+            # A value of the event's too deep to write: named where the event holds
+            # it (a family's encode_response, asked for a part, names its own place).
+            error = too_deep(event)
+            if error is None:
+                raise
+        raise error from None
 
     def encode_all(self, events: Iterable[StreamEvent]) -> bytes:
         """Take several events; return their bytes, joined."""

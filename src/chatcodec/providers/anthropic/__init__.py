@@ -67,6 +67,7 @@ True
 
 from __future__ import annotations
 
+from ..._depth import refuses_depth
 from ..._exchange import Request, Response
 from ..._loss import Loss
 from ..._problems import Problem
@@ -124,6 +125,7 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     return fast if fast is not None else _decode.decode_request(body)
 
 
+@refuses_depth
 def encode_request(
     request: Request,
     *,
@@ -198,6 +200,7 @@ def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response
     return response if response is not None else _decode.decode_response(body)
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a Messages API response body.
 

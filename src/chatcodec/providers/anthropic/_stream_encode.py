@@ -21,6 +21,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -119,6 +120,7 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
 
     __slots__ = ("_body", "_ping", "_started", "_stop", "_tools", "_usage")
 
+    @refuses_depth
     def __init__(
         self, head: Response | None = None, *, ping: bool = False, losses: list[Loss] | None = None
     ) -> None:
@@ -285,6 +287,7 @@ def stream_encoder(
     return AnthropicStreamEncoder(head, ping=ping, losses=losses)
 
 
+@refuses_depth
 def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a whole response as the stream Anthropic would have sent for it.
 

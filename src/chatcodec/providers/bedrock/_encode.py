@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from ..._depth import refuses_depth
 from ..._exchange import Choice, ProviderTool, Request, Response
 from ..._loss import Loss, a
 from ..._messages import (
@@ -264,6 +265,7 @@ def _output(request: Request, own: dict[str, Any], enc: Encoding) -> Any:
     return fill(config, rest) if type(rest) is dict else config
 
 
+@refuses_depth
 def encode_request(
     request: Request,
     *,
@@ -396,6 +398,7 @@ def _stop(choice: Choice, enc: Encoding) -> str | None:
     return wire
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a Bedrock ``Converse`` response body.
 

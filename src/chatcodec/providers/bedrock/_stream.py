@@ -6,7 +6,9 @@ The frames (:mod:`chatcodec._eventstream`) carry JSON events named by their
 (text, reasoning text or signature, redacted reasoning, tool input text,
 tool result content), ``contentBlockStop``, ``messageStop`` (the stop
 reason) and ``metadata`` (usage, metrics, trace). Each event's ``p`` key is
-padding and is dropped.
+padding and is dropped. A start of any other block (another kind, several
+keys, a value of another type) holds that block whole, as it is: it is kept
+as the body decoder keeps it (an opaque part), and no delta may add to it.
 
 The decoder folds the blocks, by ``contentBlockIndex``, into the body
 ``Converse`` would have answered and decodes that with the codec's own
@@ -114,12 +116,14 @@ class _Block:
         "redacted",
         "signature",
         "slot",
+        "whole",
     )
 
     def __init__(self) -> None:
         self.closed = False  # its contentBlockStop came
         self.kind = "text"
-        self.fields: Any = {}  # a toolUse or toolResult start (or an unknown block's value)
+        self.whole: dict[str, Any] | None = None  # a start of several kinds, kept as it came
+        self.fields: Any = {}  # a toolUse or toolResult start
         self.pieces: list[str] = []  # text, reasoning text or tool input
         self.redacted: list[str] = []
         self.signature: str | None = None
@@ -132,6 +136,8 @@ class _Block:
         return {"citationsContent": {"content": [], "citations": self.citations}}
 
     def wire(self) -> dict[str, Any]:
+        if self.whole is not None:
+            return self.whole
         text = "".join(self.pieces)
         kind = self.kind
         if kind == "reasoning":
@@ -151,8 +157,6 @@ class _Block:
             return {"toolUse": {**self.fields, "input": value}}
         if kind == "toolResult":
             return {"toolResult": {**self.fields, "content": self.content}}
-        if kind != "text":
-            return {kind: self.fields}
         return {"text": text}
 
 
@@ -220,28 +224,32 @@ class BedrockStreamDecoder(StreamDecoder):
     def _start(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         index, block = self._block(payload)
         start = expect_dict(payload.get("start", {}), "$.start")
-        for kind, fields in start.items():
-            block.kind = kind
-            if type(fields) is not dict and kind not in _FIELDS:
-                # A block of a kind this decoder does not know is kept as it came,
-                # whatever its value (a body keeps one so, and its stream writes it).
-                block.fields = fields
-                continue
-            block.fields = expect_dict(fields, "$.start" + key_step(kind))
-            if kind == "toolUse" and fields.get("type") != "server_tool_use":
-                call_id, name = fields.get("toolUseId"), fields.get("name")
-                block.slot = self._calls
-                self._calls += 1
-                delta = ToolCallDelta(
-                    index,
-                    call_id if type(call_id) is str else None,
-                    name if type(name) is str else None,
-                )
-                events.extend(self._acc.feed(delta))
+        kind, fields = next(iter(start.items())) if len(start) == 1 else ("", None)
+        if kind not in _FIELDS or type(fields) is not dict:
+            # Only a toolUse or toolResult start is read (the other kinds have none);
+            # any other (another kind, several keys or none, a value of another
+            # type) holds its block whole, kept as the body decoder keeps it.
+            block.kind, block.whole = "", start
+            return
+        block.kind = kind
+        block.fields = fields
+        if kind == "toolUse" and fields.get("type") != "server_tool_use":
+            call_id, name = fields.get("toolUseId"), fields.get("name")
+            block.slot = self._calls
+            self._calls += 1
+            delta = ToolCallDelta(
+                index,
+                call_id if type(call_id) is str else None,
+                name if type(name) is str else None,
+            )
+            events.extend(self._acc.feed(delta))
 
     def _delta(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         index, block = self._block(payload)
         delta = expect_dict(payload.get("delta"), "$.delta")
+        if block.whole is not None:
+            # The block came whole in its start: more of it would be lost in the response.
+            raise ValidationError("must not come for a block its start gave whole", "$.delta")
         for key, value in delta.items():
             if key == "text" and type(value) is str:
                 block.pieces.append(value)

@@ -24,6 +24,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -39,6 +40,7 @@ from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, tiny
+from ._blocks import _only, assistant_part
 from ._encode import encode_response
 
 __all__ = ["BedrockStreamEncoder", "encode_stream", "stream_encoder"]
@@ -88,46 +90,59 @@ def _citations_only(block: dict[str, Any]) -> bool:
 # A body's toolUse without its "input" is read as an opaque block; a stream has
 # no such form (its toolUse start is read as a call whose input comes in deltas).
 _NO_INPUT = "a toolUse block without input has no stream form: a stream's reads as a call"
+# A block that is no object: a body keeps it opaque, a contentBlockStart holds an object.
+_NO_OBJECT = "a content block that is no object has no stream form"
 _CONTENT = "$.choices[0].message.content"
 
 
-def _streamable(block: Any) -> bool:
-    use = block.get("toolUse") if type(block) is dict else None
-    return type(use) is not dict or "input" in use
+def _unstreamable(block: Any) -> str | None:
+    """Why a body's block cannot be streamed (a loss to report), or ``None``."""
+    if type(block) is not dict:
+        return _NO_OBJECT
+    use = block.get("toolUse")
+    return _NO_INPUT if type(use) is dict and "input" not in use else None
 
 
 def _whole(index: int, block: dict[str, Any]) -> bytes:
-    """A block written as Bedrock streams it: its start (if it has one), deltas and stop."""
+    """A block written as Bedrock streams it: its start (if it has one), deltas and stop.
+
+    A text or reasoning block is sent as deltas only when the body decoder reads
+    it as a part (one key, the shape it knows); a block of any other shape
+    (several keys, a value of another type) goes whole in its start, as it is,
+    and the stream decoder keeps it so (an opaque part, as the body's).
+    """
     out = []
-    if "text" in block:
-        out.append(_delta(index, {"text": block["text"]}))
-    elif "reasoningContent" in block:
-        reasoning = block["reasoningContent"]
-        said = reasoning.get("reasoningText") if type(reasoning) is dict else None
-        if type(said) is dict:
-            out.append(_delta(index, {"reasoningContent": {"text": said.get("text", "")}}))
-            if type(said.get("signature")) is str:
-                signature = {"signature": said["signature"]}
-                out.append(_delta(index, {"reasoningContent": signature}))
-        else:
-            out.append(_delta(index, {"reasoningContent": reasoning}))
-    elif "toolUse" in block:
-        fields = dict(block["toolUse"])
-        value = fields.pop("input", None)
+    found = _only(block)
+    kind, value = found if found is not None else ("", None)
+    if kind == "toolUse" and type(value) is dict:
+        fields = dict(value)
+        arguments = fields.pop("input", None)
         out.append(_start(index, {"toolUse": fields}))
-        text = _input_text(value) if value is not None else ""
+        text = _input_text(arguments) if arguments is not None else ""
         if text:
             out.append(_delta(index, {"toolUse": {"input": text}}))
-    elif _citations_only(block):
-        # Citations that followed a text (as the decoder gives them): their deltas.
-        for citation in block["citationsContent"]["citations"]:
-            out.append(_delta(index, {"citation": citation}))
-    elif "toolResult" in block:
-        fields = dict(block["toolResult"])
+    elif kind == "toolResult" and type(value) is dict:
+        fields = dict(value)
         content = fields.pop("content", None)
         out.append(_start(index, {"toolResult": fields}))
         if type(content) is list and content:
             out.append(_delta(index, {"toolResult": content}))
+    elif _citations_only(block):
+        # Citations that followed a text (as the decoder gives them): their deltas.
+        for citation in block["citationsContent"]["citations"]:
+            out.append(_delta(index, {"citation": citation}))
+    elif kind == "text" and type(assistant_part(block)) is TextPart:
+        out.append(_delta(index, {"text": value}))
+    elif kind == "reasoningContent" and type(assistant_part(block)) is ReasoningPart:
+        assert type(value) is dict  # as the part says
+        said = value.get("reasoningText")
+        if type(said) is dict:
+            out.append(_delta(index, {"reasoningContent": {"text": said["text"]}}))
+            if type(said.get("signature")) is str:
+                signature = {"signature": said["signature"]}
+                out.append(_delta(index, {"reasoningContent": signature}))
+        else:
+            out.append(_delta(index, {"reasoningContent": value}))
     else:
         out.append(_start(index, block))
     out.append(_stop(index))
@@ -161,6 +176,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
 
     __slots__ = ("_body", "_started", "_stop_reason", "_tools", "_usage")
 
+    @refuses_depth
     def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
         super().__init__(losses)
         self._body: dict[str, Any] = loads(encode_response(head)) if head is not None else {}
@@ -212,10 +228,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
     def _blocks(self, blocks: Any) -> bytes:
         kept = []
         for block in blocks:
-            if _streamable(block):
+            reason = _unstreamable(block)
+            if reason is None:
                 kept.append(block)
             else:
-                self._lose(_CONTENT, _NO_INPUT)
+                self._lose(_CONTENT, reason)
         return super()._blocks(kept)
 
     def _event(self, event: StreamEvent) -> bytes:
@@ -315,6 +332,7 @@ def stream_encoder(
     return BedrockStreamEncoder(head, losses=losses)
 
 
+@refuses_depth
 def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a whole response as the ``ConverseStream`` Bedrock would have sent for it.
 
@@ -336,9 +354,10 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
     content = message.get("content") if type(message) is dict else None
     index = 0
     for block in content if type(content) is list else ():
-        if not _streamable(block):
+        reason = _unstreamable(block)
+        if reason is not None:
             if losses is not None:
-                losses.append(Loss(_CONTENT, _NO_INPUT))
+                losses.append(Loss(_CONTENT, reason))
             continue
         out.append(_whole(index, block))
         index += 1

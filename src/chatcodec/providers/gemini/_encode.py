@@ -15,6 +15,7 @@ from typing import Any
 from msgspec import Raw
 
 from ..._content import TextPart
+from ..._depth import refuses_depth
 from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
 from ..._frozen import FrozenMap
 from ..._loss import Loss, a
@@ -508,6 +509,7 @@ def _report_placeholders(messages: tuple[Message, ...], enc: Encoding) -> None:
             enc.lose(f"$.messages[{i}].tool_calls[0]", PLACEHOLDER)
 
 
+@refuses_depth
 def encode_request(
     request: Request,
     *,
@@ -600,6 +602,7 @@ def encode_request(
     return encode_body(_fill(out, own, _CONTAINERS))
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a Gemini ``generateContent`` response body.
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ..._content import ReasoningPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -86,6 +87,7 @@ class GeminiStreamEncoder(StreamEncoder):
         "_written",
     )
 
+    @refuses_depth
     def __init__(
         self,
         head: Response | None = None,
@@ -251,6 +253,7 @@ def stream_encoder(
     return GeminiStreamEncoder(head, framing=framing, losses=losses)
 
 
+@refuses_depth
 def encode_stream(
     response: Response, *, framing: GeminiFraming = "sse", losses: list[Loss] | None = None
 ) -> bytes:

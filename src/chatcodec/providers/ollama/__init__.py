@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from ..._depth import refuses_depth
 from ..._exchange import Request, Response
 from ..._framing import Framing, limits
 from ..._loss import Loss
@@ -92,6 +93,7 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     return _decode.decode_request(body)
 
 
+@refuses_depth
 def encode_request(
     request: Request,
     *,
@@ -180,6 +182,7 @@ def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response
     return _decode.decode_response(body)
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a response as an Ollama ``/api/chat`` body.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._content import ReasoningPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -47,6 +48,7 @@ class OllamaStreamEncoder(StreamEncoder):
 
     __slots__ = ("_counts", "_envelope", "_last", "_message", "_reason", "_signed")
 
+    @refuses_depth
     def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
         super().__init__(losses)
         body = loads(encode_response(head)) if head is not None else {}
@@ -156,6 +158,7 @@ def stream_encoder(
     return OllamaStreamEncoder(head, losses=losses)
 
 
+@refuses_depth
 def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a whole response as the stream Ollama would have sent for it.
 

@@ -14,6 +14,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..._content import OpaquePart, ReasoningPart
+from ..._errors import ValidationError
 from ..._events import (
     PartReceived,
     ReasoningDelta,
@@ -126,7 +127,11 @@ class _Answer:
         """Whether each fragment is more arguments for a call already there."""
         for call in calls:
             slot = self.by_index.get(call.index)
-            if slot is None or "arguments" not in self.calls[slot].function:
+            if (
+                slot is None
+                or slot < self.completed
+                or "arguments" not in self.calls[slot].function
+            ):
                 return False
         return True
 
@@ -291,6 +296,13 @@ class _Answer:
                 slot = self.by_id.get(sent_id, len(self.calls) - 1)
             else:
                 slot = len(self.calls) - 1
+        if slot < self.completed:
+            # Its completion, at the finish reason, has gone out in the events:
+            # what came after would make the response say another call than they did.
+            raise ValidationError(
+                "must not come after the choice's finish_reason completed the call",
+                f"$.choices[{self.k}].delta.tool_calls",
+            )
         events.extend(fresh)
         self.message.setdefault("tool_calls", _NULL)
         call = self.calls[slot]

@@ -19,6 +19,7 @@ from ..._content import (
     OpaquePart,
     TextPart,
 )
+from ..._depth import refuses_depth
 from ..._errors import ValidationError
 from ..._exchange import (
     Choice,
@@ -62,6 +63,7 @@ DEFAULT_SCHEMA_NAME = "response"
 # -- requests -------------------------------------------------------------------
 
 
+@refuses_depth
 def encode_request(
     request: Request,
     *,
@@ -523,6 +525,7 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
 # -- responses ------------------------------------------------------------------
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write an OpenAI Chat Completions response body.
 

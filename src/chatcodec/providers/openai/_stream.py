@@ -22,7 +22,9 @@ and a plain one decode alike. Folding, per choice (by its ``index``):
   Each merged call has the first non-empty ``id`` (an empty one is kept
   as sent, so the codec derives the id as for a plain body), the ``type``,
   and ``function`` with the first name and the argument fragments joined;
-  the stream addressing ``index`` is dropped;
+  the stream addressing ``index`` is dropped. A choice's finish reason
+  completes its calls (their events go out): a fragment for one of them
+  after it is refused, a fragment that starts another call is not;
 - ``logprobs`` lists (``content``, ``refusal``) are concatenated;
 - ``finish_reason``: the first non-empty one;
 - every other key of a choice or a delta takes the last non-null value
@@ -287,6 +289,7 @@ class OpenAIStreamDecoder(StreamDecoder):
                         and type(f.arguments) is str
                         and type(call.index) is int
                         and (slot := answer.by_index.get(call.index)) is not None
+                        and slot >= answer.completed
                         and "arguments" in answer.calls[slot].function
                     ):
                         # The usual fragment: more arguments for a known index.

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -29,6 +30,7 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
+from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import Usage
 from .._stream_writer import (
     DIFFERENT_ARGUMENTS,
@@ -74,6 +76,7 @@ class _Answer:
         "reasoning",
         "sent",
         "started",
+        "unnamed",
     )
 
     def __init__(self, index: int, head: dict[str, Any] | None) -> None:
@@ -82,6 +85,8 @@ class _Answer:
         self.finished = False
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
+        # slot -> (id written, name written), for a call whose start lacked either
+        self.unnamed: dict[int, tuple[bool, bool]] = {}
         message = head.get("message") if head is not None else None
         message = message if type(message) is dict else {}
         # What the events cannot say: the message's and the choice's other
@@ -103,6 +108,7 @@ class OpenAIStreamEncoder(StreamEncoder):
 
     __slots__ = ("_answers", "_before", "_heads", "_include_usage", "_signed", "_top", "_usage")
 
+    @refuses_depth
     def __init__(
         self,
         head: Response | None = None,
@@ -178,10 +184,13 @@ class OpenAIStreamEncoder(StreamEncoder):
             if event.slot in answer.calls:
                 # Written fragment by fragment: what they left unsaid (all, when none came).
                 rest = arguments_rest(answer.sent.pop(event.slot, []), event.call)
+                named = self._named(answer, event.slot, event.call)
                 if rest is None:
                     self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)
+                    rest = ""
+                if not rest and named is None:
                     return b""
-                return self._arguments(answer, event.slot, rest) if rest else b""
+                return self._arguments(answer, event.slot, rest, named)
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             call = wire["choices"][0]["message"]["tool_calls"][0]
             answer.calls[event.slot] = index = len(answer.calls)
@@ -211,12 +220,43 @@ class OpenAIStreamEncoder(StreamEncoder):
         choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
         return self._chunk(choice)
 
-    def _arguments(self, answer: _Answer, slot: int, text: str) -> bytes:
-        call = {"index": answer.calls[slot], "function": {"arguments": text}}
+    def _arguments(
+        self, answer: _Answer, slot: int, text: str, named: dict[str, Any] | None = None
+    ) -> bytes:
+        call: dict[str, Any] = {"index": answer.calls[slot]}
+        function: dict[str, Any] = {"arguments": text}
+        if named is not None:
+            # The id and name its start lacked: a later fragment may bring them,
+            # the first one sent stands (as the decoder, and openai-python, merge).
+            if "id" in named:
+                call["id"] = named["id"]
+            if "name" in named:
+                function = {"name": named["name"], "arguments": text}
+        call["function"] = function
         return self._delta(answer.index, {"tool_calls": [call]})
+
+    @staticmethod
+    def _named(
+        answer: _Answer, slot: int, call: ToolCall | InvalidToolCall
+    ) -> dict[str, Any] | None:
+        """The id and name of a completed call that its start went without, if it has them."""
+        written = answer.unnamed.pop(slot, None)
+        if written is None:
+            return None
+        had_id, had_name = written
+        named: dict[str, Any] = {}
+        if not had_id and call.id:
+            named["id"] = call.id
+        if not had_name and call.name:
+            named["name"] = call.name
+        return named or None
 
     def _call(self, answer: _Answer, slot: int, id: str | None, name: str | None) -> bytes:
         answer.calls[slot] = index = len(answer.calls)
+        if id is None or name is None:
+            # A source may name a call after its first fragment (an OpenAI chunk
+            # of arguments alone, then its id and name): its completion says them.
+            answer.unnamed[slot] = (id is not None, name is not None)
         call: dict[str, Any] = {"index": index}
         if id is not None:
             call["id"] = id
@@ -298,6 +338,7 @@ def stream_encoder(
     return OpenAIStreamEncoder(head, include_usage=include_usage, losses=losses)
 
 
+@refuses_depth
 def encode_stream(
     response: Response, *, include_usage: bool = True, losses: list[Loss] | None = None
 ) -> bytes:

@@ -15,6 +15,7 @@ from typing import Any
 
 from msgspec import Raw
 
+from ..._depth import refuses_depth
 from ..._errors import DepthError, ValidationError
 from ..._exchange import (
     ProviderTool,
@@ -248,6 +249,7 @@ def _text_format(obj: dict[str, Any], own: dict[str, Any]) -> ResponseFormat | N
     return fmt
 
 
+@refuses_depth
 def encode_request(request: Request, *, losses: list[Loss] | None = None) -> bytes:
     """Write an OpenAI Responses API request body.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._depth import refuses_depth
 from ..._errors import ProviderError
 from ..._exchange import Choice, Response
 from ..._loss import Loss
@@ -183,6 +184,7 @@ def _usage(obj: dict[str, Any], own: dict[str, Any]) -> Usage | None:
     return Usage(counts[0], counts[1], total, cached, reasoning, written, extras=extras(usage_own))
 
 
+@refuses_depth
 def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write an OpenAI Responses API response body.
 

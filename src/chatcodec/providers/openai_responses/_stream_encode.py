@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
+from ..._depth import refuses_depth
 from ..._events import (
     Finished,
     PartReceived,
@@ -133,6 +134,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         "_write",
     )
 
+    @refuses_depth
     def __init__(self, head: Response | None = None, *, losses: list[Loss] | None = None) -> None:
         super().__init__(losses)
         body = loads(encode_response(head)) if head is not None else {}
@@ -473,6 +475,7 @@ def stream_encoder(
     return ResponsesStreamEncoder(head, losses=losses)
 
 
+@refuses_depth
 def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> bytes:
     """Write a whole response as the stream the Responses API would have sent for it.
 
