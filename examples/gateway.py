@@ -20,6 +20,9 @@ Run it (the ``examples`` dependency group: starlette, uvicorn, httpx)::
 then point a client at it: ``OpenAI(base_url="http://127.0.0.1:8080/v1")`` reaches
 Claude, ``Anthropic(base_url="http://127.0.0.1:8080")`` reaches OpenAI.
 ``ANTHROPIC_BASE_URL`` and ``OPENAI_BASE_URL`` point the gateway at other upstreams.
+``--structured-output tool`` sends an OpenAI client's JSON schema to Claude as one tool
+the model must call and answers with its arguments as the message's text, for Claude
+models that have no structured output (the SDK's ``parse()`` reads it as from OpenAI).
 """
 
 from __future__ import annotations
@@ -48,11 +51,16 @@ __all__ = ["Upstream", "create_app", "main"]
 
 @dataclass(frozen=True)
 class Upstream:
-    """Where one family's requests go: the family, its base URL and the gateway's key."""
+    """Where one family's requests go: the family, its base URL and the gateway's key.
+
+    ``structured_output="tool"``: a request's JSON schema goes as one tool the model
+    must call, and its call comes back as the answer (see :func:`chatcodec.answer_as_tool`).
+    """
 
     family: str
     base_url: str
     api_key: str | None = None
+    structured_output: cc.StructuredOutput = "native"
 
 
 def error_response(speaks: str, error: cc.ProviderError) -> Response:
@@ -84,6 +92,12 @@ async def relay(
         return refusal(speaks, 400, rule)
     if request.max_tokens is None:  # Anthropic requires a limit; OpenAI clients may omit it
         request = msgspec.structs.replace(request, max_tokens=max_tokens)
+    shape = upstream.structured_output
+    if shape == "tool":
+        try:
+            request, _ = cc.answer_as_tool(request)
+        except cc.ChatCodecError as error:  # a schema no tool can take, a tool of its name
+            return refusal(speaks, 400, str(error))
     options: dict[str, Any] = {}
     if upstream.family == "openai":
         options["include_usage"] = True  # the usage an Anthropic stream reports
@@ -115,7 +129,13 @@ async def relay(
             failure = http.read_error(upstream.family, answer.status_code, answer.headers, body)
             return error_response(speaks, failure)
         try:
-            out, _ = cc.convert(body, source=upstream.family, target=speaks, kind="response")
+            out, _ = cc.convert(
+                body,
+                source=upstream.family,
+                target=speaks,
+                kind="response",
+                structured_output=shape,
+            )
         except cc.ProviderError as error:  # an error body sent with a 2xx status
             return error_response(speaks, error)
         except cc.ChatCodecError:
@@ -125,7 +145,9 @@ async def relay(
     if speaks == "openai":
         wanted = ((request.extras or {}).get("openai") or {}).get("stream_options") or {}
         target_options["include_usage"] = bool(wanted.get("include_usage"))
-    translator = cc.translate_stream(upstream.family, speaks, **target_options)
+    translator = cc.translate_stream(
+        upstream.family, speaks, structured_output=shape, **target_options
+    )
 
     async def translated() -> AsyncIterator[bytes]:
         try:
@@ -202,6 +224,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument(
+        "--structured-output",
+        choices=("native", "tool"),
+        default="native",
+        help="tool: an OpenAI client's JSON schema goes to Claude as a tool it must call",
+    )
     args = parser.parse_args(argv)
     for name, route in (
         ("ANTHROPIC_API_KEY", "/v1/chat/completions"),
@@ -218,6 +246,7 @@ def main(argv: list[str] | None = None) -> None:
             "anthropic",
             os.environ.get("ANTHROPIC_BASE_URL") or http.base_url("anthropic"),
             os.environ.get("ANTHROPIC_API_KEY"),
+            args.structured_output,
         ),
         openai=Upstream(
             "openai",

@@ -133,14 +133,14 @@ class Replay:
 class Servers:
     """The gateway and its two upstreams, each a uvicorn server in a thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, structured_output: str = "native") -> None:
         self.claude = Replay()
         self.gpt = Replay()
         self._servers: list[tuple[uvicorn.Server, threading.Thread]] = []
         claude_url = self._start(self.claude, lifespan="off")
         gpt_url = self._start(self.gpt, lifespan="off")
         app = gateway.create_app(
-            anthropic=gateway.Upstream("anthropic", claude_url, ANTHROPIC_KEY),
+            anthropic=gateway.Upstream("anthropic", claude_url, ANTHROPIC_KEY, structured_output),
             openai=gateway.Upstream("openai", gpt_url + "/v1", OPENAI_KEY),
             timeout=10,
         )
@@ -617,3 +617,92 @@ class TestGatewayItself:
                 process.wait(timeout=30)
         assert b"ANTHROPIC_API_KEY is not set" in said[0]
         assert b"OPENAI_API_KEY is not set" in said[1]
+
+
+# -- structured output through a forced tool ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tool_servers() -> Iterator[Servers]:
+    running = Servers(structured_output="tool")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def tool_client(tool_servers: Servers) -> Iterator[Any]:
+    with openai.OpenAI(
+        base_url=tool_servers.url + "/v1", api_key="client-key", max_retries=0, timeout=10
+    ) as client:
+        yield client
+
+
+class TestStructuredOutputByTool:
+    """The openai SDK's parse() gets its model back from Claude answering through a tool."""
+
+    @staticmethod
+    def city_model() -> Any:
+        pydantic = pytest.importorskip("pydantic")
+
+        class City(pydantic.BaseModel):  # type: ignore[name-defined,misc]
+            name: str
+            people: int
+
+        return City
+
+    @staticmethod
+    def answer(streamed: bool) -> tuple[int, dict[str, str], bytes]:
+        call = cc.tool_call("toolu_01", cc.ANSWER_TOOL, {"name": "Paris", "people": 2102650})
+        message = cc.AssistantMessage(None, (call,))
+        response = cc.Response(
+            (cc.Choice(message, cc.FinishReason.TOOL_CALLS, "tool_use"),),
+            "msg_01",
+            "claude-3-5-haiku-latest",
+            cc.Usage(20, 9),
+        )
+        codec = providers.get("anthropic")
+        if streamed:
+            return 200, {"content-type": "text/event-stream"}, codec.encode_stream(response)
+        return 200, {"content-type": "application/json"}, codec.encode_response(response)
+
+    def check_sent(self, servers: Servers) -> None:
+        _, _, body = servers.claude.seen[-1]
+        sent = json.loads(body)
+        assert sent["tool_choice"] == {"type": "tool", "name": cc.ANSWER_TOOL}
+        (tool,) = sent["tools"]
+        assert tool["name"] == cc.ANSWER_TOOL
+        assert set(tool["input_schema"]["properties"]) == {"name", "people"}
+        assert "output_config" not in sent
+
+    def test_parse(self, tool_servers: Servers, tool_client: Any) -> None:
+        city = self.city_model()
+        tool_servers.claude.answers.append(self.answer(streamed=False))
+        completion = tool_client.chat.completions.parse(
+            model="claude-3-5-haiku-latest", messages=USER, response_format=city
+        )
+        choice = completion.choices[0]
+        assert choice.message.parsed == city(name="Paris", people=2102650)
+        assert choice.message.tool_calls in (None, [])
+        assert choice.finish_reason == "stop"
+        self.check_sent(tool_servers)
+
+    def test_stream(self, tool_servers: Servers, tool_client: Any) -> None:
+        city = self.city_model()
+        tool_servers.claude.answers.append(self.answer(streamed=True))
+        with tool_client.chat.completions.stream(
+            model="claude-3-5-haiku-latest", messages=USER, response_format=city
+        ) as stream:
+            completion = stream.get_final_completion()
+        assert completion.choices[0].message.parsed == city(name="Paris", people=2102650)
+        assert completion.choices[0].finish_reason == "stop"
+        self.check_sent(tool_servers)
+
+    def test_a_schema_no_tool_can_take(self, tool_servers: Servers, tool_client: Any) -> None:
+        listed = {"type": "json_schema", "json_schema": {"name": "l", "schema": {"type": "array"}}}
+        with pytest.raises(openai.BadRequestError) as raised:
+            tool_client.chat.completions.create(
+                model="claude-3-5-haiku-latest", messages=USER, response_format=listed
+            )
+        assert "$.response_format.schema" in str(raised.value)

@@ -9,7 +9,7 @@ read and write the canonical form in JSON and msgpack.
 """
 
 from . import providers
-from ._answer_tool import ANSWER_TOOL, answer_as_tool, answer_from_tool
+from ._answer_tool import ANSWER_TOOL, StructuredOutput, answer_as_tool, answer_from_tool
 from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
@@ -164,6 +164,7 @@ __all__ = [
     "StreamEvent",
     "StreamTranslator",
     "StreamedToolCalls",
+    "StructuredOutput",
     "SystemMessage",
     "TextDelta",
     "TextPart",
