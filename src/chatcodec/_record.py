@@ -2,8 +2,10 @@
 
 One configuration for all of them:
 
-- ``frozen``: values, safe to share between threads, hashable where every
-  field is;
+- ``frozen``: values, safe to share between threads, and hashable: a field
+  msgspec cannot hash itself (``extras`` a decoder left as a plain dict, a
+  ``msgspec.Raw``) is hashed as its frozen copy or its bytes, so equal
+  records hash alike;
 - ``gc=False``: no GC header, 16 bytes less per object. Safe because every
   field holds JSON-like data (strings, numbers, tuples of records, dicts of
   JSON values), and JSON data has no cycles: a cycle could not be encoded;
@@ -22,6 +24,8 @@ import functools
 from typing import Any
 
 import msgspec
+
+from ._frozen import freeze
 
 __all__ = ["Record", "json_decoder", "shape"]
 
@@ -45,6 +49,9 @@ class Record(
     extras: dict[str, Any] | None = None
     """Fields the schema does not know, kept so nothing a source sent is lost."""
 
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, *map(_hashable, msgspec.structs.astuple(self))))
+
     def __repr__(self) -> str:
         parts = [f"{name}={shown}" for name, shown in self.__rich_repr__()]
         return f"{type(self).__name__}({', '.join(parts)})"
@@ -57,6 +64,16 @@ class Record(
             for name, default in _defaults(type(self))
             if (value := getattr(self, name)) is not default and value != default
         ]
+
+
+def _hashable(value: Any) -> Any:
+    """``value`` as a hashable equal to it: a JSON container frozen, a Raw as its bytes."""
+    kind = type(value)
+    if kind is dict or kind is list:
+        return freeze(value)
+    if kind is msgspec.Raw:
+        return bytes(value)
+    return value
 
 
 class Shown(str):
