@@ -47,9 +47,10 @@ def assistant_wire(
     elif content is not None:
         _assistant_parts(content, own, out, path, enc, response)
     calls = _calls(m, own, path, enc)
-    if calls and enc.dialect.call_signatures and "extra_content" not in calls[0]:
+    if calls and not response and enc.dialect.call_signatures and "extra_content" not in calls[0]:
         # Gemini 3 refuses the first call of a turn without the signature it
-        # made it with: a call it did not make gets Google's placeholder.
+        # made it with: a call it did not make gets Google's placeholder (in a
+        # request: a response is Gemini's own, sent as it is).
         calls[0]["extra_content"] = {"google": {"thought_signature": SKIP_SIGNATURE}}
         enc.lose(f"{path}.tool_calls[0]", PLACEHOLDER)
     if calls:

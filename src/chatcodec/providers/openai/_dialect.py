@@ -128,5 +128,7 @@ class DialectEncoding(Encoding):
     __slots__ = ("dialect",)
 
     def __init__(self, provider: str, losses: list[Loss] | None, dialect: Dialect) -> None:
-        super().__init__(provider, losses)
+        # Encoding's two fields set here, not through super(): one encode each call.
+        self.provider = provider
+        self.losses = losses
         self.dialect = dialect

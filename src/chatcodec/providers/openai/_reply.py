@@ -306,7 +306,7 @@ def _call(c: dict[str, Any], index: int, j: int) -> ToolCall | InvalidToolCall:
     if inner:
         own["~function"] = inner
     found: dict[str, Any] | None = {NAME: own} if own else None
-    signature = _thought_signature(own.get("extra_content"))
+    signature = _thought_signature(own["extra_content"]) if "extra_content" in own else None
     if signature is not None:
         # Gemini's OpenAI-compatible endpoint: the call's thought signature,
         # also where Gemini's own codec keeps it (the call goes back as read).
