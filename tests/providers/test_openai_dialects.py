@@ -424,3 +424,35 @@ class TestEntryPoints:
         result = convert_lines([line], source="anthropic", target="mistral", model="mistral-large")
         (record,) = result.records
         assert NINE.fullmatch(json.loads(record)["messages"][1]["tool_calls"][0]["id"])
+
+
+class TestStreams:
+    """A dialect's stream carries reasoning deltas under the key its clients read."""
+
+    THINKING = (
+        b'{"id":"r1","model":"m","object":"chat.completion","created":1,"choices":[{"index":0,'
+        b'"message":{"role":"assistant","content":"4","reasoning_content":"2+2."},'
+        b'"finish_reason":"stop"}]}'
+    )
+
+    @pytest.mark.parametrize(
+        ("name", "whole", "key"),
+        [
+            ("deepseek", "reasoning_content", "reasoning_content"),
+            ("vllm", "reasoning", "reasoning"),
+            ("openrouter", "reasoning_details", "reasoning"),
+        ],
+    )
+    def test_reasoning_key(self, name: str, whole: str, key: str) -> None:
+        codec = providers.get(name)
+        response = codec.decode_response(self.THINKING)
+        stream = codec.encode_stream(response)
+        deltas = [
+            json.loads(line[6:])["choices"][0]["delta"]
+            for line in stream.split(b"\n\n")
+            if line.startswith(b"data: {") and b'"delta":{"' in line
+        ]
+        assert any(whole in delta for delta in deltas)
+        events = providers.get("openai").stream().feed(stream)
+        encoder = codec.stream_encoder()
+        assert f'"{key}":"2+2."'.encode() in encoder.encode_all(events)

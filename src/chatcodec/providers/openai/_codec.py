@@ -77,12 +77,12 @@ class DialectCodec:
     def stream_encoder(
         self, head: Response | None = None, *, losses: list[Loss] | None = None
     ) -> OpenAIStreamEncoder:
-        """An encoder writing OpenAI Chat's stream (as ``openai.stream_encoder``)."""
-        return stream_encoder(head, losses=losses)
+        """An encoder writing the dialect's stream (as ``openai.stream_encoder``)."""
+        return stream_encoder(head, losses=losses, dialect=self.DIALECT)
 
     def encode_stream(self, response: Response, *, losses: list[Loss] | None = None) -> bytes:
-        """A whole response written as OpenAI Chat's stream."""
-        return encode_stream(response, losses=losses)
+        """A whole response written as the dialect's stream."""
+        return encode_stream(response, losses=losses, dialect=self.DIALECT)
 
 
 def _deepseek(request: Request) -> list[Problem]:
