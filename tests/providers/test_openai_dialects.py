@@ -301,6 +301,27 @@ class TestGeminiOpenAI:
         }
         assert losses == []
 
+    def test_snake_case_gemini_body(self) -> None:
+        vertex = {
+            "contents": [
+                {"role": "user", "parts": [{"text": "q"}]},
+                {
+                    "role": "model",
+                    "parts": [
+                        {"function_call": {"name": "f", "args": {}}, "thought_signature": "S"}
+                    ],
+                },
+            ]
+        }
+        body, losses = _to("gemini-openai", vertex, "gemini")
+        call = body["messages"][1]["tool_calls"][0]
+        assert call["extra_content"] == {"google": {"thought_signature": "S"}}
+        assert losses == []
+        _, losses = _to("openai", vertex, "gemini")
+        assert [loss.split(":")[0] for loss in losses] == [
+            "$.messages[1].tool_calls[0].extras.gemini.thought_signature"
+        ]
+
     def test_documented_body_round_trips(self) -> None:
         data = json.dumps(self.DOCUMENTED, separators=(",", ":")).encode()
         codec = providers.get("gemini-openai")

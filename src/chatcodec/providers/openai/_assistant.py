@@ -258,9 +258,9 @@ def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: DialectEnco
 
 def _call(call: ToolCall | InvalidToolCall, path: str, enc: DialectEncoding) -> dict[str, Any]:
     extras = call.extras
-    signature = None
+    signature = key = None
     if extras is not None and "gemini" in extras:
-        extras, signature = _gemini_signature(extras)
+        extras, signature, key = _gemini_signature(extras)
     own = enc.own(extras, path)
     out: dict[str, Any] = {}
     if own.get("~id") != "derived" and call.id is not None:
@@ -285,7 +285,7 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: DialectEncoding) -> 
         if enc.dialect.call_signatures:
             out["extra_content"] = {"google": {"thought_signature": signature}}
         else:
-            enc.lose(f"{path}.extras.gemini.thoughtSignature", _GEMINI_ONLY)
+            enc.lose(f"{path}.extras.gemini.{key}", _GEMINI_ONLY)
     return fill(out, own)
 
 
@@ -298,11 +298,13 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 """The thought signature Google documents for function calls Gemini did not make."""
 
 
-def _gemini_signature(extras: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """``extras`` without Gemini's thought signature of a call, and that signature."""
+def _gemini_signature(
+    extras: dict[str, Any],
+) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """``extras`` without Gemini's thought signature of a call, that signature and its key."""
     theirs = extras["gemini"]
     if type(theirs) is not dict:
-        return extras, None
+        return extras, None, None
     for key in ("thoughtSignature", "thought_signature"):
         signature = theirs.get(key)
         if type(signature) is str:
@@ -310,5 +312,5 @@ def _gemini_signature(extras: dict[str, Any]) -> tuple[dict[str, Any] | None, st
             others = {name: value for name, value in extras.items() if name != "gemini"}
             if rest:
                 others["gemini"] = rest
-            return others or None, signature
-    return extras, None
+            return others or None, signature, key
+    return extras, None, None
