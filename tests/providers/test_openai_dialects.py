@@ -103,6 +103,19 @@ class TestDeepSeek:
         assert "reasoning_content" not in body["messages"][1]
         assert "$.messages[1].content[0]: openai has no field for reasoning" in losses
 
+    def test_an_openrouter_entry_of_unknown_format_goes_as_text(self) -> None:
+        openrouter = (
+            b'{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant",'
+            b'"content":"a","reasoning_details":[{"type":"reasoning.text","text":"T",'
+            b'"signature":"S","format":"unknown"}]}]}'
+        )
+        body, losses = _to("deepseek", openrouter, "openrouter")
+        assert body["messages"][1]["reasoning_content"] == "T"
+        assert "reasoning_details" not in body["messages"][1]
+        assert losses == ["$.messages[1].content[0].signature: an openai reasoning signature"]
+        same, _ = cc.convert(openrouter, source="openrouter", target="openai", check=False)
+        assert same == openrouter
+
     def test_documented_body_round_trips(self) -> None:
         codec = providers.get("deepseek")
         assert codec.encode_request(codec.decode_request(self.DOCUMENTED)) == self.DOCUMENTED

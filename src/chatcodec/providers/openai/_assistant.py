@@ -100,7 +100,7 @@ def _assistant_parts(
                 refusals.append(part.text)
         elif isinstance(part, ReasoningPart):
             if listed and (thinking or part_own.get("~in") == "content"):
-                _foreign_signature(at, part, enc)
+                _unsent(at, part, enc)
                 if part.text or part_own:  # redacted reasoning alone has no text to send
                     chunks = _chunks(part.text, part_own.get("~chunks"))
                     items.append(fill({"type": "thinking", "thinking": chunks}, part_own))
@@ -138,12 +138,15 @@ def _reasoning(
 ) -> None:
     # The dialect's own key wins over the one the decoder noted: a body read
     # from vLLM (``reasoning``) goes to DeepSeek as ``reasoning_content``.
-    key = enc.dialect.reasoning or own.get("~reasoning")
+    wanted = enc.dialect.reasoning
+    key = wanted or own.get("~reasoning")
     signed = any(
         p.provider == NAME and (p.signature is not None or p.redacted is not None)
         for _, p, _ in parts
     )
-    if key == "reasoning_details" or (signed and key != "thinking"):
+    # OpenAI's own signed entries need reasoning_details, unless the dialect
+    # names another place (where they are reported).
+    if key == "reasoning_details" or (signed and wanted is None):
         details: list[Any] = []
         for at, part, part_own in parts:
             _detail(at, part, part_own, enc, details)
@@ -157,11 +160,19 @@ def _reasoning(
             enc.lose(at, f"{enc.dialect.name} has no field for reasoning")
         return
     for at, part, _ in parts:
-        _foreign_signature(at, part, enc)
+        _unsent(at, part, enc)
     out[key] = "".join(p.text for _, p, _ in parts)
     dup = own.get("~dup")
     if dup:
         out[dup] = out[key]
+
+
+def _unsent(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
+    """Report the signature and redacted data of a part written as text alone."""
+    if part.signature is not None:
+        enc.lose(f"{at}.signature", f"{a(part.provider or NAME)} reasoning signature")
+    if part.redacted is not None:
+        enc.lose(f"{at}.redacted", f"{part.provider or NAME} redacted reasoning")
 
 
 def _foreign_signature(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
