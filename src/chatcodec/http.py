@@ -100,8 +100,21 @@ def base_url(family: str, *, region: str = "us-east-1") -> str:
     >>> from chatcodec import http
     >>> http.base_url("gemini"), http.base_url("bedrock", region="eu-west-3")
     ('https://generativelanguage.googleapis.com/v1beta', 'https://bedrock-runtime.eu-west-3.amazonaws.com')
+
+    A service speaking OpenAI Chat has its own (OpenAI's where it has none
+    to give: Azure's is under the caller's resource):
+
+    >>> http.base_url("deepseek")
+    'https://api.deepseek.com'
     """
-    return ENDPOINTS[get(family).NAME].base_url.format(region=region)
+    codec = get(family)
+    return _root(codec) or ENDPOINTS[codec.NAME].base_url.format(region=region)
+
+
+def _root(codec: object) -> str | None:
+    """The API root of an OpenAI Chat dialect's codec, or None."""
+    dialect = getattr(codec, "DIALECT", None)
+    return getattr(dialect, "base_url", None)
 
 
 def build_request(
@@ -125,7 +138,9 @@ def build_request(
     ----------
     family : str
         A codec name (``"openai"``, ``"anthropic"``...) or a service speaking
-        one (``"groq"``: give its ``base_url``).
+        one: an OpenAI Chat dialect (``"deepseek"``, ``"openrouter"``,
+        ``"mistral"``...) writes the body that service takes, sent to its
+        own API root (Azure's and a vLLM server's: give ``base_url``).
     request : Request
         What to send. Gemini and Bedrock need ``request.model``: it is in
         their URL, escaped so that it never changes which path the request
@@ -209,7 +224,7 @@ def build_request(
     if name == "openai":
         request = _stream_options(request, streaming, include_usage)
     body = codec.encode_request(request, losses=losses, **options)
-    root = (base_url or endpoint.base_url.format(region=region)).rstrip("/")
+    root = (base_url or _root(codec) or endpoint.base_url.format(region=region)).rstrip("/")
     pairs = [("content-type", JSON), ("accept", endpoint.accept_stream if streaming else JSON)]
     if name == "anthropic":
         pairs.append(("anthropic-version", anthropic_version))

@@ -28,6 +28,7 @@ from ..providers import Codec, get
 from ..providers._direct import BATCH_STREAM, direct
 from ..providers._options import ToolCallContent, request_options
 from ..providers._placeholders import fill_response, missing
+from ..providers.openai import DIALECTS
 from . import _batch
 from ._detect import detect, mismatch
 from ._families import BEDROCK_NO_MODEL, PROVIDERS, Family, fill, normalize, wrap
@@ -57,11 +58,16 @@ class Plan(msgspec.Struct, frozen=True):
     keep_refused: bool = False
     tool_call_content: ToolCallContent = "omit"
     structured_output: StructuredOutput = "native"
+    dialect: str = ""
+    """The OpenAI Chat dialect written (``"deepseek"``...), when the target names one."""
 
     @classmethod
     def make(cls, source: str, target: str, kind: Kind, **options: Any) -> Plan:
         """Check the names, the kind and the options against each other."""
+        named = target.lower()
         source, target = normalize(source), normalize(target)
+        if target == "openai" and named in DIALECTS and named != "openai":
+            options["dialect"] = named
         if kind not in KINDS:
             raise ValidationError(f"kind must be one of {', '.join(KINDS)}", "$")
         if kind == "transcript" and source != "chatcodec":
@@ -130,9 +136,11 @@ class _Converter:
         self.batched = plan.kind == "batch"
         self.adapters: dict[str, Family] = {}
         self.target = family_of(
-            plan.target, batch=self.batched, tool_call_content=plan.tool_call_content
+            plan.dialect or plan.target,
+            batch=self.batched,
+            tool_call_content=plan.tool_call_content,
         )
-        self.target_codec = codec_of(plan.target, self.batched)
+        self.target_codec = codec_of(plan.dialect or plan.target, self.batched)
         self.bedrock_out = self.batched and plan.target == "bedrock"
         self.ident: str | None = None  # the batch id of the line just converted
         # A request line the direct path takes: what convert gives, without its
@@ -262,7 +270,7 @@ def answers(family: str, data: bytes) -> bool:
 
 def codec_of(name: str, batched: bool) -> Codec | None:
     """The codec whose rules a target's records must pass (None: no provider's)."""
-    if name not in PROVIDERS:
+    if name not in PROVIDERS and name not in DIALECTS:
         return None
     return get("anthropic" if batched and name == "bedrock" else name)
 
@@ -314,6 +322,7 @@ def convert_lines(
     first_line: int = 1,
     tool_call_content: ToolCallContent = "omit",
     structured_output: StructuredOutput = "native",
+    dialect: str = "",
 ) -> BulkResult:
     """Convert JSON records, one per line, from one family to another.
 
@@ -362,6 +371,9 @@ def convert_lines(
         output, and a response's call of that tool is read back as the
         answer's text (see :func:`chatcodec.answer_as_tool`); each request
         so changed carries a warning saying so.
+    dialect : str, optional
+        The OpenAI Chat dialect to write (``"deepseek"``...), as a ``target``
+        naming that service gives; a :class:`Plan`'s own field, passed back.
 
     Returns
     -------
@@ -396,6 +408,9 @@ def convert_lines(
     >>> result.records, result.refused, [str(p) for p in result.problems]
     ([], 1, ['error: must be set: Anthropic requires it - at line 1, `$.model`'])
     """
+    if dialect:
+        target = dialect  # a plan's own fields, passed back (see Plan.dialect)
+    named = target
     source, target = normalize(source), normalize(target)  # checked before any line
     result = BulkResult()
     converter: _Converter | None = None
@@ -409,7 +424,7 @@ def convert_lines(
         "structured_output": structured_output,
     }
     if kind is not None:
-        converter = _Converter(Plan.make(source, target, kind, **options))
+        converter = _Converter(Plan.make(source, named, kind, **options))
         result.kind = kind
     stream = _lines(lines)
     number = first_line - 1
@@ -426,7 +441,7 @@ def convert_lines(
                 raise ValidationError(
                     f"line {number}: {problem_of(error, '$').rule}", "$"
                 ) from None
-            converter = _Converter(Plan.make(source, target, found_kind, **options))
+            converter = _Converter(Plan.make(source, named, found_kind, **options))
             result.kind = found_kind
         if not checked:
             checked = True

@@ -181,5 +181,5 @@ def family(name: str, *, batch: bool = False, tool_call_content: str = "omit") -
         return _ShareGpt()
     if key == "bedrock" and batch:
         return _Bedrock()
-    codec = get(key)
+    codec = get(name)  # a service's name gives its dialect (OpenAI Chat's)
     return _Provider(codec, request_options(codec.NAME, tool_call_content))

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from .._errors import NotFoundError
@@ -51,6 +51,7 @@ ALIASES = FrozenMap(
     {
         "azure": "openai",
         "deepseek": "openai",
+        "gemini-openai": "openai",
         "groq": "openai",
         "mistral": "openai",
         "openrouter": "openai",
@@ -60,7 +61,13 @@ ALIASES = FrozenMap(
         "responses": "openai-responses",
     }
 )
-"""Services that speak another family's wire format."""
+"""Services that speak another family's wire format.
+
+A service speaking OpenAI Chat is one of its dialects: :func:`get` gives the
+``openai`` codec writing that dialect (DeepSeek's ``reasoning_content``,
+OpenRouter's ``reasoning_details``, Mistral's tool-call ids...), reading as
+``openai`` does.
+"""
 
 
 class Codec(Protocol):
@@ -155,11 +162,32 @@ def get(name: str) -> Codec:
     ------
     NotFoundError
         For a name that is none of these (also a ``KeyError``).
+
+    Notes
+    -----
+    A service speaking OpenAI Chat (``"deepseek"``, ``"openrouter"``,
+    ``"mistral"``, ``"vllm"``, ``"gemini-openai"``...) gives the ``openai``
+    codec configured with its dialect: it reads as ``openai`` does and writes
+    what that service takes (see :data:`chatcodec.providers.openai.DIALECTS`).
+    Its ``NAME`` is ``"openai"``.
     """
     key = name.lower()
+    dialect = _dialects.get(key)
+    if dialect is not None:
+        return dialect
     key = ALIASES.get(key, key)
     if key not in NAMES:
         raise NotFoundError(name, "codec", (*NAMES, *ALIASES))
     # A module name cannot hold "-": openai-responses lives in openai_responses.
     module: Codec = importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
     return module
+
+
+def _dialect_codecs() -> dict[str, Codec]:
+    """One codec per OpenAI Chat dialect, made at import (they are immutable)."""
+    from .openai import DIALECTS, DialectCodec
+
+    return {name: DialectCodec(d) for name, d in DIALECTS.items() if name != "openai"}
+
+
+_dialects: Mapping[str, Codec] = FrozenMap(_dialect_codecs())

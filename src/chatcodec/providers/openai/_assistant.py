@@ -1,9 +1,10 @@
 """Canonical assistant message -> OpenAI wire, for requests and responses alike.
 
 Text, or the content list when the message holds parts; reasoning as the
-dialect's key (``reasoning_content``, ``reasoning``, OpenRouter's
-``reasoning_details``) that the decoder noted; refusal; tool calls, valid and
-invalid in their original order, or the legacy ``function_call``.
+dialect being written takes it (see :mod:`._dialect`), else as the key
+(``reasoning_content``, ``reasoning``, OpenRouter's ``reasoning_details``)
+that the decoder noted; refusal; tool calls, valid and invalid in their
+original order, or the legacy ``function_call``.
 """
 
 from __future__ import annotations
@@ -21,14 +22,20 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
-from .._wire import Encoding, fill
+from .._wire import fill
 from ._common import NAME
+from ._dialect import BY_FORMAT, FORMATS, DialectEncoding
 
 __all__ = ["assistant_wire"]
 
 
 def assistant_wire(
-    m: AssistantMessage, own: dict[str, Any], path: str, enc: Encoding, *, response: bool = False
+    m: AssistantMessage,
+    own: dict[str, Any],
+    path: str,
+    enc: DialectEncoding,
+    *,
+    response: bool = False,
 ) -> dict[str, Any]:
     """The wire object of ``m`` (``own``: its OpenAI extras), before ``fill``."""
     out: dict[str, Any] = {}
@@ -40,6 +47,12 @@ def assistant_wire(
     elif content is not None:
         _assistant_parts(content, own, out, path, enc, response)
     calls = _calls(m, own, path, enc)
+    if calls and not response and enc.dialect.call_signatures and "extra_content" not in calls[0]:
+        # Gemini 3 refuses the first call of a turn without the signature it
+        # made it with: a call it did not make gets Google's placeholder (in a
+        # request: a response is Gemini's own, sent as it is).
+        calls[0]["extra_content"] = {"google": {"thought_signature": SKIP_SIGNATURE}}
+        enc.lose(f"{path}.tool_calls[0]", PLACEHOLDER)
     if calls:
         if own.get("~function_call") and len(calls) == 1:
             fc = calls[0]["function"]
@@ -54,11 +67,15 @@ def _assistant_parts(
     own: dict[str, Any],
     out: dict[str, Any],
     path: str,
-    enc: Encoding,
+    enc: DialectEncoding,
     response: bool,
 ) -> None:
     mode = own.get("~content")
     listed = mode == "parts"
+    # Mistral takes reasoning as a thinking chunk in the content list.
+    thinking = enc.dialect.reasoning == "thinking"
+    if thinking and not listed:
+        listed = any(type(part) is ReasoningPart for part in content)
     texts: list[str] = []
     items: list[Any] = []
     reasoning: list[tuple[str, ReasoningPart, dict[str, Any]]] = []
@@ -82,9 +99,11 @@ def _assistant_parts(
             else:
                 refusals.append(part.text)
         elif isinstance(part, ReasoningPart):
-            if part_own.get("~in") == "content" and listed:
-                chunks = _chunks(part.text, part_own.get("~chunks"))
-                items.append(fill({"type": "thinking", "thinking": chunks}, part_own))
+            if listed and (thinking or part_own.get("~in") == "content"):
+                _unsent(at, part, enc)
+                if part.text or part_own:  # redacted reasoning alone has no text to send
+                    chunks = _chunks(part.text, part_own.get("~chunks"))
+                    items.append(fill({"type": "thinking", "thinking": chunks}, part_own))
             else:
                 reasoning.append((at, part, part_own))
         else:
@@ -115,65 +134,117 @@ def _reasoning(
     parts: list[tuple[str, ReasoningPart, dict[str, Any]]],
     own: dict[str, Any],
     out: dict[str, Any],
-    enc: Encoding,
+    enc: DialectEncoding,
 ) -> None:
-    key = own.get("~reasoning")
+    # The dialect's own key wins over the one the decoder noted: a body read
+    # from vLLM (``reasoning``) goes to DeepSeek as ``reasoning_content``.
+    wanted = enc.dialect.reasoning
+    key = wanted or own.get("~reasoning")
     signed = any(
         p.provider == NAME and (p.signature is not None or p.redacted is not None)
         for _, p, _ in parts
     )
-    if key == "reasoning_details" or signed:
-        details = []
+    # OpenAI's own signed entries need reasoning_details, unless the dialect
+    # names another place (where they are reported).
+    if key == "reasoning_details" or (signed and wanted is None):
+        details: list[Any] = []
         for at, part, part_own in parts:
-            details.append(_detail(at, part, part_own, enc))
+            _detail(at, part, part_own, enc, details)
         out["reasoning_details"] = details
         dup = own.get("~dup")
         if dup:
             out[dup] = "".join(p.text for _, p, _ in parts)
         return
-    if key is None:
+    if key is None or key == "thinking":
         for at, _, _ in parts:
-            enc.lose(at, "openai has no field for reasoning")
+            enc.lose(at, f"{enc.dialect.name} has no field for reasoning")
         return
     for at, part, _ in parts:
-        _foreign_signature(at, part, enc)
+        _unsent(at, part, enc)
     out[key] = "".join(p.text for _, p, _ in parts)
     dup = own.get("~dup")
     if dup:
         out[dup] = out[key]
 
 
-def _foreign_signature(at: str, part: ReasoningPart, enc: Encoding) -> None:
+def _unsent(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
+    """Report the signature and redacted data of a part written as text alone."""
+    if part.signature is not None:
+        enc.lose(f"{at}.signature", f"{a(part.provider or NAME)} reasoning signature")
+    if part.redacted is not None:
+        enc.lose(f"{at}.redacted", f"{part.provider or NAME} redacted reasoning")
+
+
+def _foreign_signature(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
     if part.signature is not None and part.provider != NAME:
         enc.lose(f"{at}.signature", f"{a(part.provider)} reasoning signature")
     if part.redacted is not None and part.provider != NAME:
         enc.lose(f"{at}.redacted", f"{part.provider} redacted reasoning")
 
 
-def _detail(at: str, part: ReasoningPart, part_own: dict[str, Any], enc: Encoding) -> Any:
+def _detail(
+    at: str, part: ReasoningPart, part_own: dict[str, Any], enc: DialectEncoding, out: list[Any]
+) -> None:
+    """Append the ``reasoning_details`` entries of ``part`` to ``out``.
+
+    A part read from OpenRouter goes back as it came. Another family's part
+    gets the ``format`` of the family that made its signature (OpenRouter
+    replays it to that family's models only); a Responses reasoning item is
+    two entries, its summary and its encrypted content, as OpenRouter sends it.
+    """
     kind = part_own.get("type")
+    fmt = part_own.get("format")
+    # The family whose signature the entry may carry: OpenAI's own (an entry
+    # read without a format chatcodec knows), or the one its format names.
+    family = BY_FORMAT.get(fmt, NAME) if type(fmt) is str else NAME
     if kind is None:
+        fmt = FORMATS.get(part.provider or "")
+        if fmt is not None:
+            family = part.provider or NAME
+            if family == "openai-responses":
+                _responses_details(part, fmt, out)
+                return
         kind = "reasoning.encrypted" if part.redacted is not None and not part.text else None
         kind = kind or "reasoning.text"
     item: dict[str, Any] = {"type": kind}
+    ours = part.provider == family
     if kind == "reasoning.encrypted":
-        if part.redacted is not None and part.provider == NAME:
-            item["data"] = part.redacted
+        data = part.redacted if part.redacted is not None else part.signature
+        if data is not None and ours:
+            item["data"] = data
         else:
             _foreign_signature(at, part, enc)
     elif kind == "reasoning.summary":
         item["summary"] = part.text
     else:
         item["text"] = part.text
-    if part.signature is not None:
-        if part.provider == NAME:
+    if part.signature is not None and kind != "reasoning.encrypted":
+        if ours:
             item["signature"] = part.signature
         else:
             _foreign_signature(at, part, enc)
-    return fill(item, part_own)
+    if part.redacted is not None and kind != "reasoning.encrypted" and not ours:
+        _foreign_signature(at, part, enc)
+    if "type" not in part_own and fmt is not None:
+        item["format"] = fmt
+    out.append(fill(item, part_own))
 
 
-def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: Encoding) -> list[Any]:
+def _responses_details(part: ReasoningPart, fmt: str, out: list[Any]) -> None:
+    """A Responses reasoning item as OpenRouter writes it: summary, then encrypted data."""
+    if part.text:
+        out.append({"type": "reasoning.summary", "summary": part.text, "format": fmt})
+    if part.signature is not None:
+        item: dict[str, Any] = {"type": "reasoning.encrypted", "data": part.signature}
+        theirs = (part.extras or {}).get("openai-responses")
+        ident = theirs.get("id") if type(theirs) is dict else None
+        if type(ident) is str:
+            item["id"] = ident
+        item["format"] = fmt
+        out.append(item)
+
+
+def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: DialectEncoding) -> list[Any]:
     valid = [_call(c, f"{path}.tool_calls[{j}]", enc) for j, c in enumerate(m.tool_calls)]
     invalid = [
         _call(c, f"{path}.invalid_tool_calls[{j}]", enc) for j, c in enumerate(m.invalid_tool_calls)
@@ -196,8 +267,12 @@ def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: Encoding) -
     return [call if call is not None else next(rest) for call in merged]
 
 
-def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
-    own = enc.own(call.extras, path)
+def _call(call: ToolCall | InvalidToolCall, path: str, enc: DialectEncoding) -> dict[str, Any]:
+    extras = call.extras
+    signature = key = None
+    if extras is not None and "gemini" in extras:
+        extras, signature, key = _gemini_signature(extras)
+    own = enc.own(extras, path)
     out: dict[str, Any] = {}
     if own.get("~id") != "derived" and call.id is not None:
         out["id"] = call.id
@@ -217,4 +292,36 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[st
         fn["arguments"] = call.arguments
     inner = own.get("~function")
     out["function"] = fill(fn, inner) if inner else fn
+    if signature is not None and "extra_content" not in own:
+        if enc.dialect.call_signatures:
+            out["extra_content"] = {"google": {"thought_signature": signature}}
+        else:
+            enc.lose(f"{path}.extras.gemini.{key}", _GEMINI_ONLY)
     return fill(out, own)
+
+
+_GEMINI_ONLY = "a gemini thought signature: only gemini's openai-compatible endpoint takes one"
+PLACEHOLDER = (
+    "a function call gemini did not make: sent with the placeholder thought_signature"
+    " gemini 3 takes for one"
+)
+SKIP_SIGNATURE = "skip_thought_signature_validator"
+"""The thought signature Google documents for function calls Gemini did not make."""
+
+
+def _gemini_signature(
+    extras: dict[str, Any],
+) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """``extras`` without Gemini's thought signature of a call, that signature and its key."""
+    theirs = extras["gemini"]
+    if type(theirs) is not dict:
+        return extras, None, None
+    for key in ("thoughtSignature", "thought_signature"):
+        signature = theirs.get(key)
+        if type(signature) is str:
+            rest = {name: value for name, value in theirs.items() if name != key}
+            others = {name: value for name, value in extras.items() if name != "gemini"}
+            if rest:
+                others["gemini"] = rest
+            return others or None, signature, key
+    return extras, None, None

@@ -49,7 +49,9 @@ from .._lower import DENIED_RESULT, lower
 from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
+from ._call_ids import nine_char_ids
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
+from ._dialect import OPENAI, Dialect, DialectEncoding
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -72,6 +74,7 @@ def encode_request(
     vision: bool = True,
     denied_result: str = DENIED_RESULT,
     tool_call_content: ToolCallContent = "omit",
+    dialect: Dialect = OPENAI,
 ) -> bytes:
     """Write an OpenAI Chat Completions request body.
 
@@ -107,6 +110,13 @@ def encode_request(
         refuse the others. A message decoded from an OpenAI body that had
         ``"content": null`` sends it back whatever this says; with the
         default, a same-provider round trip writes what was read.
+    dialect : Dialect, optional
+        The service written for (see
+        :data:`~chatcodec.providers.openai.DIALECTS`): where reasoning goes
+        (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``
+        with each signature's family...), Gemini's call signatures, Mistral's
+        tool-call ids. :func:`chatcodec.providers.get` gives a codec that
+        passes it (``providers.get("deepseek")``).
 
     Returns
     -------
@@ -121,8 +131,10 @@ def encode_request(
     >>> print(openai.encode_request(request, developer_role="system").decode())
     {"model":"o3-mini","messages":[{"role":"system","content":"Be brief."},{"role":"user",...}]}
     """
-    enc = Encoding(NAME, losses)
+    enc = DialectEncoding(NAME, losses, dialect)
     request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
+    if dialect.nine_char_ids:
+        request = nine_char_ids(request)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
@@ -281,7 +293,7 @@ def _definition(tool: ToolDefinition, own: dict[str, Any]) -> dict[str, Any]:
 
 def _messages(
     messages: tuple[Message, ...],
-    enc: Encoding,
+    enc: DialectEncoding,
     developer_role: DeveloperRole,
     no_content: ToolCallContent = "omit",
 ) -> list[Any]:
@@ -376,7 +388,7 @@ def _answers(m: Message, ids: set[str]) -> bool:
 def _message(
     m: Message,
     index: int,
-    enc: Encoding,
+    enc: DialectEncoding,
     developer_role: DeveloperRole,
     moved: list[Any] | None = None,
     *,
@@ -526,7 +538,9 @@ def _file(part: FilePart, own: dict[str, Any], inner_own: dict[str, Any] | None)
 
 
 @refuses_depth
-def encode_response(response: Response, *, losses: list[Loss] | None = None) -> bytes:
+def encode_response(
+    response: Response, *, losses: list[Loss] | None = None, dialect: Dialect = OPENAI
+) -> bytes:
     """Write an OpenAI Chat Completions response body.
 
     A response OpenAI did not send (another provider's, or one built by
@@ -541,6 +555,8 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
         The canonical response (from any provider).
     losses : list of Loss, optional
         Where to report what the wire cannot carry.
+    dialect : Dialect, optional
+        The service written for, as for :func:`encode_request`.
 
     Returns
     -------
@@ -557,7 +573,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     >>> openai.encode_response(response)
     b'{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],"created":0,"model":"","object":"chat.completion","usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
     """
-    enc = Encoding(NAME, losses)
+    enc = DialectEncoding(NAME, losses, dialect)
     own = enc.own(response.extras, "$")
     # A response OpenAI did not send (another provider's, or built by hand)
     # gets the keys the SDK's ChatCompletion requires; OpenAI's own keeps its.
@@ -584,7 +600,9 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
     return encode_body(fill(out, own))
 
 
-def _choice(choice: Choice, i: int, path: str, enc: Encoding, foreign: bool) -> dict[str, Any]:
+def _choice(
+    choice: Choice, i: int, path: str, enc: DialectEncoding, foreign: bool
+) -> dict[str, Any]:
     own = enc.own(choice.extras, path)
     out: dict[str, Any] = {}
     if choice.index is not None:

@@ -34,6 +34,7 @@ from ._common import (
     opt_str,
     rest,
 )
+from ._dialect import BY_FORMAT
 from ._fast import fast_response
 
 __all__ = ["TYPE_TEXT", "assistant", "decode_response", "general_response"]
@@ -196,13 +197,20 @@ def _details(items: list[Any]) -> list[AssistantPart] | None:
         own = {"type": kind, **others} if others else {"type": kind}
         if signature is None and "signature" in item:
             own["signature"] = None
-        if key == "data":
-            part = ReasoningPart(redacted=value, provider=NAME, extras={NAME: own})
+        # The format names the family that made the signature or the data:
+        # it is theirs, replayed to that family (see _dialect).
+        fmt = item.get("format")
+        made_by = BY_FORMAT.get(fmt, NAME) if type(fmt) is str else NAME
+        if key == "data" and made_by == "openai-responses":
+            # A Responses item's encrypted_content, as that codec holds it.
+            part = ReasoningPart(signature=value, provider=made_by, extras={NAME: own})
+        elif key == "data":
+            part = ReasoningPart(redacted=value, provider=made_by, extras={NAME: own})
         else:
             part = ReasoningPart(
                 value,
                 signature,
-                provider=NAME if signature is not None else None,
+                provider=made_by if signature is not None else None,
                 extras={NAME: own},
             )
         parts.append(part)
@@ -297,7 +305,24 @@ def _call(c: dict[str, Any], index: int, j: int) -> ToolCall | InvalidToolCall:
         call_id = derive_id("call_", index, j, name, arguments)
     if inner:
         own["~function"] = inner
-    return _parse(call_id, name, arguments, {NAME: own} if own else None)
+    found: dict[str, Any] | None = {NAME: own} if own else None
+    signature = _thought_signature(own["extra_content"]) if "extra_content" in own else None
+    if signature is not None:
+        # Gemini's OpenAI-compatible endpoint: the call's thought signature,
+        # also where Gemini's own codec keeps it (the call goes back as read).
+        found = {**(found or {}), "gemini": {"thoughtSignature": signature}}
+    return _parse(call_id, name, arguments, found)
+
+
+def _thought_signature(extra: Any) -> str | None:
+    """The signature of ``extra_content: {"google": {"thought_signature": ...}}``, or None."""
+    if type(extra) is not dict:
+        return None
+    google = extra.get("google")
+    if type(google) is not dict:
+        return None
+    signature = google.get("thought_signature")
+    return signature if type(signature) is str else None
 
 
 _raw = msgspec.json.Decoder(Raw)

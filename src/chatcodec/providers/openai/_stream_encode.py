@@ -43,11 +43,14 @@ from .._stream_writer import (
 )
 from .._wire import Encoding
 from ._common import NAME
+from ._dialect import OPENAI, Dialect
 from ._encode import _usage, encode_response
 
 __all__ = ["OpenAIStreamEncoder", "encode_stream", "stream_encoder"]
 
 _DONE = b"data: [DONE]\n\n"
+REASONING = "reasoning_content"
+"""The key of reasoning deltas unless the dialect or the head says another."""
 # Message keys the events fill; from the head only when null.
 _STREAMED = frozenset(
     ("content", "refusal", "tool_calls", "reasoning_content", "reasoning", "reasoning_details")
@@ -79,7 +82,7 @@ class _Answer:
         "unnamed",
     )
 
-    def __init__(self, index: int, head: dict[str, Any] | None) -> None:
+    def __init__(self, index: int, head: dict[str, Any] | None, reasoning: str) -> None:
         self.index = index
         self.started = False
         self.finished = False
@@ -100,13 +103,22 @@ class _Answer:
         self.open: dict[str, Any] = (
             {"finish_reason": None} if head is None or "finish_reason" in head else {}
         )
-        self.reasoning = "reasoning" if "reasoning" in message else "reasoning_content"
+        self.reasoning = "reasoning" if "reasoning" in message else reasoning
 
 
 class OpenAIStreamEncoder(StreamEncoder):
     """Write an OpenAI Chat Completions stream; made by :func:`stream_encoder`, see there."""
 
-    __slots__ = ("_answers", "_before", "_heads", "_include_usage", "_signed", "_top", "_usage")
+    __slots__ = (
+        "_answers",
+        "_before",
+        "_heads",
+        "_include_usage",
+        "_reasoning",
+        "_signed",
+        "_top",
+        "_usage",
+    )
 
     @refuses_depth
     def __init__(
@@ -115,9 +127,15 @@ class OpenAIStreamEncoder(StreamEncoder):
         *,
         include_usage: bool = True,
         losses: list[Loss] | None = None,
+        dialect: Dialect = OPENAI,
     ) -> None:
         super().__init__(losses)
-        body = loads(encode_response(head)) if head is not None else {}
+        body = loads(encode_response(head, dialect=dialect)) if head is not None else {}
+        # The key of reasoning deltas: vLLM's and OpenRouter's streams say
+        # "reasoning", DeepSeek's and OpenAI-style servers' "reasoning_content".
+        self._reasoning = (
+            "reasoning" if dialect.reasoning in ("reasoning", "reasoning_details") else REASONING
+        )
         self._top = _top(body)
         self._top.setdefault("object", "chat.completion.chunk")
         # What dumps({**top, "choices": [choice]}) writes before the choice.
@@ -140,7 +158,7 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _answer(self, key: int) -> _Answer:
         answer = self._answers.get(key)
         if answer is None:
-            answer = self._answers[key] = _Answer(key, self._heads.get(key))
+            answer = self._answers[key] = _Answer(key, self._heads.get(key), self._reasoning)
         return answer
 
     def _delta(self, key: int, delta: dict[str, Any]) -> bytes:
@@ -300,6 +318,7 @@ def stream_encoder(
     *,
     include_usage: bool = True,
     losses: list[Loss] | None = None,
+    dialect: Dialect = OPENAI,
 ) -> OpenAIStreamEncoder:
     r"""An encoder for an OpenAI Chat Completions stream: events in, SSE bytes out.
 
@@ -321,6 +340,9 @@ def stream_encoder(
     losses : list of Loss, optional
         Where to report what the stream cannot carry (reasoning signatures,
         parts with no Chat Completions field).
+    dialect : Dialect, optional
+        The service written for: reasoning deltas go as ``reasoning`` for
+        vLLM and OpenRouter, ``reasoning_content`` otherwise.
 
     Examples
     --------
@@ -335,12 +357,16 @@ def stream_encoder(
     >>> encoder.finish()
     b'data: [DONE]\n\n'
     """
-    return OpenAIStreamEncoder(head, include_usage=include_usage, losses=losses)
+    return OpenAIStreamEncoder(head, include_usage=include_usage, losses=losses, dialect=dialect)
 
 
 @refuses_depth
 def encode_stream(
-    response: Response, *, include_usage: bool = True, losses: list[Loss] | None = None
+    response: Response,
+    *,
+    include_usage: bool = True,
+    losses: list[Loss] | None = None,
+    dialect: Dialect = OPENAI,
 ) -> bytes:
     """Write a whole response as the stream OpenAI would have sent for it.
 
@@ -357,8 +383,10 @@ def encode_stream(
         Write the usage chunk.
     losses : list of Loss, optional
         Where to report what the wire cannot carry.
+    dialect : Dialect, optional
+        The service written for, as for :func:`encode_response`.
     """
-    body = loads(encode_response(response, losses=losses))
+    body = loads(encode_response(response, losses=losses, dialect=dialect))
     top = _top(body)
     out: list[bytes] = []
 
