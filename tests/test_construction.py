@@ -173,7 +173,7 @@ class TestRefusedWhenBuilt:
             (lambda: cc.Transcript(v=2, records=(5,)), "$.records[0]"),  # type: ignore[arg-type]
             (lambda: cc.Transcript(v=2, policy="loose"), "$.policy"),  # type: ignore[arg-type]
             (lambda: cc.ResponseFormat("xml"), "$.type"),  # type: ignore[arg-type]
-            (lambda: cc.ResponseFormat("json_schema", ""), "$.name"),
+            (lambda: cc.ResponseFormat("json_schema", 5), "$.name"),  # type: ignore[arg-type]
             (lambda: cc.ResponseFormat("json_schema", strict=1), "$.strict"),  # type: ignore[arg-type]
             (lambda: cc.ResponseFormat("json_schema", schema=5), "$.schema"),  # type: ignore[arg-type]
             (lambda: cc.ResponseFormat("json_schema", schema={"a": math.nan}), "$.schema[...]"),

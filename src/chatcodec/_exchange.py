@@ -75,8 +75,8 @@ class ToolChoice(Record, frozen=True):
         name: object = self.name
         if type(mode) is not str or mode not in _MODES:
             raise ValidationError("must be 'auto', 'none', 'required' or 'tool'", "$.mode")
-        if name is not None and (type(name) is not str or not name):
-            raise ValidationError("must be a string that is not empty", "$.name")
+        if name is not None and type(name) is not str:
+            raise ValidationError("must be a string", "$.name")
         if (mode == "tool") != (name is not None):
             raise ValidationError('must be set exactly when mode is "tool"', "$.name")
         if self.extras is not None and type(self.extras) is not dict:
@@ -112,8 +112,8 @@ class ResponseFormat(Record, frozen=True):
         if type(kind) is not str or kind not in _FORMATS:
             raise ValidationError("must be 'text', 'json_object' or 'json_schema'", "$.type")
         name: object = self.name
-        if name is not None and (type(name) is not str or not name):
-            raise ValidationError("must be a string that is not empty", "$.name")
+        if name is not None and type(name) is not str:
+            raise ValidationError("must be a string", "$.name")
         if self.strict is not None and self.strict is not True and self.strict is not False:
             raise ValidationError("must be true or false", "$.strict")
         if self.schema is not None and type(self.schema) is not FrozenDict:
