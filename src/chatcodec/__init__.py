@@ -9,6 +9,7 @@ read and write the canonical form in JSON and msgpack.
 """
 
 from . import providers
+from ._cache import CachePoint
 from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
@@ -114,6 +115,7 @@ __all__ = [
     "AudioPart",
     "BaseMessage",
     "BulkResult",
+    "CachePoint",
     "ChatCodecError",
     "Choice",
     "ContentPart",

@@ -157,33 +157,48 @@ def _thinking(request: Request, found: list[Problem]) -> None:
 
 
 CACHE_POINTS = 4
-"""The most blocks (and tools) a request may mark with ``cache_control``."""
+"""The most cache breakpoints a request may set (blocks, tools, and the automatic one)."""
 
 
 def _cached(extras: dict[str, Any] | None) -> bool:
-    """Whether what holds ``extras`` is written with a ``cache_control``."""
+    """Whether what holds ``extras`` is written with a ``cache_control`` kept there."""
     if not extras:
         return False  # the usual part
     own = (borrow_cache(extras) or {}).get(NAME)
     return type(own) is dict and own.get("cache_control") is not None
 
 
+def _point(record: Any, path: str, points: list[str]) -> None:
+    """Add ``record``'s cache point, canonical or kept in its extras, to ``points``."""
+    if getattr(record, "cache", None) is not None:
+        points.append(path + ".cache")
+    elif _cached(record.extras):
+        points.append(path + ".cache_control")
+
+
 def _cache_points(request: Request, found: list[Problem]) -> None:
-    """At most four cache breakpoints: tools, instructions, blocks and calls alike."""
-    points = [f"$.tools[{k}]" for k, tool in enumerate(request.tools) if _cached(tool.extras)]
+    """At most four cache breakpoints: tools, instructions, blocks and calls alike.
+
+    A top-level ``cache_control`` (automatic caching) takes one of the four.
+    """
+    points: list[str] = []
+    own = request.extras.get(NAME) if request.extras else None
+    if type(own) is dict and own.get("cache_control") is not None:
+        points.append(f"$.extras.{NAME}.cache_control")
+    for k, tool in enumerate(request.tools):
+        _point(tool, f"$.tools[{k}]", points)
     for i, message in enumerate(request.messages):
         path = f"$.messages[{i}]"
-        if _cached(message.extras):
-            points.append(path)
+        _point(message, path, points)
         content = getattr(message, "content", None)
         if type(content) is tuple:
-            points += [f"{path}.content[{j}]" for j, p in enumerate(content) if _cached(p.extras)]
+            for j, part in enumerate(content):
+                _point(part, f"{path}.content[{j}]", points)
         for j, call in enumerate(getattr(message, "tool_calls", ())):
-            if _cached(call.extras):
-                points.append(f"{path}.tool_calls[{j}]")
+            _point(call, f"{path}.tool_calls[{j}]", points)
     if len(points) > CACHE_POINTS:
-        rule = f"at most {CACHE_POINTS} blocks may set cache_control: Anthropic refuses more"
-        found.append(Problem(points[CACHE_POINTS] + ".cache_control", rule))
+        rule = f"at most {CACHE_POINTS} cache points: Anthropic refuses more"
+        found.append(Problem(points[CACHE_POINTS], rule))
 
 
 def check_request(request: Request) -> list[Problem]:
