@@ -17,18 +17,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from .._cache import CACHE_TTLS, CachePoint
 from .._exchange import Request
+from .._frozen import FrozenMap
+from .._loss import Loss
 from ._wire import Encoding
+
+CACHE_LIMITS = FrozenMap({"anthropic": 4, "bedrock": 4})
+"""The most cache points a request may hold, by family (more is refused with a 400)."""
 
 __all__ = [
     "CACHE_CONTROL",
+    "CACHE_LIMITS",
     "NO_CACHE",
     "cache_control",
     "cache_points",
     "read_cache_control",
     "report_cache",
     "take_cache",
+    "trim_cache",
 ]
 
 CACHE_CONTROL = "cache_control"
@@ -37,6 +46,9 @@ CACHE_CONTROL = "cache_control"
 NO_CACHE = "{} has no cache points: the provider caches by itself or not at all"
 """The loss of a cache point, formatted with the target family's name."""
 
+_REASONS = FrozenMap(
+    {"gemini": "gemini has no cache points: it caches by reference (a cachedContent made apart)"}
+)
 _KEYS = frozenset({"type", "ttl"})
 _EPHEMERAL = {"type": "ephemeral"}
 _BY_TTL = {ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS}
@@ -105,6 +117,42 @@ def report_cache(request: Request, enc: Encoding) -> None:
     """Report each cache point of ``request`` as lost (a family without them)."""
     if enc.losses is None:
         return  # nobody asked: no scan
-    reason = NO_CACHE.format(enc.provider)
+    reason = _REASONS.get(enc.provider) or NO_CACHE.format(enc.provider)
     for path in cache_points(request):
         enc.lose(path, reason)
+
+
+def trim_cache(request: Request, target: str, losses: list[Loss]) -> Request:
+    """``request`` with the cache points beyond ``target``'s limit left out, each reported.
+
+    The first ones in the prompt's order are kept: a request converted from
+    another family is sent as the target takes it instead of being refused.
+    """
+    limit = CACHE_LIMITS.get(target)
+    if limit is None or len(found := cache_points(request)) <= limit:
+        return request
+    reason = f"{target} takes at most {limit} cache points: left out"
+    losses.extend(Loss(path, reason) for path in found[limit:])
+    left = limit
+
+    def keep(record: Any) -> Any:
+        nonlocal left
+        if getattr(record, "cache", None) is None:
+            return record
+        if left:
+            left -= 1
+            return record
+        return msgspec.structs.replace(record, cache=None)
+
+    tools = tuple(keep(tool) for tool in request.tools)
+    messages = []
+    for message in request.messages:
+        message = keep(message)
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            message = msgspec.structs.replace(message, content=tuple(keep(p) for p in content))
+        calls = getattr(message, "tool_calls", ())
+        if calls:
+            message = msgspec.structs.replace(message, tool_calls=tuple(keep(c) for c in calls))
+        messages.append(message)
+    return msgspec.structs.replace(request, tools=tools, messages=tuple(messages))

@@ -16,6 +16,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._cache import CACHE_LIMITS
 from .._models import foreign_model
 from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
@@ -156,7 +157,7 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         found.append(Problem("$.tool_choice.mode", rule))
 
 
-CACHE_POINTS = 4
+CACHE_POINTS = CACHE_LIMITS[NAME]
 """The most cache breakpoints a request may set (blocks, tools, and the automatic one)."""
 
 

@@ -322,16 +322,16 @@ def _tool_config(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> 
     rest = dict(value)
     tools = rest.get("tools")
     if type(tools) is list and tools:
-        found: list[Tool] = []
+        kept: list[Tool] = []
         for k, tool in enumerate(tools):
-            if found and type(found[-1]) is ToolDefinition and type(tool) is dict:
+            if kept and type(kept[-1]) is ToolDefinition and type(tool) is dict:
                 # A cache point after a tool: that tool's.
-                definition = closed(found[-1], tool) if "cachePoint" in tool else None
+                definition = closed(kept[-1], tool) if "cachePoint" in tool else None
                 if definition is not None:
-                    found[-1] = definition
+                    kept[-1] = definition
                     continue
-            found.append(_tool_at(tool, k))
-        fields["tools"] = tuple(found)
+            kept.append(_tool_at(tool, k))
+        fields["tools"] = tuple(kept)
         del rest["tools"]
     choice = rest.get("toolChoice")
     found = choice.items() if type(choice) is dict and len(choice) == 1 else ()

@@ -48,6 +48,7 @@ from .._lower import DENIED_RESULT, lower
 from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
+from ._cache import carry_cache
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
 
 __all__ = ["encode_request", "encode_response"]
@@ -121,6 +122,7 @@ def encode_request(
     """
     enc = Encoding(NAME, losses)
     request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
+    request = carry_cache(request, enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
