@@ -141,14 +141,14 @@ def _message(message: Any, path: str, enc: Encoding, gateway: bool) -> Any:
             return message
         if not _goes(message, gateway):
             return _drop(message, path, enc, NO_CACHE)
-        parts = _own(message.extras).get("~parts")
+        held: Any = _own(message.extras).get("~parts")
         text = message.content
-        if type(parts) is list and parts and sum(n for n, _ in parts) == len(text):
-            parts = [*parts[:-1], [parts[-1][0], {**parts[-1][1]}]]
+        if type(held) is list and held and sum(n for n, _ in held) == len(text):
+            lengths = [*held[:-1], [held[-1][0], {**held[-1][1]}]]
         else:
-            parts = [[len(text), {}]]
-        parts[-1][1].setdefault(CACHE_CONTROL, cache_control(message.cache))
-        own = {**_own(message.extras), "~parts": parts}
+            lengths = [[len(text), {}]]
+        lengths[-1][1].setdefault(CACHE_CONTROL, cache_control(message.cache))
+        own = {**_own(message.extras), "~parts": lengths}
         return msgspec.structs.replace(
             message, cache=None, extras={**(message.extras or {}), NAME: own}
         )
