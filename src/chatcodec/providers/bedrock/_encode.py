@@ -34,6 +34,7 @@ from ._decode import finish_reason, response_format
 
 __all__ = ["encode_request", "encode_response"]
 
+INNER_CACHE = "bedrock takes a cache point after a tool result, not inside it"
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 
@@ -78,15 +79,20 @@ class _Encoder:
             blocks = self.parts(content, f"{path}.content")
         self.place("user", own, blocks)
 
-    def parts(self, content: Any, path: str) -> list[Any]:
+    def parts(self, content: Any, path: str, inner: bool = False) -> list[Any]:
+        """The blocks of parts; ``inner``: of a tool result, which holds no ``cachePoint``."""
         blocks = []
         for j, part in enumerate(content):
             block = user_block(part, self.enc, f"{path}[{j}]")
             if block is not None:
                 blocks.append(block)
                 cache = getattr(part, "cache", None)
-                if cache is not None:
+                if cache is None:
+                    continue
+                if not inner:
                     blocks.append(cache_block(cache))
+                elif j != len(content) - 1:
+                    self.enc.lose(f"{path}[{j}].cache", INNER_CACHE)
         return blocks
 
     def tool(self, message: ToolMessage, path: str) -> None:
@@ -98,7 +104,7 @@ class _Encoder:
         elif type(message.content) is str:
             result["content"] = [{"text": message.content}]
         else:
-            result["content"] = self.parts(message.content, f"{path}.content")
+            result["content"] = self.parts(message.content, f"{path}.content", inner=True)
         if message.is_error:
             result["status"] = "error"
         elif own.get("~status") == "success":
@@ -107,8 +113,16 @@ class _Encoder:
         if TURN in own:  # the keys of the turn, not of the result
             own = {key: value for key, value in own.items() if key != TURN}
         blocks = [{"toolResult": fill(result, own)}]
-        if message.cache is not None:
-            blocks.append(cache_block(message.cache))
+        cache = message.cache
+        if cache is None and type(message.content) is tuple and message.content:
+            # The last part's closes the result: the cachePoint after it.
+            cache = getattr(message.content[-1], "cache", None)
+        elif cache is not None and type(message.content) is tuple and message.content:
+            last = getattr(message.content[-1], "cache", None)
+            if last is not None:
+                self.enc.lose(f"{path}.content[{len(message.content) - 1}].cache", INNER_CACHE)
+        if cache is not None:
+            blocks.append(cache_block(cache))
         self.place("user", turn_own, blocks)
 
     def assistant(self, message: AssistantMessage, path: str) -> list[Any]:
