@@ -69,6 +69,9 @@ def _check_optional(part: object, *names: str) -> None:
 class TextPart(Cacheable, frozen=True, tag_field="type", tag="text"):
     """A piece of text.
 
+    Like an image or a file part, it may close a cache point: ``cache``, a
+    :class:`~chatcodec.CachePoint` (keyword only).
+
     Examples
     --------
     >>> TextPart("Describe this picture.")
