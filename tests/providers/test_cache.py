@@ -474,3 +474,41 @@ class TestProperty:
         assert blocks_with(json.loads(back), "cache_control") == blocks_with(
             json.loads(body), "cache_control"
         )
+
+
+def every_cache_point(model: str) -> Request:
+    """A cache point on each kind that may close one."""
+    point, hour = cc.CachePoint(), cc.CachePoint(ttl="1h")
+    call = cc.ToolCall("toolu_1", "f", msgspec.Raw(b'{"a":1}'), cache=point)
+    return Request(
+        (
+            cc.SystemMessage("Be brief.", cache=hour),
+            cc.user(
+                [
+                    cc.TextPart("Look:", cache=point),
+                    cc.ImagePart(data="iVBORw0KGgo=", media_type="image/png", cache=point),
+                    cc.FilePart(data="JVBERi0=", media_type="application/pdf", cache=point),
+                ]
+            ),
+            cc.AssistantMessage(tool_calls=(call,)),
+            cc.ToolMessage("toolu_1", "Sunny", cache=point),
+        ),
+        tools=(ToolDefinition("f", parameters=ANY, strict=False, cache=point),),
+        model=model,
+        max_tokens=64,
+    )
+
+
+class TestNothingDroppedSilently:
+    """Every family writes each cache point or reports it, one by one."""
+
+    @pytest.mark.parametrize("model", ["m", "anthropic/claude-sonnet-4.5"])
+    @pytest.mark.parametrize("codec", providers.NAMES)
+    def test_written_or_reported(self, codec: str, model: str) -> None:
+        request = every_cache_point(model)
+        losses: list[cc.Loss] = []
+        out = json.loads(providers.get(codec).encode_request(request, losses=losses))
+        written = len(blocks_with(out, "cache_control")) + len(blocks_with(out, "cachePoint"))
+        lost = [loss.path for loss in losses if loss.path.endswith(".cache")]
+        assert written + len(lost) == len(cache_points(request)) == 7
+        assert set(lost) <= set(cache_points(request))
