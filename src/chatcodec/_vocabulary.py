@@ -1002,6 +1002,7 @@ NAMES = frozenset(
         "cost",
         "cost_type",
         "count",
+        "count_cache",
         "country",
         "cowork_daily_active_user_count",
         "cowork_metrics",

@@ -34,6 +34,7 @@ __all__ = [
     "NO_CACHE",
     "cache_control",
     "cache_points",
+    "count_cache",
     "read_cache_control",
     "report_cache",
     "take_cache",
@@ -50,8 +51,7 @@ _REASONS = FrozenMap(
     {"gemini": "gemini has no cache points: it caches by reference (a cachedContent made apart)"}
 )
 _KEYS = frozenset({"type", "ttl"})
-_EPHEMERAL = {"type": "ephemeral"}
-_BY_TTL = {ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS}
+_BY_TTL = FrozenMap({ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS})
 _PLAIN = CachePoint()
 
 
@@ -70,7 +70,7 @@ def read_cache_control(value: Any) -> CachePoint | None:
 def cache_control(point: CachePoint) -> dict[str, Any]:
     """The ``cache_control`` object of ``point``."""
     if point.ttl is None:
-        return dict(_EPHEMERAL)
+        return {"type": "ephemeral"}
     return {"type": "ephemeral", "ttl": point.ttl}
 
 
@@ -109,6 +109,29 @@ def cache_points(request: Request) -> list[str]:
     return found
 
 
+def count_cache(request: Request) -> int:
+    """How many cache points ``request`` has: :func:`cache_points` without the paths.
+
+    One scan with no call per record: it runs on every converted request.
+    """
+    n = 0
+    for tool in request.tools:
+        if getattr(tool, "cache", None) is not None:
+            n += 1
+    for message in request.messages:
+        if getattr(message, "cache", None) is not None:
+            n += 1
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            for part in content:
+                if getattr(part, "cache", None) is not None:
+                    n += 1
+        for call in getattr(message, "tool_calls", ()):
+            if call.cache is not None:
+                n += 1
+    return n
+
+
 def _has(record: object) -> bool:
     return getattr(record, "cache", None) is not None
 
@@ -129,8 +152,9 @@ def trim_cache(request: Request, target: str, losses: list[Loss]) -> Request:
     another family is sent as the target takes it instead of being refused.
     """
     limit = CACHE_LIMITS.get(target)
-    if limit is None or len(found := cache_points(request)) <= limit:
+    if limit is None or count_cache(request) <= limit:
         return request
+    found = cache_points(request)
     reason = f"{target} takes at most {limit} cache points: left out"
     losses.extend(Loss(path, reason) for path in found[limit:])
     left = limit

@@ -16,7 +16,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from .._cache import CACHE_LIMITS
+from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
 from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
@@ -169,6 +169,20 @@ def _cached(extras: dict[str, Any] | None) -> bool:
     return type(own) is dict and own.get("cache_control") is not None
 
 
+def _kept_count(request: Request) -> int:
+    """How many ``cache_control`` keys the extras keep (another form, automatic caching)."""
+    own = request.extras.get(NAME) if request.extras else None
+    n = int(type(own) is dict and own.get("cache_control") is not None)
+    n += sum(_cached(tool.extras) for tool in request.tools)
+    for message in request.messages:
+        n += _cached(message.extras)
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            n += sum(_cached(part.extras) for part in content)
+        n += sum(_cached(call.extras) for call in getattr(message, "tool_calls", ()))
+    return n
+
+
 def _point(record: Any, path: str, points: list[str]) -> None:
     """Add ``record``'s cache point, canonical or kept in its extras, to ``points``."""
     if getattr(record, "cache", None) is not None:
@@ -182,6 +196,8 @@ def _cache_points(request: Request, found: list[Problem]) -> None:
 
     A top-level ``cache_control`` (automatic caching) takes one of the four.
     """
+    if count_cache(request) + _kept_count(request) <= CACHE_POINTS:
+        return  # the usual request: counted, no paths built
     points: list[str] = []
     own = request.extras.get(NAME) if request.extras else None
     if type(own) is dict and own.get("cache_control") is not None:

@@ -99,7 +99,7 @@ def finish_reason(raw: str) -> FinishReason:
 
 
 _PLAIN = CachePoint()
-_BY_TTL = {ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS}
+_BY_TTL = FrozenMap({ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS})
 _CACHE_KEYS = frozenset(("type", "ttl"))
 _CLOSABLE = frozenset((TextPart, ImagePart, FilePart))
 

@@ -22,7 +22,7 @@ from ..._messages import (
 )
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from .._cache import CACHE_LIMITS, cache_points
+from .._cache import CACHE_LIMITS, cache_points, count_cache
 from ._blocks import AFTER, IMAGE_FORMATS, NAME
 
 __all__ = ["check_request"]
@@ -95,6 +95,26 @@ CACHE_POINTS = CACHE_LIMITS[NAME]
 _CACHE_BLOCK = b'{"cachePoint"'
 
 
+def _kept_count(request: Request) -> int:
+    """How many ``cachePoint`` blocks ``request`` keeps whole (usually none)."""
+    n = 0
+    for tool in request.tools:
+        if type(tool) is ProviderTool and _kept_point(tool):
+            n += 1
+    for message in request.messages:
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            for part in content:
+                if type(part) is OpaquePart and _kept_point(part):
+                    n += 1
+        if message.extras:
+            own = message.extras.get(NAME)
+            after = own.get(AFTER) if type(own) is dict else None
+            if type(after) is list:
+                n += sum(type(block) is dict and "cachePoint" in block for block in after)
+    return n
+
+
 def _kept_point(record: Any) -> bool:
     """Whether a block kept whole (a part, a tool) is a ``cachePoint``."""
     kind = type(record)
@@ -107,6 +127,8 @@ def _kept_point(record: Any) -> bool:
 
 def _cache_points(request: Request, found: list[Problem]) -> None:
     """At most four cache points: the canonical ones, and those kept whole in their place."""
+    if count_cache(request) + _kept_count(request) <= CACHE_POINTS:
+        return  # the usual request: counted, no paths built
     points = cache_points(request)
     points += [f"$.tools[{k}]" for k, tool in enumerate(request.tools) if _kept_point(tool)]
     for i, message in enumerate(request.messages):

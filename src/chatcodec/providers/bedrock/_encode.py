@@ -130,6 +130,7 @@ class _Encoder:
         own = enc.own(message.extras, path)
         content = message.content
         blocks: list[Any] = []
+        closes = False  # a part or call closes a cache point: a _Closed slot to open
         if isinstance(content, str):
             if content or not (message.tool_calls or message.invalid_tool_calls):
                 blocks.append({"text": content})  # else no block: bedrock refuses blank text
@@ -141,6 +142,7 @@ class _Encoder:
                     if cache is not None:
                         # One slot for the ~order hint: the part and its cache point.
                         block = _Closed((block, cache_block(cache)))
+                        closes = True
                     blocks.append(block)
         calls = []
         for j, call in enumerate(message.tool_calls):
@@ -148,13 +150,14 @@ class _Encoder:
             use: Any = {"toolUse": fill(spec, enc.own(call.extras, f"{path}.tool_calls[{j}]"))}
             if call.cache is not None:
                 use = _Closed((use, cache_block(call.cache)))
+                closes = True
             calls.append(use)
         for j, bad in enumerate(message.invalid_tool_calls):
             block = _invalid(bad, enc, f"{path}.invalid_tool_calls[{j}]")
             if block is not None:
                 calls.append(block)
         blocks = _interleave(blocks, calls, own.get("~order"))
-        if any(type(block) is _Closed for block in blocks):
+        if closes:
             blocks = [one for block in blocks for one in _blocks_of(block)]
         self.place("assistant", {**own, "~empty": content == ()}, blocks)
         return blocks
