@@ -10,6 +10,7 @@ read and write the canonical form in JSON and msgpack.
 
 from . import providers
 from ._answer_tool import ANSWER_TOOL, StructuredOutput, answer_as_tool, answer_from_tool
+from ._cache import CachePoint
 from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
@@ -116,6 +117,7 @@ __all__ = [
     "AudioPart",
     "BaseMessage",
     "BulkResult",
+    "CachePoint",
     "ChatCodecError",
     "Choice",
     "ContentPart",

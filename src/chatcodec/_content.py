@@ -13,6 +13,7 @@ from typing import Any, Literal, Self, get_args
 
 from msgspec import Raw
 
+from ._cache import Cacheable, CachePoint, check_cache
 from ._errors import ValidationError
 from ._fields import (
     check_choice,
@@ -65,8 +66,11 @@ def _check_optional(part: object, *names: str) -> None:
             _check_text(value, "$." + name)
 
 
-class TextPart(Record, frozen=True, tag_field="type", tag="text"):
+class TextPart(Cacheable, frozen=True, tag_field="type", tag="text"):
     """A piece of text.
+
+    Like an image or a file part, it may close a cache point: ``cache``, a
+    :class:`~chatcodec.CachePoint` (keyword only).
 
     Examples
     --------
@@ -81,9 +85,11 @@ class TextPart(Record, frozen=True, tag_field="type", tag="text"):
             _check_text(self.text, "$.text")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
 
-class _MediaPart(Record, frozen=True, tag_field="type"):
+class _MediaPart(Cacheable, frozen=True, tag_field="type"):
     """Media by URL, or as base64 ``data`` with its ``media_type``."""
 
     url: str | None = None
@@ -98,6 +104,8 @@ class _MediaPart(Record, frozen=True, tag_field="type"):
             raise ValidationError("must be set when data is set", "$.media_type")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str, **fields: Any) -> Self:
@@ -163,7 +171,7 @@ class AudioPart(_MediaPart, frozen=True, tag="audio"):
     """Audio, by URL or as base64 ``data`` with its ``media_type`` (``"audio/wav"``)."""
 
 
-class FilePart(Record, frozen=True, tag_field="type", tag="file"):
+class FilePart(Cacheable, frozen=True, tag_field="type", tag="file"):
     """A document: base64 ``data``, a ``url`` or a provider's ``file_id``."""
 
     url: str | None = None
@@ -178,6 +186,8 @@ class FilePart(Record, frozen=True, tag_field="type", tag="file"):
         _check_optional(self, "url", "data", "file_id", "media_type", "filename")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
 
 class ReasoningPart(Record, frozen=True, tag_field="type", tag="reasoning"):

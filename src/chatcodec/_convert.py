@@ -14,6 +14,7 @@ from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
+from .providers._cache import trim_cache
 from .providers._direct import direct_request
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
@@ -218,6 +219,9 @@ def general_request(
         fill["max_tokens"] = max_tokens
     if fill:
         request = msgspec.structs.replace(request, **fill)
+    if writer.NAME != reader.NAME:
+        # Cache points beyond the target's limit would have it refuse the request.
+        request = trim_cache(request, writer.NAME, losses)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:
         return out, notes

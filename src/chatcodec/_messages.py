@@ -13,6 +13,7 @@ from typing import Any, ClassVar, get_args
 
 import msgspec
 
+from ._cache import CachePoint, check_cache
 from ._content import AssistantPart, ContentPart, ReasoningPart, TextPart
 from ._control import UnknownPart
 from ._errors import NotFoundError, ValidationError
@@ -117,7 +118,14 @@ def _kind(part: object) -> str:
     return "unknown"
 
 
-class _InstructionMessage(BaseMessage, frozen=True):
+class _CachedMessage(BaseMessage, frozen=True, kw_only=True):
+    """A message a cache point may close (see :class:`~chatcodec.CachePoint`)."""
+
+    cache: CachePoint | None = None
+    """Where a provider may cache the prompt up to: this message, included."""
+
+
+class _InstructionMessage(_CachedMessage, frozen=True):
     content: str
 
     def __post_init__(self) -> None:
@@ -128,6 +136,8 @@ class _InstructionMessage(BaseMessage, frozen=True):
             _check_id(self.id)
         if self.metadata is not None or self.extras is not None:
             _own_fields(self)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
     @property
     def text(self) -> str:
@@ -293,7 +303,7 @@ class AssistantMessage(BaseMessage, frozen=True, tag="assistant"):
         return sizes
 
 
-class ToolMessage(BaseMessage, frozen=True, tag="tool"):
+class ToolMessage(_CachedMessage, frozen=True, tag="tool"):
     """A tool's result, answering the call ``tool_call_id``.
 
     ``content`` is text (possibly empty) or parts (text, images...);
@@ -345,6 +355,8 @@ class ToolMessage(BaseMessage, frozen=True, tag="tool"):
             _check_id(self.id)
         if self.metadata is not None or self.extras is not None:
             _own_fields(self)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
     @property
     def text(self) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar, overload
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from ._cache import Cacheable, CachePoint, check_cache
 from ._depth import check_depth
 from ._errors import (
     DECODE_FAILURES,
@@ -93,7 +94,7 @@ def check_name(name: str, path: str = "$.name") -> None:
         _GOOD_NAMES.add(name)
 
 
-class ToolCall(Record, frozen=True):
+class ToolCall(Cacheable, frozen=True):
     """A model's request to run a tool.
 
     Parameters
@@ -109,6 +110,8 @@ class ToolCall(Record, frozen=True):
         Whether the user let the call run; :meth:`with_approval` changes
         it. A denied call is answered, for providers, by a tool result
         saying so.
+    cache : CachePoint, optional
+        A provider may cache the prompt up to and including this call.
 
     Examples
     --------
@@ -147,9 +150,11 @@ class ToolCall(Record, frozen=True):
                 raise ValidationError("must be UTF-8", "$.arguments") from None
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
 
     def __hash__(self) -> int:
-        return hash((self.id, self.name, bytes(self.arguments), self.approval))
+        return hash((self.id, self.name, bytes(self.arguments), self.approval, self.cache))
 
     def with_approval(self, approval: Approval | None) -> ToolCall:
         """A copy with the approval status changed (calls are immutable).
@@ -515,7 +520,7 @@ class ToolResultDetails(Record, frozen=True):
         return cls(error_message=message, stack_trace=trace, **fields)
 
 
-class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
+class ToolDefinition(Cacheable, frozen=True, tag_field="type", tag="function"):
     """A tool the model may call.
 
     A definition is immutable, like every record: ``parameters`` is a copy of
@@ -538,6 +543,9 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
         (see :meth:`emitted_parameters`). A schema that allows additional
         properties anywhere (a map type, say) is refused: pass
         ``strict=False`` for it.
+    cache : CachePoint, optional
+        A provider may cache the prompt up to and including this tool
+        (the tools come first in the prompt).
 
     Raises
     ------
@@ -554,6 +562,8 @@ class ToolDefinition(Record, frozen=True, tag_field="type", tag="function"):
 
     def __post_init__(self) -> None:
         check_name(self.name)
+        if self.cache is not None and type(self.cache) is not CachePoint:
+            check_cache(self.cache)
         description = self.description
         if description is not None and (not description or type(description) is not str):
             _check_text(description, "$.description")

@@ -27,6 +27,7 @@ from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, sam
 from chatcodec import (
     AssistantMessage,
     AudioPart,
+    CachePoint,
     DecodeError,
     DeveloperMessage,
     FilePart,
@@ -524,16 +525,13 @@ class TestWireShapes:
         assert isinstance(second, ToolMessage)
         assert (first.content, first.is_error) == ("", True)
         assert first.extras == {"anthropic": {"~content": "absent"}}
-        assert second.content == (
-            TextPart("x", extras={"anthropic": {"cache_control": {"type": "ephemeral"}}}),
-        )
+        assert second.content == (TextPart("x", cache=CachePoint()),)
 
     def test_system_forms(self) -> None:
         one_block = [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}]
         request = self.round_trip(self.base([{"role": "user", "content": "hi"}], system=one_block))
         assert request.messages[0] == SystemMessage(
-            "Be brief.",
-            extras={"anthropic": {"cache_control": {"type": "ephemeral"}, "~form": "blocks"}},
+            "Be brief.", extras={"anthropic": {"~form": "blocks"}}, cache=CachePoint()
         )
         plain = [{"type": "text", "text": "A"}]
         self.round_trip(self.base([{"role": "user", "content": "hi"}], system=plain))

@@ -13,6 +13,7 @@ from corpus import DATA, corpus, curated, fast_coverage, load, needs_corpus, sam
 import chatcodec as cc
 from chatcodec import (
     AssistantMessage,
+    CachePoint,
     FilePart,
     FinishReason,
     ImagePart,
@@ -220,9 +221,14 @@ class TestRequestSemantics:
         files = [part for part in parts if isinstance(part, FilePart)]
         assert files
         assert all(part.data and part.filename for part in files)
-        points = [part for part in parts if isinstance(part, OpaquePart)]
-        assert points
-        assert all(b"cachePoint" in bytes(part.data) for part in points)
+        # Each cachePoint block is the cache point of the text before it.
+        assert not [part for part in parts if isinstance(part, OpaquePart)]
+        closed = [part.text for part in parts if isinstance(part, TextPart) and part.cache]
+        assert closed == ["\n", "What is 10 + 11?"]
+        first = request.messages[0]
+        assert isinstance(first, SystemMessage)
+        assert first.cache == CachePoint()  # the cachePoint after the system text
+        assert [getattr(tool, "cache", None) for tool in request.tools] == [None, CachePoint()]
 
     def test_inference_config_keeps_number_types(self) -> None:
         body = (

@@ -506,18 +506,28 @@ class TestFitToAnthropic:
             {"type": "text", "text": f"Part {n}.", "cache_control": cache} for n in range(count)
         ]
         body = {"model": "m", "messages": [{"role": "user", "content": parts}]}
-        _, report = cc.convert(
+        out, report = cc.convert(
             json.dumps(body).encode(), source="openai", target="anthropic", max_tokens=64
         )
-        assert [p.path for p in report.problems] == (
-            ["$.messages[0].content[4].cache_control"] if count > 4 else []
+        # The fifth is left out and reported: the target would refuse the request.
+        assert report.problems == ()
+        assert [(loss.path, loss.reason) for loss in report.losses] == (
+            [("$.messages[0].content[4].cache", "anthropic takes at most 4 cache points: left out")]
+            if count > 4
+            else []
         )
-        request = providers.get("anthropic").decode_request(
-            cc.convert(
-                json.dumps(body).encode(), source="openai", target="anthropic", max_tokens=64
-            )[0]
+        sent = json.loads(out)["messages"][0]["content"]
+        assert ["cache_control" in block for block in sent] == [True] * 4 + [False] * (count - 4)
+        request = providers.get("anthropic").decode_request(out)
+        assert providers.get("anthropic").check_request(request) == []
+        # The preflight refuses a fifth in a request built so.
+        request = msgspec.structs.replace(
+            request,
+            messages=(cc.user([cc.TextPart(f"{n}", cache=cc.CachePoint()) for n in range(count)]),),
         )
-        assert len(providers.get("anthropic").check_request(request)) == (count > 4)
+        assert [p.path for p in providers.get("anthropic").check_request(request)] == (
+            ["$.messages[0].content[4].cache"] if count > 4 else []
+        )
 
     def test_an_empty_answer_before_the_end_is_left_out(self) -> None:
         request = cc.Request((cc.user("q"), cc.assistant(""), cc.user("r")), model="m")

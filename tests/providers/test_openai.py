@@ -15,6 +15,7 @@ from openai.types.chat import ChatCompletion, completion_create_params
 from chatcodec import (
     AssistantMessage,
     AudioPart,
+    CachePoint,
     Choice,
     DecodeError,
     DeveloperMessage,
@@ -375,10 +376,8 @@ class TestRequestSemantics:
         )
         first = request.messages[0]
         assert isinstance(first, SystemMessage)
-        assert first.extras is not None
-        assert first.extras["openai"]["~parts"][0][1] == {
-            "cache_control": {"ttl": "5m", "type": "ephemeral"}
-        }
+        assert first.extras == {"openai": {"~parts": [[len(first.content), {}]], "~cache": 1}}
+        assert first.cache == CachePoint(ttl="5m")  # the cache_control of its one text part
 
     def test_stop_and_limits(self) -> None:
         request = curated_request(

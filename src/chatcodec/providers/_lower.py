@@ -269,7 +269,7 @@ def _parts(
             else:
                 text = None
             if text:
-                new.append(TextPart(text))
+                new.append(TextPart(text, cache=part.cache))
                 index.append(j)
                 if not vision and part.recognition == "auto":
                     # "auto" left the choice to the target: say that it had no vision.

@@ -2,19 +2,22 @@
 
 How the wire maps to canonical values:
 
-- The top-level ``system`` (a string, or text blocks that may carry
-  ``cache_control``) becomes the leading :class:`~chatcodec.SystemMessage` s,
-  one per block. A ``system`` turn inside ``messages`` stays in place. On
-  encode, leading system and developer messages go to ``system``; later ones
-  stay in place as ``system`` turns, which Anthropic takes in ``messages``,
-  so nothing moves and nothing is lost.
+- The top-level ``system`` (a string, or text blocks) becomes the leading
+  :class:`~chatcodec.SystemMessage` s, one per block. A ``system`` turn
+  inside ``messages`` stays in place. On encode, leading system and developer
+  messages go to ``system``; later ones stay in place as ``system`` turns,
+  which Anthropic takes in ``messages``, so nothing moves and nothing is lost.
 - A user turn becomes one :class:`~chatcodec.ToolMessage` per ``tool_result``
   block (``is_error`` kept), in order, then a :class:`~chatcodec.UserMessage`
   for the other blocks. On encode, consecutive messages of the same wire role
   share one turn, tool results first, as Anthropic requires.
-- ``text`` -> :class:`~chatcodec.TextPart` (citations and ``cache_control``
-  in its extras); ``image`` with a base64 or URL source ->
-  :class:`~chatcodec.ImagePart`; ``document`` with a base64 PDF, URL, file or
+- ``cache_control`` (``{"type": "ephemeral"}``, with a ``ttl``) on a block, a
+  system block or a tool -> the ``cache`` (:class:`~chatcodec.CachePoint`) of
+  what it becomes; another form stays in extras. A top-level ``cache_control``
+  (automatic caching) stays in the request's extras.
+- ``text`` -> :class:`~chatcodec.TextPart` (citations in its extras);
+  ``image`` with a base64 or URL source -> :class:`~chatcodec.ImagePart`;
+  ``document`` with a base64 PDF, URL, file or
   plain-text source -> :class:`~chatcodec.FilePart` (plain text is held as
   base64 ``text/plain`` data and written back as a text source); ``thinking``
   -> :class:`~chatcodec.ReasoningPart` with its ``signature`` and

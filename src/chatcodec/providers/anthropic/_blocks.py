@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from ..._cache import CachePoint
 from ..._content import (
     AudioPart,
     ContentPart,
@@ -28,6 +29,7 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
+from .._cache import cache_control
 from .._wire import Encoding, derive_id, fill
 from ._decode import NAME, text_source
 
@@ -107,11 +109,27 @@ class Blocks:
 
     # --- blocks -----------------------------------------------------------
 
-    def text(self, text: str, own: dict[str, Any], path: str, out: list[Any]) -> None:
+    def mark(self, block: dict[str, Any], cache: CachePoint | None) -> dict[str, Any]:
+        """``block`` with the ``cache_control`` of ``cache``, if any."""
+        if cache is not None:
+            block["cache_control"] = cache_control(cache)
+        return block
+
+    def text(
+        self,
+        text: str,
+        own: dict[str, Any],
+        path: str,
+        out: list[Any],
+        cache: CachePoint | None = None,
+    ) -> None:
         if not text and self.request and not own.get("~keep"):
             self.enc.lose(path, EMPTY_TEXT)
+            if cache is not None:
+                self.enc.lose(path + ".cache", "a cache point on a text block left out")
             return
-        out.append(fill({"type": "text", "text": text}, own))
+        block = {"type": "text", "text": text}
+        out.append(fill(self.mark(block, cache) if cache is not None else block, own))
 
     def opaque(self, part: OpaquePart, path: str, out: list[Any]) -> None:
         if part.provider == NAME:
@@ -123,19 +141,20 @@ class Blocks:
         """A part of a user turn or of a tool result."""
         own = self.enc.own(borrow_cache(part.extras), path)
         if type(part) is TextPart:
-            self.text(part.text, own, path, out)
+            self.text(part.text, own, path, out, part.cache)
         elif type(part) is ImagePart:
             source = self.source(part.url, part.data, part.media_type, path)
             if part.detail is not None:
                 self.enc.lose(path + ".detail", "anthropic images have no detail setting")
             if source is not None:
-                out.append(fill({"type": "image", "source": source}, own))
+                image = {"type": "image", "source": source}
+                out.append(fill(self.mark(image, part.cache), own))
         elif type(part) is FilePart:
             if part.filename is not None:
                 self.enc.lose(path + ".filename", NO_FILE_NAME)
             block = self.file(part, path)
             if block is not None:
-                out.append(fill(block, own))
+                out.append(fill(self.mark(block, part.cache), own))
         elif type(part) is OpaquePart:
             self.opaque(part, path, out)
         elif type(part) is AudioPart:
@@ -210,7 +229,7 @@ class Blocks:
             block: dict[str, Any] = {"type": "tool_use", "id": wire_id(call.id)}
             block["name"] = call.name
             block["input"] = call.arguments
-            return fill(block, own)
+            return fill(self.mark(block, call.cache), own)
         assert isinstance(call, InvalidToolCall)
         if call.name is None and "name" not in own:
             self.enc.lose(path, "anthropic cannot carry a tool call without a name")
@@ -246,9 +265,8 @@ class Blocks:
                 where = f"{path}.content[{k}]"
                 slot = []
                 if type(part) is TextPart:
-                    self.text(
-                        part.text, self.enc.own(borrow_cache(part.extras), where), where, slot
-                    )
+                    own_part = self.enc.own(borrow_cache(part.extras), where)
+                    self.text(part.text, own_part, where, slot, part.cache)
                 elif type(part) is ReasoningPart:
                     self.reasoning(part, self.enc.own(part.extras, where), where, slot)
                 elif type(part) is OpaquePart:
@@ -300,11 +318,16 @@ class Blocks:
             blocks.append({"type": "text", "text": content})
         elif content is not None:
             for part in content:
-                if type(part) is not TextPart or part.extras or not part.text:
+                if (
+                    type(part) is not TextPart
+                    or part.extras
+                    or not part.text
+                    or part.cache is not None
+                ):
                     return None
                 blocks.append({"type": "text", "text": part.text})
         for k, call in enumerate(message.tool_calls):
-            if call.extras:
+            if call.extras or call.cache is not None:
                 blocks.append(self.tool_use(call, f"{path}.tool_calls[{k}]"))
             else:
                 blocks.append(
@@ -334,4 +357,4 @@ class Blocks:
             block["content"] = parts
         if message.is_error:
             block["is_error"] = True
-        return fill(block, own)
+        return fill(self.mark(block, message.cache), own)

@@ -16,6 +16,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
 from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
@@ -156,34 +157,65 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         found.append(Problem("$.tool_choice.mode", rule))
 
 
-CACHE_POINTS = 4
-"""The most blocks (and tools) a request may mark with ``cache_control``."""
+CACHE_POINTS = CACHE_LIMITS[NAME]
+"""The most cache breakpoints a request may set (blocks, tools, and the automatic one)."""
 
 
 def _cached(extras: dict[str, Any] | None) -> bool:
-    """Whether what holds ``extras`` is written with a ``cache_control``."""
+    """Whether what holds ``extras`` is written with a ``cache_control`` kept there."""
     if not extras:
         return False  # the usual part
     own = (borrow_cache(extras) or {}).get(NAME)
     return type(own) is dict and own.get("cache_control") is not None
 
 
-def _cache_points(request: Request, found: list[Problem]) -> None:
-    """At most four cache breakpoints: tools, instructions, blocks and calls alike."""
-    points = [f"$.tools[{k}]" for k, tool in enumerate(request.tools) if _cached(tool.extras)]
-    for i, message in enumerate(request.messages):
-        path = f"$.messages[{i}]"
-        if _cached(message.extras):
-            points.append(path)
+def _kept_count(request: Request) -> int:
+    """How many ``cache_control`` keys the extras keep (another form, automatic caching)."""
+    own = request.extras.get(NAME) if request.extras else None
+    n = int(type(own) is dict and own.get("cache_control") is not None)
+    n += sum(_cached(tool.extras) for tool in request.tools)
+    for message in request.messages:
+        n += _cached(message.extras)
         content = getattr(message, "content", None)
         if type(content) is tuple:
-            points += [f"{path}.content[{j}]" for j, p in enumerate(content) if _cached(p.extras)]
+            n += sum(_cached(part.extras) for part in content)
+        n += sum(_cached(call.extras) for call in getattr(message, "tool_calls", ()))
+    return n
+
+
+def _point(record: Any, path: str, points: list[str]) -> None:
+    """Add ``record``'s cache point, canonical or kept in its extras, to ``points``."""
+    if getattr(record, "cache", None) is not None:
+        points.append(path + ".cache")
+    elif _cached(record.extras):
+        points.append(path + ".cache_control")
+
+
+def _cache_points(request: Request, found: list[Problem]) -> None:
+    """At most four cache breakpoints: tools, instructions, blocks and calls alike.
+
+    A top-level ``cache_control`` (automatic caching) takes one of the four.
+    """
+    if count_cache(request) + _kept_count(request) <= CACHE_POINTS:
+        return  # the usual request: counted, no paths built
+    points: list[str] = []
+    own = request.extras.get(NAME) if request.extras else None
+    if type(own) is dict and own.get("cache_control") is not None:
+        points.append(f"$.extras.{NAME}.cache_control")
+    for k, tool in enumerate(request.tools):
+        _point(tool, f"$.tools[{k}]", points)
+    for i, message in enumerate(request.messages):
+        path = f"$.messages[{i}]"
+        _point(message, path, points)
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            for j, part in enumerate(content):
+                _point(part, f"{path}.content[{j}]", points)
         for j, call in enumerate(getattr(message, "tool_calls", ())):
-            if _cached(call.extras):
-                points.append(f"{path}.tool_calls[{j}]")
+            _point(call, f"{path}.tool_calls[{j}]", points)
     if len(points) > CACHE_POINTS:
-        rule = f"at most {CACHE_POINTS} blocks may set cache_control: Anthropic refuses more"
-        found.append(Problem(points[CACHE_POINTS] + ".cache_control", rule))
+        rule = f"at most {CACHE_POINTS} cache points: Anthropic refuses more"
+        found.append(Problem(points[CACHE_POINTS], rule))
 
 
 def check_request(request: Request) -> list[Problem]:

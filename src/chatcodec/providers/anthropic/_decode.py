@@ -50,6 +50,7 @@ from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 from ..._usage import FinishReason, Usage
+from .._cache import take_cache
 from .._finish import READ
 from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body, leftover
 from ._settings import KEYS, read_settings
@@ -122,10 +123,10 @@ def _text(block: dict[str, Any], path: str) -> TextPart:
     text = block.get("text")
     if type(text) is not str:
         raise ValidationError("must be a string", path + ".text")
-    rest = _rest(block, _TEXT_KEYS)
+    cache, rest = take_cache(_rest(block, _TEXT_KEYS))
     if not text:  # refused in requests: the encoder drops it, unless it came from here
         rest = {**(rest or {}), "~keep": True}
-    return TextPart(text, extras=_extras(rest))
+    return TextPart(text, extras=_extras(rest), cache=cache)
 
 
 def _content_part(block: Any, path: str) -> ContentPart:
@@ -149,29 +150,32 @@ def _media(block: dict[str, Any], image: bool) -> ContentPart | None:
     if type(source) is not dict:
         return None
     kind = source.get("type")
-    extras = _extras(_rest(block, _MEDIA_KEYS))
+    cache, rest = take_cache(_rest(block, _MEDIA_KEYS))
+    extras = _extras(rest)
     keys = source.keys()
     if kind == "base64" and keys == _BASE64_SOURCE:
         data, media_type = source["data"], source["media_type"]
         if type(data) is not str or type(media_type) is not str or not media_type:
             return None
         if image:
-            return ImagePart(data=data, media_type=media_type, extras=extras)
+            return ImagePart(data=data, media_type=media_type, extras=extras, cache=cache)
         if media_type != "application/pdf":
             return None  # the only base64 document Anthropic takes
-        return FilePart(data=data, media_type=media_type, extras=extras)
+        return FilePart(data=data, media_type=media_type, extras=extras, cache=cache)
     if kind == "url" and keys == _URL_SOURCE:
         url = source["url"]
         if type(url) is not str or url.startswith("data:"):
             return None
-        return ImagePart(url=url, extras=extras) if image else FilePart(url=url, extras=extras)
+        if image:
+            return ImagePart(url=url, extras=extras, cache=cache)
+        return FilePart(url=url, extras=extras, cache=cache)
     if image:
         return None
     if kind == "file" and keys == _FILE_SOURCE:
         file_id = source["file_id"]
         if type(file_id) is not str:
             return None
-        return FilePart(file_id=file_id, extras=extras)
+        return FilePart(file_id=file_id, extras=extras, cache=cache)
     if kind == "text" and keys == _BASE64_SOURCE and source["media_type"] == "text/plain":
         text = source["data"]
         if type(text) is not str:
@@ -180,7 +184,7 @@ def _media(block: dict[str, Any], image: bool) -> ContentPart | None:
             data = base64.b64encode(text.encode()).decode("ascii")
         except UnicodeError:
             return None
-        return FilePart(data=data, media_type="text/plain", extras=extras)
+        return FilePart(data=data, media_type="text/plain", extras=extras, cache=cache)
     return None
 
 
@@ -196,7 +200,7 @@ def _tool_result(block: dict[str, Any], path: str) -> ToolMessage:
     tool_use_id = expect_str(block.get("tool_use_id"), path + ".tool_use_id")
     if not tool_use_id:
         raise ValidationError("must not be empty", path + ".tool_use_id")
-    rest = _rest(block, _TOOL_RESULT_KEYS)
+    cache, rest = take_cache(_rest(block, _TOOL_RESULT_KEYS))
     is_error = False
     if rest is not None and rest.get("is_error") is True:
         del rest["is_error"]
@@ -213,7 +217,7 @@ def _tool_result(block: dict[str, Any], path: str) -> ToolMessage:
         rest = {**(rest or {}), "~content": "absent"}
     else:
         raise ValidationError("must be a string or an array", path + ".content")
-    return ToolMessage(tool_use_id, content, is_error=is_error, extras=_extras(rest))
+    return ToolMessage(tool_use_id, content, is_error=is_error, extras=_extras(rest), cache=cache)
 
 
 class Streamed(NamedTuple):
@@ -231,7 +235,8 @@ def _tool_use(block: dict[str, Any], path: str) -> ToolCall | InvalidToolCall:
     id_, name, arguments = block.get("id"), block.get("name"), block.get("input", msgspec.UNSET)
     rest = _rest(block, _TOOL_USE_KEYS)
     if type(arguments) is dict and type(id_) is str and id_ and type(name) is str and name:
-        return ToolCall(id_, name, Raw(encode_body(arguments)), extras=_extras(rest))
+        cache, rest = take_cache(rest)
+        return ToolCall(id_, name, Raw(encode_body(arguments)), extras=_extras(rest), cache=cache)
     id_ = expect_str(id_, path + ".id")
     name = expect_str(name, path + ".name")
     for key, value in (("id", id_), ("name", name)):
@@ -342,10 +347,10 @@ def _system_prompt(value: Any, out: list[Message]) -> bool:
         if type(text) is not str or not text:
             return False
     for block in value:
-        rest = _rest(block, _TEXT_KEYS)
+        cache, rest = take_cache(_rest(block, _TEXT_KEYS))
         if len(value) == 1:
             rest = {**(rest or {}), "~form": "blocks"}
-        out.append(SystemMessage(block["text"], extras=_extras(rest)))
+        out.append(SystemMessage(block["text"], extras=_extras(rest), cache=cache))
     return True
 
 
@@ -368,10 +373,10 @@ def _system_turn(content: Any, path: str, turn: dict[str, Any] | None) -> list[M
     ):
         out: list[Message] = []
         for block in blocks:
-            extra = _rest(block, _TEXT_KEYS)
+            cache, extra = take_cache(_rest(block, _TEXT_KEYS))
             if turn and not out:
                 extra = {**(extra or {}), "~message": turn}
-            out.append(SystemMessage(block["text"], extras=_extras(extra)))
+            out.append(SystemMessage(block["text"], extras=_extras(extra), cache=cache))
         return out
     # Blocks a system message cannot hold (tool_addition): a user message
     # marked to go back as a system turn.
@@ -463,7 +468,7 @@ def _tool(tool: Any, path: str) -> Tool:
             and type(schema) is dict
             and (strict is None or type(strict) is bool)
         ):
-            rest = _rest(tool, _TOOL_KEYS)
+            cache, rest = take_cache(_rest(tool, _TOOL_KEYS))
             if ("description" in tool and description is None) or description == "":
                 # "" is canonically absent; both are kept for the way back.
                 rest = {**(rest or {}), "description": description}
@@ -472,7 +477,12 @@ def _tool(tool: Any, path: str) -> Tool:
                 del rest["strict"]
             try:
                 return ToolDefinition(
-                    name, description, schema, strict=strict is True, extras=_extras(rest)
+                    name,
+                    description,
+                    schema,
+                    strict=strict is True,
+                    extras=_extras(rest),
+                    cache=cache,
                 )
             except DepthError as exc:  # the place in the body, named only if it is too deep
                 raise DepthError(exc.limit, f"{path}.input_schema") from None

@@ -48,7 +48,7 @@ def _tool(writer: Writer, tool: Tool, path: str) -> Any:
         writer.enc.lose(path, f"anthropic cannot run {a(tool.provider)} tool")
         return None
     assert not isinstance(tool, ProviderTool)
-    if not tool.extras and not tool.strict:
+    if not tool.extras and not tool.strict and tool.cache is None:
         # The usual tool, without extras: nothing to fill, the schema as is.
         schema = tool.parameters or tool.emitted_parameters()
         if tool.description is None:
@@ -61,6 +61,8 @@ def _tool(writer: Writer, tool: Tool, path: str) -> Any:
     out["input_schema"] = tool.emitted_parameters()
     if tool.strict:
         out["strict"] = True
+    if tool.cache is not None:
+        writer.mark(out, tool.cache)
     return fill(out, own) if own else out
 
 

@@ -37,7 +37,7 @@ class Writer(Blocks):
     def messages(self, messages: tuple[Message, ...]) -> tuple[Any, list[Any]]:
         """The top-level ``system`` (None when there is none) and the turns."""
         for message in messages:
-            if message.extras:
+            if message.extras or getattr(message, "cache", None) is not None:
                 break
         else:
             plain = self.plain_messages(messages)
@@ -55,7 +55,8 @@ class Writer(Blocks):
             own = owns[start]
             message = messages[start]
             assert isinstance(message, _SYSTEM)
-            system.append(fill({"type": "text", "text": message.content}, own))
+            block: dict[str, Any] = {"type": "text", "text": message.content}
+            system.append(fill(self.mark(block, message.cache), own))
             blocks_form = blocks_form or own.get("~form") == "blocks"
             start += 1
         groups: list[tuple[str, list[int]]] = []
@@ -199,11 +200,16 @@ class Writer(Blocks):
                     blocks.append({"type": "text", "text": text})
                 elif text is not None:
                     for part in text:
-                        if type(part) is not TextPart or part.extras or not part.text:
+                        if (
+                            type(part) is not TextPart
+                            or part.extras
+                            or not part.text
+                            or part.cache is not None
+                        ):
                             return None
                         blocks.append({"type": "text", "text": part.text})
                 for call in calls:
-                    if call.extras:
+                    if call.extras or call.cache is not None:
                         return None  # before anything is reported: nothing is written twice
                     call_id = call.id
                     blocks.append(
@@ -247,7 +253,7 @@ class Writer(Blocks):
             for k in members:
                 message, mine = messages[k], owns[k]
                 if type(message) is ToolMessage:
-                    if not mine and type(message.content) is str:
+                    if not mine and type(message.content) is str and message.cache is None:
                         # The usual result: text, no extras (tool_result, inline).
                         block: dict[str, Any] = {
                             "type": "tool_result",
@@ -271,13 +277,19 @@ class Writer(Blocks):
                     else:
                         for j, item in enumerate(body):
                             assert not isinstance(item, str)
-                            if type(item) is TextPart and not item.extras and item.text:
+                            if (
+                                type(item) is TextPart
+                                and not item.extras
+                                and item.text
+                                and item.cache is None
+                            ):
                                 blocks.append({"type": "text", "text": item.text})
                             else:
                                 self.part(item, f"$.messages[{k}].content[{j}]", blocks)
                 else:
                     assert isinstance(message, _SYSTEM)
-                    self.text(message.content, mine, f"$.messages[{k}]", blocks)
+                    where = f"$.messages[{k}]"
+                    self.text(message.content, mine, where, blocks, message.cache)
             if not blocks and role != "assistant":
                 return None  # everything in it was lost, and Anthropic refuses an empty turn
             if role == "user" and len(members) > 1 and own.get("~order") != "wire":
@@ -310,9 +322,14 @@ def _string_content(message: Message, own: dict[str, Any]) -> str | None:
             return None
         content = message.content
         return content if type(content) is str else None
-    if kind in _SYSTEM and own.get("~form") == "string":
+    if kind in _SYSTEM and own.get("~form") == "string" and not _cached(message):
         return str(getattr(message, "content", ""))
     return None
+
+
+def _cached(message: Message) -> bool:
+    """Whether an instruction closes a cache point (a string system turn cannot say it)."""
+    return getattr(message, "cache", None) is not None
 
 
 def _results_first(blocks: list[Any]) -> list[Any]:

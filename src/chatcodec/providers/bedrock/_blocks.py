@@ -4,7 +4,10 @@ A Converse content block is an object with exactly one key naming its kind
 (``{"text": ...}``, ``{"image": {...}}``...). The kinds with a canonical
 twin become that part when their shape is the usual one: text, an image or
 a document given as bytes, reasoning text with its signature, redacted
-reasoning. Every other block (video, ``cachePoint``, ``guardContent``,
+reasoning. A ``cachePoint`` block becomes the ``cache`` of what it follows
+(a part, a tool call, a tool result, a system text, a tool), which the
+encoder writes back as a ``cachePoint`` after it. Every other block (video,
+a ``cachePoint`` after what takes none, ``guardContent``,
 ``citationsContent``, an image in S3...) is kept whole as an
 :class:`~chatcodec.OpaquePart` in its place, so the same family gets it back
 byte for byte and another family reports it as lost.
@@ -18,6 +21,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from ..._cache import CACHE_TTLS, CachePoint
 from ..._content import (
     AssistantPart,
     AudioPart,
@@ -41,6 +45,9 @@ __all__ = [
     "TURN",
     "assistant_block",
     "assistant_part",
+    "cache_block",
+    "cache_point",
+    "closed",
     "finish_reason",
     "opaque",
     "user_block",
@@ -89,6 +96,52 @@ REASONS = READ[NAME]
 def finish_reason(raw: str) -> FinishReason:
     """The normalized reason for a ``stopReason``."""
     return REASONS.get(raw, FinishReason.OTHER) or FinishReason.OTHER
+
+
+_PLAIN = CachePoint()
+_BY_TTL = FrozenMap({ttl: CachePoint(ttl=ttl) for ttl in CACHE_TTLS})
+_CACHE_KEYS = frozenset(("type", "ttl"))
+_CLOSABLE = frozenset((TextPart, ImagePart, FilePart))
+
+
+def cache_point(block: Any) -> CachePoint | None:
+    """The cache point a ``cachePoint`` block says; None for any other block or form."""
+    body = block.get("cachePoint") if type(block) is dict and len(block) == 1 else None
+    if type(body) is not dict or body.get("type") != "default":
+        return None
+    if len(body) == 1:
+        return _PLAIN
+    ttl = body.get("ttl")
+    if len(body) == 2 and type(ttl) is str and body.keys() == _CACHE_KEYS:
+        return _BY_TTL.get(ttl)
+    return None
+
+
+def cache_block(point: CachePoint) -> dict[str, Any]:
+    """The ``cachePoint`` block written after what ``point`` closes."""
+    if point.ttl is None:
+        return {"cachePoint": {"type": "default"}}
+    return {"cachePoint": {"type": "default", "ttl": point.ttl}}
+
+
+def closed(record: Any, block: Any) -> Any:
+    """``record`` closed by the ``cachePoint`` ``block`` after it; None if it cannot be.
+
+    A part of a kind that takes no cache point (reasoning, a block kept
+    whole), one that has one already, or a ``cachePoint`` of another form
+    leaves the block as it is: kept whole, in its place.
+    """
+    if record.cache is not None:
+        return None
+    point = cache_point(block)
+    if point is None:
+        return None
+    return msgspec.structs.replace(record, cache=point)
+
+
+def closable(part: Any) -> bool:
+    """Whether ``part`` is a part a ``cachePoint`` after it may close."""
+    return type(part) in _CLOSABLE
 
 
 def opaque(block: Any) -> OpaquePart:

@@ -9,8 +9,10 @@ the rules on values and order that Converse enforces for every model.
 
 from __future__ import annotations
 
-from ..._content import ImagePart, TextPart
-from ..._exchange import Request
+from typing import Any
+
+from ..._content import ImagePart, OpaquePart, TextPart
+from ..._exchange import ProviderTool, Request
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -20,7 +22,8 @@ from ..._messages import (
 )
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from ._blocks import IMAGE_FORMATS
+from .._cache import CACHE_LIMITS, cache_points, count_cache
+from ._blocks import AFTER, IMAGE_FORMATS, NAME
 
 __all__ = ["check_request"]
 
@@ -87,6 +90,68 @@ def _messages(request: Request, found: list[Problem]) -> None:
         found.append(Problem("$.messages", "must hold at least one user message"))
 
 
+CACHE_POINTS = CACHE_LIMITS[NAME]
+"""The most ``cachePoint`` blocks a Converse request may hold (every model that caches)."""
+_CACHE_BLOCK = b'{"cachePoint"'
+
+
+def _kept_count(request: Request) -> int:
+    """How many ``cachePoint`` blocks ``request`` keeps whole (usually none)."""
+    n = 0
+    for tool in request.tools:
+        if type(tool) is ProviderTool and _kept_point(tool):
+            n += 1
+    for message in request.messages:
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            for part in content:
+                if type(part) is OpaquePart and _kept_point(part):
+                    n += 1
+        if message.extras:
+            own = message.extras.get(NAME)
+            after = own.get(AFTER) if type(own) is dict else None
+            if type(after) is list:
+                n += sum(type(block) is dict and "cachePoint" in block for block in after)
+    return n
+
+
+def _kept_point(record: Any) -> bool:
+    """Whether a block kept whole (a part, a tool) is a ``cachePoint``."""
+    kind = type(record)
+    return (
+        (kind is OpaquePart or kind is ProviderTool)
+        and record.provider == NAME
+        and bytes(record.data).startswith(_CACHE_BLOCK)
+    )
+
+
+def _cache_points(request: Request, found: list[Problem]) -> None:
+    """At most four cache points: the canonical ones, and those kept whole in their place."""
+    if count_cache(request) + _kept_count(request) <= CACHE_POINTS:
+        return  # the usual request: counted, no paths built
+    points = cache_points(request)
+    points += [f"$.tools[{k}]" for k, tool in enumerate(request.tools) if _kept_point(tool)]
+    for i, message in enumerate(request.messages):
+        content = getattr(message, "content", None)
+        if type(content) is tuple:
+            points += [
+                f"$.messages[{i}].content[{j}]"
+                for j, part in enumerate(content)
+                if _kept_point(part)
+            ]
+        own = (message.extras or {}).get(NAME)
+        after = own.get(AFTER) if type(own) is dict else None
+        if type(after) is list:
+            points += [
+                f"$.messages[{i}].extras.{NAME}.{AFTER}[{k}]"
+                for k, block in enumerate(after)
+                if type(block) is dict and "cachePoint" in block
+            ]
+    if len(points) > CACHE_POINTS:
+        rule = f"at most {CACHE_POINTS} cache points: Bedrock refuses more"
+        found.append(Problem(points[CACHE_POINTS], rule))
+
+
 def check_request(request: Request) -> list[Problem]:
     """Return what Bedrock's ``Converse`` would refuse in ``request``.
 
@@ -109,6 +174,7 @@ def check_request(request: Request) -> list[Problem]:
     """
     found: list[Problem] = []
     _messages(request, found)
+    _cache_points(request, found)
     for name in ("temperature", "top_p"):
         value = getattr(request, name)
         if value is not None and not 0 <= value <= 1:

@@ -46,7 +46,17 @@ from .._wire import (
     json_body,
     leftover,
 )
-from ._blocks import AFTER, NAME, TURN, assistant_part, finish_reason, user_part
+from ._blocks import (
+    AFTER,
+    NAME,
+    TURN,
+    assistant_part,
+    cache_point,
+    closable,
+    closed,
+    finish_reason,
+    user_part,
+)
 from ._fast import fast_response
 
 __all__ = [
@@ -109,6 +119,18 @@ class _Turns:
         calls: list[ToolCall] = []
         order: list[str] = []
         for block in blocks:
+            if type(block) is dict and "cachePoint" in block and order:
+                # The cache point of the block before it, if that takes one.
+                if order[-1] == "t":
+                    call = closed(calls[-1], block)
+                    if call is not None:
+                        calls[-1] = call
+                        continue
+                elif closable(parts[-1]):
+                    part = closed(parts[-1], block)
+                    if part is not None:
+                        parts[-1] = part
+                        continue
             call = _tool_use(block)
             if call is not None:
                 calls.append(call)
@@ -121,7 +143,13 @@ class _Turns:
         if "tc" in shown:
             hints["~order"] = shown
         content: str | tuple[AssistantPart, ...] | None
-        if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].text and not parts[0].extras:
+        if (
+            len(parts) == 1
+            and type(parts[0]) is TextPart
+            and parts[0].text
+            and not parts[0].extras
+            and parts[0].cache is None
+        ):
             content = parts[0].text
         elif parts or not calls:
             content = tuple(parts)
@@ -136,12 +164,28 @@ class _Turns:
             raise ValidationError("must not be empty", f"{path}.content")
         pending: list[ContentPart] = []
         hints: dict[str, Any] | None = head
+        result_last = False  # the block before is a tool result (the last message)
         for j, block in enumerate(blocks):
             body = block.get("toolResult") if type(block) is dict and len(block) == 1 else None
             result = _tool_result(body, f"{path}.content[{j}]") if type(body) is dict else None
             if result is None:
+                if type(block) is dict and "cachePoint" in block:
+                    # The cache point of the block before it, if that takes one.
+                    if result_last:
+                        message = closed(self.messages[-1], block)
+                        if message is not None:
+                            self.messages[-1] = message
+                            result_last = False
+                            continue
+                    elif pending and closable(pending[-1]):
+                        part = closed(pending[-1], block)
+                        if part is not None:
+                            pending[-1] = part
+                            continue
+                result_last = False
                 pending.append(user_part(block))
                 continue
+            result_last = True
             if pending:
                 self.messages.append(_user(pending, hints))
                 pending, hints = [], None
@@ -163,7 +207,13 @@ def _own(keep: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _user(parts: list[ContentPart], hints: dict[str, Any] | None) -> UserMessage:
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].text and not parts[0].extras:
+    if (
+        len(parts) == 1
+        and type(parts[0]) is TextPart
+        and parts[0].text
+        and not parts[0].extras
+        and parts[0].cache is None
+    ):
         return UserMessage(parts[0].text, extras=_own(hints))
     return UserMessage(tuple(parts), extras=_own(hints))
 
@@ -222,9 +272,15 @@ def _system(value: Any) -> list[SystemMessage] | None:
             out[-1][1].append(block)
         else:
             return None
-    return [
-        SystemMessage(text, extras=_own({AFTER: after} if after else None)) for text, after in out
-    ]
+    messages = []
+    for text, after in out:
+        cache = cache_point(after[0]) if after else None
+        if cache is not None:
+            del after[0]
+        messages.append(
+            SystemMessage(text, extras=_own({AFTER: after} if after else None), cache=cache)
+        )
+    return messages
 
 
 def _tool_at(value: Any, k: int) -> Tool:
@@ -266,7 +322,16 @@ def _tool_config(value: Any, fields: dict[str, Any], extras: dict[str, Any]) -> 
     rest = dict(value)
     tools = rest.get("tools")
     if type(tools) is list and tools:
-        fields["tools"] = tuple(_tool_at(tool, k) for k, tool in enumerate(tools))
+        kept: list[Tool] = []
+        for k, tool in enumerate(tools):
+            if kept and type(kept[-1]) is ToolDefinition and type(tool) is dict:
+                # A cache point after a tool: that tool's.
+                definition = closed(kept[-1], tool) if "cachePoint" in tool else None
+                if definition is not None:
+                    kept[-1] = definition
+                    continue
+            kept.append(_tool_at(tool, k))
+        fields["tools"] = tuple(kept)
         del rest["tools"]
     choice = rest.get("toolChoice")
     found = choice.items() if type(choice) is dict and len(choice) == 1 else ()

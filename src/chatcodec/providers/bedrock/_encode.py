@@ -30,11 +30,12 @@ from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
-from ._blocks import AFTER, NAME, TURN, assistant_block, user_block
+from ._blocks import AFTER, NAME, TURN, assistant_block, cache_block, user_block
 from ._decode import finish_reason, response_format
 
 __all__ = ["encode_request", "encode_response"]
 
+INNER_CACHE = "bedrock takes a cache point after a tool result, not inside it"
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 
@@ -79,12 +80,20 @@ class _Encoder:
             blocks = self.parts(content, f"{path}.content")
         self.place("user", own, blocks)
 
-    def parts(self, content: Any, path: str) -> list[Any]:
+    def parts(self, content: Any, path: str, inner: bool = False) -> list[Any]:
+        """The blocks of parts; ``inner``: of a tool result, which holds no ``cachePoint``."""
         blocks = []
         for j, part in enumerate(content):
             block = user_block(part, self.enc, f"{path}[{j}]")
             if block is not None:
                 blocks.append(block)
+                cache = getattr(part, "cache", None)
+                if cache is None:
+                    continue
+                if not inner:
+                    blocks.append(cache_block(cache))
+                elif j != len(content) - 1:
+                    self.enc.lose(f"{path}[{j}].cache", INNER_CACHE)
         return blocks
 
     def tool(self, message: ToolMessage, path: str) -> None:
@@ -96,7 +105,7 @@ class _Encoder:
         elif type(message.content) is str:
             result["content"] = [{"text": message.content}]
         else:
-            result["content"] = self.parts(message.content, f"{path}.content")
+            result["content"] = self.parts(message.content, f"{path}.content", inner=True)
         if message.is_error:
             result["status"] = "error"
         elif own.get("~status") == "success":
@@ -104,13 +113,25 @@ class _Encoder:
         turn_own: dict[str, Any] = {key: own[key] for key in ("~turn", TURN) if key in own}
         if TURN in own:  # the keys of the turn, not of the result
             own = {key: value for key, value in own.items() if key != TURN}
-        self.place("user", turn_own, [{"toolResult": fill(result, own)}])
+        blocks = [{"toolResult": fill(result, own)}]
+        cache = message.cache
+        if cache is None and type(message.content) is tuple and message.content:
+            # The last part's closes the result: the cachePoint after it.
+            cache = getattr(message.content[-1], "cache", None)
+        elif cache is not None and type(message.content) is tuple and message.content:
+            last = getattr(message.content[-1], "cache", None)
+            if last is not None:
+                self.enc.lose(f"{path}.content[{len(message.content) - 1}].cache", INNER_CACHE)
+        if cache is not None:
+            blocks.append(cache_block(cache))
+        self.place("user", turn_own, blocks)
 
     def assistant(self, message: AssistantMessage, path: str) -> list[Any]:
         enc = self.enc
         own = enc.own(message.extras, path)
         content = message.content
         blocks: list[Any] = []
+        closes = False  # a part or call closes a cache point: a _Closed slot to open
         if isinstance(content, str):
             if content or not (message.tool_calls or message.invalid_tool_calls):
                 blocks.append({"text": content})  # else no block: bedrock refuses blank text
@@ -118,23 +139,45 @@ class _Encoder:
             for j, part in enumerate(content):
                 block = assistant_block(part, enc, f"{path}.content[{j}]")
                 if block is not None:
+                    cache = getattr(part, "cache", None)
+                    if cache is not None:
+                        # One slot for the ~order hint: the part and its cache point.
+                        block = _Closed((block, cache_block(cache)))
+                        closes = True
                     blocks.append(block)
         calls = []
         for j, call in enumerate(message.tool_calls):
             spec = {"toolUseId": call.id, "name": call.name, "input": call.arguments}
-            calls.append({"toolUse": fill(spec, enc.own(call.extras, f"{path}.tool_calls[{j}]"))})
+            use: Any = {"toolUse": fill(spec, enc.own(call.extras, f"{path}.tool_calls[{j}]"))}
+            if call.cache is not None:
+                use = _Closed((use, cache_block(call.cache)))
+                closes = True
+            calls.append(use)
         for j, bad in enumerate(message.invalid_tool_calls):
             block = _invalid(bad, enc, f"{path}.invalid_tool_calls[{j}]")
             if block is not None:
                 calls.append(block)
         blocks = _interleave(blocks, calls, own.get("~order"))
+        if closes:
+            blocks = [one for block in blocks for one in _blocks_of(block)]
         self.place("assistant", {**own, "~empty": content == ()}, blocks)
         return blocks
 
     def system(self, message: SystemMessage | DeveloperMessage, path: str) -> list[Any]:
         own = self.enc.own(message.extras, path)
         after = own.get(AFTER)
-        return [{"text": message.content}, *(after if type(after) is list else ())]
+        cache = [cache_block(message.cache)] if message.cache is not None else []
+        return [{"text": message.content}, *cache, *(after if type(after) is list else ())]
+
+
+class _Closed(tuple[Any, Any]):
+    """A block and the ``cachePoint`` after it: one slot of the ``~order`` hint."""
+
+    __slots__ = ()
+
+
+def _blocks_of(block: Any) -> tuple[Any, ...]:
+    return tuple(block) if type(block) is _Closed else (block,)
 
 
 def _invalid(call: InvalidToolCall, enc: Encoding, path: str) -> Any:
@@ -171,10 +214,21 @@ def _tool(tool: ToolDefinition | ProviderTool, enc: Encoding, path: str) -> Any:
     return {"toolSpec": fill(spec, own)}
 
 
+def _tools(request: Request, enc: Encoding) -> list[Any]:
+    """The ``toolConfig.tools``: each tool, and a ``cachePoint`` after one that closes a cache."""
+    out = []
+    for i, tool in enumerate(request.tools):
+        block = _tool(tool, enc, f"$.tools[{i}]")
+        if block is not None:
+            out.append(block)
+            if isinstance(tool, ToolDefinition) and tool.cache is not None:
+                out.append(cache_block(tool.cache))
+    return out
+
+
 def _tool_config(request: Request, own: dict[str, Any], enc: Encoding) -> Any:
     config: dict[str, Any] = {}
-    tools = [_tool(tool, enc, f"$.tools[{i}]") for i, tool in enumerate(request.tools)]
-    tools = [tool for tool in tools if tool is not None]
+    tools = _tools(request, enc)
     if tools:
         config["tools"] = tools
     choice = request.tool_choice

@@ -29,6 +29,7 @@ from ..._messages import (
 )
 from ..._tools import ToolDefinition
 from ..._usage import Usage
+from .._cache import report_cache
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
@@ -565,6 +566,7 @@ def encode_request(
     """
     enc = Encoding(NAME, losses)
     request = lower(request, enc, vision=vision, denied_result=denied_result)
+    report_cache(request, enc)
     own = enc.own(request.extras, "$")
     k = spelling(own.get(SNAKE))
     encoder = _Encoder(enc, k)

@@ -35,6 +35,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason
+from .._cache import report_cache
 from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
@@ -62,6 +63,7 @@ def encode_request(
 ) -> bytes:
     enc = Encoding(NAME, losses)
     request = lower(request, enc, vision=vision, denied_result=denied_result)
+    report_cache(request, enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:

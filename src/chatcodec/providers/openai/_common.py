@@ -48,6 +48,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from ..._cache import CachePoint
 from ..._content import OpaquePart
 from ..._depth import MAX_DEPTH
 from ..._errors import DepthError, ValidationError
@@ -55,6 +56,7 @@ from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
 from ..._schema import _SCHEMA_LISTS, _SCHEMA_MAPS, _SCHEMA_ONE
 from ..._usage import FinishReason
+from .._cache import take_cache
 from .._finish import READ
 from .._wire import expect_str, leftover
 
@@ -248,3 +250,15 @@ def take_settings(found: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
             if key == "top_k":
                 own["~top_k"] = 1
     return fields
+
+
+def wire_cache(own: dict[str, Any] | None) -> tuple[CachePoint | None, dict[str, Any] | None]:
+    """A record's kept keys without its ``cache_control``, and the cache point it said.
+
+    A cache point read here is marked ``~cache``: it came on this wire, and
+    goes back on it whatever the model (see :mod:`._cache`).
+    """
+    cache, own = take_cache(own)
+    if cache is not None:
+        own = {**(own or {}), "~cache": 1}
+    return cache, own

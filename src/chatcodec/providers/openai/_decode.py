@@ -13,6 +13,7 @@ from typing import Any
 
 from msgspec import Raw
 
+from ..._cache import CachePoint
 from ..._content import ContentPart, TextPart
 from ..._errors import DepthError, ValidationError
 from ..._exchange import ProviderTool, Request, Tool, ToolChoice
@@ -24,6 +25,7 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import ToolDefinition
+from .._cache import take_cache
 from .._wire import MAX_BODY, check_size, derive_id, expect_dict, expect_list, expect_str, json_body
 from ._common import (
     ABSENT,
@@ -36,6 +38,7 @@ from ._common import (
     opt_str,
     rest,
     take_settings,
+    wire_cache,
 )
 from ._fastreq import fast_request
 from ._readers import forced, part, read_response_format
@@ -255,8 +258,9 @@ def _tool(value: Any, path: str) -> Tool:
         own = rest(tool, _TOOL) or {}
         if kind is ABSENT:
             own["~type"] = None
+        cache, kept = wire_cache(own)
         try:
-            definition = _definition(function, own)
+            definition = _definition(function, kept or {}, cache)
         except DepthError as exc:  # the place in the body, named only if it is too deep
             raise DepthError(exc.limit, f"{path}.function.parameters") from None
         if definition is not None:
@@ -273,7 +277,9 @@ def _function_tool(value: Any, path: str) -> Tool:
     return definition if definition is not None else ProviderTool(NAME, Raw(encode_json(function)))
 
 
-def _definition(function: dict[str, Any], own: dict[str, Any]) -> ToolDefinition | None:
+def _definition(
+    function: dict[str, Any], own: dict[str, Any], cache: CachePoint | None = None
+) -> ToolDefinition | None:
     name = function.get("name")
     description = function.get("description")
     parameters = function.get("parameters")
@@ -299,7 +305,7 @@ def _definition(function: dict[str, Any], own: dict[str, Any]) -> ToolDefinition
         own["~function"] = inner
     try:
         return ToolDefinition(
-            name, description, parameters, strict=strict is True, extras=extras(own)
+            name, description, parameters, strict=strict is True, extras=extras(own), cache=cache
         )
     except ValidationError:
         return None
@@ -352,6 +358,7 @@ def _message(item: Any, path: str, i: int, by_name: dict[str, str]) -> Message:
 def _instruction(m: dict[str, Any], role: str, path: str) -> Message:
     own = rest(m, _ROLE_CONTENT) or {}
     content = m.get("content")
+    cache = None
     if type(content) is list:
         texts: list[str] = []
         parts: list[list[Any]] = []
@@ -362,11 +369,17 @@ def _instruction(m: dict[str, Any], role: str, path: str) -> Message:
                 raise ValidationError("must be a text part", f"{path}.content[{j}]")
             texts.append(text)
             parts.append([len(text), rest(p, TYPE_TEXT) or {}])
+        if parts:
+            # A cache point on the last part closes the instruction: the message's.
+            cache, last = take_cache(parts[-1][1])
+            if cache is not None:
+                own["~cache"] = 1
+            parts[-1][1] = last or {}
         own["~parts"] = parts
         content = "".join(texts)
     text = expect_str(content, f"{path}.content")
     cls = SystemMessage if role == "system" else DeveloperMessage
-    return cls(text, extras=extras(own))
+    return cls(text, extras=extras(own), cache=cache)
 
 
 def _user_content(m: dict[str, Any], path: str) -> str | tuple[ContentPart, ...]:

@@ -49,6 +49,7 @@ from .._lower import DENIED_RESULT, lower
 from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
 from ._assistant import assistant_wire
+from ._cache import carry_cache
 from ._call_ids import nine_char_ids
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
 from ._dialect import OPENAI, Dialect, DialectEncoding
@@ -135,6 +136,7 @@ def encode_request(
     request = unique_call_ids(lower(request, enc, vision=vision, denied_result=denied_result), enc)
     if dialect.nine_char_ids:
         request = nine_char_ids(request)
+    request = carry_cache(request, enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:

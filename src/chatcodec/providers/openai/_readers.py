@@ -13,7 +13,7 @@ from typing import Any
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._errors import ValidationError
 from ..._exchange import ResponseFormat, ToolChoice
-from ._common import ABSENT, audio_media_type, extras, opaque, rest, split_data_url
+from ._common import ABSENT, audio_media_type, extras, opaque, rest, split_data_url, wire_cache
 from ._reply import TYPE_TEXT
 
 __all__ = ["forced", "part", "read_response_format"]
@@ -31,7 +31,8 @@ def part(p: dict[str, Any]) -> ContentPart:
         if kind == "text":
             text = p.get("text")
             if type(text) is str:
-                return TextPart(text, extras=extras(rest(p, TYPE_TEXT)))
+                cache, own = wire_cache(rest(p, TYPE_TEXT))
+                return TextPart(text, extras=extras(own), cache=cache)
         elif kind == "image_url":
             return _image(p)
         elif kind == "input_audio":
@@ -68,10 +69,13 @@ def _image(p: dict[str, Any]) -> ContentPart:
         raise TypeError
     if inner:
         own["~inner"] = inner
+    cache, kept = wire_cache(own)
     split = split_data_url(url)
     if split is not None:
-        return ImagePart(data=split[1], media_type=split[0], detail=detail, extras=extras(own))
-    return ImagePart(url=url, detail=detail, extras=extras(own))
+        return ImagePart(
+            data=split[1], media_type=split[0], detail=detail, extras=extras(kept), cache=cache
+        )
+    return ImagePart(url=url, detail=detail, extras=extras(kept), cache=cache)
 
 
 _AUDIO = frozenset({"type", "input_audio"})
@@ -87,7 +91,8 @@ def _audio(p: dict[str, Any]) -> ContentPart:
     inner = rest(spec, _AUDIO_INNER)
     if inner:
         own["~inner"] = inner
-    return AudioPart(data=data, media_type=audio_media_type(fmt), extras=extras(own))
+    cache, kept = wire_cache(own)
+    return AudioPart(data=data, media_type=audio_media_type(fmt), extras=extras(kept), cache=cache)
 
 
 _FILE = frozenset({"type", "file"})
@@ -105,17 +110,20 @@ def _file(p: dict[str, Any]) -> ContentPart:
         inner["filename"] = None
     if inner:
         own["~inner"] = inner
+    cache, kept = wire_cache(own)
     file_id = spec.get("file_id")
     data = spec.get("file_data")
     if type(file_id) is str and data is None:
-        return FilePart(file_id=file_id, filename=filename, extras=extras(own))
+        return FilePart(file_id=file_id, filename=filename, extras=extras(kept), cache=cache)
     if type(data) is not str or file_id is not None:
         raise TypeError
     split = split_data_url(data)
     if split is None:
-        own["~raw"] = 1
-        return FilePart(data=data, filename=filename, extras=extras(own))
-    return FilePart(data=split[1], media_type=split[0], filename=filename, extras=extras(own))
+        kept = {**(kept or {}), "~raw": 1}
+        return FilePart(data=data, filename=filename, extras=extras(kept), cache=cache)
+    return FilePart(
+        data=split[1], media_type=split[0], filename=filename, extras=extras(kept), cache=cache
+    )
 
 
 _DOCUMENT = frozenset({"type", "document_url"})
@@ -127,10 +135,11 @@ def _document(p: dict[str, Any]) -> ContentPart:
     url = p["document_url"]
     if type(url) is not str:
         raise TypeError
+    cache, kept = wire_cache(own)
     split = split_data_url(url)
     if split is None:
-        return FilePart(url=url, extras=extras(own))
-    return FilePart(data=split[1], media_type=split[0], extras=extras(own))
+        return FilePart(url=url, extras=extras(kept), cache=cache)
+    return FilePart(data=split[1], media_type=split[0], extras=extras(kept), cache=cache)
 
 
 def forced(value: dict[str, Any], key: str) -> ToolChoice | None:

@@ -30,6 +30,7 @@ from ..._loss import Loss
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
+from .._cache import report_cache
 from .._ids import unique_call_ids
 from .._lower import lower
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_dict, fill, json_body
@@ -277,6 +278,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
     """
     enc = Encoding(NAME, losses)
     request = unique_call_ids(lower(request, enc, result_names=False), enc)
+    report_cache(request, enc)
     own = enc.own(request.extras, "$")
     out: dict[str, Any] = {}
     if request.model is not None:
