@@ -15,6 +15,7 @@ from .providers import Codec, get
 from .providers._direct import direct_request
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
+from .providers._preflight import preflight
 
 __all__ = ["convert"]
 
@@ -166,11 +167,8 @@ def general_request(
         fill["max_tokens"] = max_tokens
     if fill:
         request = msgspec.structs.replace(request, **fill)
+    start = len(losses)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:
         return out, []
-    sent = writer.decode_request(out)
-    if sent.model is None and request.model is not None:
-        # Gemini takes the model in the URL: its rules still depend on it.
-        sent = msgspec.structs.replace(sent, model=request.model)
-    return out, writer.check_request(sent)
+    return out, preflight(writer, request, out, losses[start:])
