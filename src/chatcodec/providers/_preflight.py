@@ -29,12 +29,13 @@ from .._loss import Loss
 from .._problems import Problem
 from . import Codec
 from .openai._sent import as_sent as _openai
+from .openai_responses._sent import as_sent as _responses
 
 __all__ = ["preflight", "read_back"]
 
 AsSent = Callable[[Request, Sequence[Loss]], Request | None]
 
-_AS_SENT: dict[str, AsSent] = {"openai": _openai}
+_AS_SENT: dict[str, AsSent] = {"openai": _openai, "openai-responses": _responses}
 
 
 def read_back(writer: Codec, request: Request, out: bytes) -> list[Problem]:
