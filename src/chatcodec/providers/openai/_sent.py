@@ -86,7 +86,8 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
                 continue
             lost = parts.get(i)
             if lost is not None:
-                assert isinstance(m, ToolMessage) and type(m.content) is tuple
+                assert isinstance(m, ToolMessage)
+                assert type(m.content) is tuple
                 if any(isinstance(m.content[j], _MEDIA) for j in lost):
                     return None  # moved to a user message after the results
                 content = tuple(p for j, p in enumerate(m.content) if j not in lost)

@@ -70,9 +70,12 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
                 kept[i] = msgspec.structs.replace(m, content=content)
         fields["messages"] = messages = tuple(kept)
     for m in messages:
-        if type(m) is AssistantMessage and type(m.content) is tuple:
-            if any(type(p) is ReasoningPart and p.provider != NAME for p in m.content):
-                return None  # written as this API's reasoning: read back as its own
+        if (
+            type(m) is AssistantMessage
+            and type(m.content) is tuple
+            and any(type(p) is ReasoningPart and p.provider != NAME for p in m.content)
+        ):
+            return None  # written as this API's reasoning: read back as its own
     return drop_tools(request, found.tools, **fields)
 
 
