@@ -2,7 +2,8 @@
 
 The usual Messages request (a system prompt, turns of text, base64 images,
 tool calls and their results in text and images, thinking with its signature,
-custom tools, the common parameters and the thinking setting) decodes straight
+custom tools, the common parameters, the thinking setting and a JSON schema
+output format) decodes straight
 into the private Structs below and maps to the canonical form without a scan of
 leftover keys. It is also what
 ``convert`` reads back from its own output for the preflight. Anything else
@@ -21,7 +22,7 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AssistantPart, ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._exchange import Reasoning, Request, ToolChoice
+from ..._exchange import Reasoning, Request, ResponseFormat, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
@@ -105,6 +106,15 @@ class _ThinkingOff(_Wire, tag_field="type", tag="disabled"):
     pass
 
 
+class _Format(_Wire):
+    type: Literal["json_schema"]
+    schema: dict[str, Any]
+
+
+class _OutputConfig(_Wire):
+    format: _Format
+
+
 class _Request(_Wire, kw_only=True):
     model: str | UnsetType = UNSET
     max_tokens: int | UnsetType = UNSET
@@ -117,6 +127,7 @@ class _Request(_Wire, kw_only=True):
     stop_sequences: list[str] | UnsetType = UNSET
     stream: bool | UnsetType = UNSET
     thinking: _ThinkingOn | _ThinkingOff | UnsetType = UNSET
+    output_config: _OutputConfig | UnsetType = UNSET
 
 
 _decoder = msgspec.json.Decoder(_Request)
@@ -172,6 +183,12 @@ def fast_request(body: bytes | str) -> Request | None:
             reasoning = Reasoning(budget_tokens=thinking.budget_tokens)
         elif thinking is not UNSET:
             reasoning = Reasoning("none")
+        response_format = None
+        kept: dict[str, Any] | None = None
+        if r.output_config is not UNSET:
+            # The general path keeps the rest of output_config (here nothing) in extras.
+            response_format = ResponseFormat("json_schema", schema=r.output_config.format.schema)
+            kept = {NAME: {"output_config": {}}}
         return Request(
             messages=tuple(messages),
             model=None if r.model is UNSET else r.model,
@@ -183,7 +200,9 @@ def fast_request(body: bytes | str) -> Request | None:
             top_p=None if r.top_p is UNSET else r.top_p,
             stop=None if stop is UNSET else tuple(stop),
             stream=None if r.stream is UNSET else r.stream,
+            response_format=response_format,
             reasoning=reasoning,
+            extras=kept,
         )
     except (*GIVE_UP, _Decline):
         return None
