@@ -2,7 +2,7 @@
 
 The usual Messages request (a system prompt, turns of text, base64 images,
 tool calls and their results in text and images, thinking with its signature,
-custom tools, the common parameters, the thinking setting and a JSON schema
+custom tools (deferred or not), the common parameters, the thinking setting and a JSON schema
 output format) decodes straight
 into the private Structs below and maps to the canonical form without a scan of
 leftover keys. It is also what
@@ -91,6 +91,7 @@ class _Tool(_Wire, kw_only=True):
     description: str | UnsetType = UNSET
     input_schema: dict[str, Any]
     strict: bool | UnsetType = UNSET
+    defer_loading: bool | UnsetType = UNSET
 
 
 class _Choice(_Wire, kw_only=True):
@@ -295,6 +296,10 @@ def _tool(t: _Tool) -> ToolDefinition:
         if extras is not None:
             raise _Decline
         extras = {NAME: {"strict": False}}
+    if t.defer_loading is not UNSET:
+        if extras is not None:
+            raise _Decline  # two kept keys: the general path keeps them in the wire's order
+        extras = {NAME: {"defer_loading": t.defer_loading}}
     # A name or schema ToolDefinition refuses raises: the general path keeps it as is.
     return ToolDefinition(
         t.name, description, t.input_schema, strict=t.strict is True, extras=extras
