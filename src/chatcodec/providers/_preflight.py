@@ -20,11 +20,12 @@ every family, and on generated requests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from .._exchange import Request
+from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 from . import Codec
@@ -35,7 +36,7 @@ __all__ = ["preflight", "read_back"]
 
 AsSent = Callable[[Request, Sequence[Loss]], Request | None]
 
-_AS_SENT: dict[str, AsSent] = {"openai": _openai, "openai-responses": _responses}
+_AS_SENT: Mapping[str, AsSent] = FrozenMap({"openai": _openai, "openai-responses": _responses})
 
 
 def read_back(writer: Codec, request: Request, out: bytes) -> list[Problem]:
