@@ -66,9 +66,12 @@ def convert(
         requires it). A limit the request has wins.
     check : bool, default True
         Run the target's preflight (``check_request``) on the converted
-        request, read back as the target would, and put what it finds in the
-        report's ``problems``. It costs one more decode of the output; pass
-        ``False`` where the output is checked elsewhere. The usual OpenAI Chat
+        request as the target reads it, and put what it finds in the report's
+        ``problems``. For OpenAI Chat and the Responses API that request is
+        told from the canonical one and what the encoder left out; otherwise,
+        and where the encoder reshaped the request, the output is decoded
+        again (the same problems either way). Pass ``False`` where the output
+        is checked elsewhere. The usual OpenAI Chat
         request (text, data-URL images, tool calls and results, function
         tools, the common parameters) goes to Anthropic and Gemini straight,
         without the canonical form or that decode: the same bytes and report.
