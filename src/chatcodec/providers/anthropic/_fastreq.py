@@ -1,11 +1,9 @@
 """The fast path of the request decoder: typed wire Structs for the usual requests.
 
 The usual Messages request (a system prompt, turns of text, base64 images,
-tool calls and their results in text and images, thinking with its signature,
-custom tools (deferred or not), the common parameters, the thinking setting and a JSON schema
-output format) decodes straight
-into the private Structs below and maps to the canonical form without a scan of
-leftover keys. It is also what
+tool calls and text results, thinking with its signature, custom tools, the
+common parameters) decodes straight into the private Structs below and maps
+to the canonical form without a scan of leftover keys. It is also what
 ``convert`` reads back from its own output for the preflight. Anything else
 (a key the Structs do not name, a block of another kind, two turns of one
 role, a value only the general path keeps) fails the typed decode or is
@@ -22,7 +20,7 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AssistantPart, ContentPart, ImagePart, ReasoningPart, TextPart
-from ..._exchange import Reasoning, Request, ResponseFormat, ToolChoice
+from ..._exchange import Request, ToolChoice
 from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall, ToolDefinition
@@ -65,7 +63,7 @@ class _ToolUse(_Wire, tag_field="type", tag="tool_use"):
 
 class _ToolResult(_Wire, tag_field="type", tag="tool_result", kw_only=True):
     tool_use_id: str
-    content: str | list[_Text | _Image]
+    content: str
     is_error: bool | UnsetType = UNSET
 
 
@@ -91,29 +89,11 @@ class _Tool(_Wire, kw_only=True):
     description: str | UnsetType = UNSET
     input_schema: dict[str, Any]
     strict: bool | UnsetType = UNSET
-    defer_loading: bool | UnsetType = UNSET
 
 
 class _Choice(_Wire, kw_only=True):
     type: Literal["auto", "any", "none"]
     disable_parallel_tool_use: bool | UnsetType = UNSET
-
-
-class _ThinkingOn(_Wire, tag_field="type", tag="enabled"):
-    budget_tokens: int
-
-
-class _ThinkingOff(_Wire, tag_field="type", tag="disabled"):
-    pass
-
-
-class _Format(_Wire):
-    type: Literal["json_schema"]
-    schema: dict[str, Any]
-
-
-class _OutputConfig(_Wire):
-    format: _Format
 
 
 class _Request(_Wire, kw_only=True):
@@ -127,8 +107,6 @@ class _Request(_Wire, kw_only=True):
     top_p: int | float | UnsetType = UNSET
     stop_sequences: list[str] | UnsetType = UNSET
     stream: bool | UnsetType = UNSET
-    thinking: _ThinkingOn | _ThinkingOff | UnsetType = UNSET
-    output_config: _OutputConfig | UnsetType = UNSET
 
 
 _decoder = msgspec.json.Decoder(_Request)
@@ -176,20 +154,6 @@ def fast_request(body: bytes | str) -> Request | None:
                 return None
             tools = tuple([_tool(t) for t in r.tools])
         stop = r.stop_sequences
-        reasoning = None
-        thinking = r.thinking
-        if type(thinking) is _ThinkingOn:
-            if thinking.budget_tokens < 0:
-                return None  # kept in extras by the general path
-            reasoning = Reasoning(budget_tokens=thinking.budget_tokens)
-        elif thinking is not UNSET:
-            reasoning = Reasoning("none")
-        response_format = None
-        kept: dict[str, Any] | None = None
-        if r.output_config is not UNSET:
-            # The general path keeps the rest of output_config (here nothing) in extras.
-            response_format = ResponseFormat("json_schema", schema=r.output_config.format.schema)
-            kept = {NAME: {"output_config": {}}}
         return Request(
             messages=tuple(messages),
             model=None if r.model is UNSET else r.model,
@@ -201,9 +165,6 @@ def fast_request(body: bytes | str) -> Request | None:
             top_p=None if r.top_p is UNSET else r.top_p,
             stop=None if stop is UNSET else tuple(stop),
             stream=None if r.stream is UNSET else r.stream,
-            response_format=response_format,
-            reasoning=reasoning,
-            extras=kept,
         )
     except (*GIVE_UP, _Decline):
         return None
@@ -236,23 +197,16 @@ def _user(content: Any, out: list[Message]) -> None:
                 raise _Decline
             error = block.is_error
             extras = {NAME: {"is_error": False}} if error is False else None
-            result = block.content
-            if type(result) is list:
-                result = tuple([_text(b) if type(b) is _Text else _image(b) for b in result])
-            out.append(ToolMessage(block.tool_use_id, result, error is True, extras=extras))
+            out.append(ToolMessage(block.tool_use_id, block.content, error is True, extras=extras))
         elif kind is _Text:
             parts.append(_text(block))
         else:
-            parts.append(_image(block))
+            source = block.source
+            if not source.media_type:
+                raise _Decline
+            parts.append(ImagePart(data=source.data, media_type=source.media_type))
     if parts:
         out.append(UserMessage(tuple(parts)))
-
-
-def _image(block: _Image) -> ImagePart:
-    source = block.source
-    if not source.media_type:
-        raise _Decline  # kept as the block itself by the general path
-    return ImagePart(data=source.data, media_type=source.media_type)
 
 
 def _assistant(content: Any) -> AssistantMessage:
@@ -296,10 +250,6 @@ def _tool(t: _Tool) -> ToolDefinition:
         if extras is not None:
             raise _Decline
         extras = {NAME: {"strict": False}}
-    if t.defer_loading is not UNSET:
-        if extras is not None:
-            raise _Decline  # two kept keys: the general path keeps them in the wire's order
-        extras = {NAME: {"defer_loading": t.defer_loading}}
     # A name or schema ToolDefinition refuses raises: the general path keeps it as is.
     return ToolDefinition(
         t.name, description, t.input_schema, strict=t.strict is True, extras=extras
