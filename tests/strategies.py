@@ -276,3 +276,57 @@ def compact_arguments(history: Sequence[cc.BaseMessage]) -> list[cc.BaseMessage]
             message = msgspec.structs.replace(message, tool_calls=calls)
         out.append(message)
     return out
+
+
+provider_tools = st.builds(
+    cc.ProviderTool,
+    st.sampled_from(["anthropic", "openai", "openai-responses", "gemini"]),
+    st.sampled_from(
+        [
+            b'{"type":"web_search"}',
+            b'{"type":"web_search_20250305","name":"web_search"}',
+            b'{"name":"f"}',
+        ]
+    ).map(msgspec.Raw),
+)
+tool_choices = (
+    st.none()
+    | st.builds(cc.ToolChoice, st.sampled_from(["auto", "none", "required"]))
+    | names.map(lambda name: cc.ToolChoice("tool", name))
+)
+response_formats = st.none() | st.builds(
+    cc.ResponseFormat,
+    st.sampled_from(["text", "json_object", "json_schema"]),
+    st.none() | st.sampled_from(["answer", "bad name!"]),
+    st.none() | st.just({"type": "object", "properties": {"a": {"type": "string"}}}),
+    st.none() | st.booleans(),
+)
+reasonings = st.none() | st.builds(
+    cc.Reasoning,
+    st.none() | st.sampled_from(["none", "minimal", "low", "medium", "high"]),
+    st.none() | st.integers(0, 4096),
+)
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> cc.Request:
+    """A canonical request: any messages, tools, choice and settings, in or out of range."""
+
+    def maybe(values: list[Any]) -> st.SearchStrategy[Any]:
+        return st.none() | st.sampled_from(values)
+
+    return cc.Request(
+        tuple(draw(st.lists(messages, max_size=6))),
+        model=draw(st.none() | st.sampled_from(["gpt-4o", "claude-sonnet-4-5", "gemini-3-pro"])),
+        tools=tuple(draw(st.lists(tool_definitions | provider_tools, max_size=3))),
+        tool_choice=draw(tool_choices),
+        parallel_tool_calls=draw(st.none() | st.booleans()),
+        max_tokens=draw(maybe([0, 8, 1024])),
+        temperature=draw(maybe([0.5, 1.0, 3.0])),
+        top_p=draw(maybe([0.5, 0.97, 2.0])),
+        stop=draw(st.none() | st.lists(st.sampled_from(["END", " "]), max_size=6).map(tuple)),
+        response_format=draw(response_formats),
+        top_k=draw(maybe([5])),
+        seed=draw(maybe([1])),
+        reasoning=draw(reasonings),
+    )

@@ -18,6 +18,7 @@ from .providers._cache import trim_cache
 from .providers._direct import direct_request
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
+from .providers._preflight import preflight
 
 __all__ = ["convert"]
 
@@ -70,9 +71,12 @@ def convert(
         requires it). A limit the request has wins.
     check : bool, default True
         Run the target's preflight (``check_request``) on the converted
-        request, read back as the target would, and put what it finds in the
-        report's ``problems``. It costs one more decode of the output; pass
-        ``False`` where the output is checked elsewhere. The usual OpenAI Chat
+        request as the target reads it, and put what it finds in the report's
+        ``problems``. For OpenAI Chat and the Responses API that request is
+        told from the canonical one and what the encoder left out; otherwise,
+        and where the encoder reshaped the request, the output is decoded
+        again (the same problems either way). Pass ``False`` where the output
+        is checked elsewhere. The usual OpenAI Chat
         request (text, data-URL images, tool calls and results, function
         tools, the common parameters) goes to Anthropic and Gemini straight,
         without the canonical form or that decode: the same bytes and report.
@@ -222,11 +226,8 @@ def general_request(
     if writer.NAME != reader.NAME:
         # Cache points beyond the target's limit would have it refuse the request.
         request = trim_cache(request, writer.NAME, losses)
+    start = len(losses)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:
         return out, notes
-    sent = writer.decode_request(out)
-    if sent.model is None and request.model is not None:
-        # Gemini takes the model in the URL: its rules still depend on it.
-        sent = msgspec.structs.replace(sent, model=request.model)
-    return out, [*notes, *writer.check_request(sent)]
+    return out, [*notes, *preflight(writer, request, out, losses[start:])]

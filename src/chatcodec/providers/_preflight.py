@@ -1,0 +1,62 @@
+"""The preflight of a conversion: the target's rules over what it was sent.
+
+``convert`` used to find the target's problems by decoding the body it had just
+written and running the target's ``check_request`` over that. The decode costs
+as much as the source's, and it only tells the rules what the encoder already
+knew: which messages, parts and tools it left out (the losses it reported) and
+whether it had to move anything to fit the target's order.
+
+Strategy: a family that knows how its encoder fits a request gives
+``as_sent(request, losses)``: the canonical request its decoder would read back,
+as far as its rules can tell (the same messages at the same indices, the same
+calls, results and tools), built from the request and the losses of this
+encode alone; or ``None`` when the encoder reshaped the request in a way the
+family does not follow (moved results, joined turns, renamed ids, lowered
+kinds...). Then, and for a family that gives none, the output is read back as
+before (:func:`read_back`). ``tests/providers/test_preflight.py`` proves both
+ways find the same problems on every recorded request of every family into
+every family, and on generated requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import msgspec
+
+from .._exchange import Request
+from .._frozen import FrozenMap
+from .._loss import Loss
+from .._problems import Problem
+from . import Codec
+from .openai._sent import as_sent as _openai
+from .openai_responses._sent import as_sent as _responses
+
+__all__ = ["preflight", "read_back"]
+
+AsSent = Callable[[Request, Sequence[Loss]], Request | None]
+
+_AS_SENT: Mapping[str, AsSent] = FrozenMap({"openai": _openai, "openai-responses": _responses})
+
+
+def read_back(writer: Codec, request: Request, out: bytes) -> list[Problem]:
+    """The target's problems in ``out``, decoded again as the target reads it."""
+    sent = writer.decode_request(out)
+    if sent.model is None and request.model is not None:
+        # Gemini takes the model in the URL: its rules still depend on it.
+        sent = msgspec.structs.replace(sent, model=request.model)
+    return writer.check_request(sent)
+
+
+def preflight(writer: Codec, request: Request, out: bytes, losses: Sequence[Loss]) -> list[Problem]:
+    """The target's problems in the request it was sent as ``out``.
+
+    ``losses`` are the ones the target's encoder reported writing ``out`` from
+    ``request`` (and only those).
+    """
+    as_sent = _AS_SENT.get(writer.NAME)
+    if as_sent is not None:
+        sent = as_sent(request, losses)
+        if sent is not None:
+            return writer.check_request(sent)
+    return read_back(writer, request, out)
