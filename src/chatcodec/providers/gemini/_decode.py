@@ -29,11 +29,11 @@ from .._wire import (
     json_body,
     leftover,
 )
+from ._common import NAME, finish_reason, snake_hint, split, table
+from ._decode_fields import FieldDecoder
+from ._decode_turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 from ._fast import fast_response, usage_of
 from ._fastreq import fast_request
-from ._fields import FieldDecoder
-from ._keys import NAME, finish_reason, snake_hint, split, table
-from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 

@@ -64,10 +64,10 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from ..._usage import Usage
 from .._streaming import StreamDecoder
 from .._wire import expect_dict, expect_list
-from ._chunks import TextChunk, decode_text_chunk, quick_usage, typed_usage
+from ._common import finish_reason
 from ._decode import _Decoder, decode_response, response_from
-from ._keys import finish_reason
 from ._partial import _apply, _path, _Streamed
+from ._stream_chunks import TextChunk, decode_text_chunk, quick_usage, typed_usage
 
 __all__ = ["GeminiStreamDecoder", "stream"]
 

@@ -37,9 +37,9 @@ from ._common import (
     rest,
     take_settings,
 )
+from ._decode_assistant import TYPE_TEXT, assistant
 from ._fastreq import fast_request
 from ._readers import forced, part, read_response_format
-from ._reply import TYPE_TEXT, assistant
 
 __all__ = ["GENERAL_KEYS", "decode_request", "general_request"]
 

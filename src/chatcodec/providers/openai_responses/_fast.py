@@ -34,7 +34,7 @@ from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, NAME, SUMMARY_JOIN, extras, finish_of, input_details, output_details
-from ._items import Run, model_item
+from ._decode_items import Run, model_item
 
 __all__ = ["fast_response"]
 

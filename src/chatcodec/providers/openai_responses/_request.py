@@ -34,8 +34,8 @@ from .._lower import lower
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_dict, fill, json_body
 from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
-from ._items import read_items
-from ._write import write_message
+from ._decode_items import read_items
+from ._encode_items import write_message
 
 __all__ = ["decode_request", "encode_request"]
 

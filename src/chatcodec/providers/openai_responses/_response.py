@@ -28,9 +28,9 @@ from ._common import (
     output_details,
     rest,
 )
+from ._decode_items import read_items
+from ._encode_items import write_message
 from ._fast import fast_response
-from ._items import read_items
-from ._write import write_message
 
 __all__ = ["decode_response", "encode_response", "read_response"]
 
