@@ -7,8 +7,8 @@ per ``functionResponse`` part, then one user message for the other parts.
 Function calls usually have no id: each gets one derived from its place and
 content, and the results that answer it by name get the same id.
 
-The turns are read in :mod:`._turns`, the request's other fields in
-:mod:`._fields`; this module reads the responses' candidates and usage.
+The turns are read in :mod:`._decode_turns`, the request's other fields in
+:mod:`._decode_fields`; this module reads the responses' candidates and usage.
 """
 
 from __future__ import annotations

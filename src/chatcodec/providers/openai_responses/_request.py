@@ -1,7 +1,7 @@
 """Responses API requests (``POST /v1/responses``): wire <-> canonical.
 
 ``instructions`` is the first (system) message; the ``input`` items follow
-it (see :mod:`._items`). Function tools map to tool definitions (``strict``
+it (see :mod:`._decode_items`). Function tools map to tool definitions (``strict``
 at the tool's top level); built-in tools (web search, file search, MCP...)
 are kept verbatim as provider tools. ``text.format`` is the response format,
 ``max_output_tokens`` the token limit. ``previous_response_id``,
