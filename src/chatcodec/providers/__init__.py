@@ -44,7 +44,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 """The codecs, one per wire family."""
 
 ALIASES = FrozenMap(
@@ -148,7 +148,7 @@ def get(name: str) -> Codec:
     ----------
     name : str
         ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
-        ``"openai-responses"``, ``"bedrock"``, or a service speaking one of them
+        ``"openai-responses"``, ``"bedrock"``, ``"cohere"``, or a service speaking one of them
         (``"groq"``, ``"mistral"``, ``"deepseek"``, ``"responses"``...).
 
     Raises

@@ -43,7 +43,7 @@ __all__ = [
     "leftover",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -204,6 +204,7 @@ _NEUTRAL: Mapping[str, Mapping[str, Any]] = FrozenMap(
         # about the conversation.
         "openai-responses": _frozen({"type": _ANY, "id": _ANY, "status": _ANY, "object": _ANY}),
         "bedrock": _frozen({}),
+        "cohere": _frozen({"type": "function"}),
     }
 )
 
