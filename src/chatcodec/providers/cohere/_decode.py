@@ -43,7 +43,7 @@ from .._wire import (
     expect_list,
     expect_str,
     json_body,
-    leftover,
+    rest_of,
 )
 from ._common import ABSENT, DERIVED, FINISH, NAME, split_data_url
 
@@ -60,6 +60,7 @@ _INSTRUCTION_KEYS = frozenset({"role", "content"})
 _USER_KEYS = frozenset({"role", "content"})
 _ASSISTANT_KEYS = frozenset({"role", "content", "tool_plan", "tool_calls"})
 _TOOL_KEYS = frozenset({"role", "content", "tool_call_id"})
+_TEXT_KEYS = frozenset({"type", "text"})
 _CALL_KEYS = frozenset({"id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 _TOOL_DEF_KEYS = frozenset({"type", "function"})
@@ -76,12 +77,6 @@ _EXACT = 2**53  # the ints a float holds exactly: the rest stay as sent
 _MISSING: Any = object()
 
 
-def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    if obj.keys() <= known:  # the usual case, one set operation in C
-        return {}
-    return leftover(obj, known) or {}
-
-
 def _extras(own: dict[str, Any]) -> dict[str, Any] | None:
     return {NAME: own} if own else None
 
@@ -91,7 +86,7 @@ def _extras(own: dict[str, Any]) -> dict[str, Any] | None:
 
 def decode_request(body: bytes | str) -> Request:
     data = json_body(body)
-    own = _rest(data, _REQUEST_KEYS)
+    own = rest_of(data, _REQUEST_KEYS)
     model = data.get("model")
     if model is not None:
         expect_str(model, "$.model")
@@ -220,7 +215,7 @@ def _messages(items: list[Any]) -> tuple[Message, ...]:
 
 
 def _system(m: dict[str, Any], path: str) -> SystemMessage:
-    own = _rest(m, _INSTRUCTION_KEYS)
+    own = rest_of(m, _INSTRUCTION_KEYS)
     content = m.get("content")
     if type(content) is list:
         texts = []
@@ -245,7 +240,9 @@ def _parts(items: list[Any], path: str, *, documents: bool) -> tuple[ContentPart
         c = expect_dict(item, p)
         kind = c.get("type")
         if kind == "text" and type(c.get("text")) is str:
-            parts.append(TextPart(c["text"], extras=_extras(_rest(c, frozenset({"type", "text"})))))
+            parts.append(
+                TextPart(c["text"], extras=_extras(rest_of(c, frozenset({"type", "text"}))))
+            )
             continue
         if kind == "image_url" and not documents:
             image = _image(c, p)
@@ -257,8 +254,8 @@ def _parts(items: list[Any], path: str, *, documents: bool) -> tuple[ContentPart
             data = document.get("data") if type(document) is dict else None
             if type(data) is dict or type(data) is str:
                 assert type(document) is dict
-                keys = _rest(c, frozenset({"type", "document"}))
-                keys.update(_rest(document, frozenset({"data"})))
+                keys = rest_of(c, frozenset({"type", "document"}))
+                keys.update(rest_of(document, frozenset({"data"})))
                 # The data is an object, or (as Cohere's examples send it) its JSON text.
                 text = data if isinstance(data, str) else encode_body(data).decode()
                 hint: dict[str, Any] = {"~document": "object" if type(data) is dict else "str"}
@@ -272,8 +269,8 @@ def _image(c: dict[str, Any], path: str) -> ImagePart | None:
     inner = c.get("image_url")
     if type(inner) is not dict or type(inner.get("url")) is not str:
         return None
-    own = _rest(c, frozenset({"type", "image_url"}))
-    own.update(_rest(inner, frozenset({"url", "detail"})))
+    own = rest_of(c, frozenset({"type", "image_url"}))
+    own.update(rest_of(inner, frozenset({"url", "detail"})))
     detail = inner.get("detail")
     if detail not in (None, "auto", "low", "high") or ("detail" in inner and detail is None):
         return None
@@ -289,7 +286,7 @@ def _image(c: dict[str, Any], path: str) -> ImagePart | None:
 
 
 def _user(m: dict[str, Any], path: str) -> UserMessage:
-    own = _rest(m, _USER_KEYS)
+    own = rest_of(m, _USER_KEYS)
     content = m.get("content", _MISSING)
     if type(content) is list:
         parts = _parts(content, path + ".content", documents=False)
@@ -306,7 +303,7 @@ def _user(m: dict[str, Any], path: str) -> UserMessage:
 
 
 def _tool(m: dict[str, Any], path: str) -> ToolMessage:
-    own = _rest(m, _TOOL_KEYS)
+    own = rest_of(m, _TOOL_KEYS)
     call_id = expect_str(m.get("tool_call_id"), path + ".tool_call_id")
     content = m.get("content", _MISSING)
     if type(content) is list:
@@ -323,7 +320,7 @@ def assistant_message(
     m: dict[str, Any], path: str, index: int | str, *, role: bool = True
 ) -> AssistantMessage:
     """One assistant message (of a request's history, or a response's ``message``)."""
-    own = _rest(m, _ASSISTANT_KEYS)
+    own = rest_of(m, _ASSISTANT_KEYS)
     if not role:
         own["~role"] = ABSENT
     parts: list[AssistantPart] = []
@@ -368,9 +365,11 @@ def _assistant_parts(items: list[Any], path: str) -> list[AssistantPart]:
         c = expect_dict(item, f"{path}[{k}]")
         kind = c.get("type")
         if kind == "text" and type(c.get("text")) is str:
-            parts.append(TextPart(c["text"], extras=_extras(_rest(c, frozenset({"type", "text"})))))
+            parts.append(
+                TextPart(c["text"], extras=_extras(rest_of(c, frozenset({"type", "text"}))))
+            )
         elif kind == "thinking" and type(c.get("thinking")) is str:
-            rest = _rest(c, frozenset({"type", "thinking"}))
+            rest = rest_of(c, frozenset({"type", "thinking"}))
             parts.append(ReasoningPart(c["thinking"], provider=NAME, extras=_extras(rest)))
         else:
             parts.append(OpaquePart(NAME, Raw(encode_body(c))))
@@ -394,14 +393,14 @@ def _calls(
 def read_call(item: Any, path: str, index: int | str, j: int) -> ToolCall | InvalidToolCall:
     """One of a message's ``tool_calls`` (the ``j``-th of message ``index``)."""
     c = expect_dict(item, path)
-    own = _rest(c, _CALL_KEYS)
+    own = rest_of(c, _CALL_KEYS)
     kind = c.get("type", _MISSING)
     if kind is _MISSING:
         own["~type"] = ABSENT
     elif kind != "function":
         own["type"] = kind
     fn = expect_dict(c.get("function"), path + ".function")
-    fn_own = _rest(fn, _FUNCTION_KEYS)
+    fn_own = rest_of(fn, _FUNCTION_KEYS)
     name = fn.get("name")
     if name is not None:
         name = expect_str(name, path + ".function.name")
@@ -437,10 +436,10 @@ def _tool_definition(item: Any, path: str, strict: bool) -> Tool:
     fn = t.get("function")
     if t.get("type", "function") != "function" or type(fn) is not dict:
         return ProviderTool(NAME, Raw(encode_body(t)))
-    own = _rest(t, _TOOL_DEF_KEYS)
+    own = rest_of(t, _TOOL_DEF_KEYS)
     if "type" not in t:
         own["~type"] = ABSENT
-    fn_own = _rest(fn, _TOOL_FUNCTION_KEYS)
+    fn_own = rest_of(fn, _TOOL_FUNCTION_KEYS)
     if fn_own:
         own["function"] = fn_own
     name = fn.get("name")
@@ -475,7 +474,7 @@ def response_from(data: dict[str, Any]) -> Response:
         type(data.get("message")) is str or type(data.get("error")) is dict
     ):
         raise _provider_error(data)
-    own = _rest(data, _RESPONSE_KEYS)
+    own = rest_of(data, _RESPONSE_KEYS)
     response_id = data.get("id")
     if response_id is not None:
         expect_str(response_id, "$.id")
@@ -521,7 +520,7 @@ def _usage(value: Any, own: dict[str, Any]) -> Usage | None:
             and tokens["output_tokens"] >= 0
             and (cached is _MISSING or (type(cached) is int and cached >= 0))
         ):
-            rest = _rest(value, _USAGE_KEYS)
+            rest = rest_of(value, _USAGE_KEYS)
             return Usage(
                 tokens["input_tokens"],
                 tokens["output_tokens"],

@@ -43,6 +43,7 @@ from ._common import ABSENT, DERIVED, FINISH, NAME, data_url
 __all__ = ["assistant_wire", "encode_request", "encode_response"]
 
 _objects = json_decoder(dict[str, Raw])
+_CACHED = frozenset(("cached_tokens",))
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -421,14 +422,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
         }
         if usage.cached_tokens is not None:
             wire["cached_tokens"] = usage.cached_tokens
-        if usage.total_tokens is not None and usage.total_tokens != (
-            usage.prompt_tokens + usage.completion_tokens
-        ):
-            enc.lose("$.usage.total_tokens", "cohere has no total token count")
-        if usage.reasoning_tokens is not None:
-            enc.lose("$.usage.reasoning_tokens", "cohere has no reasoning token count")
-        if usage.cache_write_tokens is not None:
-            enc.lose("$.usage.cache_write_tokens", "cohere has no cache-write token count")
+        enc.lose_counts(usage, "$.usage", _CACHED)
         out["usage"] = fill(wire, usage_own)
     return encode_body(fill(out, own))
 
