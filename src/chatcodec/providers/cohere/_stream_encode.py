@@ -12,8 +12,9 @@ response's ``id`` and the message's ``role``; per content item, by its
 A text or thinking item stays open while its kind of delta keeps coming; a
 call's item from its start to its completion, so calls whose fragments
 interleave each keep their own. A call announced without an id or a name
-goes out whole once complete. Reasoning deltas are ``thinking`` items; a
-reasoning part that was Cohere's ``tool_plan`` goes out as the plan.
+goes out whole once complete. Reasoning deltas are ``thinking`` items, or
+the plan when the head's answer had one (a Cohere answer); a reasoning part
+that was Cohere's ``tool_plan`` goes out as the plan.
 """
 
 from __future__ import annotations
@@ -128,12 +129,14 @@ class CohereStreamEncoder(StreamEncoder):
 
     __slots__ = (
         "_calls",
+        "_citations",
         "_current",
         "_end_keys",
         "_id",
         "_kind",
         "_next_call",
         "_next_item",
+        "_planned",
         "_reason",
         "_role",
         "_sent",
@@ -148,8 +151,15 @@ class CohereStreamEncoder(StreamEncoder):
         self._id = body.get("id")
         message = body.get("message")
         message = message if type(message) is dict else {}
-        self._role = {k: v for k, v in message.items() if k not in _STREAMED}
+        # The head's message keys start the message (the streamed ones as it had them
+        # empty); its citations, which no event carries, go out before the end.
+        self._role = {k: v for k, v in message.items() if k not in _STREAMED or not v}
         self._role.setdefault("role", "assistant")
+        citations = message.get("citations")
+        self._citations = citations if type(citations) is list else []
+        # A head whose answer had a plan (a Cohere answer's): its reasoning is the plan.
+        plan = message.get("tool_plan")
+        self._planned = type(plan) is str and bool(plan)
         self._end_keys = {k: v for k, v in body.items() if k not in _SAID}
         self._started = False
         self._current: int | None = None  # the open text or thinking item
@@ -198,7 +208,11 @@ class CohereStreamEncoder(StreamEncoder):
             if event.signature is not None and not self._signed:
                 self._signed = True
                 self._lose("$.choices[0].message", "cohere has no reasoning signature")
-            return self._text("thinking", event.text) if event.text else b""
+            if not event.text:
+                return b""
+            if self._planned:
+                return self._start() + self._close() + _plan(event.text)
+            return self._text("thinking", event.text)
         if kind is RefusalDelta:
             assert isinstance(event, RefusalDelta)
             self._lose_once("$.choices[0].message", "cohere has no refusal: sent as text")
@@ -282,6 +296,7 @@ class CohereStreamEncoder(StreamEncoder):
         for index in sorted(self._calls.values()):
             out += _call_end(index)
         self._calls.clear()
+        out += b"".join(_citation(k, citation) for k, citation in enumerate(self._citations))
         delta: dict[str, Any] = {}
         if self._reason is not None:
             delta["finish_reason"] = self._reason
