@@ -75,6 +75,7 @@ API = {
     "gemini": "gemini-generateContent",
     "openai-responses": "openai-responses",
     "bedrock": "bedrock-converse",
+    "cohere": "cohere-chat",  # none recorded yet: a target only
 }
 LABEL = {
     "openai": "OpenAI Chat",
@@ -83,6 +84,7 @@ LABEL = {
     "gemini": "Gemini",
     "openai-responses": "Responses",
     "bedrock": "Bedrock",
+    "cohere": "Cohere",
 }
 # The target's model a caller passes (Anthropic's preflight refuses another provider's).
 MODELS = {
@@ -92,6 +94,7 @@ MODELS = {
     "gemini": "gemini-2.5-flash",
     "openai-responses": "gpt-4o",
     "bedrock": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "cohere": "command-a-03-2025",
 }
 MAX_TOKENS = 1024
 LINGUAFRANCA = {

@@ -19,6 +19,8 @@ from anthropic.types import Message as AnthropicMessage
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.messages.batch_create_params import Request as AnthropicBatchRequest
 from botocore.validate import ParamValidator
+from cohere import ChatMessageV2, CitationOptions, ResponseFormatV2, Thinking, ToolV2
+from cohere.v2.types import V2ChatRequestDocumentsItem, V2ChatResponse
 from google.genai import types
 from ollama import ChatResponse as OllamaResponse
 from ollama._types import ChatRequest
@@ -151,6 +153,40 @@ def _payloads(body: dict[str, Any]) -> None:
             standard_base64(raw, "bytes")
 
 
+# Cohere's SDK has no type for a whole request body: each field of V2's chat
+# method, by the type its parameter takes.
+_COHERE_TYPES: dict[str, Any] = {
+    "model": str,
+    "messages": list[ChatMessageV2],
+    "tools": list[ToolV2],
+    "strict_tools": bool,
+    "documents": list[V2ChatRequestDocumentsItem],
+    "citation_options": CitationOptions,
+    "response_format": ResponseFormatV2,
+    "safety_mode": str,
+    "max_tokens": int,
+    "stop_sequences": list[str],
+    "temperature": float,
+    "seed": int,
+    "frequency_penalty": float,
+    "presence_penalty": float,
+    "k": int,
+    "p": float,
+    "logprobs": bool,
+    "tool_choice": str,
+    "thinking": Thinking,
+    "priority": int,
+    "stream": bool,
+}
+_COHERE_FIELDS = {name: pydantic.TypeAdapter(kind) for name, kind in _COHERE_TYPES.items()}
+
+
+def _cohere_request(body: dict[str, Any]) -> None:
+    assert {"model", "messages"} <= body.keys(), sorted(body)
+    for key, value in body.items():
+        _COHERE_FIELDS[key].validate_python(value, strict=key != "documents")
+
+
 def check_request(family: str, record: bytes) -> None:
     """Raise unless ``family``'s official types accept the request body."""
     body = json.loads(record)
@@ -168,6 +204,8 @@ def check_request(family: str, record: bytes) -> None:
         assert not complaints, complaints
     elif family == "ollama":
         ChatRequest.model_validate(body)
+    elif family == "cohere":
+        _cohere_request(body)
     else:
         raise ValueError(family)
 
@@ -189,6 +227,8 @@ def check_response(family: str, record: bytes) -> None:
         assert not report.has_errors(), report.generate_report()
     elif family == "ollama":
         OllamaResponse.model_validate(body)
+    elif family == "cohere":
+        V2ChatResponse.model_validate(body)
     else:
         raise ValueError(family)
 

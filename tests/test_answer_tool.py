@@ -183,6 +183,7 @@ MODELS = {
     "gemini": "gemini-2.5-flash",
     "bedrock": "anthropic.claude-3-haiku-20240307-v1:0",
     "ollama": "llama3.2",
+    "cohere": "command-a-03-2025",
 }
 
 
@@ -205,6 +206,9 @@ def test_every_family_is_sent_the_forced_tool_and_reads_it(target: str) -> None:
     if target == "ollama":  # a tool, but no way to force it: said
         assert sent.tool_choice is None
         assert report.paths == ["$.tool_choice"]
+    elif target == "cohere":  # no named tool forced, but the one tool required: said
+        assert sent.tool_choice == cc.ToolChoice("required")
+        assert report.paths == ["$.tool_choice.name"]
     else:
         assert sent.tool_choice is not None
         assert sent.tool_choice.name == cc.ANSWER_TOOL

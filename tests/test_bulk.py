@@ -334,7 +334,7 @@ class TestKinds:
         with pytest.raises(cc.ValidationError, match="--from chatcodec"):
             cc.convert_lines([b'{"v":2,"records":[]}'], source="openai", target="gemini")
         with pytest.raises(cc.ValidationError, match="no family named"):
-            cc.convert_lines([], source="cohere", target="gemini")
+            cc.convert_lines([], source="watsonx", target="gemini")
 
     def test_bedrock_batch_bodies_are_claude_bodies(self) -> None:
         bad = b'{"recordId":"a","modelInput":{"inputText":"hi"}}'

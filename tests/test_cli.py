@@ -414,7 +414,7 @@ class TestConvertCommand:
     @pytest.mark.parametrize(
         ("argv", "says"),
         [
-            (["--from", "cohere", "--to", "openai"], "no family named 'cohere'"),
+            (["--from", "watsonx", "--to", "openai"], "no family named 'watsonx'"),
             (["--from", "openai", "--to", "gemini", "--jobs", "0"], "--jobs must be at least 1"),
             (["--from", "bedrock", "--to", "openai", "--kind", "sharegpt"], "--from sharegpt"),
             (["--from", "openai", "--to", "gemini", "--kind", "transcript"], "--from chatcodec"),

@@ -15,7 +15,8 @@ from chatcodec import http, providers
 from chatcodec._error_kinds import ERROR_KINDS, RETRYABLE, error_kind
 
 DATA = Path(__file__).parent / "data" / "providers"
-FAMILIES = ("openai", "openai-responses", "anthropic", "gemini", "ollama", "bedrock")
+FAMILIES = providers.NAMES
+NAMELESS = ("ollama", "cohere")  # their errors carry no name: the status says the kind
 
 
 class TestKinds:
@@ -143,6 +144,7 @@ NEAREST = {
     ("gemini", "quota"): "rate_limit",
     ("bedrock", "content_filter"): "invalid_request",
     ("ollama", "content_filter"): "invalid_request",
+    ("cohere", "content_filter"): "invalid_request",
 }
 
 
@@ -268,7 +270,7 @@ class TestBuildErrorEvent:
 
         with pytest.raises(cc.StreamError) as raised:
             run()
-        expected = "unknown" if family == "ollama" else kind  # Ollama's errors carry no name
+        expected = "unknown" if family in NAMELESS else kind  # Ollama's errors carry no name
         assert raised.value.kind == expected
         assert raised.value.provider == providers.get(family).NAME
 
@@ -289,5 +291,5 @@ class TestBuildErrorEvent:
 
         with pytest.raises(cc.StreamError) as raised:
             run()
-        assert raised.value.kind == ("unknown" if family == "ollama" else "overloaded")
+        assert raised.value.kind == ("unknown" if family in NAMELESS else "overloaded")
         assert raised.value.partial is not None

@@ -107,8 +107,8 @@ CACHES = {
     "chatcodec.providers._direct._gemini._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._source._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._stream_writer._FINISHES": "finish bodies by family; at most 256",
-    "chatcodec.providers.anthropic._blocks.WIRE_IDS": "wire_id's answers; cleared at 4096",
-    "chatcodec.providers.anthropic._turns.WIRE_IDS": "the same dict, imported",
+    "chatcodec.providers.anthropic._encode_parts.WIRE_IDS": "wire_id's answers; cleared at 4096",
+    "chatcodec.providers.anthropic._encode_turns.WIRE_IDS": "the same dict, imported",
 }
 
 

@@ -105,6 +105,16 @@ _NAMES = FrozenMap(
         "ollama": FrozenMap(
             {kind: (named[0], None, None) for kind, named in _NAMES["openai"].items()}
         ),
+        # Cohere's errors are a message: the status says the kind (its 498 is a bad key).
+        "cohere": FrozenMap(
+            {
+                **{kind: (named[0], None, None) for kind, named in _NAMES["openai"].items()},
+                "auth": (498, None, None),
+                "quota": (402, None, None),
+                "invalid_request": (400, None, None),
+                "context_length": (400, None, None),
+            }
+        ),
     }
 )
 
@@ -193,6 +203,8 @@ def error_answer(
         body = {"message": message}
     elif family == "ollama":
         body = {"error": message}
+    elif family == "cohere":
+        body = {"message": message}
     else:
         body = {"error": {"message": message, "type": type_, "param": _param(error), "code": code}}
     return status, headers, _JSON.encode(body)
@@ -227,5 +239,9 @@ def error_event(family: str, error: ProviderError | StreamError) -> bytes:
         return encode_message(headers, _JSON.encode({"message": message}))
     if family == "ollama":
         return _JSON.encode({"error": message}) + b"\n"
+    if family == "cohere":
+        # Cohere ends a stream that failed with message-end saying the error.
+        event = {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": message}}
+        return b"event: message-end\ndata: " + _JSON.encode(event) + b"\n\n"
     body = {"error": {"message": message, "type": type_, "param": _param(error), "code": code}}
     return b"data: " + _JSON.encode(body) + b"\n\n"

@@ -3,7 +3,7 @@
 Each family names its errors its own way: OpenAI a ``type`` and a ``code``
 (``insufficient_quota``, ``context_length_exceeded``), Anthropic a ``type``
 (``overloaded_error``), Gemini a gRPC status (``RESOURCE_EXHAUSTED``), Bedrock
-an exception name (``ThrottlingException``), Ollama only the HTTP status. A
+an exception name (``ThrottlingException``), Ollama and Cohere only the HTTP status. A
 retry loop or a gateway needs one answer: may I retry, and is it my request,
 my key, my quota or the provider? :func:`error_kind` reads the provider's own
 names first, then the HTTP status, then (for the one case no family names,
@@ -118,6 +118,8 @@ _STATUSES: MappingProxyType[int, ErrorKind] = MappingProxyType(
         422: "invalid_request",
         424: "server",
         429: "rate_limit",
+        498: "auth",  # Cohere's invalid token
+        499: "unknown",  # Cohere's request cancelled by the client
         500: "server",
         502: "server",
         503: "overloaded",

@@ -76,7 +76,7 @@ kinds (told from the first record when --kind is left out):
   sharegpt    {"conversations": [{"from", "value"}]}, --from sharegpt
 
 families: openai (and groq, mistral, deepseek, openrouter, azure, vllm), ollama,
-  anthropic, gemini, chatcodec (canonical JSON), sharegpt, bedrock (batch only)
+  anthropic, gemini, cohere, chatcodec (canonical JSON), sharegpt, bedrock (batch only)
 
 IN and OUT are files or - (stdin, stdout); .gz and .zst (with the zstd extra)
 by extension. Input is JSONL or one JSON array; output is JSONL, one record

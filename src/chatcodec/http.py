@@ -18,6 +18,8 @@ and code, and how long to wait (``retry_after``).
   (Ollama's cloud, a proxy) as ``Authorization: Bearer``.
 - ``bedrock``: ``POST /model/{modelId}/converse`` or ``/converse-stream``
   (AWS event-stream), the model id escaped as one path segment.
+- ``cohere``: ``POST /v2/chat``, ``"stream": true`` in the body (SSE),
+  ``Authorization: Bearer``.
 
 Bedrock requests are signed with AWS Signature Version 4, which needs the
 caller's credentials and the clock: chatcodec leaves that to the caller
@@ -276,11 +278,11 @@ def read_error(
     Mistral and vLLM do; Anthropic ``{"type": "error", "error": {"type",
     "message"}}``, Gemini ``{"error": {"code", "message", "status"}}``,
     Ollama ``{"error": "..."}``, Bedrock ``{"message"}`` with its type in the
-    ``x-amzn-ErrorType`` header). A body that is not one of them (an HTML
-    page from a proxy, an empty body) still gives the error, with the status
-    and nothing else. ``retry_after`` is :func:`retry_after` of the headers
-    (and Gemini's ``RetryInfo`` when they say nothing); ``now`` is for its
-    HTTP-date form.
+    ``x-amzn-ErrorType`` header), Cohere ``{"id", "message"}``. A body that
+    is not one of them (an HTML page from a proxy, an empty body) still gives
+    the error, with the status and nothing else. ``retry_after`` is
+    :func:`retry_after` of the headers (and Gemini's ``RetryInfo`` when they
+    say nothing); ``now`` is for its HTTP-date form.
 
     Examples
     --------

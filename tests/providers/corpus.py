@@ -32,6 +32,7 @@ API = {
     "gemini": "gemini-generateContent",
     "openai-responses": "openai-responses",
     "bedrock": "bedrock-converse",
+    "cohere": "cohere-chat",
 }
 
 

@@ -32,9 +32,9 @@ from openai.types.responses import ResponseStreamEvent
 from chatcodec import Response, StreamError
 from chatcodec._events import StreamEvent
 from chatcodec._framing import Deframer
-from chatcodec.providers import get
+from chatcodec.providers import NAMES, get
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
+FAMILIES = NAMES
 PREFIXES = {
     "openai": ("openai__", "groq__", "mistral__", "other__"),
     "anthropic": ("anthropic__",),
@@ -42,6 +42,7 @@ PREFIXES = {
     "ollama": ("ollama__",),
     "openai-responses": ("openai-responses__",),
     "bedrock": ("bedrock__",),
+    "cohere": ("cohere__",),
 }
 
 # Streams whose dialect fields no canonical event carries: their events

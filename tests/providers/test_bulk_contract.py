@@ -32,7 +32,7 @@ import chatcodec as cc
 from chatcodec.bulk._inspect import validate_lines
 from official import check_batch_request, check_request, check_response
 
-FAMILIES = ("openai", "openai-responses", "anthropic", "gemini", "ollama", "bedrock")
+FAMILIES = cc.providers.NAMES
 BATCHED = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
 MODELS = {
     "openai": "gpt-4o",
@@ -41,6 +41,7 @@ MODELS = {
     "gemini": "gemini-2.5-flash",
     "ollama": "llama3.2",
     "bedrock": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "cohere": "command-a-03-2025",
 }
 PRETTY = '{\n  "city": "Paris",\n  "days": [\n    1,\n    2\n  ]\n}'
 PNG = base64.b64decode(

@@ -720,6 +720,7 @@ class TestSettings:
         ],
         "gemini": ["$.user", "$.reasoning.effort"],  # "m" is no Gemini 3: a budget
         "ollama": ["$.n", "$.user"],
+        "cohere": ["$.reasoning.effort", "$.n", "$.user"],
         "bedrock": [
             "$.top_k",
             "$.seed",

@@ -1,4 +1,4 @@
-"""Finish reasons across the six families: one table for convert, stream encoders, translation."""
+"""Finish reasons across the families: one table for convert, stream encoders, translation."""
 
 from __future__ import annotations
 
@@ -63,6 +63,8 @@ def expected(target: str, reason: FinishReason, raw: str | None) -> FinishReason
         return F.CONTENT_FILTER  # the nearest of the five names OpenAI's clients take
     if raw is not None and raw in READ[target] and READ[target][raw] is reason:
         return reason
+    if target == "cohere" and reason is F.CONTENT_FILTER:
+        return F.ERROR  # the nearest of Cohere v2's names: a block is no plain stop
     if reason is F.ERROR and target == "anthropic":
         return None
     if reason is F.OTHER and WRITE[target][reason] is None and target != "openai-responses":
@@ -231,7 +233,7 @@ class TestPlainStrings:
 def test_readme_table_is_the_write_table() -> None:
     """The finish-reason table of docs/providers.md names, first in each cell, what WRITE writes."""
     readme = (Path(__file__).parent.parent.parent / "docs" / "providers.md").read_text()
-    columns = ("openai", "anthropic", "gemini", "ollama", "bedrock", "openai-responses")
+    columns = ("openai", "anthropic", "gemini", "ollama", "bedrock", "openai-responses", "cohere")
     rows = {}
     for line in readme.splitlines():
         found = re.match(r"\| `(\w+)` \| (.*) \|$", line)

@@ -603,6 +603,7 @@ ANSWERS = {  # a recorded stream of each family, in tests/data/streams
     "ollama": "ollama__langchaingo__llms__ollama__ollamaclient__TestClient_GenerateChat__00",
     "bedrock": "bedrock__pydantic-ai__models__test_bedrock__"
     "test_bedrock_model_stream_empty_text_delta__00",
+    "cohere": "cohere__docs__tool-use-streaming__response_generation",
 }
 
 

@@ -53,9 +53,9 @@ from chatcodec._schema import close_objects
 from chatcodec.providers import openai as codec
 from chatcodec.providers.openai._common import is_closed
 from chatcodec.providers.openai._decode import general_request
+from chatcodec.providers.openai._decode_assistant import general_response
 from chatcodec.providers.openai._fast import fast_response
 from chatcodec.providers.openai._fastreq import fast_request
-from chatcodec.providers.openai._reply import general_response
 
 CURATED = DATA / "openai"
 

@@ -35,6 +35,7 @@ MODELS = {
     "gemini": "gemini-3-pro",
     "openai-responses": "gpt-4o",
     "bedrock": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "cohere": "command-a-03-2025",
 }
 
 

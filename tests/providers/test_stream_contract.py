@@ -26,7 +26,9 @@ import chatcodec as cc
 from chatcodec import InvalidToolCall, StreamError, providers
 from chatcodec._events import ToolCallCompleted
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses")
+# The families whose streams are text (SSE, NDJSON, JSON arrays): Bedrock's are
+# binary event-stream frames, tested in test_eventstream and test_bedrock_stream.
+FAMILIES = tuple(name for name in providers.NAMES if name != "bedrock")
 
 
 def stream(family: str, **limits: int) -> Any:
@@ -116,6 +118,8 @@ def ended(family: str, events: list[Any]) -> bool:
         return "[DONE]" in events or (usage and bool(finished) and all(finished.values()))
     if family == "anthropic":
         return any(e.get("type") == "message_stop" for e in objects)
+    if family == "cohere":
+        return any(e.get("type") == "message-end" for e in objects)
     if family == "gemini":
         reasons: dict[int, bool] = {}
         for e in objects:
@@ -441,6 +445,12 @@ class TestLimits:
                     b'data: {"type":"response.output_item.added","output_index":%d,"item":'
                     b'{"type":"function_call","call_id":"c%d",%s,"arguments":""}}\n\n'
                     % (i, i, name.encode())
+                )
+            if family == "cohere":
+                return (
+                    b'event: tool-call-start\ndata: {"type":"tool-call-start","index":%d,"delta":'
+                    b'{"message":{"tool_calls":{"id":"c%d","type":"function","function":{%s,'
+                    b'"arguments":""}}}}}\n\n' % (i, i, name.encode())
                 )
             return (
                 b'{"model":"m","message":{"role":"assistant","content":"","tool_calls":'

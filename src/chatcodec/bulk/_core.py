@@ -252,6 +252,7 @@ _ANSWER_KEYS = FrozenMap(
         "gemini": ("candidates", "promptFeedback"),
         "ollama": ("message", "done"),
         "bedrock": ("output", "stopReason"),
+        "cohere": ("message", "finish_reason"),
     }
 )
 

@@ -114,6 +114,8 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
             return "openai", "it has choices"
         if "stopReason" in keys:
             return "bedrock", "it has output and stopReason"
+        if "finish_reason" in keys and "message" in keys:
+            return "cohere", "it has message and finish_reason"
         if "output" in keys:
             return "openai-responses", "it has output"
         return "anthropic", "it has content and role"
@@ -124,6 +126,9 @@ def guess_family(record: bytes, kind: Kind) -> tuple[str, str]:
     for key in ("inferenceConfig", "toolConfig", "additionalModelRequestFields"):
         if key in keys:
             return "bedrock", f"it has {key}"
+    for key in _COHERE_REQUEST_KEYS:
+        if key in keys:
+            return "cohere", f"it has {key}"
     if _untyped_blocks(keys.get("messages")):
         return "bedrock", "its content blocks have no type"
     if "anthropic_version" in keys or "system" in keys:
@@ -157,8 +162,16 @@ _OWN_REQUEST_KEYS = FrozenMap(
         "response_format": "openai",
         "stream_options": "openai",
         "keep_alive": "ollama",
+        "documents": "cohere",
+        "citation_options": "cohere",
+        "safety_mode": "cohere",
+        "strict_tools": "cohere",
     }
 )
+_COHERE_REQUEST_KEYS = ("documents", "citation_options", "safety_mode", "strict_tools")
+# Keys of one family above that Cohere's bodies have too: a Cohere record with
+# one of them is Cohere's all the same.
+_ALSO_COHERE = frozenset(("stop_sequences", "response_format"))
 _OWN_RESPONSE_KEYS = FrozenMap(
     {
         "candidates": "gemini",
@@ -169,6 +182,7 @@ _OWN_RESPONSE_KEYS = FrozenMap(
         "stopReason": "bedrock",
         "done": "ollama",
         "done_reason": "ollama",
+        "finish_reason": "cohere",
     }
 )
 # The families whose bodies a source name reads (a Bedrock batch record holds
@@ -181,6 +195,7 @@ _READS = FrozenMap(
         "gemini": frozenset({"gemini"}),
         "ollama": frozenset({"ollama"}),
         "bedrock": frozenset({"bedrock"}),
+        "cohere": frozenset({"cohere"}),
     }
 )
 _BATCH_READS = FrozenMap({"openai-responses": frozenset({"openai"})})
@@ -228,5 +243,7 @@ def mismatch(record: bytes, kind: Kind, source: str) -> str | None:
         return None
     named = looks_like(record, kind)
     if named is not None and named[0] not in _READS[source]:
+        if source == "cohere" and named[1] in _ALSO_COHERE:
+            return None
         return f"it looks like a {named[0]} {kind}, not {source}'s (it has {named[1]})"
     return None

@@ -16,6 +16,13 @@ Same-provider round trips are lossless: what has no canonical field stays in
 ``extras`` under the provider's name. The encoders take ``losses=`` (a list)
 to collect what a target cannot carry; :func:`chatcodec.convert` uses it.
 
+Every family is built from one kit: the same modules for the same steps
+(``_common``, ``_decode``, ``_encode``, ``_check``, ``_fast``, ``_stream``,
+``_stream_encode``) over the shared parts (``_wire``, ``_fastpath``,
+``_streaming``, ``_stream_writer``, ``_finish``, ``_lower``, ``_endpoints``).
+docs/family-kit.md writes the kit down: what each module holds, the hints,
+the losses, how a family is registered and the tests it passes.
+
 Examples
 --------
 >>> from chatcodec import providers
@@ -44,7 +51,7 @@ from .._problems import Problem
 
 __all__ = ["ALIASES", "NAMES", "Codec", "StreamDecoder", "StreamEncoder", "get"]
 
-NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
+NAMES = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 """The codecs, one per wire family."""
 
 ALIASES = FrozenMap(
@@ -155,7 +162,7 @@ def get(name: str) -> Codec:
     ----------
     name : str
         ``"openai"``, ``"ollama"``, ``"anthropic"``, ``"gemini"``,
-        ``"openai-responses"``, ``"bedrock"``, or a service speaking one of them
+        ``"openai-responses"``, ``"bedrock"``, ``"cohere"``, or a service speaking one of them
         (``"groq"``, ``"mistral"``, ``"deepseek"``, ``"responses"``...).
 
     Raises

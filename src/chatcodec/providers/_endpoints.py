@@ -157,6 +157,13 @@ ENDPOINTS: Mapping[str, Endpoint] = FrozenMap(
             needs_model=True,
             type_header="x-amzn-errortype",
         ),
+        "cohere": Endpoint(
+            "https://api.cohere.com",
+            lambda model, stream: "/v2/chat",
+            SSE,
+            "authorization",
+            "Bearer ",
+        ),
     }
 )
 """The endpoint of each family in :data:`chatcodec.providers.NAMES`."""

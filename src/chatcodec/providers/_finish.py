@@ -1,4 +1,4 @@
-"""Finish reasons across the six families: one table, read both ways.
+"""Finish reasons across the seven families: one table, read both ways.
 
 Each family's names are read into a normalized :class:`FinishReason`
 (``READ``); a reason is written back as the target family's nearest name
@@ -16,8 +16,9 @@ encoders and ``translate_stream`` all write through :func:`write`):
 - a reason the target has no name for is reported lost, and written as its
   nearest name where the family's clients take a closed set (OpenAI Chat's
   five: a failure as ``content_filter``; Gemini's ``MALFORMED_RESPONSE``,
-  Bedrock's ``malformed_model_output``), as the normalized name where the
-  family's readers take any string (Ollama's ``"error"``), as a null
+  Bedrock's ``malformed_model_output``; a block as Cohere's ``ERROR``), as
+  the normalized name where the family's readers take any string (Ollama's
+  ``"error"``), as a null
   Anthropic ``stop_reason``, or, for ``other`` (neither blocked nor failed),
   as the family's plain stop: a stop that means "blocked" or "failed" never
   becomes a plain stop. OpenAI dialects' own ``"error"`` is read, and goes
@@ -122,6 +123,17 @@ READ: Mapping[str, Mapping[str, FinishReason | None]] = _frozen(
             "malformed_model_output": _E,
             "malformed_tool_use": _E,
         },
+        "cohere": {
+            "COMPLETE": _S,
+            "STOP_SEQUENCE": _S,
+            "MAX_TOKENS": _L,
+            "ERROR_LIMIT": _L,  # the model's context was full (Cohere's v1 name)
+            "TOOL_CALL": _T,
+            "ERROR_TOXIC": _C,  # v1's: the answer was blocked
+            "ERROR": _E,
+            "TIMEOUT": _E,
+            "USER_CANCEL": _O,
+        },
     }
 )
 """Each family's names, normalized (a name not here is ``OTHER``)."""
@@ -162,6 +174,14 @@ WRITE: Mapping[str, Mapping[FinishReason, str | None]] = _frozen(
             _E: None,
             _O: None,
         },
+        "cohere": {
+            _S: "COMPLETE",
+            _L: "MAX_TOKENS",
+            _T: "TOOL_CALL",
+            _C: None,
+            _E: "ERROR",
+            _O: None,
+        },
     }
 )
 """Each family's nearest name for a reason; None: it has none (written as below, reported)."""
@@ -176,6 +196,7 @@ _NO_EQUAL: Mapping[tuple[str, FinishReason], str | None] = FrozenMap(
         ("anthropic", _O): "end_turn",
         ("ollama", _O): "stop",
         ("bedrock", _O): "end_turn",
+        ("cohere", _O): "COMPLETE",
     }
 )
 _NEAREST: Mapping[str, Mapping[FinishReason, str]] = _frozen(
@@ -185,6 +206,8 @@ _NEAREST: Mapping[str, Mapping[FinishReason, str]] = _frozen(
         "openai": {_E: "content_filter"},
         "gemini": {_E: "MALFORMED_RESPONSE"},
         "bedrock": {_E: "malformed_model_output"},
+        # The v2 API's clients take its six names: a block is nearest to a failure.
+        "cohere": {_C: "ERROR"},
     }
 )
 """A name that is near but not equal: written, and reported."""
@@ -192,7 +215,16 @@ _NEAREST: Mapping[str, Mapping[FinishReason, str]] = _frozen(
 # Names with an equal in one other family, by (name, reason): the equal, by family.
 _EQUALS: Mapping[tuple[str, FinishReason], Mapping[str, str]] = _frozen(
     {
-        ("stop_sequence", _S): {"anthropic": "stop_sequence", "bedrock": "stop_sequence"},
+        ("stop_sequence", _S): {
+            "anthropic": "stop_sequence",
+            "bedrock": "stop_sequence",
+            "cohere": "STOP_SEQUENCE",
+        },
+        ("STOP_SEQUENCE", _S): {
+            "anthropic": "stop_sequence",
+            "bedrock": "stop_sequence",
+            "cohere": "STOP_SEQUENCE",
+        },
         ("model_context_window_exceeded", _L): {
             "anthropic": "model_context_window_exceeded",
             "bedrock": "model_context_window_exceeded",

@@ -19,6 +19,7 @@ _MAKERS = (
     ("openai", re.compile(r"(?:gpt-|chatgpt-|o[1-9](?:$|-)|davinci|babbage|text-embedding)")),
     ("anthropic", re.compile(r"claude-")),
     ("gemini", re.compile(r"(?:models/)?(?:gemini-|gemma-)")),
+    ("cohere", re.compile(r"(?:command-|c4ai-|aya-)")),
 )
 
 

@@ -57,6 +57,7 @@ _REQUIRED: Mapping[str, Mapping[str, bytes | None]] = FrozenMap(
         "bedrock": FrozenMap(
             {"output": None, "stopReason": None, "usage": None, "metrics": b'{"latencyMs":0}'}
         ),
+        "cohere": FrozenMap({"id": b'""', "message": None, "finish_reason": None}),
         "openai": FrozenMap(
             {
                 "id": b'"chatcmpl-"',

@@ -41,9 +41,10 @@ __all__ = [
     "fill",
     "json_body",
     "leftover",
+    "rest_of",
 ]
 
-PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock")
+PROVIDERS = ("openai", "ollama", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 """The wire families; their names are the keys of provider extras."""
 
 HINT = "~"
@@ -121,6 +122,16 @@ def leftover(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any] | 
     """The keys of ``obj`` outside ``known`` (``None`` when there are none), as kept."""
     rest = {key: value for key, value in obj.items() if key not in known}
     return as_kept(rest) if rest else None
+
+
+def rest_of(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The keys of ``obj`` outside ``known``, as kept; ``{}`` when there are none.
+
+    The usual object has no other key: one set operation, in C, says so.
+    """
+    if obj.keys() <= known:
+        return {}
+    return leftover(obj, known) or {}
 
 
 def extras_for(
@@ -204,6 +215,7 @@ _NEUTRAL: Mapping[str, Mapping[str, Any]] = FrozenMap(
         # about the conversation.
         "openai-responses": _frozen({"type": _ANY, "id": _ANY, "status": _ANY, "object": _ANY}),
         "bedrock": _frozen({}),
+        "cohere": _frozen({"type": "function"}),
     }
 )
 
@@ -265,6 +277,14 @@ _REASONS: Mapping[tuple[str, str], str] = FrozenMap(
             "the earlier turns are stored in an OpenAI conversation, not in the body"
         ),
     }
+)
+
+
+# The breakdowns of a usage, and how a loss names them.
+_COUNTS = (
+    ("cached_tokens", "cached"),
+    ("reasoning_tokens", "reasoning"),
+    ("cache_write_tokens", "cache-write"),
 )
 
 
@@ -334,6 +354,20 @@ class Encoding:
                         f"{path}.extras{key_step(key)}", f"a field {self.provider} has no place for"
                     )
         return own
+
+    def lose_counts(self, usage: Any, path: str, has: frozenset[str] = frozenset()) -> None:
+        """Report the counts of a :class:`~chatcodec.Usage` beyond its two that the target lacks.
+
+        ``has`` names those it has a field for (``"cached_tokens"``...); a total
+        is lost only when it is not the sum of the two.
+        """
+        total = usage.total_tokens
+        summed = total is None or total == usage.prompt_tokens + usage.completion_tokens
+        if not summed and "total_tokens" not in has:
+            self.lose(path + ".total_tokens", f"{self.provider} has no total token count")
+        for name, words in _COUNTS:
+            if getattr(usage, name) is not None and name not in has:
+                self.lose(f"{path}.{name}", f"{self.provider} has no {words} token count")
 
     def _held(self, provider: str, inner: Any, path: str) -> None:
         # The keys of an inner object kept for the way back beside its layout

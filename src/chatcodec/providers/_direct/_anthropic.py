@@ -19,8 +19,8 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._models import foreign_model
 from .._wire import Encoding, encode_body
-from ..anthropic._blocks import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
 from ..anthropic._encode import _MODES, NO_SCHEMA
+from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
 from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
 
 __all__ = ["write"]

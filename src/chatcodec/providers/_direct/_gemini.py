@@ -20,11 +20,11 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
+from ..gemini._common import signs_calls
 from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
-from ..gemini._keys import signs_calls
 from ._source import NOT_JSON, Fallback, Read, Tools, once
 
 __all__ = ["write"]

@@ -29,7 +29,7 @@ from ..._frozen import FrozenMap
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY, as_kept, neutral
-from ..anthropic._blocks import IMAGE_TYPES, wire_id
+from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..openai._common import is_closed, split_data_url
 from ..openai._decode import GENERAL_KEYS

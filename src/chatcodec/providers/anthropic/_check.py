@@ -18,8 +18,8 @@ from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
-from ._blocks import IMAGE_TYPES, borrow_cache
 from ._decode import NAME
+from ._encode_parts import IMAGE_TYPES, borrow_cache
 from ._settings import THINKING_MIN, effort_budget
 
 

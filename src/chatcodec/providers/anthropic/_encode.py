@@ -30,8 +30,8 @@ from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._decode import FINISH, NAME
+from ._encode_turns import Writer
 from ._settings import write_settings
-from ._turns import Writer
 
 _MODES = FrozenMap({"auto": "auto", "required": "any", "tool": "tool", "none": "none"})
 _KEEP = frozenset({McpResource})

@@ -19,9 +19,9 @@ as that object, other text as ``{"result": text}`` (``{"error": text}`` for
 from __future__ import annotations
 
 from ._check import check_request
+from ._common import NAME
 from ._decode import decode_request, decode_response
 from ._encode import encode_request, encode_response
-from ._keys import NAME
 from ._stream import GeminiStreamDecoder, stream
 from ._stream_encode import GeminiStreamEncoder, encode_stream, stream_encoder
 

@@ -18,7 +18,7 @@ from ..._messages import (
 )
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from ._keys import NAME, signs_calls
+from ._common import NAME, signs_calls
 
 STOP_LIMIT = 5
 _SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")

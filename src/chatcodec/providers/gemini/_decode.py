@@ -7,8 +7,8 @@ per ``functionResponse`` part, then one user message for the other parts.
 Function calls usually have no id: each gets one derived from its place and
 content, and the results that answer it by name get the same id.
 
-The turns are read in :mod:`._turns`, the request's other fields in
-:mod:`._fields`; this module reads the responses' candidates and usage.
+The turns are read in :mod:`._decode_turns`, the request's other fields in
+:mod:`._decode_fields`; this module reads the responses' candidates and usage.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from .._wire import (
     json_body,
     leftover,
 )
+from ._common import NAME, finish_reason, snake_hint, split, table
+from ._decode_fields import FieldDecoder
+from ._decode_turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 from ._fast import fast_response, usage_of
 from ._fastreq import fast_request
-from ._fields import FieldDecoder
-from ._keys import NAME, finish_reason, snake_hint, split, table
-from ._turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 

@@ -32,8 +32,7 @@ from ..._usage import Usage
 from .._cache import report_cache
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
-from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
-from ._keys import (
+from ._common import (
     NAME,
     NO_PARTS,
     SKIP_SIGNATURE,
@@ -43,6 +42,7 @@ from ._keys import (
     spelling,
     to_gemini_schema,
 )
+from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
 
 __all__ = ["encode_request", "encode_response"]
 

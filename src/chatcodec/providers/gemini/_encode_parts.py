@@ -32,7 +32,7 @@ from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64
-from ._keys import B64, NAME, NO_MIME
+from ._common import B64, NAME, NO_MIME
 
 _ABSENT: Any = object()
 _decoder = msgspec.json.Decoder()

@@ -33,7 +33,7 @@ from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
-from ._keys import _FINISH_NAMES, NAME, finish_reason, mark_unsigned
+from ._common import _FINISH_NAMES, NAME, finish_reason, mark_unsigned
 
 __all__ = ["fast_response"]
 

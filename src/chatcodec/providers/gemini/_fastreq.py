@@ -28,7 +28,7 @@ from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, 
 from ..._tools import ToolCall, ToolDefinition
 from .._fastpath import GIVE_UP
 from .._wire import base64_form
-from ._keys import NAME, mark_unsigned
+from ._common import NAME, mark_unsigned
 
 __all__ = ["fast_request"]
 

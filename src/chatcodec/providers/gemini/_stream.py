@@ -33,7 +33,7 @@ the candidate, the part's place, the name and the arguments), so the calls in
 
 Speed: the usual chunk (one candidate, one more piece of text or thought for
 the last part, the usage so far) is decoded in C into the Structs of
-``_chunks`` and folded inline; its usage is read from typed counts, and only
+``_stream_chunks`` and folded inline; its usage is read from typed counts, and only
 when it changed, and stays raw JSON in the body until the body is read. Any
 other chunk is folded key by key. The body is built and decoded once, at the
 end, through ``decode_response`` (whose typed path reads the usual body).
@@ -64,10 +64,10 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from ..._usage import Usage
 from .._streaming import StreamDecoder
 from .._wire import expect_dict, expect_list
-from ._chunks import TextChunk, decode_text_chunk, quick_usage, typed_usage
+from ._common import finish_reason
 from ._decode import _Decoder, decode_response, response_from
-from ._keys import finish_reason
 from ._partial import _apply, _path, _Streamed
+from ._stream_chunks import TextChunk, decode_text_chunk, quick_usage, typed_usage
 
 __all__ = ["GeminiStreamDecoder", "stream"]
 

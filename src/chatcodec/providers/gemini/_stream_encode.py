@@ -35,7 +35,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import StreamEncoder, dumps, loads, sse, tiny
+from .._stream_writer import StreamEncoder, dumps, loads, one_line, sse, tiny
 from ._encode import encode_response
 
 __all__ = ["GeminiStreamEncoder", "encode_stream", "stream_encoder"]
@@ -60,7 +60,7 @@ class _Frames:
         self.count = 0
 
     def frame(self, chunk: dict[str, Any]) -> bytes:
-        data = dumps(chunk)
+        data = one_line(dumps(chunk))
         self.count += 1
         if not self.array:
             return sse(data, end=b"\r\n")

@@ -38,7 +38,7 @@ from .._wire import (
     expect_list,
     expect_str,
     json_body,
-    leftover,
+    rest_of,
 )
 from ._common import ABSENT, DERIVED, FINISH, NAME, guess_media_type, nonstandard_base64
 from ._fast import fast_response
@@ -74,12 +74,6 @@ _RESPONSE_KEYS = frozenset({"model", "message", "done_reason", "prompt_eval_coun
 _MISSING: Any = object()
 
 
-def _rest(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    if obj.keys() <= known:  # the usual case, one set operation in C
-        return {}
-    return leftover(obj, known) or {}
-
-
 def _extras(own: dict[str, Any]) -> dict[str, Any] | None:
     return {NAME: own} if own else None
 
@@ -100,7 +94,7 @@ def _text(obj: dict[str, Any], key: str, path: str, own: dict[str, Any]) -> str 
 
 def decode_request(body: bytes | str) -> Request:
     data = json_body(body)
-    own = _rest(data, _REQUEST_KEYS)
+    own = rest_of(data, _REQUEST_KEYS)
     model = _text(data, "model", "$", own)
 
     messages: tuple[Message, ...] = ()
@@ -191,7 +185,7 @@ _EXACT = 2**53  # the ints a float holds exactly: the rest stay as sent
 
 def _options(options: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     """The canonical sampling fields of ``options``; the rest stays in ``own``."""
-    rest = _rest(options, _OPTION_KEYS)
+    rest = rest_of(options, _OPTION_KEYS)
     out: dict[str, Any] = {}
     ints: list[str] = []
     for key in ("temperature", "top_p"):
@@ -262,7 +256,7 @@ def _messages(items: list[Any], path: str) -> tuple[Message, ...]:
 
 
 def _instruction(m: dict[str, Any], path: str, role: str) -> Message:
-    own = _rest(m, _INSTRUCTION_KEYS)
+    own = rest_of(m, _INSTRUCTION_KEYS)
     content = _text(m, "content", path, own)
     if not content:
         raise ValidationError("must not be empty", path + ".content")
@@ -292,7 +286,7 @@ def _media(
 
 
 def _user(m: dict[str, Any], path: str) -> UserMessage:
-    own = _rest(m, _USER_KEYS)
+    own = rest_of(m, _USER_KEYS)
     content = _media(m, path, own)
     if not content:
         if content is None:
@@ -308,7 +302,7 @@ def _tool(
     pending: list[tuple[str, str | None]],
     names: dict[str, str],
 ) -> ToolMessage:
-    own = _rest(m, _TOOL_KEYS)
+    own = rest_of(m, _TOOL_KEYS)
     content = _media(m, path, own)
     if content is None:
         own["~content"] = ABSENT
@@ -349,7 +343,7 @@ def _tool(
 def _assistant(
     m: dict[str, Any], path: str, index: int | str, *, role: bool = True
 ) -> AssistantMessage:
-    own = _rest(m, _ASSISTANT_KEYS)
+    own = rest_of(m, _ASSISTANT_KEYS)
     if not role:
         own["~role"] = ABSENT
     text = _text(m, "content", path, own)
@@ -400,9 +394,9 @@ def _calls(
                     continue
         p = f"{path}.tool_calls[{j}]"
         c = expect_dict(item, p)
-        own = _rest(c, _CALL_KEYS)
+        own = rest_of(c, _CALL_KEYS)
         fn = expect_dict(c.get("function"), p + ".function")
-        fn_own = _rest(fn, _FUNCTION_KEYS)
+        fn_own = rest_of(fn, _FUNCTION_KEYS)
         name = _text(fn, "name", p + ".function", fn_own) or ""
         if name == "" and "name" in fn and fn["name"] is not None:
             fn_own["name"] = ""
@@ -459,10 +453,10 @@ def _tool_definition(item: Any, path: str) -> Tool:
     fn = t.get("function")
     if t.get("type", "function") != "function" or type(fn) is not dict:
         return ProviderTool(NAME, Raw(encode_body(t)))
-    own = _rest(t, _TOOL_DEF_KEYS)
+    own = rest_of(t, _TOOL_DEF_KEYS)
     if "type" not in t:
         own["~type"] = ABSENT
-    fn_own = _rest(fn, _TOOL_FUNCTION_KEYS)
+    fn_own = rest_of(fn, _TOOL_FUNCTION_KEYS)
     if fn_own:
         own["function"] = fn_own
     name = fn.get("name")
@@ -507,7 +501,7 @@ def response_from(data: dict[str, Any]) -> Response:
     """The response a parsed body holds (the stream decoder builds such bodies)."""
     if "error" in data:
         raise _provider_error(data)
-    own = _rest(data, _RESPONSE_KEYS)
+    own = rest_of(data, _RESPONSE_KEYS)
     if "done" not in data:
         own["~done"] = ABSENT
     model = _text(data, "model", "$", own)

@@ -399,16 +399,7 @@ def encode_response(response: Response, *, losses: list[Loss] | None = None) -> 
             out["prompt_eval_count"] = usage.prompt_tokens
         if "eval_count" not in absent or usage.completion_tokens:
             out["eval_count"] = usage.completion_tokens
-        if usage.total_tokens is not None and usage.total_tokens != (
-            usage.prompt_tokens + usage.completion_tokens
-        ):
-            enc.lose("$.usage.total_tokens", "ollama has no total token count")
-        if usage.cached_tokens is not None:
-            enc.lose("$.usage.cached_tokens", "ollama has no cached token count")
-        if usage.reasoning_tokens is not None:
-            enc.lose("$.usage.reasoning_tokens", "ollama has no reasoning token count")
-        if usage.cache_write_tokens is not None:
-            enc.lose("$.usage.cache_write_tokens", "ollama has no cache-write token count")
+        enc.lose_counts(usage, "$.usage")
         fill(out, usage_own)
     return encode_body(fill(out, own))
 

@@ -27,7 +27,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import StreamEncoder, dumps, loads, tiny
+from .._stream_writer import StreamEncoder, dumps, loads, one_line, tiny
 from ._common import NAME
 from ._encode import encode_response
 
@@ -40,7 +40,7 @@ _SAID = frozenset(("message", "done", "done_reason", "prompt_eval_count", "eval_
 
 
 def _line(value: dict[str, Any]) -> bytes:
-    return dumps(value) + b"\n"
+    return one_line(dumps(value)) + b"\n"
 
 
 class OllamaStreamEncoder(StreamEncoder):

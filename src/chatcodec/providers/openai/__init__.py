@@ -16,9 +16,9 @@ from ._check import check_request
 from ._codec import DialectCodec
 from ._common import NAME
 from ._decode import decode_request
+from ._decode_assistant import decode_response
 from ._dialect import DIALECTS, OPENAI, Dialect
 from ._encode import encode_request, encode_response
-from ._reply import decode_response
 from ._stream import OpenAIStreamDecoder, stream
 from ._stream_encode import OpenAIStreamEncoder, encode_stream, stream_encoder
 

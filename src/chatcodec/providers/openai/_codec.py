@@ -17,9 +17,9 @@ from ..._problems import Problem
 from ._check import check_request
 from ._common import NAME
 from ._decode import decode_request
+from ._decode_assistant import decode_response
 from ._dialect import Dialect
 from ._encode import encode_request, encode_response
-from ._reply import decode_response
 from ._stream import stream
 from ._stream_encode import OpenAIStreamEncoder, encode_stream, stream_encoder
 

@@ -40,9 +40,9 @@ from ._common import (
     take_settings,
     wire_cache,
 )
+from ._decode_assistant import TYPE_TEXT, assistant
 from ._fastreq import fast_request
 from ._readers import forced, part, read_response_format
-from ._reply import TYPE_TEXT, assistant
 
 __all__ = ["GENERAL_KEYS", "decode_request", "general_request"]
 

@@ -48,11 +48,11 @@ from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._options import TOOL_CALL_CONTENT, ToolCallContent
 from .._wire import Encoding, encode_body, fill
-from ._assistant import assistant_wire
 from ._cache import carry_cache
 from ._call_ids import nine_char_ids
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
 from ._dialect import OPENAI, Dialect, DialectEncoding
+from ._encode_assistant import assistant_wire
 
 __all__ = ["encode_request", "encode_response"]
 

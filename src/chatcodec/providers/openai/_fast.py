@@ -11,7 +11,7 @@ The shape is every family's (:mod:`.._fastpath`). Any body the Structs do
 not fit (a dialect's key, a value of another type, an error body, Mistral's
 content lists...) or a value that breaks a canonical rule (an empty call id,
 arguments that are not a JSON object, a negative count) goes to the general
-path (:mod:`._reply`), which gives the same result. Values that the general
+path (:mod:`._decode_assistant`), which gives the same result. Values that the general
 path keeps as sent (``logprobs``,
 ``annotations``...) are decoded as builtins, so both paths build equal
 records. The request fast path (:mod:`._fastreq`) reads the assistant

@@ -14,7 +14,7 @@ from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._errors import ValidationError
 from ..._exchange import ResponseFormat, ToolChoice
 from ._common import ABSENT, audio_media_type, extras, opaque, rest, split_data_url, wire_cache
-from ._reply import TYPE_TEXT
+from ._decode_assistant import TYPE_TEXT
 
 __all__ = ["forced", "part", "read_response_format"]
 

@@ -70,9 +70,10 @@ from ..._stream import (
 from ..._tools import ToolCallDelta
 from .._streaming import StreamDecoder
 from .._wire import encode_body, expect_dict, expect_list
-from ._answer import _Answer, _cut
 from ._common import encode_json, normalize_finish
-from ._fold import (
+from ._decode_assistant import _usage, decode_response
+from ._stream_choice import _Answer, _cut
+from ._stream_chunks import (
     _DROPPED,
     _HEAD,
     _MISSING,
@@ -85,7 +86,6 @@ from ._fold import (
     _merge,
     _PlainChunk,
 )
-from ._reply import _usage, decode_response
 
 __all__ = ["OpenAIStreamDecoder", "stream"]
 

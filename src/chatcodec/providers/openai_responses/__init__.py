@@ -2,7 +2,7 @@
 
 One codec reads and writes Responses bodies of OpenAI, Azure, xAI and "Open
 Responses" servers. ``input`` and ``output`` are flat lists of items; the
-canonical form groups them into messages (see :mod:`._items`). What has no
+canonical form groups them into messages (see :mod:`._decode_items`). What has no
 canonical field stays in ``extras["openai-responses"]``, so every body
 round trips.
 """

@@ -9,7 +9,7 @@ the echoed keys are fields typed ``Any`` and kept as sent.
 
 The shape is every family's (:mod:`.._fastpath`). The items are decoded one
 by one: an item of another kind the model made (a built-in tool call...) is
-read as the general path reads it (:func:`._items.model_item`) and kept in
+read as the general path reads it (:func:`._decode_items.model_item`) and kept in
 place. Any body the Structs do not fit (a key OpenAI added since, an item the
 model did not make, an error body...), that the mapping does not build (an
 empty call id, a negative count) or over 64 KiB (an image in base64: the
@@ -34,7 +34,7 @@ from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import ABSENT, NAME, SUMMARY_JOIN, extras, finish_of, input_details, output_details
-from ._items import Run, model_item
+from ._decode_items import Run, model_item
 
 __all__ = ["fast_response"]
 
@@ -269,7 +269,7 @@ def _parts(item: _Message) -> list[AssistantPart]:
 
 
 def _item_keys(item: _Message, own: dict[str, Any]) -> None:
-    """The first part's share of its item's keys (as ``._items._item_keys`` places them)."""
+    """The first part's share of its item's keys (as ``._decode_items._item_keys`` places them)."""
     hint: dict[str, Any] = {}
     _carry_place(item, hint)
     hint["type"] = "message"

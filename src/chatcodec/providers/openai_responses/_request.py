@@ -1,7 +1,7 @@
 """Responses API requests (``POST /v1/responses``): wire <-> canonical.
 
 ``instructions`` is the first (system) message; the ``input`` items follow
-it (see :mod:`._items`). Function tools map to tool definitions (``strict``
+it (see :mod:`._decode_items`). Function tools map to tool definitions (``strict``
 at the tool's top level); built-in tools (web search, file search, MCP...)
 are kept verbatim as provider tools. ``text.format`` is the response format,
 ``max_output_tokens`` the token limit. ``previous_response_id``,
@@ -36,8 +36,8 @@ from .._lower import lower
 from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_dict, fill, json_body
 from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
-from ._items import read_items
-from ._write import write_message
+from ._decode_items import read_items
+from ._encode_items import write_message
 
 __all__ = ["decode_request", "encode_request"]
 

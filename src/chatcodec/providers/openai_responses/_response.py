@@ -1,7 +1,7 @@
 """Responses API response bodies: wire <-> canonical.
 
 A response is one answer: its ``output`` items become one assistant message
-(see :mod:`._items`), its ``status`` the finish reason (``completed``; an
+(see :mod:`._decode_items`), its ``status`` the finish reason (``completed``; an
 ``incomplete`` response by its ``incomplete_details.reason``; ``failed``,
 whose ``error`` is kept), and its ``usage`` the canonical usage. A body that
 is only an ``error`` object raises :class:`~chatcodec.ProviderError`.
@@ -29,9 +29,9 @@ from ._common import (
     output_details,
     rest,
 )
+from ._decode_items import read_items
+from ._encode_items import write_message
 from ._fast import fast_response
-from ._items import read_items
-from ._write import write_message
 
 __all__ = ["decode_response", "encode_response", "read_response"]
 

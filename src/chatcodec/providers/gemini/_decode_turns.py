@@ -29,7 +29,7 @@ from .._wire import (
     leftover,
     to_standard_base64,
 )
-from ._keys import B64, NAME, NO_MIME, NO_PARTS, mark_unsigned, snake, split, table
+from ._common import B64, NAME, NO_MIME, NO_PARTS, mark_unsigned, snake, split, table
 
 __all__ = ["TurnDecoder"]
 

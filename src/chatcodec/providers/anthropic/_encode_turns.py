@@ -21,7 +21,7 @@ from ..._messages import (
     UserMessage,
 )
 from .._wire import fill
-from ._blocks import WIRE_IDS, Blocks, wire_id
+from ._encode_parts import WIRE_IDS, Blocks, wire_id
 
 _SYSTEM = (SystemMessage, DeveloperMessage)
 EMPTY_TURN = "an empty assistant message: anthropic takes one only as the last message"

@@ -20,8 +20,8 @@ from ..._frozen import FrozenMap
 from ..._messages import Message, SystemMessage
 from ..._tools import ToolDefinition
 from .._wire import expect_dict, expect_list, extras_for
-from ._keys import NAME, from_gemini_schema, split, table
-from ._turns import _ABSENT, _CONTENT, _encode, _spelled
+from ._common import NAME, from_gemini_schema, split, table
+from ._decode_turns import _ABSENT, _CONTENT, _encode, _spelled
 
 __all__ = ["FieldDecoder"]
 

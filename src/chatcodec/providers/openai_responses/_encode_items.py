@@ -1,6 +1,6 @@
 """Canonical messages -> Responses items (``input`` of a request, ``output`` of a response).
 
-The reverse of :mod:`._items`: each message becomes its items, an assistant
+The reverse of :mod:`._decode_items`: each message becomes its items, an assistant
 message its content items and calls in the order of its ``"~layout"`` hint
 (content first, then calls, when it has none). Parts and messages of other
 providers are written in the shapes the Responses API takes; what it has no

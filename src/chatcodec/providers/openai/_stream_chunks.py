@@ -2,7 +2,7 @@
 
 See ``_stream`` for the rules; this module holds the pieces the decoder uses per
 chunk: the typed chunk Structs and the merge of builtins deltas. The state of
-one answer (choice) as it grows is in ``_answer``.
+one answer (choice) as it grows is in ``_stream_choice``.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from msgspec import UNSET, Raw, UnsetType
 from ..._frozen import FrozenMap
 from ..._usage import Usage
 from .._fastpath import Wire
+from ._common import snake
 from ._fast import _Usage, _usage, usage_of
-from ._keys import snake
 
 __all__ = ["TextChunk", "decode_text_chunk", "quick_usage", "typed_usage"]
 

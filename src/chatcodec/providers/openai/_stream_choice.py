@@ -35,8 +35,8 @@ from ..._stream import (
 from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._wire import expect_dict
 from ._common import NAME, encode_json
-from ._fold import _MISSING, _NULL, _Delta, _keep, _merge_list, _PlainCall
-from ._reply import assistant
+from ._decode_assistant import assistant
+from ._stream_chunks import _MISSING, _NULL, _Delta, _keep, _merge_list, _PlainCall
 
 __all__ = ["_Answer", "_Call", "_cut", "_thinking_text"]
 

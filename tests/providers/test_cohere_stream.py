@@ -1,0 +1,179 @@
+"""Cohere v2 Chat streams: decoded whole, split anywhere, written, and read by Cohere's SDK."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from cohere.v2.types import V2ChatStreamResponse
+from corpus import DATA, STREAMS, curated
+from readers import sse_payloads
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._events import ReasoningDelta, TextDelta, ToolCallCompleted
+
+codec = providers.get("cohere")
+RECORDED = sorted(STREAMS.glob("cohere__*.json"))
+SDK_EVENT = pydantic.TypeAdapter(V2ChatStreamResponse)
+
+
+def raw_of(path: Path) -> bytes:
+    raw: str = json.loads(path.read_bytes())["raw"]
+    return raw.encode()
+
+
+def run(raw: bytes, sizes: list[int] | None = None) -> tuple[list[Any], cc.Response]:
+    decoder = codec.stream()
+    events: list[Any] = []
+    if sizes is None:
+        events += decoder.feed(raw)
+    else:
+        at = 0
+        for size in sizes:
+            events += decoder.feed(raw[at : at + size])
+            at += size
+        events += decoder.feed(raw[at:])
+    events += decoder.flush()
+    return events, decoder.finish()
+
+
+def sdk_reads(raw: bytes) -> list[Any]:
+    """Each event as Cohere's SDK parses it (its types refuse a malformed one)."""
+    return [SDK_EVENT.validate_json(data) for _, data in sse_payloads(raw)]
+
+
+class TestRecorded:
+    """The documented streams, whole, byte by byte and cut at every byte."""
+
+    @pytest.mark.parametrize("path", RECORDED, ids=lambda path: path.stem)
+    def test_every_split(self, path: Path) -> None:
+        raw = raw_of(path)
+        events, response = run(raw)
+        assert run(raw, [1] * len(raw)) == (events, response)
+        for cut in range(0, len(raw), 7):
+            assert run(raw, [cut]) == (events, response)
+        sdk_reads(raw)
+
+    def test_tool_calling(self) -> None:
+        events, response = run(
+            raw_of(STREAMS / "cohere__docs__tool-use-streaming__tool_calling.json")
+        )
+        message = response.message
+        assert message is not None
+        assert message.reasoning == "I will search for the weather in Madrid and Brasilia."
+        assert [bytes(call.arguments) for call in message.tool_calls] == [
+            b'{\n    "location": "Madrid"\n}',
+            b'{\n    "location": "Brasilia"\n}',
+        ]
+        assert response.finish_reason is cc.FinishReason.TOOL_CALLS
+        plan = "".join(e.text for e in events if type(e) is ReasoningDelta)
+        assert plan == message.reasoning
+        done = [e.call for e in events if type(e) is ToolCallCompleted]
+        assert done == list(message.tool_calls)
+
+    def test_citations(self) -> None:
+        path = STREAMS / "cohere__docs__tool-use-streaming__response_generation.json"
+        events, response = run(raw_of(path))
+        assert response.message is not None
+        assert "".join(e.text for e in events if type(e) is TextDelta) == response.message.text
+        citations = (response.message.extras or {})["cohere"]["citations"]
+        assert [citation["text"] for citation in citations] == ["24°C", "28°C"]
+        # Written again, the citations come as their events, in place.
+        again = codec.encode_stream(response)
+        assert run(again)[1] == response
+        assert [e.type for e in sdk_reads(again)].count("citation-start") == 2
+
+
+class TestWritten:
+    """Every curated response written as a stream folds back into it; events re-encode alike."""
+
+    @pytest.mark.parametrize("path", curated("cohere", "response"))
+    def test_encode_stream(self, path: Path) -> None:
+        response = codec.decode_response(path.read_bytes())
+        raw = codec.encode_stream(response)
+        assert run(raw)[1] == response
+        assert run(raw, [1] * len(raw))[1] == response
+        sdk_reads(raw)
+
+    @pytest.mark.parametrize(
+        "path", [*RECORDED, *[p.values[0] for p in curated("cohere", "response")]]
+    )
+    def test_events_written_again(self, path: Path) -> None:
+        raw = (
+            raw_of(path)
+            if path.parent == STREAMS
+            else codec.encode_stream(codec.decode_response(path.read_bytes()))
+        )
+        events, response = run(raw)
+        encoder = codec.stream_encoder(response)
+        again = encoder.encode_all(events) + encoder.finish()
+        sdk_reads(again)
+        events2, back = run(again)
+        assert back.message is not None
+        assert response.message is not None
+        assert back.message.text == response.message.text
+        assert back.message.reasoning == response.message.reasoning
+        assert back.message.tool_calls == response.message.tool_calls
+        assert (back.finish_reason, back.usage) == (response.finish_reason, response.usage)
+        assert [type(e) for e in events2] == [type(e) for e in events]
+
+    def test_from_anthropic(self) -> None:
+        source = STREAMS / "anthropic__anthropic-sdk-python__streaming__tool_use_response.json"
+        raw = raw_of(source)
+        decoder = providers.get("anthropic").stream()
+        events = decoder.feed(raw) + decoder.flush()
+        expected = decoder.finish()
+        losses: list[cc.Loss] = []
+        encoder = codec.stream_encoder(expected, losses=losses)
+        out = encoder.encode_all(events) + encoder.finish()
+        sdk_reads(out)
+        back = run(out)[1]
+        assert back.message is not None
+        assert expected.message is not None
+        assert back.message.text == expected.message.text
+
+        def calls(response: cc.Response) -> list[tuple[str, str, bytes]]:
+            return [(c.id, c.name, bytes(c.arguments)) for c in response.tool_calls]
+
+        assert calls(back) == calls(expected)
+
+
+class TestEnds:
+    """A stream ends at message-end; an error there, or a cut before it, says so."""
+
+    def test_error_at_the_end(self) -> None:
+        head = raw_of(STREAMS / "cohere__docs__tool-use-streaming__response_generation.json")
+        head = head[: head.index(b"event: citation-start")]
+        error = (
+            b'event: message-end\ndata: {"type":"message-end","delta":'
+            b'{"finish_reason":"ERROR","error":"internal error"}}\n\n'
+        )
+        decoder = codec.stream()
+        decoder.feed(head)
+        with pytest.raises(cc.StreamError) as raised:
+            decoder.feed(error)
+        assert raised.value.provider == "cohere"
+        assert raised.value.partial is not None
+        assert "internal error" not in str(raised.value)  # the provider's words stay out
+
+    def test_cut_in_a_call(self) -> None:
+        raw = raw_of(STREAMS / "cohere__docs__tool-use-streaming__tool_calling.json")
+        cut = raw[: raw.index(b"event: tool-call-end")]
+        decoder = codec.stream()
+        events = decoder.feed(cut) + decoder.flush()
+        with pytest.raises(cc.StreamError, match="message-end"):
+            decoder.finish()
+        partial = decoder.finish(allow_incomplete=True)
+        assert partial.message is not None
+        (bad,) = partial.message.invalid_tool_calls
+        assert bad.error == "arguments are truncated"
+        assert [e.call for e in events if type(e) is ToolCallCompleted] == [bad]
+
+
+def test_curated_data_is_there() -> None:
+    assert len(RECORDED) == 2
+    assert (DATA / "cohere" / "SOURCES.md").exists()
