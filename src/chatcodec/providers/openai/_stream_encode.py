@@ -68,6 +68,7 @@ class _Answer:
 
     __slots__ = (
         "calls",
+        "details",
         "finished",
         "index",
         "message",
@@ -84,6 +85,7 @@ class _Answer:
         self.started = False
         self.finished = False
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
+        self.details = 0  # the reasoning_details entries written
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
         # slot -> (id written, name written), for a call whose start lacked either
         self.unnamed: dict[int, tuple[bool, bool]] = {}
@@ -275,6 +277,12 @@ class OpenAIStreamEncoder(StreamEncoder):
             return self._delta(event.choice, {answer.reasoning: part.text}) if part.text else b""
         message = tiny(encode_response, part=part, losses=self.losses)["choices"][0]["message"]
         delta = {key: value for key, value in message.items() if key != "role"}
+        entries = delta.get("reasoning_details")
+        if type(entries) is list:
+            answer = self._answer(event.choice)
+            path = f"$.choices[{event.choice}].message"
+            delta["reasoning_details"] = _placed(entries, answer.details, path, self.losses)
+            answer.details += len(entries)
         return self._delta(event.choice, delta) if delta else b""
 
     def _end(self) -> bytes:
@@ -293,6 +301,26 @@ class OpenAIStreamEncoder(StreamEncoder):
 
 
 _NO_SIGNATURE = "openai has no field for a reasoning signature"
+_PLACE = "a stream's reasoning_details entry is at its index: another index is not carried"
+
+
+def _placed(entries: Any, start: int, path: str, losses: list[Loss] | None) -> Any:
+    """``reasoning_details`` entries as a stream addresses them, each one's index its place.
+
+    A stream's entry with an integer ``index`` merges into the entry there (or
+    comes next); a body's entry may say any index. One that is not its place
+    is written at its place, reported.
+    """
+    if type(entries) is not list:
+        return entries
+    out = []
+    for k, entry in enumerate(entries):
+        if type(entry) is dict and type(entry.get("index")) is int and entry["index"] != start + k:
+            entry = {**entry, "index": start + k}
+            if losses is not None:
+                losses.append(Loss(f"{path}.reasoning_details[{k}].index", _PLACE))
+        out.append(entry)
+    return out
 
 
 def stream_encoder(
@@ -371,6 +399,9 @@ def encode_stream(
         message = choice.get("message")
         if type(message) is dict:
             delta = {key: value for key, value in message.items() if key != "tool_calls"}
+            if "reasoning_details" in delta:
+                path = f"$.choices[{place}].message"
+                delta["reasoning_details"] = _placed(delta["reasoning_details"], 0, path, losses)
             calls = message.get("tool_calls", ())
             if not calls and "tool_calls" in message:
                 delta["tool_calls"] = calls  # null, or an empty list
