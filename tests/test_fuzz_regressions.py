@@ -168,6 +168,24 @@ CRASHERS: dict[str, list[Any]] = {
             ),
             id="openai-reasoning-details-index-not-its-place",
         ),
+        # An OpenAI body's refusal that is a list (kept as it came): written in a chunk,
+        # which its decoder refused (a chunk's refusal is text).
+        pytest.param(
+            base64.b64decode(
+                "AAF7ImNob2ljZXMiOiBbeyJmaW5pc2hfcmVhc29uIjogInN0b3AiLCAiaW5kZXgiOiAwLCAibWVzc2FnZSI6IHsi"
+                "cmVmdXNhbCI6IFt7ImNsb3NlZCI6IHRydWUsICJ0aGlua2luZyI6IFt7InRleHQiOiAiVGhlIHVzZXIgaXMgYXNr"
+                "aW5nIGZvciB0aGUgcmVzdWx0IG9mIDIrYi4gVGhlIGluc3RydWN0aW9uIGlzIHRvIHJlcGx5IHdpdGgganVzdCB0"
+                "aGUgbnVtYmVyLCBzbyBJIHNob3VsZCByZXNwb25kIHdpdGggXCI0XCIuIiwgInR5cCgoKCgoKCgoKCgoKCgoKCgo"
+                "KCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo"
+                "KCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKGUiOiAidGV4dCJ9XSwgInR5cGUiOiAidGhpbmtpbmcifSwg"
+                "eyJ0ZXh0IjogIjQiLCAidHlwZSI6ICJ0ZXh0In1dLCAicm9sZSI6ICJhc3Npc3RhbnQiLCAidG9vbF9jYWxscyI6"
+                "IG51bGx9fV0sICJjcmVhdGVkIjogMTc4NDU0MTExNywgImlkIjogIjAwMTE3ZTY4ZGM2NTQ2YjViNGI1ZmY1ZTE4"
+                "NDUyMWNiIiwgIm1vZGVsIjogIm1pc3RyYWwtc21hbGwtbGF0ZXN0IiwgIm9iamVjdCI6ICJjaGF0LmNvbXBsZXRp"
+                "b24iLCAidXNhZ2UiOiB7ImNvbXBsZXRpb25fdG9rZW5zIjogMzUsICJwcm9tcGVuc19kZXRhaWxzIjogeyJjYWNo"
+                "ZWRfdG9rZW5zIjogMH0sICJ0b3RhbF90b2tlbnMiOiA2M319"
+            ),
+            id="openai-refusal-not-text",
+        ),
     ],
     "stream_encode": [
         # A tool_use block never stopped: read as a cut-off call with no input,

@@ -487,6 +487,24 @@ class TestEncoderRules:
         assert again.choices[0].message.reasoning == "abc"
         assert again.text == "Hi"
 
+    @pytest.mark.parametrize("key", ["refusal", "reasoning_content", "reasoning"])
+    def test_openai_text_key_of_another_type_is_reported(self, key: str) -> None:
+        # A body keeps such a value as it came; a chunk's is text (the fuzz target
+        # encode_stream found a refusal list written, and the decoder refusing it).
+        body = (
+            b'{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"finish_reason":"stop","message":{"role":"assistant","content":"Hi","'
+            + key.encode()
+            + b'":[{"type":"text","text":"4"}]}}]}'
+        )
+        response = openai.decode_response(body)
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == [f"$.choices[0].message.{key}"]
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),
