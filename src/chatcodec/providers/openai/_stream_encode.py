@@ -302,12 +302,12 @@ class OpenAIStreamEncoder(StreamEncoder):
 
 _NO_SIGNATURE = "openai has no field for a reasoning signature"
 # The text keys of a delta and what a chunk may hold there (the stream decoder's rule).
-_DELTA_TEXT = {
-    "content": (str, list, type(None)),
-    "refusal": (str, type(None)),
-    "reasoning_content": (str, type(None)),
-    "reasoning": (str, type(None)),
-}
+_DELTA_TEXT: tuple[tuple[str, tuple[type, ...]], ...] = (
+    ("content", (str, list, type(None))),
+    ("refusal", (str, type(None))),
+    ("reasoning_content", (str, type(None))),
+    ("reasoning", (str, type(None))),
+)
 _NO_STREAM_FORM = "a value a chunk cannot hold there: a stream has no form for it"
 _PLACE = "a stream's reasoning_details entry is at its index: another index is not carried"
 
@@ -410,7 +410,7 @@ def encode_stream(
             path = f"$.choices[{place}].message"
             if "reasoning_details" in delta:
                 delta["reasoning_details"] = _placed(delta["reasoning_details"], 0, path, losses)
-            for key, kinds in _DELTA_TEXT.items():
+            for key, kinds in _DELTA_TEXT:
                 if key in delta and type(delta[key]) not in kinds:
                     # A body keeps such a value as it came; a chunk's is text, by rule.
                     del delta[key]
