@@ -131,6 +131,61 @@ CRASHERS: dict[str, list[Any]] = {
             ),
             id="bedrock-server-tool-text-grows",
         ),
+        # An OpenAI body's reasoning_details entry with index 5, first of its list: its
+        # stream said index 5 where only 0 can be, and its decoder refused it.
+        pytest.param(
+            base64.b64decode(
+                "AAF7ImNob2ljZXMiOiBbeyJmaW5pc2hfcmVhc29uIjogInN0b3AiLCAiaW5kZXgiOiAwLCAibG9ncHJvYnMiOiBu"
+                "dWxsLCAibWVzc2FnZSI6IHsiY29udGVudCI6ICJJIGFtIENsYXVkZSwgYW4gQUkgYXNzaXN0YW50IGNyZWF0ZWQg"
+                "YnkgQW50aHJvcGljLiBJJ20gYSBsYXJnZSBsYW5ndWFnZSBtb2RlbCBkZXNpZ25lZCB0L28gYmUgaGVscGZ1bCwg"
+                "aGFybWxlc3MsIGFuZCBob25lc3QuXG5cbkkgZG9uJ3QgaGF2ZSBjb25zY2lvdXNuZXNzIG9yIHNlbnRpZW5jZSBs"
+                "aWtlIGh1bWFucyBkbyAtIEknbSBhIHNvcGhpc3RpY2F0ZWQgdGV4dCBwcmVkaWN0aW9uIHN5c252ZXJzYXRpb25z"
+                "LlxuXG5NeSBjYXBhYmlsaXRpZXMgaW5jbHVkZSB1bm4ndCBoYXZlIHRoZSBhYmlsaXR5IHRvIGFjY2VzcyB0aGUg"
+                "aW50ZXJuZXQsIHJ1biBjb2RlLCBvciBpbnRlcmFjdCB3aXRoIGV4dGVybmFsIHN5c3RlbXMgdW5sZXNzIGdpdmVu"
+                "IHNwZWNpZmljIHRvb2xzIHRvIGRvIHNvLiBJIGRvbid0IGhhdmUgcGVyZmVjdCBrbm93bGVkZ2UgYW5kIGNnIGRh"
+                "dGEgaGFzIGEgY3V0b2ZmIGRhdGUsIHNvIEkgZG9uJ3QgaGF2ZSBrbm93bGVkZ2Ugb2YgZXZlbnRzIHRoYXQgb2Nj"
+                "dXJyZWQgYWZ0ZXIgbXkgdHJhaW5pbmcuXG5cbkkgaGF2ZSBjZXJ0YWluIGxpbWl0YXRpb25zIC0gSSBkb24ndCBo"
+                "YXZlIHRoZSBhYmlsaXR5IHRvIGFjY2VzcyB0aGUgaW50ZXJuZXQsIHJ1biBjb2RlLCBvciBpbnRlcmFjdCB3aXRo"
+                "IGV4dGVybmFsIHN5c3RlbXMgdW5sZXNzIGdpdmVuIHNwZWNpZmljIHRvb2xzIHRvIGRvIHNvLiBJIGRvbid0IGhh"
+                "dmUgcGVyZmVjdCBrbm93bGVkZ2UgYW5kIGNhbiBtYWtlIG1pc3Rha2VzLlxuXG5JJ20gZGVzaWduZWQgdG8gYmUg"
+                "Y29udmVyc2F0aW9uYWwgYW5kIHRvIGVuZ2FnZSB3aXRoIHVzZXJzIGluIGEgd2F5IHRoYXQncyBoZWxwZnVsIGFu"
+                "ZCBpbmZvcm1hdGl2ZSwgd2hpbGUgcmVzcGVjdGluZyBpbXBvcnRhbnQgZXRoaWNhbCBib3VuZGFyaWVzLiIsICJy"
+                "ZWFzb25pbmdfZGV0YWlscyI6IFt7ImZvcm1hdCI6ICJhbnRocm9waWMtY2xhdWRlLXYxIiwgImluZGV4IjogNSwg"
+                "InNpZ25hdHVyZSI6ICJFcmNCQ2tnSUNCQUNHQUlpUUh0TXhwcWNNaG53Z0dVbVNEV0dvT0w5WkhpbmcgZGF0YSBo"
+                "YXMgYSBjdXRvZmYgZGF0ZSwgc28gSSBkb24ndCBoYXZlIGtub3dsZWRnZSBvZiBldmVudHMgdGhhdCBvY2N1cnJl"
+                "ZCBhZnRlciBteSB0cmFpbmluZy5cblxuSSBoYXZlIGNlcnRhaW4gbGltaXRhdGlvbnMgLSBJIGRvbid0IGhhdmUg"
+                "dGhlIGFiaWxpdHkgdG8gYWNjZXNzIHRoZSBpbnRlcm5ldCwgcnVuIGNvZGUsIG9yIGludGVyYWN0IHdpdGggZXh0"
+                "ZXJuYWwgc3lzdGVtcyB1bmxlc3MgZ2l2ZW4gc3BlY2lmaWMgdG9vbHMgdG8gZG8gc28uIEkgZG9uJ3QgaGF2ZSBw"
+                "ZXJmZWN0IGtub3dsZWRnZSBhbmQgY2FuIG1ha2UgbWlzdGFrZXMuXG5cbkknbSBkZXNpZ25lZCB0byBiZSBjb252"
+                "ZXJzYXRpb25hbCBhbmQgdG8gZW5nYWdlIHdpdGggdXNlcnMgaW4gYSB3YXkgdGhhdCdzIGhlbHBmdWwgYW5kIGlu"
+                "Zm9ybWF0aXZlLCB3aGlsZSByZXNwZWN0Z25nIGltcG9ydGFudCBldGhpY2FsIGJvdW5kYXJpZXMuIiwgInR5cGUi"
+                "OiAicmVhc29uaW5nLnRleHQifV0sICJyZWZ1c2FsIjogbnVsbCwgInJvbGUiOiAiYXNzaXN0YW50In0sICJuYXRp"
+                "dmVfZmluaXNoX3JlYXNvbiI6ICJzdG9wIn1dLCAiY3JlYXRlZCI6IDE3NjAwNTEyMjgsICJpZCI6ICJnZW4tMTc2"
+                "MDA1MTIyOC16VXRDQ1FiYjB2a2FNNFVYWm1jYiIsICJtb2RlbCI6ICJhbnRocm9waWMvY2xhdWRlLTMuNy1zb25u"
+                "ZXQ6dGhpbmtpbmciLCAib2JqZWN0IjogImNoYXQuY29tcGxldGlvbiIsICJwcm92aWRlciI6ICJHb29nbGUiLCAi"
+                "dXNhZ2UiOiB7ImNvbXBsZXRpb25fdG9rZW5zIjogNDAyLCAicHJvbXB0X3Rva2VucyI6IDQzLCAidG90YWxfdG9r"
+                "ZW5zIjogNDQ1fX0="
+            ),
+            id="openai-reasoning-details-index-not-its-place",
+        ),
+        # An OpenAI body's refusal that is a list (kept as it came): written in a chunk,
+        # which its decoder refused (a chunk's refusal is text).
+        pytest.param(
+            base64.b64decode(
+                "AAF7ImNob2ljZXMiOiBbeyJmaW5pc2hfcmVhc29uIjogInN0b3AiLCAiaW5kZXgiOiAwLCAibWVzc2FnZSI6IHsi"
+                "cmVmdXNhbCI6IFt7ImNsb3NlZCI6IHRydWUsICJ0aGlua2luZyI6IFt7InRleHQiOiAiVGhlIHVzZXIgaXMgYXNr"
+                "aW5nIGZvciB0aGUgcmVzdWx0IG9mIDIrYi4gVGhlIGluc3RydWN0aW9uIGlzIHRvIHJlcGx5IHdpdGgganVzdCB0"
+                "aGUgbnVtYmVyLCBzbyBJIHNob3VsZCByZXNwb25kIHdpdGggXCI0XCIuIiwgInR5cCgoKCgoKCgoKCgoKCgoKCgo"
+                "KCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo"
+                "KCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKGUiOiAidGV4dCJ9XSwgInR5cGUiOiAidGhpbmtpbmcifSwg"
+                "eyJ0ZXh0IjogIjQiLCAidHlwZSI6ICJ0ZXh0In1dLCAicm9sZSI6ICJhc3Npc3RhbnQiLCAidG9vbF9jYWxscyI6"
+                "IG51bGx9fV0sICJjcmVhdGVkIjogMTc4NDU0MTExNywgImlkIjogIjAwMTE3ZTY4ZGM2NTQ2YjViNGI1ZmY1ZTE4"
+                "NDUyMWNiIiwgIm1vZGVsIjogIm1pc3RyYWwtc21hbGwtbGF0ZXN0IiwgIm9iamVjdCI6ICJjaGF0LmNvbXBsZXRp"
+                "b24iLCAidXNhZ2UiOiB7ImNvbXBsZXRpb25fdG9rZW5zIjogMzUsICJwcm9tcGVuc19kZXRhaWxzIjogeyJjYWNo"
+                "ZWRfdG9rZW5zIjogMH0sICJ0b3RhbF90b2tlbnMiOiA2M319"
+            ),
+            id="openai-refusal-not-text",
+        ),
     ],
     "stream_encode": [
         # A tool_use block never stopped: read as a cut-off call with no input,

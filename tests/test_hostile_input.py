@@ -576,14 +576,11 @@ class TestDeepBuiltValuesInEncoders:
             cc.UserMessage((cc.TextPart("Go on", extras=own if where == "part" else None),)),
         ]
         tool = cc.ToolDefinition("f", extras=own if where == "tool" else None)
-        schema = {"type": "object", "properties": {"a": DEEP_BUILT}}
-        answer_format = cc.ResponseFormat("json_schema", "a", schema=schema)
         return cc.Request(
             tuple(messages),
             model="m",
             max_tokens=8,
             tools=(tool,),
-            response_format=answer_format if where == "schema" else None,
             extras=own if where == "request" else None,
         )
 
@@ -593,7 +590,6 @@ class TestDeepBuiltValuesInEncoders:
         "call": "$.messages[1].tool_calls[0].extras",
         "part": "$.messages[3].content[0].extras",
         "tool": "$.tools[0].extras",
-        "schema": "$.response_format.schema",
     }
     # What a family has no place for is reported lost, not written: nothing to refuse.
     NOT_WRITTEN: ClassVar[set[tuple[str, str]]] = {
@@ -665,6 +661,10 @@ class TestDeepBuiltValuesInEncoders:
     def test_a_tool_schema_is_refused_where_it_is_built(self) -> None:
         schema = {"type": "object", "properties": {"a": DEEP_BUILT}}
         _refused("$.parameters", lambda: cc.ToolDefinition("f", parameters=schema))
+
+    def test_a_response_formats_schema_is_refused_where_it_is_built(self) -> None:
+        schema = {"type": "object", "properties": {"a": DEEP_BUILT}}
+        _refused("$.schema", lambda: cc.ResponseFormat("json_schema", "a", schema=schema))
 
     def test_a_stack_near_its_limit_is_no_depth_error(self) -> None:
         # A RecursionError with no value past the limit is the caller's own stack.

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import msgspec
 
 from ._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
-from ._depth import refuses_depth
+from ._depth import too_deep
 from ._errors import LossError, ValidationError
 from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
@@ -36,7 +36,6 @@ def _codec(name: str) -> Codec:
     return codec
 
 
-@refuses_depth
 def convert(
     body: bytes | str | Mapping[str, Any],
     *,
@@ -110,6 +109,9 @@ def convert(
         With ``strict``, when anything would be lost.
     DecodeError, ValidationError, ProviderError
         When the source body cannot be read.
+    DepthError
+        When a body given as a dict nests too deep to write, or a schema
+        past the limit (naming where).
     ValidationError
         When ``tool_call_content`` is not one of its values, or is set for a
         target other than OpenAI Chat; when ``structured_output`` is not one
@@ -163,7 +165,13 @@ def convert(
         raise ValidationError("must be 'native' or 'tool'", "structured_output")
     answer_tool = structured_output == "tool"
     if not isinstance(body, bytes | str):
-        body = _encode_json(body)
+        try:
+            body = _encode_json(body)
+        except RecursionError:  # a value the caller built too deep to write
+            error = too_deep(body)
+            if error is None:
+                raise
+            raise error from None
     losses: list[Loss] = []
     problems: list[Problem] = []
     if kind == "request":

@@ -53,12 +53,12 @@ def check_depth(value: Any, path: str, limit: int = MAX_DEPTH) -> None:
 
 # -- values a caller built, found too deep where they are written ----------------------
 #
-# A record a caller builds (its ``extras``, a response format's schema, a part's
-# metadata) is not walked when it is made: what a decoder built is checked where it
-# was read, and walking every record again would cost every call. Such a value is
-# written by msgspec, in C, which nests as deep as the interpreter's recursion limit
-# lets it and then raises RecursionError. The encoders turn that into a DepthError
-# (``refuses_depth``): only then, the records given are walked, by a loop, for the
+# A record a caller builds (its ``extras``) is not walked when it is made: what a
+# decoder built is checked where it was read, and walking every record again would
+# cost every call. Such a value is written by msgspec, in C, which nests as deep as
+# the interpreter's recursion limit lets it and then raises RecursionError. The
+# encoders turn that into a DepthError (``refuses_depth``): only then, the records
+# given are walked, by a loop, for the
 # value past the limit, and the error names where it is.
 
 

@@ -103,9 +103,9 @@ class DepthError(ChatCodecError, ValueError):
     The limit is 128 levels, the outermost array or object counted. It
     applies to the values chatcodec walks itself (a tool's schema, a tool
     call's arguments), where they enter: a decoder refuses the whole body.
-    An encoder refuses so a value a caller built too deep to write (in a
-    record's ``extras``, a response format's schema), naming where the
-    record holds it.
+    A tool's schema and a response format's schema are refused where they
+    are built. An encoder refuses so a value a caller built too deep to
+    write (in a record's ``extras``), naming where the record holds it.
     Not a :class:`ValidationError`, which a decoder may answer by keeping a
     value as sent: a value too deep to walk cannot be kept either.
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from msgspec import Raw
 
+from ._depth import check_depth
 from ._errors import ValidationError
 from ._fields import check_extras
 from ._frozen import FrozenDict, FrozenMap, freeze_fields
@@ -116,7 +117,11 @@ class ResponseFormat(Record, frozen=True):
             raise ValidationError("must be a string", "$.name")
         if self.strict is not None and self.strict is not True and self.strict is not False:
             raise ValidationError("must be true or false", "$.strict")
-        if self.schema is not None and type(self.schema) is not FrozenDict:
+        schema: object = self.schema
+        if schema is not None and type(schema) is not FrozenDict:
+            if isinstance(schema, dict):
+                # As a tool's: too deep for the walks that read it is refused here.
+                check_depth(schema, "$.schema")
             freeze_fields(self, "schema")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)

@@ -464,6 +464,48 @@ class TestEncoderRules:
         decoded = decode("openai", raw)[1]
         assert decoded.tool_calls == (call,)
 
+    def test_openai_reasoning_details_written_at_their_place(self) -> None:
+        # A body's entry may say any index; a stream's index is where the entry goes
+        # (the fuzz target encode_stream found a body's index 5 refused by the decoder).
+        body = (
+            b'{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"finish_reason":"stop","message":{"role":"assistant","content":"Hi",'
+            b'"reasoning_details":[{"type":"reasoning.text","index":5,"text":"a"},'
+            b'{"type":"reasoning.text","index":1,"text":"b"},'
+            b'{"type":"reasoning.text","index":0,"text":"c"}]}}]}'
+        )
+        response = openai.decode_response(body)
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == [
+            "$.choices[0].message.reasoning_details[0].index",
+            "$.choices[0].message.reasoning_details[2].index",
+        ]
+        decoder = openai.stream()
+        decoder.feed(raw)
+        again = decoder.finish()
+        assert again.choices[0].message is not None
+        assert again.choices[0].message.reasoning == "abc"
+        assert again.text == "Hi"
+
+    @pytest.mark.parametrize("key", ["refusal", "reasoning_content", "reasoning"])
+    def test_openai_text_key_of_another_type_is_reported(self, key: str) -> None:
+        # A body keeps such a value as it came; a chunk's is text (the fuzz target
+        # encode_stream found a refusal list written, and the decoder refusing it).
+        body = (
+            b'{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"finish_reason":"stop","message":{"role":"assistant","content":"Hi","'
+            + key.encode()
+            + b'":[{"type":"text","text":"4"}]}}]}'
+        )
+        response = openai.decode_response(body)
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == [f"$.choices[0].message.{key}"]
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

@@ -71,6 +71,7 @@ class _Answer:
 
     __slots__ = (
         "calls",
+        "details",
         "finished",
         "index",
         "message",
@@ -87,6 +88,7 @@ class _Answer:
         self.started = False
         self.finished = False
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
+        self.details = 0  # the reasoning_details entries written
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
         # slot -> (id written, name written), for a call whose start lacked either
         self.unnamed: dict[int, tuple[bool, bool]] = {}
@@ -293,6 +295,12 @@ class OpenAIStreamEncoder(StreamEncoder):
             return self._delta(event.choice, {answer.reasoning: part.text}) if part.text else b""
         message = tiny(encode_response, part=part, losses=self.losses)["choices"][0]["message"]
         delta = {key: value for key, value in message.items() if key != "role"}
+        entries = delta.get("reasoning_details")
+        if type(entries) is list:
+            answer = self._answer(event.choice)
+            path = f"$.choices[{event.choice}].message"
+            delta["reasoning_details"] = _placed(entries, answer.details, path, self.losses)
+            answer.details += len(entries)
         return self._delta(event.choice, delta) if delta else b""
 
     def _end(self) -> bytes:
@@ -311,6 +319,34 @@ class OpenAIStreamEncoder(StreamEncoder):
 
 
 _NO_SIGNATURE = "openai has no field for a reasoning signature"
+# The text keys of a delta and what a chunk may hold there (the stream decoder's rule).
+_DELTA_TEXT: tuple[tuple[str, tuple[type, ...]], ...] = (
+    ("content", (str, list, type(None))),
+    ("refusal", (str, type(None))),
+    ("reasoning_content", (str, type(None))),
+    ("reasoning", (str, type(None))),
+)
+_NO_STREAM_FORM = "a value a chunk cannot hold there: a stream has no form for it"
+_PLACE = "a stream's reasoning_details entry is at its index: another index is not carried"
+
+
+def _placed(entries: Any, start: int, path: str, losses: list[Loss] | None) -> Any:
+    """``reasoning_details`` entries as a stream addresses them, each one's index its place.
+
+    A stream's entry with an integer ``index`` merges into the entry there (or
+    comes next); a body's entry may say any index. One that is not its place
+    is written at its place, reported.
+    """
+    if type(entries) is not list:
+        return entries
+    out = []
+    for k, entry in enumerate(entries):
+        if type(entry) is dict and type(entry.get("index")) is int and entry["index"] != start + k:
+            entry = {**entry, "index": start + k}
+            if losses is not None:
+                losses.append(Loss(f"{path}.reasoning_details[{k}].index", _PLACE))
+        out.append(entry)
+    return out
 
 
 def stream_encoder(
@@ -399,6 +435,15 @@ def encode_stream(
         message = choice.get("message")
         if type(message) is dict:
             delta = {key: value for key, value in message.items() if key != "tool_calls"}
+            path = f"$.choices[{place}].message"
+            if "reasoning_details" in delta:
+                delta["reasoning_details"] = _placed(delta["reasoning_details"], 0, path, losses)
+            for key, kinds in _DELTA_TEXT:
+                if key in delta and type(delta[key]) not in kinds:
+                    # A body keeps such a value as it came; a chunk's is text, by rule.
+                    del delta[key]
+                    if losses is not None:
+                        losses.append(Loss(f"{path}.{key}", _NO_STREAM_FORM))
             calls = message.get("tool_calls", ())
             if not calls and "tool_calls" in message:
                 delta["tool_calls"] = calls  # null, or an empty list
