@@ -13,6 +13,7 @@ from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
     AudioPart,
+    Citation,
     ContentPart,
     FilePart,
     FileReference,
@@ -42,6 +43,7 @@ from ._errors import (
     ValidationError,
 )
 from ._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -116,6 +118,8 @@ __all__ = [
     "BulkResult",
     "ChatCodecError",
     "Choice",
+    "Citation",
+    "CitationReceived",
     "ContentPart",
     "ControlRecord",
     "Conversation",
