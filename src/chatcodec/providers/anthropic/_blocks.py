@@ -16,6 +16,7 @@ import msgspec
 
 from ..._content import (
     AudioPart,
+    Citation,
     ContentPart,
     FilePart,
     ImagePart,
@@ -28,7 +29,9 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
+from .._cite import lose_citations, pieces
 from .._wire import Encoding, derive_id, fill
+from ._cite import write_citations
 from ._decode import NAME, text_source
 
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
@@ -107,11 +110,46 @@ class Blocks:
 
     # --- blocks -----------------------------------------------------------
 
-    def text(self, text: str, own: dict[str, Any], path: str, out: list[Any]) -> None:
+    def text(
+        self,
+        text: str,
+        own: dict[str, Any],
+        path: str,
+        out: list[Any],
+        citations: tuple[Citation, ...] = (),
+    ) -> None:
         if not text and self.request and not own.get("~keep"):
             self.enc.lose(path, EMPTY_TEXT)
+            lose_citations(self.enc, TextPart(text, citations), path, EMPTY_TEXT)
+            return
+        if citations:
+            self.cited(text, own, path, out, citations)
             return
         out.append(fill({"type": "text", "text": text}, own))
+
+    def cited(
+        self,
+        text: str,
+        own: dict[str, Any],
+        path: str,
+        out: list[Any],
+        citations: tuple[Citation, ...],
+    ) -> None:
+        """A text with citations: one block, or one per piece where spans cut it."""
+        wires = write_citations(citations, self.enc, path, self.request)
+        if all(c.start is None for c in citations):
+            found = [wire for wire in wires if wire is not None]
+            block = {"type": "text", "text": text, "citations": found} if found else None
+            out.append(fill(block or {"type": "text", "text": text}, own))
+            return
+        cut = pieces(text, citations)
+        for n, (piece, covering) in enumerate(cut):
+            block = {"type": "text", "text": piece}
+            found = [wire for k in covering if (wire := wires[k]) is not None]
+            if found:
+                block["citations"] = found
+            # The block's other keys (a cache point) go on its last piece.
+            out.append(fill(block, own) if n == len(cut) - 1 else block)
 
     def opaque(self, part: OpaquePart, path: str, out: list[Any]) -> None:
         if part.provider == NAME:
@@ -123,7 +161,7 @@ class Blocks:
         """A part of a user turn or of a tool result."""
         own = self.enc.own(borrow_cache(part.extras), path)
         if type(part) is TextPart:
-            self.text(part.text, own, path, out)
+            self.text(part.text, own, path, out, part.citations)
         elif type(part) is ImagePart:
             source = self.source(part.url, part.data, part.media_type, path)
             if part.detail is not None:
@@ -246,9 +284,8 @@ class Blocks:
                 where = f"{path}.content[{k}]"
                 slot = []
                 if type(part) is TextPart:
-                    self.text(
-                        part.text, self.enc.own(borrow_cache(part.extras), where), where, slot
-                    )
+                    own_part = self.enc.own(borrow_cache(part.extras), where)
+                    self.text(part.text, own_part, where, slot, part.citations)
                 elif type(part) is ReasoningPart:
                     self.reasoning(part, self.enc.own(part.extras, where), where, slot)
                 elif type(part) is OpaquePart:
@@ -300,7 +337,7 @@ class Blocks:
             blocks.append({"type": "text", "text": content})
         elif content is not None:
             for part in content:
-                if type(part) is not TextPart or part.extras or not part.text:
+                if type(part) is not TextPart or part.extras or not part.text or part.citations:
                     return None
                 blocks.append({"type": "text", "text": part.text})
         for k, call in enumerate(message.tool_calls):

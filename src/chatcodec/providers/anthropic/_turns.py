@@ -199,7 +199,12 @@ class Writer(Blocks):
                     blocks.append({"type": "text", "text": text})
                 elif text is not None:
                     for part in text:
-                        if type(part) is not TextPart or part.extras or not part.text:
+                        if (
+                            type(part) is not TextPart
+                            or part.extras
+                            or not part.text
+                            or part.citations
+                        ):
                             return None
                         blocks.append({"type": "text", "text": part.text})
                 for call in calls:
@@ -271,7 +276,12 @@ class Writer(Blocks):
                     else:
                         for j, item in enumerate(body):
                             assert not isinstance(item, str)
-                            if type(item) is TextPart and not item.extras and item.text:
+                            if (
+                                type(item) is TextPart
+                                and not item.extras
+                                and item.text
+                                and not item.citations
+                            ):
                                 blocks.append({"type": "text", "text": item.text})
                             else:
                                 self.part(item, f"$.messages[{k}].content[{j}]", blocks)

@@ -121,7 +121,13 @@ class _Turns:
         if "tc" in shown:
             hints["~order"] = shown
         content: str | tuple[AssistantPart, ...] | None
-        if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].text and not parts[0].extras:
+        if (
+            len(parts) == 1
+            and type(parts[0]) is TextPart
+            and parts[0].text
+            and not parts[0].extras
+            and not parts[0].citations
+        ):
             content = parts[0].text
         elif parts or not calls:
             content = tuple(parts)

@@ -21,7 +21,9 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
+from .._cite import lose_citations
 from .._wire import Encoding, fill
+from ._cite import write_annotation
 from ._common import NAME
 
 __all__ = ["assistant_wire"]
@@ -60,6 +62,8 @@ def _assistant_parts(
     mode = own.get("~content")
     listed = mode == "parts"
     texts: list[str] = []
+    notes: list[Any] = []
+    size = 0  # characters of text so far: where the next part's annotations count from
     items: list[Any] = []
     reasoning: list[tuple[str, ReasoningPart, dict[str, Any]]] = []
     refusals: list[str] = []
@@ -76,6 +80,16 @@ def _assistant_parts(
         if isinstance(part, TextPart):
             texts.append(part.text)
             items.append(fill({"type": "text", "text": part.text}, part_own))
+            if part.citations:
+                if listed:
+                    lose_citations(enc, part, at, "openai has no annotations on content parts")
+                else:
+                    for k, citation in enumerate(part.citations):
+                        where = f"{at}.citations[{k}]"
+                        note = write_annotation(citation, size, len(part.text), enc, where)
+                        if note is not None:
+                            notes.append(note)
+            size += len(part.text)
         elif isinstance(part, RefusalPart):
             if part_own.get("~in") == "content" and listed:
                 items.append(fill({"type": "refusal", "refusal": part.text}, part_own))
@@ -93,6 +107,8 @@ def _assistant_parts(
         out["content"] = items
     elif texts:
         out["content"] = "".join(texts)
+    if notes and not listed:
+        out["annotations"] = notes
     if refusals:
         out["refusal"] = "".join(refusals)
     if reasoning:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..._content import ReasoningPart, RefusalPart, TextPart
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -146,6 +147,9 @@ class OpenAIStreamEncoder(StreamEncoder):
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return self._uncited(event.choice, "openai")
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if not event.text:
@@ -227,6 +231,8 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
         if type(part) is TextPart:
+            if part.citations:
+                self._uncited(event.choice, "openai")
             return self._delta(event.choice, {"content": part.text}) if part.text else b""
         if type(part) is RefusalPart:
             return self._delta(event.choice, {"refusal": part.text})
