@@ -23,7 +23,7 @@ from ._fields import (
     check_type,
     is_choice,
 )
-from ._record import Record
+from ._record import Record, Shown
 
 __all__ = [
     "AssistantPart",
@@ -135,6 +135,13 @@ class Citation(Record, frozen=True):
         check_optional(self, "quote", "url", "title", "file_id")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        # The kind is one of a closed set, not content: shown as it is.
+        shown = Record.__rich_repr__(self)
+        if self.kind in _CITATION_KINDS:
+            shown[0] = ("kind", Shown(repr(self.kind)))
+        return shown
 
 
 _CITATION = frozenset({Citation})
