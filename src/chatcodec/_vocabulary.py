@@ -738,6 +738,7 @@ NAMES = frozenset(
         "char",
         "char_location",
         "characters",
+        "chars",
         "chat",
         "chat_cowork_unified_daily_active_user_count",
         "chat_cowork_unified_metrics",

@@ -750,7 +750,7 @@ class TestStreams:
         for cut in range(1, len(ANTHROPIC_STREAM)):
             assert run_stream(anthropic.stream, ANTHROPIC_STREAM, [cut]) == (events, response)
 
-    @pytest.mark.parametrize("target", ["anthropic", "openai-responses", "bedrock"])
+    @pytest.mark.parametrize("target", ["anthropic", "openai-responses", "bedrock", "openai"])
     def test_translated_to_a_family_that_cites(self, target: str) -> None:
         _, source = run_stream(anthropic.stream, ANTHROPIC_STREAM)
         outs = set()
@@ -770,7 +770,7 @@ class TestStreams:
             assert got.text == source.text
             carried = cited(got)
             assert [c.url for c in carried] == [WEB["url"]]
-            if target == "openai-responses":
+            if target in ("openai-responses", "openai"):
                 # Its span: the cited block's text in the output text.
                 assert [(c.start, c.end) for c in carried] == [(6, 31)]
                 assert any("encrypted_index" in path for path in report.paths)
@@ -782,7 +782,7 @@ class TestStreams:
                 assert WIDENED in [loss.reason for loss in report.losses]
         assert len(outs) == 1  # the same bytes at every split
 
-    @pytest.mark.parametrize("target", ["openai", "gemini", "ollama"])
+    @pytest.mark.parametrize("target", ["gemini", "ollama"])
     def test_translated_to_a_family_that_does_not(self, target: str) -> None:
         translator = translate_stream("anthropic", target)
         translator.feed(ANTHROPIC_STREAM)
@@ -853,3 +853,33 @@ def test_a_citation_survives_a_to_b_to_a(part: TextPart, pair: tuple[str, str]) 
     again = a.decode_response(a.encode_response(there))
     assert sorted(plain(c) for c in cited(again)) == sorted(plain(c) for c in cited(first))
     assert sorted(plain(c) for c in cited(first)) == sorted(plain(c) for c in part.citations)
+
+
+_OPENROUTER = (
+    "other/stream/pydantic-ai__models__test_openrouter__"
+    "test_openrouter_web_search_annotations_stream__00.json"
+)
+
+
+class TestChatStream:
+    """A Chat stream's ``annotations`` delta (OpenRouter's web search): events, and back."""
+
+    def test_recorded(self) -> None:
+        if not HAVE_CORPUS:
+            pytest.skip("no corpus")
+        recorded = json.loads((CORPUS / _OPENROUTER).read_bytes())
+        raw = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in recorded["events"])
+        raw += b"data: [DONE]\n\n"
+        events, response = run_stream(openai.stream, raw)
+        cites = [e.citation for e in events if type(e) is CitationReceived]
+        assert len(cites) == len(cited(response)) > 0
+        assert [plain(c) for c in cites] == [plain(c) for c in cited(response)]
+        for seed in (5, 6):
+            assert run_stream(openai.stream, raw, random_sizes(len(raw), seed)) == (
+                events,
+                response,
+            )
+        encoder = openai.stream_encoder(Response(id=response.id, model=response.model))
+        again = b"".join(encoder.encode(e) for e in events) + encoder.finish()
+        _, back = run_stream(openai.stream, again)
+        assert [plain(c) for c in cited(back)] == [plain(c) for c in cited(response)]

@@ -54,6 +54,7 @@ from msgspec import UNSET
 
 from ..._errors import StreamError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     RefusalDelta,
     StreamEvent,
@@ -69,6 +70,7 @@ from ..._tools import ToolCallDelta
 from .._streaming import StreamDecoder
 from .._wire import encode_body, expect_dict, expect_list
 from ._answer import _Answer, _cut
+from ._cite import read_annotations
 from ._common import encode_json, normalize_finish
 from ._fold import (
     _DROPPED,
@@ -446,6 +448,10 @@ class OpenAIStreamDecoder(StreamDecoder):
             answer.message.setdefault("tool_calls", _NULL)
         for key, value in d.items():
             if key not in _DELTA_KNOWN:
+                if key == "annotations":
+                    # Citations of the text so far (its offsets count the whole content).
+                    for citation in read_annotations(value) or ():
+                        events.append(CitationReceived(citation, answer.key))
                 if type(value) is dict and type(answer.message.get(key)) is dict:
                     _merge(answer.message[key], value, f"{path}.{key}")
                 else:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+import msgspec
+
+from ..._content import Citation, ReasoningPart, RefusalPart, TextPart
 from ..._events import (
     CitationReceived,
     Finished,
@@ -41,6 +43,7 @@ from .._stream_writer import (
     tiny,
 )
 from .._wire import Encoding
+from ._cite import write_annotation
 from ._common import NAME
 from ._encode import _usage, encode_response
 
@@ -49,7 +52,15 @@ __all__ = ["OpenAIStreamEncoder", "encode_stream", "stream_encoder"]
 _DONE = b"data: [DONE]\n\n"
 # Message keys the events fill; from the head only when null.
 _STREAMED = frozenset(
-    ("content", "refusal", "tool_calls", "reasoning_content", "reasoning", "reasoning_details")
+    (
+        "content",
+        "refusal",
+        "tool_calls",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "annotations",  # CitationReceived brings them
+    )
 )
 _CHOICE_OWN = frozenset(("index", "message", "delta", "finish_reason"))
 
@@ -67,6 +78,7 @@ class _Answer:
 
     __slots__ = (
         "calls",
+        "chars",
         "finished",
         "index",
         "message",
@@ -81,6 +93,7 @@ class _Answer:
         self.index = index
         self.started = False
         self.finished = False
+        self.chars = 0  # characters of content written: where a citation's span counts from
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
         message = head.get("message") if head is not None else None
@@ -138,6 +151,13 @@ class OpenAIStreamEncoder(StreamEncoder):
             answer = self._answers[key] = _Answer(key, self._heads.get(key))
         return answer
 
+    def _cite(self, citation: Citation, key: int) -> bytes:
+        """A citation, as a delta's ``annotations`` (its span counts the whole content)."""
+        answer = self._answer(key)
+        path = f"$.choices[{key}].message.citation"
+        note = write_annotation(citation, 0, answer.chars, Encoding(NAME, self.losses), path)
+        return self._delta(key, {"annotations": [note]}) if note is not None else b""
+
     def _delta(self, key: int, delta: dict[str, Any]) -> bytes:
         answer = self._answer(key)
         if not answer.started:
@@ -149,13 +169,15 @@ class OpenAIStreamEncoder(StreamEncoder):
         kind = type(event)
         if kind is CitationReceived:
             assert isinstance(event, CitationReceived)
-            return self._uncited(event.choice, "openai")
+            return self._cite(event.citation, event.choice)
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if not event.text:
                 return b""
-            key = "content" if kind is TextDelta else "refusal"
-            return self._delta(event.choice, {key: event.text})
+            if kind is TextDelta:
+                self._answer(event.choice).chars += len(event.text)
+                return self._delta(event.choice, {"content": event.text})
+            return self._delta(event.choice, {"refusal": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
             answer = self._answer(event.choice)
@@ -231,9 +253,21 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
         if type(part) is TextPart:
-            if part.citations:
-                self._uncited(event.choice, "openai")
-            return self._delta(event.choice, {"content": part.text}) if part.text else b""
+            if not part.text:
+                return b""
+            answer = self._answer(event.choice)
+            base = answer.chars
+            answer.chars += len(part.text)
+            out = self._delta(event.choice, {"content": part.text})
+            for citation in part.citations:
+                start, end = citation.start, citation.end
+                if start is None:
+                    start, end = 0, len(part.text)
+                spanned = msgspec.structs.replace(
+                    citation, start=base + start, end=None if end is None else base + end
+                )
+                out += self._cite(spanned, event.choice)
+            return out
         if type(part) is RefusalPart:
             return self._delta(event.choice, {"refusal": part.text})
         if type(part) is ReasoningPart and part.redacted is None:
