@@ -137,15 +137,17 @@ class Blocks:
     ) -> None:
         """A text with citations: one block, or one per piece where spans cut it."""
         wires = write_citations(citations, self.enc, path, self.request)
-        if all(c.start is None for c in citations):
+        kept = tuple(c for c, wire in zip(citations, wires, strict=True) if wire is not None)
+        if all(c.start is None for c in kept):
             found = [wire for wire in wires if wire is not None]
             block = {"type": "text", "text": text, "citations": found} if found else None
             out.append(fill(block or {"type": "text", "text": text}, own))
             return
-        cut = pieces(text, citations)
+        found_wires = [wire for wire in wires if wire is not None]
+        cut = pieces(text, kept)
         for n, (piece, covering) in enumerate(cut):
             block = {"type": "text", "text": piece}
-            found = [wire for k in covering if (wire := wires[k]) is not None]
+            found = [found_wires[k] for k in covering]
             if found:
                 block["citations"] = found
             # The block's other keys (a cache point) go on its last piece.

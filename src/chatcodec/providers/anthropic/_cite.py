@@ -113,7 +113,11 @@ def read_citations(wire: Any) -> tuple[Citation, ...] | None:
 def write_citation(
     citation: Citation, enc: Encoding, path: str, request: bool
 ) -> dict[str, Any] | None:
-    """The wire form of ``citation`` (its span aside), or None when it is lost."""
+    """The wire form of ``citation`` (its span aside), or None when it is lost.
+
+    A web citation needs the index Anthropic encrypted (its API and its
+    clients' types require it), in a request and in a response alike.
+    """
     own = enc.own(citation.extras, path)
     kind = citation.kind
     wire_type = _WIRE_TYPE.get(kind)
@@ -125,7 +129,7 @@ def write_citation(
     if missing and not all(key in own for key, name in table.items() if name in missing):
         enc.lose(path, f"anthropic needs the citation's {missing[0]}")
         return None
-    if kind == "url" and request and "encrypted_index" not in own:
+    if kind == "url" and "encrypted_index" not in own:
         enc.lose(path, NOT_ITS_OWN)
         return None
     lose_fields(enc, citation, path, _SPAN | frozenset(table.values()))
