@@ -19,7 +19,9 @@ from .._wire import Encoding, fill
 
 NAME = "anthropic"
 
-_DOCUMENT = {"cited_text": "quote", "document_index": "document", "document_title": "title"}
+_DOCUMENT = FrozenMap(
+    {"cited_text": "quote", "document_index": "document", "document_title": "title"}
+)
 # wire type -> (canonical kind, wire key -> canonical field); the order is the wire's.
 _TYPES: Mapping[str, tuple[CitationKind, Mapping[str, str]]] = FrozenMap(
     {

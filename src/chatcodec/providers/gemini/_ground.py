@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from ..._content import Citation, TextPart
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage
 from .._cite import byte_offset, char_offset, lose_fields
 from .._wire import Encoding
@@ -39,12 +40,14 @@ _SCORE = "confidenceScore"
 _AT = "~at"  # [support index, chunk index]
 _SHAPE = "~segment"  # how the segment spelled itself: "p" partIndex 0 sent, "s" startIndex 0
 HINT = "~grounding"  # the candidate's: the number of chunks, the unused ones' places
-_KINDS = {"web": "url", "retrievedContext": "file"}
-_CARRIED = {
-    "url": frozenset({"start", "end", "url", "title"}),
-    "file": frozenset({"start", "end", "url", "title", "quote"}),
-}
-_FIELDS = {"uri": "url", "title": "title"}
+_KINDS = FrozenMap({"web": "url", "retrievedContext": "file"})
+_CARRIED = FrozenMap(
+    {
+        "url": frozenset({"start", "end", "url", "title"}),
+        "file": frozenset({"start", "end", "url", "title", "quote"}),
+    }
+)
+_FIELDS = FrozenMap({"uri": "url", "title": "title"})
 NO_PLACE = "gemini grounds answers only: a citation in a request has no place"
 NOT_GROUNDING = "gemini grounds in web pages and retrieved documents only"
 

@@ -82,6 +82,7 @@ class _Answer:
         "finished",
         "index",
         "message",
+        "notes",
         "open",
         "own",
         "reasoning",
@@ -94,6 +95,7 @@ class _Answer:
         self.started = False
         self.finished = False
         self.chars = 0  # characters of content written: where a citation's span counts from
+        self.notes: list[Any] = []  # annotations to send with the reason
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
         message = head.get("message") if head is not None else None
@@ -156,7 +158,9 @@ class OpenAIStreamEncoder(StreamEncoder):
         answer = self._answer(key)
         path = f"$.choices[{key}].message.citation"
         note = write_annotation(citation, 0, answer.chars, Encoding(NAME, self.losses), path)
-        return self._delta(key, {"annotations": [note]}) if note is not None else b""
+        if note is not None:
+            answer.notes.append(note)  # sent with the reason, all at once
+        return b""
 
     def _delta(self, key: int, delta: dict[str, Any]) -> bytes:
         answer = self._answer(key)
@@ -234,6 +238,9 @@ class OpenAIStreamEncoder(StreamEncoder):
         if not answer.started:
             answer.started = True
             delta = dict(answer.message)
+        if answer.notes:
+            # Every citation in one list: a client merges a list of deltas only by index.
+            delta["annotations"], answer.notes = answer.notes, []
         choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
         return self._chunk(choice)
 
@@ -280,9 +287,10 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _end(self) -> bytes:
         out = b""
         for answer in self._answers.values():
-            if not answer.finished and answer.own:
+            if not answer.finished and (answer.own or answer.notes):
                 # Cut off before its reason: the choice's other keys still go out.
-                out += self._chunk({"index": answer.index, "delta": {}, **answer.own})
+                delta = {"annotations": answer.notes} if answer.notes else {}
+                out += self._chunk({"index": answer.index, "delta": delta, **answer.own})
         if self._include_usage and self._usage is not None:
             chunk = dict(self._top)
             chunk["choices"] = []

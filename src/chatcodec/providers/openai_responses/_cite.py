@@ -22,7 +22,7 @@ from .._wire import Encoding, fill
 
 NAME = "openai-responses"
 
-_SPAN = {"start_index": "start", "end_index": "end"}
+_SPAN = FrozenMap({"start_index": "start", "end_index": "end"})
 _TYPES: Mapping[str, tuple[CitationKind, Mapping[str, str]]] = FrozenMap(
     {
         "url_citation": ("url", FrozenMap({**_SPAN, "url": "url", "title": "title"})),
