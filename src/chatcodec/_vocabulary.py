@@ -2441,6 +2441,7 @@ NAMES = frozenset(
         "not_found_error",
         "notebook_edit_tool",
         "notebook_edit_tool_count",
+        "notes",
         "nothing",
         "notice",
         "notification_channel",
