@@ -159,7 +159,7 @@ class OpenAIStreamEncoder(StreamEncoder):
         path = f"$.choices[{key}].message.citation"
         note = write_annotation(citation, 0, answer.chars, Encoding(NAME, self.losses), path)
         if note is not None:
-            answer.notes.append(note)  # sent with the reason, all at once
+            answer.notes.append(note)  # sent with the next event, with those beside it
         return b""
 
     def _delta(self, key: int, delta: dict[str, Any]) -> bytes:
@@ -174,6 +174,21 @@ class OpenAIStreamEncoder(StreamEncoder):
         if kind is CitationReceived:
             assert isinstance(event, CitationReceived)
             return self._cite(event.citation, event.choice)
+        if kind is not Finished:
+            # Citations that came together go out together, before what follows them.
+            noted = [a for a in self._answers.values() if a.notes]
+            if noted:
+                return self._noted(noted) + self._event(event)
+        return self._written(kind, event)
+
+    def _noted(self, answers: list[_Answer]) -> bytes:
+        out = b""
+        for answer in answers:
+            notes, answer.notes = answer.notes, []
+            out += self._delta(answer.index, {"annotations": notes})
+        return out
+
+    def _written(self, kind: type, event: StreamEvent) -> bytes:
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if not event.text:
