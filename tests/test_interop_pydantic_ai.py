@@ -87,6 +87,19 @@ class TestRoundTrip:
             "$[1].content[0]",
         ]
 
+    def test_citations_reported(self) -> None:
+        cited = cc.TextPart("Paris.", (cc.Citation("url", url="https://a.example"),))
+        history: list[cc.Message] = [
+            cc.user([cited]),
+            cc.AssistantMessage((cited,)),
+        ]
+        losses: list[cc.Loss] = []
+        to_pydantic_ai(history, losses=losses)
+        assert [loss.path for loss in losses] == [
+            "$[0].content[0].citations[0]",
+            "$[1].content[0].citations[0]",
+        ]
+
 
 class TestPydanticAiShapes:
     """Histories as pydantic-ai builds them."""

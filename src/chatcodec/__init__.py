@@ -15,6 +15,7 @@ from ._codec import Format, decode, encode, read_transcript, to_builtins
 from ._content import (
     AssistantPart,
     AudioPart,
+    Citation,
     ContentPart,
     FilePart,
     FileReference,
@@ -44,6 +45,7 @@ from ._errors import (
     ValidationError,
 )
 from ._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -120,6 +122,8 @@ __all__ = [
     "CachePoint",
     "ChatCodecError",
     "Choice",
+    "Citation",
+    "CitationReceived",
     "ContentPart",
     "ControlRecord",
     "Conversation",

@@ -19,15 +19,17 @@ from ._fields import (
     check_choice,
     check_datetime,
     check_extras,
+    check_items,
     check_optional,
     check_type,
     is_choice,
 )
-from ._record import Record
+from ._record import Record, Shown
 
 __all__ = [
     "AssistantPart",
     "AudioPart",
+    "Citation",
     "ContentPart",
     "FilePart",
     "FileReference",
@@ -66,11 +68,98 @@ def _check_optional(part: object, *names: str) -> None:
             _check_text(value, "$." + name)
 
 
+CitationKind = Literal["url", "char", "page", "block", "search_result", "file"]
+_CITATION_KINDS = frozenset(get_args(CitationKind))
+
+
+class Citation(Record, frozen=True):
+    """Where a piece of an answer's text comes from.
+
+    One form for every family's citations: Anthropic's text-block
+    ``citations``, OpenAI's ``url_citation`` annotations, the Responses API's
+    url and file annotations, Gemini's grounding supports and Bedrock's
+    ``citationsContent``. What a family says beyond these fields stays in the
+    citation's ``extras`` under the family's name.
+
+    Parameters
+    ----------
+    kind : {"url", "char", "page", "block", "search_result", "file"}
+        What the source is: a web page (``url``), a span of a document given
+        in the request by characters, pages or content blocks (``document``
+        is its index, ``source_start``/``source_end`` the range), a search
+        result given in the request, or a stored file (``file_id``).
+    start, end : int, optional
+        The span of the part's text the citation supports, in characters
+        (``end`` exclusive). Without them, the whole part.
+    quote : str, optional
+        The text quoted from the source.
+    url, title : str, optional
+        The source's address (a search result's ``source``) and title.
+    document : int, optional
+        The index of the document, or search result, in the request.
+    file_id : str, optional
+        The stored file's id.
+    source_start, source_end : int, optional
+        Where in the source: characters (``end`` exclusive), pages (1-based,
+        ``end`` exclusive) or content blocks, as ``kind`` says.
+
+    Examples
+    --------
+    >>> Citation("url", start=0, end=5, url="https://example.com", title="Example")
+    Citation(kind='url', start=0, end=5, url=<19 chars>, title=<7 chars>)
+    """
+
+    kind: CitationKind
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    url: str | None = None
+    title: str | None = None
+    document: int | None = None
+    file_id: str | None = None
+    source_start: int | None = None
+    source_end: int | None = None
+
+    def __post_init__(self) -> None:
+        if not is_choice(self.kind, _CITATION_KINDS):
+            check_choice(self.kind, _CITATION_KINDS, "$.kind", required=True)
+        for name in ("start", "end", "document", "source_start", "source_end"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value < 0):
+                check_type(value, int, "$." + name, "must be an integer")
+                if value < 0:
+                    raise ValidationError("must not be negative", "$." + name)
+        if self.start is not None and self.end is not None and self.end < self.start:
+            raise ValidationError("must not be before start", "$.end")
+        if self.end is not None and self.start is None:
+            raise ValidationError("needs start", "$.end")
+        check_optional(self, "quote", "url", "title", "file_id")
+        if self.extras is not None and type(self.extras) is not dict:
+            check_extras(self.extras)
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        # The kind is one of a closed set, not content: shown as it is.
+        shown = Record.__rich_repr__(self)
+        if self.kind in _CITATION_KINDS:
+            shown[0] = ("kind", Shown(repr(self.kind)))
+        return shown
+
+
+_CITATION = frozenset({Citation})
+
+
 class TextPart(Cacheable, frozen=True, tag_field="type", tag="text"):
     """A piece of text.
 
     Like an image or a file part, it may close a cache point: ``cache``, a
     :class:`~chatcodec.CachePoint` (keyword only).
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    citations : tuple of Citation, optional
+        Where pieces of it come from (an answer's sources).
 
     Examples
     --------
@@ -79,14 +168,23 @@ class TextPart(Cacheable, frozen=True, tag_field="type", tag="text"):
     """
 
     text: str
+    citations: tuple[Citation, ...] = ()
 
     def __post_init__(self) -> None:
         if type(self.text) is not str:
             _check_text(self.text, "$.text")
+        if self.citations or type(self.citations) is not tuple:
+            _check_citations(self.citations)
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
         if self.cache is not None and type(self.cache) is not CachePoint:
             check_cache(self.cache)
+
+
+def _check_citations(citations: object) -> None:
+    if not isinstance(citations, tuple):
+        raise ValidationError("must be a tuple of Citation", "$.citations")
+    check_items(citations, _CITATION, "$.citations", "must be a Citation")
 
 
 class _MediaPart(Cacheable, frozen=True, tag_field="type"):

@@ -10,12 +10,13 @@ text: ``TextDelta(text=<5 chars>)``.
 
 from __future__ import annotations
 
-from ._content import AssistantPart
+from ._content import AssistantPart, Citation
 from ._stream import Event, ToolCallArgumentsDelta, ToolCallStarted
 from ._tools import InvalidToolCall, ToolCall
 from ._usage import FinishReason, Usage
 
 __all__ = [
+    "CitationReceived",
     "Finished",
     "PartReceived",
     "ReasoningDelta",
@@ -56,6 +57,19 @@ class PartReceived(Event, frozen=True):
     choice: int = 0
 
 
+class CitationReceived(Event, frozen=True):
+    """A citation of answer text already streamed.
+
+    Its ``start`` and ``end`` count characters of the answer's text streamed
+    so far in this choice (every :class:`TextDelta`), not of one part: a
+    family that cites whole text blocks (Anthropic, Bedrock) gives the
+    block's span.
+    """
+
+    citation: Citation
+    choice: int = 0
+
+
 class ToolCallCompleted(Event, frozen=True):
     """A tool call's arguments are complete: a call, or an invalid call."""
 
@@ -83,6 +97,7 @@ StreamEvent = (
     | ReasoningDelta
     | RefusalDelta
     | PartReceived
+    | CitationReceived
     | ToolCallStarted
     | ToolCallArgumentsDelta
     | ToolCallCompleted

@@ -14,6 +14,7 @@ from corpus import curated_streams as corpus_streams
 from chatcodec import FinishReason, StreamError, ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._content import OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -532,9 +533,20 @@ class TestRules:
         message_ = response.message
         assert message_ is not None
         assert isinstance(message_.content, tuple)
-        extras = message_.content[0].extras
-        assert extras is not None
-        assert extras["anthropic"]["citations"][1]["url"] == "https://b.example"
+        part = message_.content[0]
+        assert isinstance(part, TextPart)
+        assert part.extras is None
+        assert [c.url for c in part.citations] == ["https://a.example", "https://b.example"]
+        assert [c.quote for c in part.citations] == ["x", "x"]
+        # Each citation follows the text it cites, spanning its block.
+        events, _ = run(raw)
+        cited = [e.citation for e in events if type(e) is CitationReceived]
+        assert [(c.start, c.end, c.url) for c in cited] == [
+            (0, 7, "https://a.example"),
+            (0, 7, "https://b.example"),
+        ]
+        kinds = [type(e) for e in events]
+        assert kinds.index(TextDelta) < kinds.index(CitationReceived)
 
     def test_thinking_and_signature(self) -> None:
         raw = sse(

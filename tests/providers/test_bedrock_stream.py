@@ -13,8 +13,9 @@ import pytest
 from corpus import STREAMS, corpus, needs_corpus, random_sizes, run_stream
 
 import chatcodec as cc
-from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, ToolCall, http
+from chatcodec import FinishReason, OpaquePart, ReasoningPart, StreamError, TextPart, ToolCall, http
 from chatcodec._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -370,11 +371,25 @@ class TestCitationDeltas:
             message = response.message
             assert message is not None
             assert isinstance(message.content, tuple)
-            cited = [p for p in message.content if type(p) is OpaquePart]
-            assert [json.loads(bytes(p.data)) for p in cited] == [
-                {"citationsContent": {"content": [], "citations": [self.CLAUDE, self.NOVA]}}
+            (part,) = message.content
+            assert isinstance(part, TextPart)
+            assert [c.kind for c in part.citations] == ["char", "url"]
+            assert part.citations[0].quote == "The sky is blue."
+            assert part.citations[1].url == "https://example.com/sky"
+            # The body the stream stands for: the text with what it cites, one block.
+            body = json.loads(bedrock.encode_response(response))
+            assert body["output"]["message"]["content"] == [
+                {
+                    "citationsContent": {
+                        "content": [{"text": "The sky is blue."}],
+                        "citations": [self.CLAUDE, self.NOVA],
+                    }
+                }
             ]
-            assert [type(e).__name__ for e in events].count("PartReceived") == 1
+            # Each citation follows the text, spanning its block.
+            cited = [e.citation for e in events if type(e) is CitationReceived]
+            assert [(c.start, c.end) for c in cited] == [(0, 16), (0, 16)]
+            assert [type(e).__name__ for e in events].count("PartReceived") == 0
 
     def test_translated(self) -> None:
         from chatcodec import translate_stream

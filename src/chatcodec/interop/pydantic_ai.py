@@ -175,6 +175,11 @@ def _binary_kind(content: Any) -> type[Any]:
     return FilePart
 
 
+def _uncited(part: TextPart, path: str, losses: list[Loss] | None) -> None:
+    for k in range(len(part.citations)):
+        _lost(losses, f"{path}.citations[{k}]", "pydantic-ai text parts have no citations")
+
+
 def _user_content(content: str | tuple[Any, ...], path: str, losses: list[Loss] | None) -> Any:
     if type(content) is str:
         return content
@@ -186,6 +191,7 @@ def _user_content(content: str | tuple[Any, ...], path: str, losses: list[Loss] 
                 _lost(
                     losses, f"{at}.extras", "pydantic-ai content has no place for a part's extras"
                 )
+            _uncited(part, at, losses)
             out.append(part.text)
         elif type(part) in (ImagePart, AudioPart, FilePart):
             media = _media(part, at, losses)
@@ -208,6 +214,7 @@ def _response(message: AssistantMessage, path: str, losses: list[Loss] | None) -
             if getattr(part, "extras", None):
                 _lost(losses, f"{at}.extras", "pydantic-ai parts have no place for a part's extras")
             if type(part) is TextPart:
+                _uncited(part, at, losses)
                 parts.append(pai.TextPart(part.text))
             elif type(part) is ReasoningPart:
                 if part.redacted is not None:

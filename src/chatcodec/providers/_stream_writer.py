@@ -28,16 +28,19 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
-from .._content import AssistantPart
+from .._content import AssistantPart, Citation
 from .._depth import too_deep
 from .._errors import DepthError, StreamError
-from .._events import Finished, PartReceived, StreamEvent, ToolCallCompleted
+from .._events import CitationReceived, Finished, PartReceived, StreamEvent, ToolCallCompleted
 from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
 from .._stream import ToolCallStarted
 from .._tools import InvalidToolCall, ToolCall
 from .._usage import FinishReason, Usage
+
+CITED_NOTHING = "a citation came with no text block open: left out"
+WIDENED = "the family cites whole text blocks: a citation's span was widened to its block"
 
 __all__ = [
     "ARGUMENTS",
@@ -271,6 +274,11 @@ class StreamEncoder(abc.ABC):
     def _lose(self, path: str, reason: str) -> None:
         self.losses.append(Loss(path, reason))
 
+    def _uncited(self, choice: int, family: str) -> bytes:
+        """Report that ``family``'s stream has no place for citations (once); no bytes."""
+        self._lose_once(f"$.choices[{choice}].message", f"{family} streams carry no citations")
+        return b""
+
     def _lose_once(self, path: str, reason: str) -> None:
         """Report a loss the first time its reason comes up in the stream."""
         if reason not in self._warned:
@@ -296,10 +304,23 @@ class BlockStreamEncoder(StreamEncoder):
     nothing), its stop (``_block_stop``) and a whole block (``_whole``).
     """
 
-    __slots__ = ("_calls", "_current", "_ended", "_kind", "_next", "_sent")
+    __slots__ = (
+        "_calls",
+        "_cited",
+        "_current",
+        "_ended",
+        "_from",
+        "_kind",
+        "_next",
+        "_sent",
+        "_written",
+    )
 
     def __init__(self, losses: list[Loss] | None) -> None:
         super().__init__(losses)
+        self._written = 0  # characters of answer text written
+        self._from = 0  # where the open text block's text starts among them
+        self._cited = False  # the open text block has citations: more text opens another
         self._next = 0  # the next block's index
         self._current: int | None = None  # the open text or reasoning block
         self._kind: str | None = None  # its kind
@@ -314,6 +335,7 @@ class BlockStreamEncoder(StreamEncoder):
 
     def _close(self) -> bytes:
         """Close the open text or reasoning block."""
+        self._cited = False
         if self._current is None:
             return b""
         index, self._current, self._kind = self._current, None, None
@@ -327,6 +349,41 @@ class BlockStreamEncoder(StreamEncoder):
         index = self._current = self._new()
         self._kind = kind
         return out + self._block_start(index, kind), index
+
+    def _text(self, text: str) -> tuple[bytes, int]:
+        """The text block ``text`` goes in (another one after a cited block); counted."""
+        out = self._close() if self._cited else b""
+        if self._kind != "text" or self._current is None:
+            self._from = self._written
+        more, index = self._open("text")
+        self._written += len(text)
+        return out + more, index
+
+    def _cite(self, event: CitationReceived) -> bytes:
+        """A citation, on the open text block (the family cites whole blocks)."""
+        path = f"$.choices[{event.choice}].message"
+        if self._kind != "text" or self._current is None:
+            self._lose(path, CITED_NOTHING)
+            return b""
+        citation = event.citation
+        if citation.start is not None and (citation.start, citation.end) != (
+            self._from,
+            self._written,
+        ):
+            self._lose_once(path, WIDENED)
+        wire = self._citation(citation, path)
+        if wire is None:
+            return b""
+        self._cited = True
+        return self._citation_delta(self._current, wire)
+
+    @abc.abstractmethod
+    def _citation(self, citation: Citation, path: str) -> Any:
+        """The family's wire citation, or None (reported) when it has none for it."""
+
+    @abc.abstractmethod
+    def _citation_delta(self, index: int, wire: Any) -> bytes:
+        """The bytes that add citation ``wire`` to text block ``index``."""
 
     def _blocks(self, blocks: Any) -> bytes:
         return b"".join([self._whole(self._new(), block) for block in blocks])

@@ -37,6 +37,7 @@ from msgspec import Raw
 
 from ..._content import (
     AssistantPart,
+    Citation,
     ContentPart,
     FilePart,
     ImagePart,
@@ -53,6 +54,7 @@ from ..._usage import FinishReason, Usage
 from .._cache import take_cache
 from .._finish import READ
 from .._wire import encode_body, expect_dict, expect_list, expect_str, json_body, leftover
+from ._cite import read_citations
 from ._settings import KEYS, read_settings
 
 NAME = "anthropic"
@@ -124,9 +126,15 @@ def _text(block: dict[str, Any], path: str) -> TextPart:
     if type(text) is not str:
         raise ValidationError("must be a string", path + ".text")
     cache, rest = take_cache(_rest(block, _TEXT_KEYS))
+    citations: tuple[Citation, ...] = ()
+    if rest is not None and "citations" in rest:
+        found = read_citations(rest["citations"])
+        if found is not None:
+            citations = found
+            rest = {key: value for key, value in rest.items() if key != "citations"} or None
     if not text:  # refused in requests: the encoder drops it, unless it came from here
         rest = {**(rest or {}), "~keep": True}
-    return TextPart(text, extras=_extras(rest), cache=cache)
+    return TextPart(text, citations, extras=_extras(rest), cache=cache)
 
 
 def _content_part(block: Any, path: str) -> ContentPart:

@@ -17,6 +17,7 @@ import msgspec
 from ..._cache import CachePoint
 from ..._content import (
     AudioPart,
+    Citation,
     ContentPart,
     FilePart,
     ImagePart,
@@ -30,7 +31,9 @@ from ..._loss import a
 from ..._messages import AssistantMessage, ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cache import cache_control
+from .._cite import lose_citations, pieces
 from .._wire import Encoding, derive_id, fill
+from ._cite import write_citations
 from ._decode import NAME, text_source
 
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
@@ -122,14 +125,46 @@ class Blocks:
         path: str,
         out: list[Any],
         cache: CachePoint | None = None,
+        citations: tuple[Citation, ...] = (),
     ) -> None:
         if not text and self.request and not own.get("~keep"):
             self.enc.lose(path, EMPTY_TEXT)
             if cache is not None:
                 self.enc.lose(path + ".cache", "a cache point on a text block left out")
+            lose_citations(self.enc, TextPart(text, citations), path, EMPTY_TEXT)
+            return
+        if citations:
+            self.cited(text, own, path, out, citations, cache)
             return
         block = {"type": "text", "text": text}
         out.append(fill(self.mark(block, cache) if cache is not None else block, own))
+
+    def cited(
+        self,
+        text: str,
+        own: dict[str, Any],
+        path: str,
+        out: list[Any],
+        citations: tuple[Citation, ...],
+        cache: CachePoint | None = None,
+    ) -> None:
+        """A text with citations: one block, or one per piece where spans cut it."""
+        wires = write_citations(citations, self.enc, path, self.request)
+        kept = tuple(c for c, wire in zip(citations, wires, strict=True) if wire is not None)
+        if all(c.start is None for c in kept):
+            found = [wire for wire in wires if wire is not None]
+            block = {"type": "text", "text": text, "citations": found} if found else None
+            out.append(fill(self.mark(block or {"type": "text", "text": text}, cache), own))
+            return
+        found_wires = [wire for wire in wires if wire is not None]
+        cut = pieces(text, kept)
+        for n, (piece, covering) in enumerate(cut):
+            block = {"type": "text", "text": piece}
+            found = [found_wires[k] for k in covering]
+            if found:
+                block["citations"] = found
+            # The block's other keys and its cache point go on its last piece.
+            out.append(fill(self.mark(block, cache), own) if n == len(cut) - 1 else block)
 
     def opaque(self, part: OpaquePart, path: str, out: list[Any]) -> None:
         if part.provider == NAME:
@@ -141,7 +176,7 @@ class Blocks:
         """A part of a user turn or of a tool result."""
         own = self.enc.own(borrow_cache(part.extras), path)
         if type(part) is TextPart:
-            self.text(part.text, own, path, out, part.cache)
+            self.text(part.text, own, path, out, part.cache, part.citations)
         elif type(part) is ImagePart:
             source = self.source(part.url, part.data, part.media_type, path)
             if part.detail is not None:
@@ -266,7 +301,7 @@ class Blocks:
                 slot = []
                 if type(part) is TextPart:
                     own_part = self.enc.own(borrow_cache(part.extras), where)
-                    self.text(part.text, own_part, where, slot, part.cache)
+                    self.text(part.text, own_part, where, slot, part.cache, part.citations)
                 elif type(part) is ReasoningPart:
                     self.reasoning(part, self.enc.own(part.extras, where), where, slot)
                 elif type(part) is OpaquePart:
@@ -323,6 +358,7 @@ class Blocks:
                     or part.extras
                     or not part.text
                     or part.cache is not None
+                    or part.citations
                 ):
                     return None
                 blocks.append({"type": "text", "text": part.text})

@@ -205,6 +205,7 @@ class Writer(Blocks):
                             or part.extras
                             or not part.text
                             or part.cache is not None
+                            or part.citations
                         ):
                             return None
                         blocks.append({"type": "text", "text": part.text})
@@ -282,6 +283,7 @@ class Writer(Blocks):
                                 and not item.extras
                                 and item.text
                                 and item.cache is None
+                                and not item.citations
                             ):
                                 blocks.append({"type": "text", "text": item.text})
                             else:

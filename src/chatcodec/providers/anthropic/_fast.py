@@ -29,6 +29,7 @@ from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
+from ._cite import read_citations
 from ._decode import FINISH, NAME
 
 __all__ = ["fast_response"]
@@ -181,6 +182,9 @@ def _text(b: _Text) -> TextPart:
     text = b.text
     if b.citations is UNSET:
         return TextPart(text, extras=None if text else {NAME: {"~keep": True}})
+    citations = read_citations(b.citations)
+    if citations is not None:
+        return TextPart(text, citations, extras=None if text else {NAME: {"~keep": True}})
     own: dict[str, Any] = {"citations": b.citations}
     if not text:
         own["~keep"] = True

@@ -46,6 +46,7 @@ import msgspec
 
 from ..._errors import ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -62,6 +63,7 @@ from ..._usage import FinishReason, Usage
 from .._fastpath import Wire
 from .._streaming import TRUNCATED, StreamDecoder
 from .._wire import encode_body, expect_dict, expect_str
+from ._cite import read_citations
 from ._decode import FINISH, Streamed, _reasoning, _tool_use, _usage, response_from
 
 __all__ = ["AnthropicStreamDecoder", "stream"]
@@ -158,7 +160,16 @@ class AnthropicStreamDecoder(StreamDecoder):
     Made by :func:`stream`; see there.
     """
 
-    __slots__ = ("_acc", "_blocks", "_calls", "_message", "_stopped", "_usage", "_usage_raw")
+    __slots__ = (
+        "_acc",
+        "_blocks",
+        "_calls",
+        "_message",
+        "_stopped",
+        "_text",
+        "_usage",
+        "_usage_raw",
+    )
 
     _LAST = "message_stop"
 
@@ -171,6 +182,7 @@ class AnthropicStreamDecoder(StreamDecoder):
         )
         self._stopped = False  # message_stop came
         self._calls = 0
+        self._text = 0  # characters of answer text streamed, where the next block starts
         self._usage_raw: dict[str, Any] | None = None
         self._usage: Usage | None = None
 
@@ -395,7 +407,18 @@ class AnthropicStreamDecoder(StreamDecoder):
             return
         state.open = False
         if state.field is not None:
-            return  # text and thinking went out as deltas
+            # Text and thinking went out as deltas; a text block's citations
+            # follow its text, each spanning the block.
+            if state.field == "text":
+                size = sum(map(len, state.pieces))
+                begins = self._text
+                self._text += size
+                if "citations" in state.block and not state.cut:
+                    cited = read_citations(state.block["citations"])
+                    for citation in cited or ():
+                        spanned = msgspec.structs.replace(citation, start=begins, end=begins + size)
+                        events.append(CitationReceived(spanned))
+            return
         path = f"$.content[{sum(1 for index in self._blocks if index < state.index)}]"
         if state.slot is not None:
             start = state.block.get("input")

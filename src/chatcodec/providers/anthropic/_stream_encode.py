@@ -20,9 +20,10 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, Citation, ReasoningPart, RefusalPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -36,6 +37,9 @@ from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, read_whole, sse, tiny
+from .._wire import Encoding
+from ._cite import write_citation
+from ._decode import NAME
 from ._encode import encode_response
 
 __all__ = ["AnthropicStreamEncoder", "encode_stream", "stream_encoder"]
@@ -85,7 +89,15 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
     kind = block.get("type")
     out = []
     if kind == "text" and type(block.get("text")) is str:
-        out.append(_block_start(index, {**block, "text": ""}))
+        citations = block.get("citations")
+        if type(citations) is list and citations:
+            # As Anthropic sends them: an empty list at the start, each by a delta.
+            out.append(_block_start(index, {**block, "text": "", "citations": []}))
+            for citation in citations:
+                delta = {"type": "citations_delta", "citation": citation}
+                out.append(_block_delta(index, delta))
+        else:
+            out.append(_block_start(index, {**block, "text": ""}))
         if block["text"]:
             out.append(_block_delta(index, {"type": "text_delta", "text": block["text"]}))
     elif kind == "thinking" and type(block.get("thinking")) is str:
@@ -197,8 +209,13 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
                 )
             if not event.text:
                 return out
-            more, index = self._open("text")
+            more, index = self._text(event.text)
             return out + more + _block_delta(index, {"type": "text_delta", "text": event.text})
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            if event.choice != 0:
+                return out
+            return out + self._cite(event)
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
             return out + self._fragment(event.slot, event.delta)
@@ -216,6 +233,12 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
             return out
         return out + self._calls_parts_end(kind, event)
 
+    def _citation(self, citation: Citation, path: str) -> Any:
+        return write_citation(citation, Encoding(NAME, self.losses), path + ".citation", False)
+
+    def _citation_delta(self, index: int, wire: Any) -> bytes:
+        return _block_delta(index, {"type": "citations_delta", "citation": wire})
+
     def _keep_stop(self, event: Finished) -> None:
         wire = tiny(
             encode_response,
@@ -226,10 +249,10 @@ class AnthropicStreamEncoder(BlockStreamEncoder):
 
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
-        if type(part) is TextPart and part.extras is None:
+        if type(part) is TextPart and part.extras is None and not part.citations:
             if not part.text:
                 return b""
-            more, index = self._open("text")
+            more, index = self._text(part.text)
             return more + _block_delta(index, {"type": "text_delta", "text": part.text})
         if type(part) is RefusalPart:
             return self._event(TextDelta(part.text)) if part.text else b""

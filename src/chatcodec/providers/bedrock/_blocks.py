@@ -36,14 +36,17 @@ from ..._content import (
 from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._usage import FinishReason
+from .._cite import lose_citations
 from .._finish import READ
 from .._wire import Encoding, encode_body, extras_for, fill
+from ._cite import cited_blocks, cited_part
 
 __all__ = [
     "AFTER",
     "NAME",
     "TURN",
     "assistant_block",
+    "assistant_blocks",
     "assistant_part",
     "cache_block",
     "cache_point",
@@ -201,6 +204,9 @@ def assistant_part(block: Any) -> AssistantPart:
     kind, body = found
     if kind == "text" and type(body) is str:
         return TextPart(body) if body else TextPart(body, extras={NAME: {_BLANK: True}})
+    if kind == "citationsContent":
+        cited = cited_part(body)
+        return cited if cited is not None else opaque(block)
     if kind == "reasoningContent":
         inner = _only(body)
         if inner is not None:
@@ -271,6 +277,8 @@ def user_block(part: ContentPart, enc: Encoding, path: str) -> Any:
     if kind is TextPart:
         assert isinstance(part, TextPart)
         own = enc.own(part.extras, path)
+        if part.citations:
+            lose_citations(enc, part, path, "bedrock has citations in answers only")
         if own.get(_JSON) is True:
             try:
                 return {"json": _decode_json(part.text)}
@@ -293,8 +301,17 @@ def user_block(part: ContentPart, enc: Encoding, path: str) -> Any:
     return None
 
 
+def assistant_blocks(part: AssistantPart, enc: Encoding, path: str) -> list[Any]:
+    """An assistant part as its blocks: one, none when it cannot go, or a cited text's."""
+    if type(part) is TextPart and part.citations:
+        enc.own(part.extras, path)
+        return cited_blocks(part, enc, path)
+    block = assistant_block(part, enc, path)
+    return [] if block is None else [block]
+
+
 def assistant_block(part: AssistantPart, enc: Encoding, path: str) -> Any:
-    """An assistant part as a block; ``None`` when it cannot go."""
+    """An assistant part (without citations) as a block; ``None`` when it cannot go."""
     kind = type(part)
     if kind is TextPart:
         assert isinstance(part, TextPart)

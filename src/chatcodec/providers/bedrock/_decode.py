@@ -149,6 +149,7 @@ class _Turns:
             and parts[0].text
             and not parts[0].extras
             and parts[0].cache is None
+            and not parts[0].citations
         ):
             content = parts[0].text
         elif parts or not calls:

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from ..._content import TextPart
 from ..._depth import refuses_depth
 from ..._exchange import Choice, ProviderTool, Request, Response
 from ..._loss import Loss, a
@@ -30,7 +31,7 @@ from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
-from ._blocks import AFTER, NAME, TURN, assistant_block, cache_block, user_block
+from ._blocks import AFTER, NAME, TURN, assistant_block, assistant_blocks, cache_block, user_block
 from ._decode import finish_reason, response_format
 
 __all__ = ["encode_request", "encode_response"]
@@ -137,6 +138,9 @@ class _Encoder:
                 blocks.append({"text": content})  # else no block: bedrock refuses blank text
         elif content is not None:
             for j, part in enumerate(content):
+                if type(part) is TextPart and part.citations:
+                    blocks.extend(assistant_blocks(part, enc, f"{path}.content[{j}]"))
+                    continue
                 block = assistant_block(part, enc, f"{path}.content[{j}]")
                 if block is not None:
                     cache = getattr(part, "cache", None)

@@ -26,6 +26,7 @@ import msgspec
 from ..._content import ReasoningPart
 from ..._errors import ProviderError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -43,6 +44,7 @@ from ..._tools import InvalidToolCall, ToolCallDelta
 from .._streaming import StreamDecoder, cut_off
 from .._wire import expect_dict
 from ._blocks import NAME, assistant_part
+from ._cite import read_citations
 from ._decode import _tool_use, _usage, finish_reason, response_from
 
 __all__ = ["BedrockStreamDecoder", "stream"]
@@ -157,7 +159,16 @@ class _Block:
             return {"toolUse": {**self.fields, "input": value}}
         if kind == "toolResult":
             return {"toolResult": {**self.fields, "content": self.content}}
+        if kind == "text" and self.citations and read_citations(self.citations) is not None:
+            # Text with what it cites: one block, as the body has it.
+            return {"citationsContent": {"content": [{"text": text}], "citations": self.citations}}
         return {"text": text}
+
+    def split(self) -> bool:
+        """Whether the block's citations go in a block of their own (ones not read)."""
+        return bool(self.citations) and (
+            self.kind != "text" or read_citations(self.citations) is None
+        )
 
 
 class BedrockStreamDecoder(StreamDecoder):
@@ -290,7 +301,7 @@ class BedrockStreamDecoder(StreamDecoder):
             block.redacted.append(redacted)
 
     def _stop(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
-        _, block = self._block(payload)
+        index, block = self._block(payload)
         block.closed = True
         if block.kind == "reasoning" and block.redacted:
             part = ReasoningPart(redacted="".join(block.redacted), provider=NAME)
@@ -317,8 +328,19 @@ class BedrockStreamDecoder(StreamDecoder):
                 events.append(ToolCallCompleted(block.slot, bad))
             else:
                 events.append(ToolCallCompleted(block.slot, call))
-        if block.citations:
+        if block.split():
             events.append(PartReceived(assistant_part(block.cited())))
+        elif block.citations:
+            # Read: each one spans the block's text, among the answer's.
+            start = sum(
+                sum(map(len, other.pieces))
+                for at, other in self._blocks.items()
+                if at < index and other.kind == "text"
+            )
+            end = start + sum(map(len, block.pieces))
+            for citation in read_citations(block.citations) or ():
+                spanned = msgspec.structs.replace(citation, start=start, end=end)
+                events.append(CitationReceived(spanned))
 
     def _end(self, events: list[StreamEvent]) -> None:
         """Nothing is pending at the end: unfinished blocks go in as they stand."""
@@ -330,9 +352,10 @@ class BedrockStreamDecoder(StreamDecoder):
             content = message["content"] = []
             for key in sorted(self._blocks):
                 block = self._blocks[key]
-                if block.pieces or not block.citations or block.kind != "text":
+                split = block.split()
+                if block.pieces or not split or block.kind != "text":
                     content.append(block.wire())
-                if block.citations:
+                if split:
                     content.append(block.cited())
             body["output"] = {"message": message}
         # The calls whose block never got its contentBlockStop.

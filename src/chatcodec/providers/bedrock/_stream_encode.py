@@ -23,9 +23,10 @@ from typing import Any
 
 from msgspec import Raw
 
-from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
+from ..._content import AssistantPart, Citation, ReasoningPart, RefusalPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -40,7 +41,9 @@ from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta
 from ..._tools import InvalidToolCall, ToolCall
 from .._stream_writer import BlockStreamEncoder, dumps, loads, tiny
-from ._blocks import _only, assistant_part
+from .._wire import Encoding
+from ._blocks import NAME, _only, assistant_part
+from ._cite import read_citations, write_citation
 from ._encode import encode_response
 
 __all__ = ["BedrockStreamEncoder", "encode_stream", "stream_encoder"]
@@ -87,6 +90,21 @@ def _citations_only(block: dict[str, Any]) -> bool:
     )
 
 
+def _cited_text(block: dict[str, Any]) -> bool:
+    cited = block.get("citationsContent")
+    if type(cited) is not dict or cited.keys() != {"content", "citations"}:
+        return False
+    content = cited["content"]
+    return (
+        type(content) is list
+        and len(content) == 1
+        and type(content[0]) is dict
+        and content[0].keys() == {"text"}
+        and type(content[0]["text"]) is str
+        and read_citations(cited["citations"]) is not None
+    )
+
+
 # A body's toolUse without its "input" is read as an opaque block; a stream has
 # no such form (its toolUse start is read as a call whose input comes in deltas).
 _NO_INPUT = "a toolUse block without input has no stream form: a stream's reads as a call"
@@ -121,6 +139,12 @@ def _whole(index: int, block: dict[str, Any]) -> bytes:
         text = _input_text(arguments) if arguments is not None else ""
         if text:
             out.append(_delta(index, {"toolUse": {"input": text}}))
+    elif _cited_text(block):
+        # Text with its citations: the text's delta, then each citation's.
+        cited = block["citationsContent"]
+        out.append(_delta(index, {"text": cited["content"][0]["text"]}))
+        for citation in cited["citations"]:
+            out.append(_delta(index, {"citation": citation}))
     elif kind == "toolResult" and type(value) is dict:
         fields = dict(value)
         content = fields.pop("content", None)
@@ -256,8 +280,11 @@ class BedrockStreamEncoder(BlockStreamEncoder):
                 )
             if not event.text:
                 return out
-            more, index = self._open("text")
+            more, index = self._text(event.text)
             return out + more + _delta(index, {"text": event.text})
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return out + self._cite(event)
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
             return out + self._fragment(event.slot, event.delta)
@@ -273,6 +300,12 @@ class BedrockStreamEncoder(BlockStreamEncoder):
             return out
         return out + self._calls_parts_end(kind, event)
 
+    def _citation(self, citation: Citation, path: str) -> Any:
+        return write_citation(citation, Encoding(NAME, self.losses), path + ".citation")
+
+    def _citation_delta(self, index: int, wire: Any) -> bytes:
+        return _delta(index, {"citation": wire})
+
     def _keep_stop(self, event: Finished) -> None:
         wire = tiny(
             encode_response,
@@ -283,7 +316,7 @@ class BedrockStreamEncoder(BlockStreamEncoder):
 
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
-        if type(part) is TextPart and part.extras is None:
+        if type(part) is TextPart and part.extras is None and not part.citations:
             return self._event(TextDelta(part.text)) if part.text else b""
         if type(part) is RefusalPart:
             return self._event(RefusalDelta(part.text)) if part.text else b""

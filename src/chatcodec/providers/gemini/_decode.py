@@ -34,6 +34,7 @@ from ._decode_fields import FieldDecoder
 from ._decode_turns import _ABSENT, _CONTENT, TurnDecoder, _spelled
 from ._fast import fast_response, usage_of
 from ._fastreq import fast_request
+from ._ground import KEY, read_grounding
 
 __all__ = ["decode_request", "decode_response", "general_request", "response_from"]
 
@@ -86,6 +87,10 @@ class _Decoder(TurnDecoder, FieldDecoder):
             number = None
         elif number is None and "index" in found:
             keep["index"] = None
+        if KEY in keep and message is not None:
+            grounded = read_grounding(message, [kind != "c" for kind in self.layout], keep)
+            if grounded is not None:
+                message = grounded
         return Choice(message, reason, raw, number, extras=extras_for(NAME, keep or None))
 
     def usage(self, value: Any) -> Usage:

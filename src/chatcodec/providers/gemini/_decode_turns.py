@@ -74,7 +74,7 @@ def _meta_back(part: dict[str, Any], found: dict[str, Any], rest: dict[str, Any]
 class TurnDecoder:
     """One body's decode: the snake_case keys met and the open function calls."""
 
-    __slots__ = ("cut", "pending", "snakes")
+    __slots__ = ("cut", "layout", "pending", "snakes")
 
     def __init__(self, cut: dict[tuple[int, int], tuple[str, str]] | None = None) -> None:
         self.snakes: set[str] = set()
@@ -82,6 +82,8 @@ class TurnDecoder:
         self.cut = cut
         # [id, name] of the calls of the last model turn not answered yet.
         self.pending: list[list[Any]] = []
+        # What each part of the last model turn became: "c" content, "t" or "i" a call.
+        self.layout: list[str] = []
 
     # -- parts ------------------------------------------------------------
 
@@ -188,6 +190,7 @@ class TurnDecoder:
                 content.append(item)
                 order.append("c")
         self.pending = pending
+        self.layout = order
         if calls:
             mark_unsigned(calls)
         if calls or invalid:

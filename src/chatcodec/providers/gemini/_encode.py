@@ -30,6 +30,7 @@ from ..._messages import (
 from ..._tools import ToolDefinition
 from ..._usage import Usage
 from .._cache import report_cache
+from .._cite import lose_citations
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import (
@@ -43,6 +44,7 @@ from ._common import (
     to_gemini_schema,
 )
 from ._encode_parts import _ABSENT, _OBJECT, _fill, _object_reply, _PartEncoder
+from ._ground import HINT, KEY, NO_PLACE, text_bounds, write_grounding
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -76,10 +78,12 @@ def _interleave(groups: dict[str, list[Any]], order: str) -> list[Any]:
 class _Encoder(_PartEncoder):
     """One encode: the parts of :class:`_PartEncoder`, and the turns, request and response."""
 
-    __slots__ = ("own_turns",)
+    __slots__ = ("cited", "own_turns")
 
     def __init__(self, enc: Encoding, k: Mapping[str, str]) -> None:
         super().__init__(enc, k)
+        # While a candidate is written: its text parts with citations (item, part, path).
+        self.cited: list[tuple[Any, TextPart, str]] | None = None
         # The model turns (by id) whose calls Gemini made: they are sent as they came.
         self.own_turns: set[int] = set()
 
@@ -99,7 +103,7 @@ class _Encoder(_PartEncoder):
             parts.append({"text": content})
         elif content is not None:
             for part in content:
-                if type(part) is not TextPart or part.extras:
+                if type(part) is not TextPart or part.extras or part.citations:
                     return None
                 parts.append({"text": part.text})
         calls = message.tool_calls
@@ -125,9 +129,15 @@ class _Encoder(_PartEncoder):
             parts.append({"text": content})
         elif content:
             for j, part in enumerate(content):
-                item = self.assistant_part(part, f"{path}.content[{j}]")
+                where = f"{path}.content[{j}]"
+                item = self.assistant_part(part, where)
                 if item is not None:
                     parts.append(item)
+                    if type(part) is TextPart and part.citations:
+                        if self.cited is None:
+                            lose_citations(self.enc, part, where, NO_PLACE)
+                        else:
+                            self.cited.append((item, part, where))
         calls = [
             self.call(call, f"{path}.tool_calls[{j}]") for j, call in enumerate(message.tool_calls)
         ]
@@ -427,8 +437,21 @@ class _Encoder(_PartEncoder):
         message = choice.message
         calls = False
         if message is not None:
-            out["content"] = self.assistant(message, f"{path}.message")
+            self.cited = []
+            out["content"] = content = self.assistant(message, f"{path}.message")
             calls = bool(message.tool_calls or message.invalid_tool_calls)
+            cited, self.cited = self.cited, None
+            if cited or KEY in own:
+                # The wire part of each cited text, by the item written for it.
+                places = {id(item): j for j, item in enumerate(content.get("parts") or ())}
+                body = message.content if isinstance(message.content, tuple) else ()
+                bases = {id(body[k]): b0 for b0, _, k in text_bounds(body)}
+                placed = [
+                    (places[id(item)], bases[id(part)], part, where) for item, part, where in cited
+                ]
+                metadata = write_grounding(placed, own.get(KEY), own.get(HINT), self.enc)
+                if metadata is not None:
+                    out[KEY] = metadata
         where = f"{path}.finish_reason"
         reason = finish_out(
             choice.finish_reason,

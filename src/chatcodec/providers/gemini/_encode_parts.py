@@ -31,6 +31,7 @@ from ..._frozen import FrozenMap
 from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
+from .._cite import lose_citations
 from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64
 from ._common import B64, NAME, NO_MIME
 
@@ -185,6 +186,8 @@ class _PartEncoder:
     def user_part(self, part: Any, path: str) -> Any:
         kind = type(part)
         if kind is TextPart:
+            if part.citations:
+                lose_citations(self.enc, part, path, "gemini grounds answers only")
             return self.text(part, path)
         if kind is ImagePart or kind is AudioPart or kind is FilePart:
             return self.media(part, path)

@@ -34,6 +34,7 @@ from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._common import _FINISH_NAMES, NAME, finish_reason, mark_unsigned
+from ._ground import read_grounding
 
 __all__ = ["fast_response"]
 
@@ -166,6 +167,9 @@ def _candidate(c: _Candidate, k: int) -> Choice:
         if not content.parts:
             raise _Other  # kept as sent by the general path
         message = _message(content.parts, k)
+        if "groundingMetadata" in own:
+            calls = [p.function_call is not UNSET for p in content.parts]
+            message = read_grounding(message, calls, own) or message
     finish = c.finish_reason
     raw: str | int | None = None
     reason = None

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from ..._content import ReasoningPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -147,6 +148,9 @@ class GeminiStreamEncoder(StreamEncoder):
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return self._uncited(event.choice, "gemini")
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if kind is RefusalDelta:
@@ -168,6 +172,8 @@ class GeminiStreamEncoder(StreamEncoder):
             assert isinstance(event, PartReceived)
             part_ = event.part
             if type(part_) is TextPart and part_.extras is None:
+                if part_.citations:
+                    self._uncited(event.choice, "gemini")
                 return self._event(TextDelta(part_.text, event.choice))
             if type(part_) is ReasoningPart and part_.redacted is None and part_.provider is None:
                 return self._event(ReasoningDelta(part_.text, event.choice, part_.signature))

@@ -36,6 +36,7 @@ from ..._messages import (
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason
 from .._cache import report_cache
+from .._cite import lose_citations
 from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
@@ -243,6 +244,8 @@ def _media(
         kind = type(part)
         if kind is TextPart:
             assert isinstance(part, TextPart)
+            if part.citations:
+                lose_citations(enc, part, p)
             if texts:
                 enc.lose(p, "ollama takes one text per message: joined to the text before")
             elif images:
@@ -298,6 +301,8 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
             p = f"{path}.content[{k}]"
             enc.own(part.extras, p)
             if isinstance(part, TextPart):
+                if part.citations:
+                    lose_citations(enc, part, p)
                 if texts:
                     enc.lose(p, "ollama takes one text per message: joined to the text before")
                 texts.append(part.text)

@@ -16,6 +16,7 @@ from typing import Any
 from ..._content import ReasoningPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -89,10 +90,14 @@ class OllamaStreamEncoder(StreamEncoder):
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             calls = wire["message"].get("tool_calls")
             return self._piece({"content": "", "tool_calls": calls}) if calls else b""
+        if kind is CitationReceived:
+            return self._uncited(0, "ollama")
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             part = event.part
             if type(part) is TextPart and part.extras is None:
+                if part.citations:
+                    self._uncited(0, "ollama")
                 return self._event(TextDelta(part.text))
             if type(part) is ReasoningPart and part.redacted is None and part.extras is None:
                 return self._event(ReasoningDelta(part.text, signature=part.signature))

@@ -23,6 +23,7 @@ from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._wire import MAX_BODY, check_size, derive_id, expect_dict, expect_list, json_body
+from ._cite import take_annotations
 from ._common import (
     ABSENT,
     NAME,
@@ -103,9 +104,10 @@ def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
         parts = [_assistant_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
         result = (*reasoning, *parts)
     elif type(content) is str:
-        if reasoning or type(refusal) is str:
+        cited = take_annotations(own) if "annotations" in own else None
+        if reasoning or type(refusal) is str or cited:
             own["~content"] = "str"
-            result = (*reasoning, TextPart(content))
+            result = (*reasoning, TextPart(content, cited or ()))
         else:
             result = content
     elif content is None or content is ABSENT:

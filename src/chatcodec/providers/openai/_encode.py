@@ -43,6 +43,7 @@ from ..._messages import (
 from ..._paths import key_step
 from ..._tools import ToolDefinition
 from ..._usage import Usage
+from .._cite import lose_citations
 from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
@@ -493,6 +494,8 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
     own = enc.own(part.extras, path)
     inner_own = own.get("~inner")
     if isinstance(part, TextPart):
+        if part.citations:
+            lose_citations(enc, part, path, "openai has annotations in answers only")
         return fill({"type": "text", "text": part.text}, own)
     if isinstance(part, ImagePart):
         url = part.url if part.url is not None else data_url(part.media_type or "", part.data or "")

@@ -22,7 +22,9 @@ from ..._content import (
 from ..._loss import a
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
+from .._cite import lose_citations
 from .._wire import fill
+from ._cite import write_annotation
 from ._common import NAME
 from ._dialect import BY_FORMAT, FORMATS, DialectEncoding
 
@@ -77,6 +79,8 @@ def _assistant_parts(
     if thinking and not listed:
         listed = any(type(part) is ReasoningPart for part in content)
     texts: list[str] = []
+    notes: list[Any] = []
+    size = 0  # characters of text so far: where the next part's annotations count from
     items: list[Any] = []
     reasoning: list[tuple[str, ReasoningPart, dict[str, Any]]] = []
     refusals: list[str] = []
@@ -93,6 +97,16 @@ def _assistant_parts(
         if isinstance(part, TextPart):
             texts.append(part.text)
             items.append(fill({"type": "text", "text": part.text}, part_own))
+            if part.citations:
+                if listed:
+                    lose_citations(enc, part, at, "openai has no annotations on content parts")
+                else:
+                    for k, citation in enumerate(part.citations):
+                        where = f"{at}.citations[{k}]"
+                        note = write_annotation(citation, size, len(part.text), enc, where)
+                        if note is not None:
+                            notes.append(note)
+            size += len(part.text)
         elif isinstance(part, RefusalPart):
             if part_own.get("~in") == "content" and listed:
                 items.append(fill({"type": "refusal", "refusal": part.text}, part_own))
@@ -112,6 +126,8 @@ def _assistant_parts(
         out["content"] = items
     elif texts:
         out["content"] = "".join(texts)
+    if notes and not listed:
+        out["annotations"] = notes
     if refusals:
         out["refusal"] = "".join(refusals)
     if reasoning:

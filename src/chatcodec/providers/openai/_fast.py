@@ -31,6 +31,7 @@ from ..._messages import AssistantMessage
 from ..._tools import ToolCall
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
+from ._cite import take_annotations
 from ._common import FINISH, NAME
 
 __all__ = ["AssistantFields", "assistant", "fast_response"]
@@ -179,9 +180,10 @@ def assistant(m: AssistantFields) -> AssistantMessage:
     refusal = m.refusal
     result: str | tuple[AssistantPart, ...] | None
     if type(content) is str:
-        if reasoning or type(refusal) is str:
+        cited = take_annotations(own) if "annotations" in own else None
+        if reasoning or type(refusal) is str or cited:
             own["~content"] = "str"
-            result = (*reasoning, TextPart(content))
+            result = (*reasoning, TextPart(content, cited or ()))
         else:
             result = content
     else:

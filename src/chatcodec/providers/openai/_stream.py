@@ -56,6 +56,7 @@ from msgspec import UNSET
 
 from ..._errors import StreamError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     RefusalDelta,
     StreamEvent,
@@ -70,6 +71,7 @@ from ..._stream import (
 from ..._tools import ToolCallDelta
 from .._streaming import StreamDecoder
 from .._wire import encode_body, expect_dict, expect_list
+from ._cite import read_annotations
 from ._common import encode_json, normalize_finish
 from ._decode_assistant import _usage, decode_response
 from ._stream_choice import _Answer, _cut
@@ -449,6 +451,10 @@ class OpenAIStreamDecoder(StreamDecoder):
             answer.message.setdefault("tool_calls", _NULL)
         for key, value in d.items():
             if key not in _DELTA_KNOWN:
+                if key == "annotations":
+                    # Citations of the text so far (its offsets count the whole content).
+                    for citation in read_annotations(value) or ():
+                        events.append(CitationReceived(citation, answer.key))
                 if type(value) is dict and type(answer.message.get(key)) is dict:
                     _merge(answer.message[key], value, f"{path}.{key}")
                 else:

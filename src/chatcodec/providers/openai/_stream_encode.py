@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._content import ReasoningPart, RefusalPart, TextPart
+import msgspec
+
+from ..._content import Citation, ReasoningPart, RefusalPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -42,6 +45,7 @@ from .._stream_writer import (
     tiny,
 )
 from .._wire import Encoding
+from ._cite import write_annotation
 from ._common import NAME
 from ._dialect import OPENAI, Dialect
 from ._encode import _usage, encode_response
@@ -53,7 +57,15 @@ REASONING = "reasoning_content"
 """The key of reasoning deltas unless the dialect or the head says another."""
 # Message keys the events fill; from the head only when null.
 _STREAMED = frozenset(
-    ("content", "refusal", "tool_calls", "reasoning_content", "reasoning", "reasoning_details")
+    (
+        "content",
+        "refusal",
+        "tool_calls",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "annotations",  # CitationReceived brings them
+    )
 )
 _CHOICE_OWN = frozenset(("index", "message", "delta", "finish_reason"))
 
@@ -71,10 +83,12 @@ class _Answer:
 
     __slots__ = (
         "calls",
+        "chars",
         "details",
         "finished",
         "index",
         "message",
+        "notes",
         "open",
         "own",
         "reasoning",
@@ -87,6 +101,8 @@ class _Answer:
         self.index = index
         self.started = False
         self.finished = False
+        self.chars = 0  # characters of content written: where a citation's span counts from
+        self.notes: list[Any] = []  # annotations to send with the reason
         self.calls: dict[int, int] = {}  # slot -> the call's index in this choice
         self.details = 0  # the reasoning_details entries written
         self.sent: dict[int, list[str]] = {}  # slot -> the argument fragments written
@@ -163,6 +179,15 @@ class OpenAIStreamEncoder(StreamEncoder):
             answer = self._answers[key] = _Answer(key, self._heads.get(key), self._reasoning)
         return answer
 
+    def _cite(self, citation: Citation, key: int) -> bytes:
+        """A citation, as a delta's ``annotations`` (its span counts the whole content)."""
+        answer = self._answer(key)
+        path = f"$.choices[{key}].message.citation"
+        note = write_annotation(citation, 0, answer.chars, Encoding(NAME, self.losses), path)
+        if note is not None:
+            answer.notes.append(note)  # sent with the next event, with those beside it
+        return b""
+
     def _delta(self, key: int, delta: dict[str, Any]) -> bytes:
         answer = self._answer(key)
         if not answer.started:
@@ -172,12 +197,32 @@ class OpenAIStreamEncoder(StreamEncoder):
 
     def _event(self, event: StreamEvent) -> bytes:
         kind = type(event)
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return self._cite(event.citation, event.choice)
+        if kind is not Finished:
+            # Citations that came together go out together, before what follows them.
+            noted = [a for a in self._answers.values() if a.notes]
+            if noted:
+                return self._noted(noted) + self._event(event)
+        return self._written(kind, event)
+
+    def _noted(self, answers: list[_Answer]) -> bytes:
+        out = b""
+        for answer in answers:
+            notes, answer.notes = answer.notes, []
+            out += self._delta(answer.index, {"annotations": notes})
+        return out
+
+    def _written(self, kind: type, event: StreamEvent) -> bytes:
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if not event.text:
                 return b""
-            key = "content" if kind is TextDelta else "refusal"
-            return self._delta(event.choice, {key: event.text})
+            if kind is TextDelta:
+                self._answer(event.choice).chars += len(event.text)
+                return self._delta(event.choice, {"content": event.text})
+            return self._delta(event.choice, {"refusal": event.text})
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
             answer = self._answer(event.choice)
@@ -237,6 +282,9 @@ class OpenAIStreamEncoder(StreamEncoder):
         if not answer.started:
             answer.started = True
             delta = dict(answer.message)
+        if answer.notes:
+            # Every citation in one list: a client merges a list of deltas only by index.
+            delta["annotations"], answer.notes = answer.notes, []
         choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
         return self._chunk(choice)
 
@@ -287,7 +335,21 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
         if type(part) is TextPart:
-            return self._delta(event.choice, {"content": part.text}) if part.text else b""
+            if not part.text:
+                return b""
+            answer = self._answer(event.choice)
+            base = answer.chars
+            answer.chars += len(part.text)
+            out = self._delta(event.choice, {"content": part.text})
+            for citation in part.citations:
+                start, end = citation.start, citation.end
+                if start is None:
+                    start, end = 0, len(part.text)
+                spanned = msgspec.structs.replace(
+                    citation, start=base + start, end=None if end is None else base + end
+                )
+                out += self._cite(spanned, event.choice)
+            return out
         if type(part) is RefusalPart:
             return self._delta(event.choice, {"refusal": part.text})
         if type(part) is ReasoningPart and part.redacted is None:
@@ -306,9 +368,10 @@ class OpenAIStreamEncoder(StreamEncoder):
     def _end(self) -> bytes:
         out = b""
         for answer in self._answers.values():
-            if not answer.finished and answer.own:
+            if not answer.finished and (answer.own or answer.notes):
                 # Cut off before its reason: the choice's other keys still go out.
-                out += self._chunk({"index": answer.index, "delta": {}, **answer.own})
+                delta = {"annotations": answer.notes} if answer.notes else {}
+                out += self._chunk({"index": answer.index, "delta": delta, **answer.own})
         if self._include_usage and self._usage is not None:
             chunk = dict(self._top)
             chunk["choices"] = []

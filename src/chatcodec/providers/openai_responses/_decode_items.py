@@ -42,6 +42,7 @@ from ..._messages import (
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._wire import expect_dict
 from ..openai._common import split_data_url
+from ._cite import read_annotations
 from ._common import ABSENT, NAME, SUMMARY_JOIN, encode_json, extras, opaque, rest
 
 __all__ = ["Run", "model_item", "read_items", "user_parts"]
@@ -300,6 +301,10 @@ def _assistant_part(part: dict[str, Any]) -> AssistantPart:
         own = rest(part, _OUTPUT_TEXT)
         if "annotations" not in part:
             own["~noann"] = 1
+        citations = read_annotations(own.get("annotations"))
+        if citations is not None:
+            del own["annotations"]
+            return TextPart(part["text"], citations, extras=extras(own))
         return TextPart(part["text"], extras=extras(own))
     if kind == "refusal" and type(part.get("refusal")) is str:
         return RefusalPart(part["refusal"], extras=extras(rest(part, _REFUSAL)))

@@ -32,8 +32,10 @@ from ..._messages import (
     UserMessage,
 )
 from ..._tools import InvalidToolCall, ToolCall
+from .._cite import lose_citations
 from .._wire import Encoding, derive_id, fill
 from ..openai._common import data_url
+from ._cite import write_annotations
 from ._common import NAME, SUMMARY_JOIN, split_lengths
 
 __all__ = ["write_message", "write_user_parts"]
@@ -73,6 +75,8 @@ def write_user_parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -
         at = f"{path}.content[{j}]"
         own = enc.own(part.extras, at)
         if isinstance(part, TextPart):
+            if part.citations:
+                lose_citations(enc, part, at, "openai-responses input text has no annotations")
             out.append(fill({"type": "input_text", "text": part.text}, own))
         elif isinstance(part, ImagePart):
             url = part.url
@@ -198,18 +202,22 @@ def _content_items(
         elif isinstance(part, RefusalPart):
             wire = fill({"type": "refusal", "refusal": part.text}, _part_level(own))
         else:  # a text part: the kinds of an assistant part end here
+            assert isinstance(part, TextPart)
             hint = own.get("~item")
-            if type(hint) is dict and "~str" in hint:
+            cited = part.citations
+            if type(hint) is dict and "~str" in hint and not cited:
                 message = None
                 easy: dict[str, Any] = {"role": "assistant", "content": part.text}
                 items.append(fill(_item_level(easy, own, hint), hint))
                 continue
-            if not output and not own:
+            if not output and not own and not cited:
                 message = None
                 items.append({"role": "assistant", "content": part.text})
                 continue
             wire = {"type": "output_text", "text": part.text}
-            if "annotations" not in own and "~noann" not in own:
+            if cited:
+                wire["annotations"] = write_annotations(part, enc, at)
+            elif "annotations" not in own and "~noann" not in own:
                 wire["annotations"] = []  # required by the API
             fill(wire, _part_level(own))
         hint = own.get("~item")

@@ -33,6 +33,7 @@ from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
+from ._cite import read_annotations
 from ._common import ABSENT, NAME, SUMMARY_JOIN, extras, finish_of, input_details, output_details
 from ._decode_items import Run, model_item
 
@@ -258,9 +259,12 @@ def _parts(item: _Message) -> list[AssistantPart]:
             _carry_text(part, own)
             if part.annotations is UNSET:
                 own["~noann"] = 1
+            citations = read_annotations(part.annotations)
+            if citations is not None:
+                del own["annotations"]
             if j == 0:
                 _item_keys(item, own)
-            parts.append(TextPart(part.text, extras=extras(own)))
+            parts.append(TextPart(part.text, citations or (), extras=extras(own)))
         elif type(part) is _Refusal:
             if j == 0:
                 _item_keys(item, own)

@@ -25,6 +25,7 @@ import msgspec
 
 from ..._errors import StreamError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -40,6 +41,7 @@ from ..._frozen import FrozenMap
 from ..._stream import ToolCallAccumulator
 from ..._tools import ToolCall, ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
+from ._cite import read_annotations
 from ._common import NAME, SUMMARY_JOIN, encode_json, opaque
 from ._response import read_response
 
@@ -93,6 +95,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_items",
         "_misplaced",
         "_slots",
+        "_streamed",
         "_texts",
     )
 
@@ -109,6 +112,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
         )
         self._slots: dict[int, int] = {}
+        self._streamed = 0  # characters of output text so far
         self._closed: set[int] = set()  # output indexes whose item's done event came
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -143,6 +147,8 @@ class ResponsesStreamDecoder(StreamDecoder):
             value = payload.get(field if field != "refusal" else "refusal")
             if type(value) is str:
                 self._set_text(payload, key, index, field, value)
+        elif kind == "response.output_text.annotation.added":
+            self._annotation(payload, events)
         elif kind == "response.function_call_arguments.done":
             item = self._item(payload)
             if item is not None and type(payload.get("arguments")) is str:
@@ -195,6 +201,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         else:
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
         if kind == "response.output_text":
+            self._streamed += len(delta)
             events.append(TextDelta(delta))
         elif kind == "response.refusal":
             events.append(RefusalDelta(delta))
@@ -282,6 +289,31 @@ class ResponsesStreamDecoder(StreamDecoder):
         ):
             raise ValidationError(PART_INDEX_RULE, f"$.{index_key}")
         return at
+
+    def _annotation(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
+        """An annotation of an output text: kept in its part, and given as a citation."""
+        item = self._item(payload)
+        at, annotation = payload.get("content_index"), payload.get("annotation")
+        if item is None or type(at) is not int:
+            return
+        parts = item.get("content")
+        if type(parts) is list and 0 <= at < len(parts) and type(parts[at]) is dict:
+            part = parts[at] = dict(parts[at])
+            kept = part.get("annotations")
+            part["annotations"] = [*(kept if type(kept) is list else ()), annotation]
+        cited = read_annotations([annotation])
+        if cited is None:
+            return
+        # Its span counts the part's text: the answer's text so far ends with it.
+        pieces = self._texts.get((payload["output_index"], "content", at, "text"), ())
+        base = self._streamed - sum(map(len, pieces))
+        citation = cited[0]
+        if citation.start is not None:
+            end = citation.end
+            citation = msgspec.structs.replace(
+                citation, start=citation.start + base, end=None if end is None else end + base
+            )
+        events.append(CitationReceived(citation))
 
     def _part(self, payload: dict[str, Any], key: str, index_key: str, value_key: str) -> None:
         item = self._item(payload)

@@ -32,9 +32,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ..._content import ReasoningPart, RefusalPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -49,6 +52,7 @@ from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._stream import ToolCallArgumentsDelta, ToolCallStarted
 from .._stream_writer import (
+    CITED_NOTHING,
     DIFFERENT_ARGUMENTS,
     LATE_ARGUMENTS,
     StreamEncoder,
@@ -57,6 +61,8 @@ from .._stream_writer import (
     loads,
     tiny,
 )
+from .._wire import Encoding
+from ._cite import write_annotation
 from ._common import NAME, SUMMARY_JOIN
 from ._response import encode_response
 from ._stream_items import Sequence, adding, item_id, started, text_event, whole_item
@@ -129,6 +135,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         "_reasonings",
         "_started",
         "_status",
+        "_streamed",
         "_tools",
         "_usage",
         "_write",
@@ -162,6 +169,7 @@ class ResponsesStreamEncoder(StreamEncoder):
         self._ended: set[int] = set()  # slots whose item the stop closed before their call
         self._usage: Any = None
         self._status: dict[str, Any] = {"status": "completed"}
+        self._streamed = 0  # characters of output text written
 
     # -- items and parts ------------------------------------------------------
 
@@ -192,6 +200,8 @@ class ResponsesStreamEncoder(StreamEncoder):
         shell = item.shells[at] if at < len(item.shells) else None
         if type(shell) is dict and shell.get("type") == kind:
             part = {k: v for k, v in shell.items() if k != field}
+            if type(part.get("annotations")) is list:
+                part["annotations"] = []  # the events bring them (CitationReceived)
         else:
             part = {"type": kind, "annotations": []} if kind == "output_text" else {"type": kind}
         item.parts.append(part)
@@ -276,6 +286,39 @@ class ResponsesStreamEncoder(StreamEncoder):
         extra: dict[str, Any] = {"logprobs": []} if event == "response.output_text.delta" else {}
         return out + self._write(event, **item.where(), delta=text, **extra)
 
+    def _cite(self, event: CitationReceived) -> bytes:
+        """A citation of the open output text, as an ``annotation.added`` event."""
+        item = self._current
+        path = f"$.choices[{event.choice}].message"
+        if item is None or not item.parts or item.parts[-1].get("type") != "output_text":
+            self._lose(path, CITED_NOTHING)
+            return b""
+        citation = event.citation
+        size = sum(map(len, item.pieces))
+        if citation.start is not None:
+            base = self._streamed - size
+            start = citation.start - base
+            if start < 0:
+                self._lose(path, "a citation's span began before its output text: cut to it")
+            end = citation.end
+            citation = msgspec.structs.replace(
+                citation,
+                start=max(start, 0),
+                end=None if end is None else max(end - base, max(start, 0)),
+            )
+        wire = write_annotation(citation, size, Encoding(NAME, self.losses), path + ".citation")
+        if wire is None:
+            return b""
+        part = item.parts[-1]
+        notes = part.get("annotations")
+        notes = part["annotations"] = [*(notes if type(notes) is list else ()), wire]
+        return self._write(
+            "response.output_text.annotation.added",
+            **item.where(),
+            annotation_index=len(notes) - 1,
+            annotation=wire,
+        )
+
     def _whole(self, items: Any) -> bytes:
         """Items written whole, each at the next output index."""
         out = self._close()
@@ -303,10 +346,14 @@ class ResponsesStreamEncoder(StreamEncoder):
             self._lose_once("$.choices[1]", f"{NAME} has one answer per response")
             return b""
         out = self._begin()
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return out + self._cite(event)
         if kind is TextDelta:
             assert isinstance(event, TextDelta)
             if not event.text:
                 return out
+            self._streamed += len(event.text)
             return out + self._text("output_text", "text", event.text, "response.output_text.delta")
         if kind is ToolCallArgumentsDelta:
             assert isinstance(event, ToolCallArgumentsDelta)
@@ -396,7 +443,21 @@ class ResponsesStreamEncoder(StreamEncoder):
     def _part(self, event: PartReceived) -> bytes:
         part = event.part
         if type(part) is TextPart and part.extras is None:
-            return self._event(TextDelta(part.text)) if part.text else b""
+            out = self._event(TextDelta(part.text)) if part.text else b""
+            base = self._streamed - len(part.text)
+            for citation in part.citations:
+                start, end = citation.start, citation.end
+                spanned = msgspec.structs.replace(
+                    citation,
+                    start=base if start is None else base + start,
+                    end=base + len(part.text)
+                    if start is None
+                    else None
+                    if end is None
+                    else base + end,
+                )
+                out += self._event(CitationReceived(spanned, event.choice))
+            return out
         if type(part) is RefusalPart and part.extras is None:
             return self._event(RefusalDelta(part.text)) if part.text else b""
         if (

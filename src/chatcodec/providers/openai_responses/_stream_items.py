@@ -125,9 +125,17 @@ def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> byte
             continue
         kind = text_event(part)
         extra: dict[str, Any] = {"logprobs": []} if kind == "response.output_text" else {}
-        out.append(write(added, **at, part={**part, field: ""}))
+        notes = part.get("annotations")
+        if kind == "response.output_text" and type(notes) is list and notes:
+            # As OpenAI sends them: none at the start, each by an event after the text.
+            out.append(write(added, **at, part={**part, field: "", "annotations": []}))
+        else:
+            out.append(write(added, **at, part={**part, field: ""}))
+            notes = None
         if text:
             out.append(write(kind + ".delta", **at, delta=text, **extra))
+        for n, note in enumerate(notes or ()):
+            out.append(write(kind + ".annotation.added", **at, annotation_index=n, annotation=note))
         out.append(write(kind + ".done", **at, **{field: text}, **extra))
         out.append(write(done, **at, part=part))
     return b"".join(out)
