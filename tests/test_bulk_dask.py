@@ -197,7 +197,7 @@ class TestDask:
 
     def test_ctrl_c_stops_the_run_quietly(self, big: Path, tmp_path: Path) -> None:
         source = tmp_path / "in.jsonl"
-        source.write_bytes(big.read_bytes() * 20)
+        source.write_bytes(big.read_bytes() * 60)
         out = tmp_path / "out.jsonl"
         argv = ["convert", "--from", "openai", "--to", "gemini", str(source), str(out)]
         with subprocess.Popen(
@@ -206,10 +206,13 @@ class TestDask:
             start_new_session=True,  # a process group of its own, as a terminal gives
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         ) as process:
-            # Ctrl-C once the cluster runs: the folder of its parts is made then.
-            for _ in range(600):
+            # Ctrl-C once the cluster runs: the folder of its parts is made then (a
+            # cluster can take a minute to start on a loaded machine: five at most).
+            for _ in range(3000):
                 if any(p.name.endswith(".parts") for p in tmp_path.iterdir()):
                     break
+                if process.poll() is not None:
+                    break  # ended before it could be stopped: the assertions say how
                 time.sleep(0.1)
             os.killpg(process.pid, signal.SIGINT)
             _, err = process.communicate(timeout=120)

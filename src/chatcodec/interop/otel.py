@@ -52,6 +52,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from .._cache import CachePoint
 from .._content import (
     AudioPart,
     FilePart,
@@ -263,6 +264,9 @@ def _message(message: Message | UnknownRecord) -> dict[str, Any]:
         out["metadata"] = json_values(message.metadata)
     if message.extras:
         out["extras"] = json_values(message.extras)
+    cache = getattr(message, "cache", None)  # instructions and tool results close one
+    if cache is not None:
+        out["cache"] = msgspec.to_builtins(cache)
     return out
 
 
@@ -400,6 +404,11 @@ def _read_message(value: Any, path: str) -> Message:
     for key in ("id", "metadata", "extras"):
         if value.get(key) is not None:
             common[key] = value[key]
+    if value.get("cache") is not None:
+        try:
+            common["cache"] = msgspec.convert(value["cache"], CachePoint)
+        except msgspec.ValidationError:
+            raise ValidationError("must be a cache point", f"{path}.cache") from None
     as_parts = value.get(_PARTS_FORM) == "parts"
     if role == "tool":
         if len(raw_parts) != 1 or not isinstance(raw_parts[0], dict):

@@ -200,19 +200,10 @@ class OpenAIStreamEncoder(StreamEncoder):
         if kind is CitationReceived:
             assert isinstance(event, CitationReceived)
             return self._cite(event.citation, event.choice)
-        if kind is not Finished:
-            # Citations that came together go out together, before what follows them.
-            noted = [a for a in self._answers.values() if a.notes]
-            if noted:
-                return self._noted(noted) + self._event(event)
+        # A choice's citations wait for its finish and go in one list with the reason:
+        # clients (openai-python's stream accumulator) merge a list of deltas only by
+        # index, which annotations do not have, so a second list would break them.
         return self._written(kind, event)
-
-    def _noted(self, answers: list[_Answer]) -> bytes:
-        out = b""
-        for answer in answers:
-            notes, answer.notes = answer.notes, []
-            out += self._delta(answer.index, {"annotations": notes})
-        return out
 
     def _written(self, kind: type, event: StreamEvent) -> bytes:
         if kind is TextDelta or kind is RefusalDelta:
