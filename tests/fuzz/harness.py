@@ -27,6 +27,7 @@ API = {
     "gemini": "gemini-generateContent",
     "openai-responses": "openai-responses",
     "bedrock": "bedrock-converse",
+    "cohere": "cohere-chat",  # none recorded: the documented bodies in tests/data seed it
 }
 
 

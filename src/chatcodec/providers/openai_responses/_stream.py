@@ -48,6 +48,7 @@ from ._response import read_response
 __all__ = ["ResponsesStreamDecoder", "stream"]
 
 _decode = msgspec.json.Decoder().decode
+_UNSAID = "must hold the text its output_text deltas gave"
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
@@ -94,6 +95,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_final",
         "_items",
         "_misplaced",
+        "_said",
         "_slots",
         "_streamed",
         "_texts",
@@ -113,6 +115,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         )
         self._slots: dict[int, int] = {}
         self._streamed = 0  # characters of output text so far
+        self._said: list[str] = []  # the output text the events gave
         self._closed: set[int] = set()  # output indexes whose item's done event came
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -202,6 +205,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
         if kind == "response.output_text":
             self._streamed += len(delta)
+            self._said.append(delta)
             events.append(TextDelta(delta))
         elif kind == "response.refusal":
             events.append(RefusalDelta(delta))
@@ -350,6 +354,9 @@ class ResponsesStreamDecoder(StreamDecoder):
             raise StreamError("a final event has no response object")
         self._final = response
         final = self._response()
+        if self._said and final.text != "".join(self._said):
+            # The events said one text and the final body another: no response is both.
+            raise ValidationError(_UNSAID, "$.response.output")
         if final.usage is not None:
             events.append(UsageReported(final.usage))
         choice = final.choices[0] if final.choices else None
@@ -406,6 +413,7 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
+        self._said = []
         self._misplaced = None
 
 
