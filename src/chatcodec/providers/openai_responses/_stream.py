@@ -48,7 +48,6 @@ from ._response import read_response
 __all__ = ["ResponsesStreamDecoder", "stream"]
 
 _decode = msgspec.json.Decoder().decode
-_UNSAID = "must hold the text its output_text deltas gave"
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
@@ -95,7 +94,6 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_final",
         "_items",
         "_misplaced",
-        "_said",
         "_slots",
         "_streamed",
         "_texts",
@@ -115,7 +113,6 @@ class ResponsesStreamDecoder(StreamDecoder):
         )
         self._slots: dict[int, int] = {}
         self._streamed = 0  # characters of output text so far
-        self._said: list[str] = []  # the output text the events gave
         self._closed: set[int] = set()  # output indexes whose item's done event came
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -205,7 +202,6 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
         if kind == "response.output_text":
             self._streamed += len(delta)
-            self._said.append(delta)
             events.append(TextDelta(delta))
         elif kind == "response.refusal":
             events.append(RefusalDelta(delta))
@@ -354,9 +350,6 @@ class ResponsesStreamDecoder(StreamDecoder):
             raise StreamError("a final event has no response object")
         self._final = response
         final = self._response()
-        if self._said and final.text != "".join(self._said):
-            # The events said one text and the final body another: no response is both.
-            raise ValidationError(_UNSAID, "$.response.output")
         if final.usage is not None:
             events.append(UsageReported(final.usage))
         choice = final.choices[0] if final.choices else None
@@ -413,7 +406,6 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
-        self._said = []
         self._misplaced = None
 
 
