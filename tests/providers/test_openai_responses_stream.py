@@ -222,3 +222,27 @@ class TestByHand:
     def test_not_an_object(self) -> None:
         with pytest.raises(cc.StreamError):
             run_stream(codec.stream, b"data: [1]\n\n")
+
+
+class TestTextTheEventsSaid:
+    """A final body whose text is not what its deltas said is refused (found by fuzzing)."""
+
+    @staticmethod
+    def written() -> bytes:
+        answer = cc.Response((cc.Choice(cc.assistant("Paris."), cc.FinishReason.STOP),), "resp_1")
+        return providers.get("openai-responses").encode_stream(answer)
+
+    def test_the_same_text_reads(self) -> None:
+        decoder = providers.get("openai-responses").stream()
+        decoder.feed(self.written())
+        assert decoder.finish().text == "Paris."
+
+    def test_another_text_in_the_final_body_is_refused(self) -> None:
+        data = self.written()
+        tampered = data.replace(b'"text":"Paris."', b'"text":"Lyon."')
+        assert tampered != data
+        decoder = providers.get("openai-responses").stream()
+        with pytest.raises(cc.StreamError) as caught:
+            decoder.feed(tampered)  # at the final event
+        assert "output_text deltas" in str(caught.value)
+        assert "$.response.output[0].content[0].text" in str(caught.value)

@@ -48,6 +48,7 @@ from ._response import read_response
 __all__ = ["ResponsesStreamDecoder", "stream"]
 
 _decode = msgspec.json.Decoder().decode
+_UNSAID = "must be the text its output_text deltas gave"
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
@@ -94,6 +95,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_final",
         "_items",
         "_misplaced",
+        "_said",
         "_slots",
         "_streamed",
         "_texts",
@@ -113,6 +115,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         )
         self._slots: dict[int, int] = {}
         self._streamed = 0  # characters of output text so far
+        # The output text the events gave, by (output index, content index).
+        self._said: dict[tuple[int, int], list[str]] = {}
         self._closed: set[int] = set()  # output indexes whose item's done event came
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -200,6 +204,8 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._misplaced = self._misplaced or exc
         else:
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
+            if kind == "response.output_text":
+                self._said.setdefault((index, at), []).append(delta)
         if kind == "response.output_text":
             self._streamed += len(delta)
             events.append(TextDelta(delta))
@@ -344,11 +350,24 @@ class ResponsesStreamDecoder(StreamDecoder):
             parts[at] = {**parts[at], field: value}
             self._texts.pop((payload["output_index"], key, at, field), None)
 
+    def _check_said(self, output: Any) -> None:
+        """Refuse a final body whose output text is not what the events said, part by part."""
+        if not self._said or type(output) is not list:
+            return
+        for (index, at), pieces in self._said.items():
+            item = output[index] if index < len(output) else None
+            parts = item.get("content") if type(item) is dict else None
+            part = parts[at] if type(parts) is list and at < len(parts) else None
+            text = part.get("text") if type(part) is dict else None
+            if type(text) is str and text != "".join(pieces):
+                raise ValidationError(_UNSAID, f"$.response.output[{index}].content[{at}].text")
+
     def _finish_event(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         response = payload.get("response")
         if type(response) is not dict:
             raise StreamError("a final event has no response object")
         self._final = response
+        self._check_said(response.get("output"))
         final = self._response()
         if final.usage is not None:
             events.append(UsageReported(final.usage))
@@ -406,6 +425,7 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
+        self._said = {}
         self._misplaced = None
 
 
