@@ -63,6 +63,14 @@ EMPTY_ARGUMENTS = (
 
 # Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
 # the input an issue named, with the target's header.
+MISPLACED_PARTS = (
+    b'{"id":"resp_1","object":"response","model":"m","status":"completed","output":['
+    b'{"type":"reasoning","id":"rs_1","summary":[{"type":"output_text","text":"s"}],'
+    b'"content":[{"type":"summary_text","text":"a"}]},'
+    b'{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":['
+    b'{"type":"summary_text","text":"c"},{"type":"output_text","text":"b","annotations":[]}]}]}'
+)
+
 CRASHERS: dict[str, list[Any]] = {
     "openai_stream": [
         pytest.param(SPLIT + DEEP_EVENT, id="typed-fast-path-deep"),
@@ -94,6 +102,9 @@ CRASHERS: dict[str, list[Any]] = {
     ],
     # Found by the targets of the surfaces around the decoders (surfaces.py).
     "encode_stream": [
+        # A Responses body with a summary's part in "content" and another in "summary":
+        # their text went out in events that placed it in the other list.
+        pytest.param(b"\x04\x01" + MISPLACED_PARTS, id="responses-parts-in-the-other-list"),
         # An Ollama body without "done": its stream ended without "done": true.
         pytest.param(
             b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',

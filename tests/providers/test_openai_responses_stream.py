@@ -246,3 +246,31 @@ class TestTextTheEventsSaid:
             decoder.feed(tampered)  # at the final event
         assert "output_text deltas" in str(caught.value)
         assert "$.response.output[0].content[0].text" in str(caught.value)
+
+
+class TestPartsInTheOtherList:
+    """A part whose text events would place it in the item's other list goes whole."""
+
+    BODY = (
+        b'{"id":"resp_1","object":"response","model":"m","status":"completed","output":['
+        b'{"type":"reasoning","id":"rs_1","summary":[{"type":"output_text","text":"s"}],'
+        b'"content":[{"type":"summary_text","text":"a"}]},'
+        b'{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":['
+        b'{"type":"summary_text","text":"c"},{"type":"output_text","text":"b","annotations":[]}]}]}'
+    )
+
+    def test_written_stream_reads_back_as_the_body(self) -> None:
+        whole = codec.decode_response(self.BODY)
+        written = codec.encode_stream(whole)
+        for size in (1, 7, len(written)):
+            decoder = codec.stream()
+            for at in range(0, len(written), size):
+                decoder.feed(written[at : at + size])
+            assert decoder.finish() == whole
+
+    def test_no_text_events_for_them(self) -> None:
+        written = codec.encode_stream(codec.decode_response(self.BODY))
+        lines = written.splitlines()
+        events = [json.loads(line[6:]) for line in lines if line.startswith(b"data: ")]
+        deltas = [e for e in events if e["type"].endswith(".delta")]
+        assert [(e["type"], e["delta"]) for e in deltas] == [("response.output_text.delta", "b")]

@@ -119,11 +119,14 @@ def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> byte
         field = "refusal" if part.get("type") == "refusal" else "text"
         text = part.get(field)
         at = {**where, index_key: k}
-        if type(text) is not str:
+        kind = text_event(part)
+        in_summary = kind == "response.reasoning_summary_text"
+        if type(text) is not str or in_summary != (key == "summary"):
+            # No text, or text whose events would place it in the item's other list
+            # (a summary's part in ``content``, or any other in ``summary``): whole.
             out.append(write(added, **at, part=part))
             out.append(write(done, **at, part=part))
             continue
-        kind = text_event(part)
         extra: dict[str, Any] = {"logprobs": []} if kind == "response.output_text" else {}
         notes = part.get("annotations")
         if kind == "response.output_text" and type(notes) is list and notes:
