@@ -206,14 +206,16 @@ class TestDask:
             start_new_session=True,  # a process group of its own, as a terminal gives
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         ) as process:
-            # Ctrl-C once the cluster runs: the folder of its parts is made then (a
-            # cluster can take a minute to start on a loaded machine: five at most).
-            for _ in range(3000):
-                if any(p.name.endswith(".parts") for p in tmp_path.iterdir()):
-                    break
-                if process.poll() is not None:
-                    break  # ended before it could be stopped: the assertions say how
-                time.sleep(0.1)
+            # Ctrl-C once the cluster runs: the folder of its parts is made then. The
+            # cluster ignores Ctrl-C while it starts (its workers inherit that), and
+            # a start can take minutes on a loaded machine: wait by the clock.
+            deadline = time.monotonic() + 600
+            while not any(p.name.endswith(".parts") for p in tmp_path.iterdir()):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    _, err = process.communicate(timeout=120)
+                    pytest.fail(f"the run never reached its parts: {err.decode()[-2000:]}")
+                time.sleep(0.05)
             os.killpg(process.pid, signal.SIGINT)
             _, err = process.communicate(timeout=120)
         assert process.returncode == 130, err
