@@ -14,7 +14,7 @@ from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
-from .providers._cache import trim_cache
+from .providers._cache import carry_automatic_cache, trim_cache
 from .providers._direct import direct_request
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
@@ -232,6 +232,7 @@ def general_request(
     if fill:
         request = msgspec.structs.replace(request, **fill)
     if writer.NAME != reader.NAME:
+        request = carry_automatic_cache(request, writer.NAME, losses)
         # Cache points beyond the target's limit would have it refuse the request.
         request = trim_cache(request, writer.NAME, losses)
     start = len(losses)

@@ -17,7 +17,7 @@ from chatcodec import providers
 from chatcodec._exchange import Request
 from chatcodec._tools import ToolDefinition
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
-from chatcodec.providers._cache import cache_points
+from chatcodec.providers._cache import AUTOMATIC_CACHE, cache_points, carry_automatic_cache
 
 ANY = {"type": "object", "properties": {}}
 
@@ -71,15 +71,21 @@ class TestRecordedBodies:
     def test_anthropic_to_bedrock_and_back(self, path: Path) -> None:
         body = path.read_bytes()
         source = anthropic.decode_request(body)
+        # Automatic caching (a top-level cache_control) goes on the last block.
+        automatic = json.loads(body).get("cache_control")
+        placed = carry_automatic_cache(source, "bedrock", [])
+        if automatic is None:
+            assert placed is source
+        else:
+            assert len(cache_points(placed)) == len(cache_points(source)) + 1
+            assert placed.extras is None or "cache_control" not in placed.extras["anthropic"]
         out, report = cc.convert(body, source="anthropic", target="bedrock")
         sent = bedrock.decode_request(out)
-        assert ttls(sent) == ttls(source)
-        assert len(blocks_with(json.loads(out), "cachePoint")) == len(ttls(source))
-        # Only automatic caching (a top-level cache_control) has no Bedrock place.
-        top = "cache_control" in json.loads(body)
-        assert cache_losses(report) == (["$.extras.anthropic.cache_control"] if top else [])
+        assert ttls(sent) == ttls(placed)
+        assert len(blocks_with(json.loads(out), "cachePoint")) == len(ttls(placed))
+        assert cache_losses(report) == []
         back, _ = cc.convert(out, source="bedrock", target="anthropic")
-        assert ttls(anthropic.decode_request(back)) == ttls(source)
+        assert ttls(anthropic.decode_request(back)) == ttls(placed)
 
     @pytest.mark.parametrize("path", needs_corpus(recorded("bedrock", b'"cachePoint"')))
     def test_bedrock_to_anthropic_and_back(self, path: Path) -> None:
@@ -339,6 +345,111 @@ def _marked(count: int) -> Request:
         model="claude-sonnet-4-5",
         max_tokens=64,
     )
+
+
+AUTOMATIC = {"anthropic": {"cache_control": {"type": "ephemeral", "ttl": "1h"}}}
+
+
+def automatic(*messages: Any, **extras: Any) -> Request:
+    """A request with Anthropic's automatic cache point (and ``extras`` of its own)."""
+    own = {**AUTOMATIC["anthropic"], **extras}
+    return Request(messages, model="claude-sonnet-4-5", max_tokens=64, extras={"anthropic": own})
+
+
+class TestAutomaticCache:
+    """Anthropic's top-level cache_control goes on the last block that takes a cache point."""
+
+    HOUR = cc.CachePoint(ttl="1h")
+
+    def test_text_of_a_string_becomes_a_part_with_it(self) -> None:
+        losses: list[cc.Loss] = []
+        placed = carry_automatic_cache(automatic(cc.user("hi")), "bedrock", losses)
+        assert placed.messages == (cc.UserMessage((cc.TextPart("hi", cache=self.HOUR),)),)
+        assert placed.extras is None
+        assert losses == []
+
+    def test_last_tool_call(self) -> None:
+        calls = (
+            cc.ToolCall("c1", "f", msgspec.Raw(b"{}")),
+            cc.ToolCall("c2", "g", msgspec.Raw(b"{}")),
+        )
+        placed = carry_automatic_cache(
+            automatic(cc.user("hi"), cc.AssistantMessage("x", tool_calls=calls)), "bedrock", []
+        )
+        answer = placed.messages[1]
+        assert isinstance(answer, cc.AssistantMessage)
+        assert [c.cache for c in answer.tool_calls] == [None, self.HOUR]
+        assert answer.content == "x"
+
+    def test_tool_message(self) -> None:
+        call = cc.ToolCall("c1", "f", msgspec.Raw(b"{}"))
+        request = automatic(
+            cc.user("hi"), cc.AssistantMessage(tool_calls=(call,)), cc.ToolMessage("c1", "42")
+        )
+        result = carry_automatic_cache(request, "bedrock", []).messages[2]
+        assert isinstance(result, cc.ToolMessage)
+        assert result.cache == self.HOUR
+
+    def test_reasoning_and_opaque_parts_take_none(self) -> None:
+        kept = cc.OpaquePart("anthropic", msgspec.Raw(b'{"type":"container_upload"}'))
+        request = automatic(cc.user([cc.TextPart("a"), cc.TextPart("b"), kept]))
+        content = carry_automatic_cache(request, "bedrock", []).messages[0].content
+        assert isinstance(content, tuple)
+        assert [getattr(p, "cache", None) for p in content] == [
+            None,
+            self.HOUR,
+            None,
+        ]
+
+    def test_a_point_already_there_is_the_same_point(self) -> None:
+        five = cc.CachePoint(ttl="5m")
+        request = automatic(cc.user([cc.TextPart("a", cache=five)]))
+        placed = carry_automatic_cache(request, "bedrock", [])
+        assert placed.messages == request.messages
+        assert placed.extras is None
+
+    def test_no_block_takes_it_reported(self) -> None:
+        thought = cc.AssistantMessage((cc.ReasoningPart("hmm", provider="anthropic"),))
+        losses: list[cc.Loss] = []
+        placed = carry_automatic_cache(automatic(thought), "bedrock", losses)
+        assert placed.messages == (thought,)
+        assert losses == [cc.Loss("$.extras.anthropic.cache_control", AUTOMATIC_CACHE)]
+
+    def test_other_keys_stay(self) -> None:
+        request = automatic(cc.user("hi"), container="c_1")
+        placed = carry_automatic_cache(request, "bedrock", [])
+        assert placed.extras == {"anthropic": {"container": "c_1"}}
+        assert request.extras is not None
+        assert "cache_control" in request.extras["anthropic"]  # the caller's, untouched
+
+    def test_anthropic_and_other_forms_are_left(self) -> None:
+        request = automatic(cc.user("hi"))
+        assert carry_automatic_cache(request, "anthropic", []) is request
+        other = msgspec.structs.replace(
+            request, extras={"anthropic": {"cache_control": {"type": "persistent"}}}
+        )
+        assert carry_automatic_cache(other, "bedrock", []) is other
+
+    @pytest.mark.parametrize(
+        ("target", "key"), [("bedrock", "cachePoint"), ("openrouter", "cache_control")]
+    )
+    def test_convert_writes_it_where_the_target_puts_it(self, target: str, key: str) -> None:
+        body = anthropic.encode_request(automatic(cc.user("hi"), cc.assistant("yo"), cc.user("go")))
+        assert b'"cache_control"' in body
+        out, report = cc.convert(body, source="anthropic", target=target)
+        assert report.losses == ()
+        written = json.loads(out)
+        last = written["messages"][-1]["content"]
+        assert len(blocks_with(written, key)) == 1
+        assert blocks_with(last, key)
+        same, report = cc.convert(body, source="anthropic", target="anthropic")
+        assert same == body
+
+    def test_gemini_reports_it_as_a_cache_point(self) -> None:
+        body = anthropic.encode_request(automatic(cc.user("hi")))
+        _, report = cc.convert(body, source="anthropic", target="gemini")
+        assert [loss.path for loss in report.losses] == ["$.messages[0].content[0].cache"]
+        assert "cachedContent" in report.losses[0].reason
 
 
 class TestLimits:

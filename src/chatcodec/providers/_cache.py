@@ -19,21 +19,25 @@ from typing import Any
 
 import msgspec
 
-from .._cache import CACHE_TTLS, CachePoint
+from .._cache import CACHE_TTLS, Cacheable, CachePoint
+from .._content import TextPart
 from .._exchange import Request
 from .._frozen import FrozenMap
 from .._loss import Loss
+from .._messages import DeveloperMessage, SystemMessage, ToolMessage
 from ._wire import Encoding
 
 CACHE_LIMITS = FrozenMap({"anthropic": 4, "bedrock": 4})
 """The most cache points a request may hold, by family (more is refused with a 400)."""
 
 __all__ = [
+    "AUTOMATIC_CACHE",
     "CACHE_CONTROL",
     "CACHE_LIMITS",
     "NO_CACHE",
     "cache_control",
     "cache_points",
+    "carry_automatic_cache",
     "count_cache",
     "read_cache_control",
     "report_cache",
@@ -180,3 +184,73 @@ def trim_cache(request: Request, target: str, losses: list[Loss]) -> Request:
             message = msgspec.structs.replace(message, tool_calls=tuple(keep(c) for c in calls))
         messages.append(message)
     return msgspec.structs.replace(request, tools=tools, messages=tuple(messages))
+
+
+AUTOMATIC_CACHE = (
+    "anthropic's automatic cache point (a top-level cache_control) has no block to close: left out"
+)
+"""The loss of an automatic cache point when no block of the prompt takes one."""
+
+
+def carry_automatic_cache(request: Request, target: str, losses: list[Loss]) -> Request:
+    """``request`` with Anthropic's automatic cache point placed where it falls.
+
+    A top-level ``cache_control`` asks Anthropic to cache the prompt up to its
+    last cacheable block; no other family has that form, but the ones with
+    cache points take one there. Going to another family (``target``), it
+    becomes a :class:`~chatcodec.CachePoint` on that block: from the end of
+    the prompt, the first tool call, content part (a message's text, when it
+    is a string) or tool message that takes one (reasoning and opaque parts
+    take none). A cache point already there is the same point; a prompt with
+    no such block leaves it out, reported. The key leaves the request's
+    extras either way, so that it is not reported again as a field.
+    """
+    own = request.extras.get("anthropic") if request.extras is not None else None
+    if target == "anthropic" or type(own) is not dict or CACHE_CONTROL not in own:
+        return request
+    point = read_cache_control(own[CACHE_CONTROL])
+    if point is None:
+        return request  # another form: kept, and reported as a field the target lacks
+    extras = dict(request.extras or {})
+    rest = {k: v for k, v in own.items() if k != CACHE_CONTROL}
+    if rest:
+        extras["anthropic"] = rest
+    else:
+        del extras["anthropic"]
+    request = msgspec.structs.replace(request, extras=extras or None)
+    messages = request.messages
+    for i in range(len(messages) - 1, -1, -1):
+        placed = _place(messages[i], point)
+        if placed is not None:
+            return msgspec.structs.replace(
+                request, messages=(*messages[:i], placed, *messages[i + 1 :])
+            )
+    losses.append(Loss("$.extras.anthropic.cache_control", AUTOMATIC_CACHE))
+    return request
+
+
+def _place(message: Any, point: CachePoint) -> Any:
+    """``message`` with ``point`` on its last block that takes one, or None if none does."""
+    if isinstance(message, (ToolMessage, SystemMessage, DeveloperMessage)):
+        if message.cache is not None:
+            return message
+        return msgspec.structs.replace(message, cache=point)
+    calls = getattr(message, "tool_calls", ())
+    if calls:
+        call = calls[-1]
+        if call.cache is None:
+            call = msgspec.structs.replace(call, cache=point)
+        return msgspec.structs.replace(message, tool_calls=(*calls[:-1], call))
+    content = getattr(message, "content", None)
+    if type(content) is str:
+        return msgspec.structs.replace(message, content=(TextPart(content, cache=point),))
+    if type(content) is not tuple:
+        return None
+    parts: tuple[Any, ...] = content
+    for j in range(len(parts) - 1, -1, -1):
+        part = parts[j]
+        if isinstance(part, Cacheable):
+            if part.cache is None:
+                part = msgspec.structs.replace(part, cache=point)
+            return msgspec.structs.replace(message, content=(*parts[:j], part, *parts[j + 1 :]))
+    return None

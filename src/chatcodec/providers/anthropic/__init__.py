@@ -14,7 +14,9 @@ How the wire maps to canonical values:
 - ``cache_control`` (``{"type": "ephemeral"}``, with a ``ttl``) on a block, a
   system block or a tool -> the ``cache`` (:class:`~chatcodec.CachePoint`) of
   what it becomes; another form stays in extras. A top-level ``cache_control``
-  (automatic caching) stays in the request's extras.
+  (automatic caching) stays in the request's extras; :func:`chatcodec.convert`
+  to another family places it on the prompt's last block that takes a cache
+  point.
 - ``text`` -> :class:`~chatcodec.TextPart` (citations in its extras);
   ``image`` with a base64 or URL source -> :class:`~chatcodec.ImagePart`;
   ``document`` with a base64 PDF, URL, file or
