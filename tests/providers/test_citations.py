@@ -788,12 +788,30 @@ class TestStreams:
                 assert WIDENED in [loss.reason for loss in report.losses]
         assert len(outs) == 1  # the same bytes at every split
 
-    @pytest.mark.parametrize("target", ["gemini", "ollama"])
-    def test_translated_to_a_family_that_does_not(self, target: str) -> None:
-        translator = translate_stream("anthropic", target)
+    def test_translated_to_a_family_that_does_not(self) -> None:
+        translator = translate_stream("anthropic", "ollama")
         translator.feed(ANTHROPIC_STREAM)
         _, report = translator.finish()
-        assert f"{target} streams carry no citations" in [loss.reason for loss in report.losses]
+        assert "ollama streams carry no citations" in [loss.reason for loss in report.losses]
+
+    def test_translated_to_gemini_grounding(self) -> None:
+        # Gemini's stream grounds the candidate in its last chunk: the citation's
+        # span, counted in the streamed text, becomes a segment of that text.
+        _, source = run_stream(anthropic.stream, ANTHROPIC_STREAM)
+        translator = translate_stream("anthropic", "gemini")
+        out = translator.feed(ANTHROPIC_STREAM)
+        tail, report = translator.finish()
+        _, got = run_stream(get("gemini").stream, out + tail)
+        assert got.text == source.text
+        (part,) = [p for p in parts_of(got) if p.citations]
+        (citation,) = part.citations
+        assert citation.url == WEB["url"]
+        assert citation.start is not None
+        assert citation.end is not None
+        assert part.text[citation.start : citation.end].endswith("Shannön was born in 1916.")
+        assert "gemini has no place for a citation's quote" in [
+            loss.reason for loss in report.losses
+        ]
 
     @pytest.mark.parametrize("family", ["anthropic", "openai-responses", "bedrock"])
     def test_whole_response_as_stream(self, family: str) -> None:

@@ -11,9 +11,16 @@ import pytest
 from corpus import corpus, needs_corpus, random_sizes, run_stream
 from corpus import curated_streams as corpus_streams
 
-from chatcodec import FinishReason, StreamError, ToolCallArgumentsDelta, ToolCallStarted
-from chatcodec._content import OpaquePart, ReasoningPart, TextPart
+from chatcodec import (
+    FinishReason,
+    StreamError,
+    ToolCallArgumentsDelta,
+    ToolCallStarted,
+    translate_stream,
+)
+from chatcodec._content import Citation, OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -24,6 +31,7 @@ from chatcodec._events import (
 from chatcodec._exchange import Response
 from chatcodec._tools import InvalidToolCall
 from chatcodec.providers import gemini, get
+from chatcodec.providers.gemini._stream_encode import CITED_PAST_THE_TEXT
 
 CURATED = Path(__file__).parent.parent / "data" / "streams"
 
@@ -728,3 +736,76 @@ class TestErrors:
         decoder.finish()
         with pytest.raises(StreamError, match="after finish"):
             decoder.feed(b"data: {}\n\n")
+
+
+GROUNDED = sorted(
+    path
+    for path in (Path(__file__).parent.parent / "data" / "providers" / "gemini" / "response").glob(
+        "*.json"
+    )
+    if b'"groundingSupports"' in path.read_bytes()
+)
+
+
+class TestGrounding:
+    """A candidate's grounding streams as citations of the text it streamed."""
+
+    @pytest.mark.parametrize("path", GROUNDED, ids=lambda p: p.stem[:60])
+    def test_citations_are_events_at_any_split(self, path: Path) -> None:
+        whole = gemini.decode_response(path.read_bytes())
+        wanted = [
+            (citation.url, part.text[citation.start : citation.end])
+            for part in whole.choices[0].message.content  # type: ignore[union-attr]
+            if type(part) is TextPart
+            for citation in part.citations
+        ]
+        assert wanted
+        raw = gemini.encode_stream(whole)
+        for sizes in (None, [1] * len(raw), random_sizes(len(raw), 5)):
+            events, response = run(raw, sizes)
+            assert response == whole
+            text = "".join(e.text for e in events if type(e) is TextDelta)
+            said = [
+                (e.citation.url, text[e.citation.start : e.citation.end])
+                for e in events
+                if type(e) is CitationReceived
+            ]
+            assert said == wanted
+            # Said before the candidate's finish, as the other families say them.
+            kinds = [type(e) for e in events]
+            assert kinds.index(CitationReceived) < kinds.index(Finished)
+
+    @pytest.mark.parametrize("path", GROUNDED, ids=lambda p: p.stem[:60])
+    def test_gemini_to_gemini_keeps_them(self, path: Path) -> None:
+        whole = gemini.decode_response(path.read_bytes())
+        raw = gemini.encode_stream(whole)
+        translator = translate_stream("gemini", "gemini")
+        out = translator.feed(raw)
+        tail, report = translator.finish()
+        _, got = run(out + tail)
+
+        def cited(response: Response) -> list[tuple[str | None, str]]:
+            return [
+                (citation.url, part.text[citation.start : citation.end])
+                for part in response.choices[0].message.content  # type: ignore[union-attr]
+                if type(part) is TextPart
+                for citation in part.citations
+            ]
+
+        assert got.text == whole.text
+        assert cited(got) == cited(whole)
+        assert not [loss for loss in report.losses if "citation" in loss.path]
+
+    def test_a_span_past_the_text_is_reported(self) -> None:
+        losses: list[Any] = []
+        encoder = gemini.stream_encoder(losses=losses)
+        raw = encoder.encode(TextDelta("Hi"))
+        raw += encoder.encode(
+            CitationReceived(Citation("url", url="https://a.example", start=0, end=9))
+        )
+        raw += encoder.encode(Finished(FinishReason.STOP, "STOP"))
+        raw += encoder.finish()
+        assert b"groundingMetadata" not in raw
+        assert [loss.reason for loss in losses] == [CITED_PAST_THE_TEXT]
+        _, response = run(raw)
+        assert response.text == "Hi"

@@ -38,7 +38,7 @@ _SEGMENT_KEYS = frozenset({"partIndex", "startIndex", "endIndex", "text"})
 _CHUNK = "chunk"  # a citation's own key: its chunk's keys beyond the canonical ones
 _SCORE = "confidenceScore"
 _AT = "~at"  # [support index, chunk index]
-_SHAPE = "~segment"  # how the segment spelled itself: "p" partIndex 0 sent, "s" startIndex 0
+SHAPE = "~segment"  # how the segment spelled itself: "p" partIndex 0 sent, "s" startIndex 0
 HINT = "~grounding"  # the candidate's: the number of chunks, the unused ones' places
 _KINDS = FrozenMap({"web": "url", "retrievedContext": "file"})
 _CARRIED = FrozenMap(
@@ -149,7 +149,7 @@ def read_grounding(
             kind, fields, rest = read
             own: dict[str, Any] = {_AT: [i, j]}
             if shape:
-                own[_SHAPE] = shape
+                own[SHAPE] = shape
             if scores:
                 own[_SCORE] = scores[n]
             if rest:
@@ -263,7 +263,7 @@ def write_grounding(
             key2 = (group, wire, start, end) if group is not None else ("new", wire, start, end)
             support = supports.get(key2)
             if support is None:
-                shaped = own.get(_SHAPE)
+                shaped = own.get(SHAPE)
                 shape = shaped if type(shaped) is str else ""
                 segment: dict[str, Any] = {}
                 offset = 0

@@ -49,6 +49,7 @@ from msgspec import UNSET
 from ..._content import ReasoningPart, TextPart
 from ..._errors import ChatCodecError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -336,9 +337,37 @@ class GeminiStreamDecoder(StreamDecoder):
                     reason = item
         if reason is not _MISSING:
             self._close(state, events)
+            if "groundingMetadata" in state.fields or "grounding_metadata" in state.fields:
+                self._cite(state, events)
             if type(reason) is str or type(reason) is int:
                 normalized = finish_reason(reason, state.calls > 0)
                 events.append(Finished(normalized, reason, key))
+
+    def _cite(self, state: _Candidate, events: list[StreamEvent]) -> None:
+        """A finished candidate's grounding as citations, placed in its streamed text.
+
+        The candidate is read as the whole body reads it (its grounding becomes
+        citations of its text parts); each citation's span is then counted in
+        the text the candidate streamed, as :class:`CitationReceived` says.
+        """
+        try:
+            read = decode_response(_encode({"candidates": [state.body()]}))
+        except ChatCodecError:
+            return  # the whole response, read at the end, says why
+        message = read.choices[0].message if read.choices else None
+        content = message.content if message is not None else None
+        if type(content) is not tuple:
+            return
+        base = 0
+        for part in content:
+            if type(part) is not TextPart:
+                continue
+            for citation in part.citations:
+                start = base + (citation.start if citation.start is not None else 0)
+                end = base + (citation.end if citation.end is not None else len(part.text))
+                placed = msgspec.structs.replace(citation, start=start, end=end)
+                events.append(CitationReceived(placed, state.key))
+            base += len(part.text)
 
     def _content(
         self, state: _Candidate, content: dict[str, Any], path: str, events: list[StreamEvent]

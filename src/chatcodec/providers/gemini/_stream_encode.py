@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..._content import ReasoningPart, TextPart
+import msgspec
+
+from ..._content import Citation, ReasoningPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
     CitationReceived,
@@ -37,7 +39,9 @@ from ..._events import (
 from ..._exchange import Response
 from ..._loss import Loss
 from .._stream_writer import StreamEncoder, dumps, loads, one_line, sse, tiny
+from .._wire import Encoding
 from ._encode import encode_response
+from ._ground import HINT, KEY, NAME, SHAPE, write_grounding
 
 __all__ = ["GeminiStreamEncoder", "encode_stream", "stream_encoder"]
 
@@ -77,11 +81,14 @@ class GeminiStreamEncoder(StreamEncoder):
     """Write a Gemini stream; made by :func:`stream_encoder`, see there."""
 
     __slots__ = (
+        "_cites",
         "_done",
         "_finishing",
         "_frames",
+        "_grounds",
         "_heads",
         "_role",
+        "_said",
         "_started",
         "_top",
         "_usage",
@@ -102,13 +109,21 @@ class GeminiStreamEncoder(StreamEncoder):
         self._top = {k: v for k, v in body.items() if k not in ("candidates", "usageMetadata")}
         # Each head candidate's keys the events do not carry, by its index.
         self._heads: dict[int, dict[str, Any]] = {}
+        # Each head candidate's grounding beyond its citations (the events bring
+        # those): the metadata's other keys and chunks, and where they stood.
+        self._grounds: dict[int, tuple[Any, Any]] = {}
         candidates = body.get("candidates")
+        choices = head.choices if head is not None else ()
         for place, candidate in enumerate(candidates if type(candidates) is list else ()):
             index = candidate.get("index", place)
-            own = {k: v for k, v in candidate.items() if k not in _CANDIDATE_OWN}
+            own = {k: v for k, v in candidate.items() if k not in _CANDIDATE_OWN and k != KEY}
             if "index" in candidate:
                 own["index"] = index
             self._heads[index] = own
+            extras = choices[place].extras if place < len(choices) else None
+            kept = extras.get(NAME) if extras is not None else None
+            if type(kept) is dict and (KEY in kept or HINT in kept):
+                self._grounds[index] = (kept.get(KEY), kept.get(HINT))
         content = candidates[0].get("content") if type(candidates) is list and candidates else None
         role = content.get("role") if type(content) is dict else None
         self._role = role if role is not None else "model"
@@ -117,6 +132,8 @@ class GeminiStreamEncoder(StreamEncoder):
         self._finishing: dict[int, dict[str, Any]] = {}  # finished candidates not yet sent
         self._started: set[int] = set()  # candidates that sent something
         self._done: set[int] = set()  # candidates that finished
+        self._said: dict[int, list[str]] = {}  # each candidate's text so far, in pieces
+        self._cites: dict[int, list[Citation]] = {}  # its citations, spans in that text
 
     def _chunk(self, candidates: list[dict[str, Any]] | None) -> bytes:
         out: dict[str, Any] = {}
@@ -150,14 +167,18 @@ class GeminiStreamEncoder(StreamEncoder):
         kind = type(event)
         if kind is CitationReceived:
             assert isinstance(event, CitationReceived)
-            return self._uncited(event.choice, "gemini")
+            self._cites.setdefault(event.choice, []).append(event.citation)
+            return b""  # written as the candidate's grounding, with its finish reason
         if kind is TextDelta or kind is RefusalDelta:
             assert isinstance(event, TextDelta | RefusalDelta)
             if kind is RefusalDelta:
                 self._lose(
                     f"$.choices[{event.choice}].message", "gemini has no refusal: sent as text"
                 )
-            return self._parts(event.choice, [{"text": event.text}]) if event.text else b""
+            if not event.text:
+                return b""
+            self._said.setdefault(event.choice, []).append(event.text)
+            return self._parts(event.choice, [{"text": event.text}])
         if kind is ReasoningDelta:
             assert isinstance(event, ReasoningDelta)
             part: dict[str, Any] = {"text": event.text, "thought": True}
@@ -172,9 +193,15 @@ class GeminiStreamEncoder(StreamEncoder):
             assert isinstance(event, PartReceived)
             part_ = event.part
             if type(part_) is TextPart and part_.extras is None:
-                if part_.citations:
-                    self._uncited(event.choice, "gemini")
-                return self._event(TextDelta(part_.text, event.choice))
+                base = sum(map(len, self._said.get(event.choice, ())))
+                out = self._event(TextDelta(part_.text, event.choice))
+                for citation in part_.citations:
+                    # Counted in the part's text: placed in the candidate's.
+                    start = base + (citation.start if citation.start is not None else 0)
+                    end = base + (citation.end if citation.end is not None else len(part_.text))
+                    placed = msgspec.structs.replace(citation, start=start, end=end)
+                    self._cites.setdefault(event.choice, []).append(placed)
+                return out
             if type(part_) is ReasoningPart and part_.redacted is None and part_.provider is None:
                 return self._event(ReasoningDelta(part_.text, event.choice, part_.signature))
             wire = tiny(encode_response, part=part_, losses=self.losses)
@@ -194,6 +221,7 @@ class GeminiStreamEncoder(StreamEncoder):
             )
             candidate = dict(self._heads.get(event.choice, {}))
             candidate.update(self._index(event.choice))
+            self._ground(event.choice, candidate)
             reason = wire["candidates"][0].get("finishReason")
             candidate["finishReason"] = reason if reason is not None else _UNSPECIFIED
             self._finishing[event.choice] = candidate
@@ -201,6 +229,32 @@ class GeminiStreamEncoder(StreamEncoder):
             self._done.add(event.choice)
             return b""
         return b""  # a call's start and fragments: the call goes out whole when complete
+
+    def _ground(self, key: int, candidate: dict[str, Any]) -> None:
+        """Write the candidate's citations as its ``groundingMetadata``, spans in its text.
+
+        The segments count UTF-8 bytes of the candidate's text (no ``partIndex``),
+        which Gemini's reader places in its text parts, however the parts merge.
+        """
+        cites = self._cites.pop(key, None) or []
+        kept, hint = self._grounds.pop(key, (None, None))
+        if not cites and kept is None:
+            return
+        path = f"$.choices[{key}].message.content"
+        text = "".join(self._said.get(key, ()))
+        placed = []
+        for n, citation in enumerate(cites):
+            end = citation.end if citation.end is not None else len(text)
+            if (citation.start or 0) > len(text) or end > len(text):
+                self._lose(f"{path}[0].citations[{n}]", CITED_PAST_THE_TEXT)
+                continue
+            placed.append(_in_the_text(citation))
+        enc = Encoding(NAME, self.losses)
+        part = TextPart(text, citations=tuple(placed))
+        cited = [(0, 0, part, f"{path}[0]")] if placed else []
+        metadata = write_grounding(cited, kept if type(kept) is dict else None, hint, enc)
+        if metadata is not None:
+            candidate[KEY] = metadata
 
     def _end(self) -> bytes:
         out = self._flush()
@@ -211,11 +265,32 @@ class GeminiStreamEncoder(StreamEncoder):
             {**self._heads.get(key, {}), **self._index(key), "finishReason": _UNSPECIFIED}
             for key in keys
         ]
+        for key, candidate in zip(keys, rest, strict=True):
+            self._ground(key, candidate)
         if rest:
             out += self._chunk(rest)
         elif self._usage is not None and self._usage != self._written:
             out += self._chunk(None)
         return out + self._frames.end()
+
+
+CITED_PAST_THE_TEXT = "a citation's span goes past the text streamed: left out"
+
+
+def _in_the_text(citation: Citation) -> Citation:
+    """``citation`` without the hint that placed its segment in one part.
+
+    A stream's text parts merge as they are read, so a segment is placed in
+    the candidate's text instead.
+    """
+    own = citation.extras.get(NAME) if citation.extras is not None else None
+    shape = own.get(SHAPE) if type(own) is dict else None
+    if type(shape) is not str or "p" not in shape:
+        return citation
+    assert citation.extras is not None
+    assert type(own) is dict
+    extras = {**citation.extras, NAME: {**own, SHAPE: shape.replace("p", "")}}
+    return msgspec.structs.replace(citation, extras=extras)
 
 
 def stream_encoder(
