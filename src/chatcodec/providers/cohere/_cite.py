@@ -95,9 +95,10 @@ def _source(wire: Any, start: int, end: int) -> Citation | None:
 
 
 def _kept(rest: dict[str, Any], has_id: bool) -> dict[str, Any] | None:
+    kept = as_kept(rest)
     if not has_id:
-        rest = {**rest, _ABSENT: ["id"]}
-    return {NAME: as_kept(rest)} if rest else None
+        kept = {**kept, _ABSENT: ["id"]}
+    return {NAME: kept} if kept else None
 
 
 def read_one(
