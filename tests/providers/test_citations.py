@@ -718,7 +718,7 @@ class TestCohere:
             ),
             ("tool", 57, 67, "search_k2x:0", None, None, None),
         ]
-        assert [part.text[c.start : c.end] for c in part.citations[:2]] == [  # type: ignore[misc]
+        assert [part.text[c.start : c.end] for c in part.citations[:2]] == [
             "emperor penguins",
             "Antarctica",
         ]
