@@ -57,19 +57,21 @@ _encoder = msgspec.json.Encoder()
 # -- reading --------------------------------------------------------------
 
 
-def _source(wire: Any, start: int, end: int) -> Citation | None:
-    """One source as a citation of span ``start``..``end``; None when it does not fit."""
+def _source(wire: Any, start: int, end: int, hints: dict[str, Any]) -> Citation | None:
+    """One source as a citation of span ``start``..``end``; None when it does not fit.
+
+    ``hints`` go in its extras beside the source's own keys.
+    """
     if type(wire) is not dict:
         return None
     kind = wire.get("type")
     source_id = wire.get("id")
     if source_id is not None and type(source_id) is not str:
         return None
-    rest = {key: value for key, value in wire.items() if key not in ("type", "id")}
+    rest = {key: value for key, value in wire.items() if key != "type" and key != "id"}
     if kind == "tool":
-        return Citation(
-            "tool", start=start, end=end, source_id=source_id, extras=_kept(rest, "id" in wire)
-        )
+        extras = _kept(rest, "id" in wire, hints)
+        return Citation("tool", start=start, end=end, source_id=source_id, extras=extras)
     if kind != "document":
         return None
     document = wire.get("document")
@@ -90,14 +92,16 @@ def _source(wire: Any, start: int, end: int) -> Citation | None:
         end=end,
         source_id=source_id,
         **fields,
-        extras=_kept(rest, "id" in wire),
+        extras=_kept(rest, "id" in wire, hints),
     )
 
 
-def _kept(rest: dict[str, Any], has_id: bool) -> dict[str, Any] | None:
-    kept = as_kept(rest)
+def _kept(rest: dict[str, Any], has_id: bool, hints: dict[str, Any]) -> dict[str, Any] | None:
+    kept = as_kept(rest) if rest else rest
+    if hints:
+        kept.update(hints)
     if not has_id:
-        kept = {**kept, _ABSENT: ["id"]}
+        kept[_ABSENT] = ["id", *kept.get(_ABSENT, ())]
     return {NAME: kept} if kept else None
 
 
@@ -132,16 +136,9 @@ def read_one(
         hints[_TEXT] = item["text"]
     out: list[Citation] = []
     for k, wire in enumerate(sources):
-        citation = _source(wire, start, end)
+        citation = _source(wire, start, end, hints if k == 0 else {_WITH: True})
         if citation is None:
             return None
-        extra = hints if k == 0 else {_WITH: True}
-        if extra:
-            own: dict[str, Any] = (citation.extras or {}).get(NAME) or {}
-            merged = {**own, **extra}
-            if _ABSENT in own and _ABSENT in extra:
-                merged[_ABSENT] = own[_ABSENT] + extra[_ABSENT]
-            citation = msgspec.structs.replace(citation, extras={NAME: merged})
         out.append(citation)
     return index, out
 
@@ -274,7 +271,8 @@ def _write_source(
         if citation.source_id is None and with_id:
             enc.lose(path, NO_TOOL_ID)
             return None
-        lose_fields(enc, citation, path, _TOOL_CARRIED)
+        if enc.losses is not None:
+            lose_fields(enc, citation, path, _TOOL_CARRIED)
         out: dict[str, Any] = {"type": "tool"}
         if with_id and citation.source_id is not None:
             out["id"] = citation.source_id
@@ -303,8 +301,9 @@ def _write_source(
     if source_id is None and "document" not in out:
         enc.lose(path, NO_DOCUMENT)
         return None
-    carried = _DOC_CARRIED
-    if citation.document is not None and source_id != f"doc:{citation.document}":
-        carried = carried - {"document"}
-    lose_fields(enc, citation, path, carried)
+    if enc.losses is not None:
+        carried = _DOC_CARRIED
+        if citation.document is not None and source_id != f"doc:{citation.document}":
+            carried = carried - {"document"}
+        lose_fields(enc, citation, path, carried)
     return fill(out, kept)
