@@ -23,6 +23,11 @@ many requests chatcodec converts faster than linguafranca, how many took the
 direct path, and on how many linguafranca's answer holds chatcodec's conversation
 (read back with chatcodec's decoder for the target).
 
+A family the corpus has no request of (Cohere, today) is a source through the
+curated request bodies of the tests (``tests/data/providers/<family>/request``,
+built from its documentation), marked as such in the table, until the corpus has
+some.
+
 Before timing, the floor is checked to give the body back and chatcodec's
 output to decode as the target. Without the corpus the script says so and
 exits 0: the rest of the suite runs without it.
@@ -75,8 +80,9 @@ API = {
     "gemini": "gemini-generateContent",
     "openai-responses": "openai-responses",
     "bedrock": "bedrock-converse",
-    "cohere": "cohere-chat",  # none recorded yet: a target only
+    "cohere": "cohere-chat",  # none recorded yet: its curated bodies stand in
 }
+CURATED = PERF.parent / "tests" / "data" / "providers"
 LABEL = {
     "openai": "OpenAI Chat",
     "ollama": "Ollama",
@@ -117,7 +123,19 @@ def recorded_requests(root: Path) -> dict[str, list[tuple[str, bytes]]]:
     for row in rows:
         if row["kind"] == "request" and row["api"] in family:
             out[family[row["api"]]].append((row["path"], (root / row["path"]).read_bytes()))
+    for name, bodies in out.items():
+        if not bodies:
+            bodies += curated_requests(name)
     return out
+
+
+def curated_requests(name: str) -> list[tuple[str, bytes]]:
+    """The tests' curated request bodies of a family, by path from the repository's root."""
+    folder = CURATED / name / "request"
+    return [
+        (path.relative_to(PERF.parent).as_posix(), path.read_bytes())
+        for path in sorted(folder.glob("*.json"))
+    ]
 
 
 def floor(body: bytes) -> object:
@@ -220,6 +238,7 @@ def measure_pair(
     return {
         "source": source,
         "target": target,
+        "curated": any(path.startswith("tests/") for path, _ in bodies),
         "rows": rows,
         "refused": refused,
         "peer_raised": peer_raised if peer is not None else None,
@@ -242,6 +261,8 @@ def summary(pair: dict[str, Any]) -> dict[str, Any]:
         "refused": pair["refused"],
         "direct": sum(row["direct"] for row in rows),
     }
+    if pair.get("curated"):
+        out["curated"] = True
     if not rows:
         return out
     to_floor = [row["chatcodec"] / row["floor"] for row in rows]
@@ -280,7 +301,8 @@ def table(summaries: list[dict[str, Any]], header: str) -> list[str]:
     ]
     for s in summaries:
         source, target = s["pair"].split(":")
-        name = f"{LABEL[source]} -> {LABEL[target]}"
+        curated = " (curated bodies)" if s.get("curated") else ""
+        name = f"{LABEL[source]}{curated} -> {LABEL[target]}"
         if not s["count"]:
             lines.append(f"| {name} | 0 ({s['refused']} refused) | | | | | |")
             continue

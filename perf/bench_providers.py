@@ -18,8 +18,8 @@ from provider_scenarios import (
     decoders,
 )
 
-FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
-TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock")
+FAMILIES = ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock", "cohere")
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 
 
 def main() -> None:

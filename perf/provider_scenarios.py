@@ -4,8 +4,13 @@ Decoding a real response body, per family: chatcodec's codec against the
 official SDK's own parsing of the same bytes (a pydantic model; for Bedrock,
 botocore's parser with the ``Converse`` output shape) and against
 ``orjson.loads`` (bytes to dicts, no types, no checks). Converting a 20-message
-request with tool calls from OpenAI's format to Anthropic's and Gemini's,
-against chatcodec's canonical decode and encode of the same conversation.
+request with tool calls from OpenAI's format to every family that is not
+OpenAI's, against chatcodec's canonical decode and encode of the same
+conversation.
+
+The corpus has no Cohere traffic: its body is the curated one of the tests
+(``tests/data/providers/cohere/response/docs__tool-use__tool_calls.json``,
+from Cohere's tool use guide; see its ``SOURCES.md``).
 """
 
 from __future__ import annotations
@@ -23,9 +28,13 @@ import chatcodec as cc
 from chatcodec import providers
 
 DATA = Path(__file__).parent / "data"
+CURATED = Path(__file__).parent.parent / "tests" / "data" / "providers"
 RESPONSES = {
-    name: (DATA / "providers" / f"{name}_response.json").read_bytes()
-    for name in ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
+    **{
+        name: (DATA / "providers" / f"{name}_response.json").read_bytes()
+        for name in ("openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock")
+    },
+    "cohere": (CURATED / "cohere" / "response" / "docs__tool-use__tool_calls.json").read_bytes(),
 }
 TRANSCRIPT = (DATA / "transcript_20.json").read_bytes()
 
@@ -73,6 +82,13 @@ def _calls_openai_responses(value: Any) -> list[Call]:
     ]
 
 
+def _calls_cohere(value: Any) -> list[Call]:
+    return [
+        (call.function.name, orjson.loads(call.function.arguments))
+        for call in value.message.tool_calls
+    ]
+
+
 def _calls_bedrock(value: Any) -> list[Call]:
     blocks = value["output"]["message"]["content"]
     return [(b["toolUse"]["name"], b["toolUse"]["input"]) for b in blocks if "toolUse" in b]
@@ -102,6 +118,8 @@ def _calls_dicts(name: str) -> Callable[[Any], list[Call]]:
         if name == "bedrock":
             return _calls_bedrock(value)
         raw = value["message"]["tool_calls"]
+        if name == "cohere":  # arguments as JSON text, as OpenAI's
+            return [(c["function"]["name"], orjson.loads(c["function"]["arguments"])) for c in raw]
         return [(c["function"]["name"], c["function"]["arguments"]) for c in raw]
 
     return calls
@@ -121,6 +139,7 @@ SDK: dict[str, tuple[str, str, str, Callable[[Any], list[Call]]]] = {
         _calls_openai_responses,
     ),
     "bedrock": ("botocore", "botocore.parsers", "RestJSONParser", _calls_bedrock),
+    "cohere": ("cohere-sdk", "cohere.v2.types", "V2ChatResponse", _calls_cohere),
 }
 
 
@@ -164,7 +183,10 @@ def _typed_wire(name: str) -> Callable[[bytes], Any]:
     The first step of ``decode_response``'s fast path; the floor under it.
     """
     fast = importlib.import_module(f"chatcodec.providers.{name.replace('-', '_')}._fast")
-    decode: Callable[[bytes], Any] = fast._decoder.decode
+    # Cohere's module names its response decoder apart from its request decoder.
+    decode: Callable[[bytes], Any] = (
+        fast._decode_response if name == "cohere" else fast._decoder.decode
+    )
     if name != "openai-responses":
         return decode
     # The Responses fast path reads the envelope, then each output item on its own.
@@ -245,16 +267,31 @@ def canonical_round_trip(data: bytes) -> bytes:
     return cc.encode(cc.decode(data, type=list[cc.Message]))
 
 
+# The target's model a caller passes: the preflight refuses another provider's model
+# (Anthropic's and Cohere's), as bench_distribution.py passes them.
+MODELS = {
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+    "openai-responses": "gpt-4o",
+    "bedrock": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "cohere": "command-a-03-2025",
+}
+
+
 def converter(target: str) -> Callable[[bytes], bytes]:
+    model = MODELS.get(target)
+
     def convert(body: bytes) -> bytes:
-        return cc.convert(body, source="openai", target=target)[0]
+        return cc.convert(body, source="openai", target=target, model=model)[0]
 
     return convert
 
 
 def check_convert(target: str) -> None:
     """The converted request holds the conversation, and nothing was lost."""
-    out, report = cc.convert(OPENAI_REQUEST, source="openai", target=target)
+    out, report = cc.convert(
+        OPENAI_REQUEST, source="openai", target=target, model=MODELS.get(target)
+    )
     if report:
         raise CheckFailed(f"converting to {target} lost {report.paths}")
     back = providers.get(target).decode_request(out)

@@ -42,7 +42,7 @@ BASELINE = "chatcodec"
 NOT_PYPERF = frozenset({"memory.json", "environment.json", "bulk.json", "distribution.json"})
 PACKAGES = (
     *("msgspec", "pydantic", "orjson", "pyperf"),
-    *("openai", "anthropic", "google-genai", "ollama"),
+    *("openai", "anthropic", "google-genai", "ollama", "botocore", "cohere"),
     *("langchain-core", "jiter", "martian-linguafranca", "llm-babel"),
 )
 

@@ -19,7 +19,7 @@ from anthropic.types import Message as AnthropicMessage
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.messages.batch_create_params import Request as AnthropicBatchRequest
 from botocore.validate import ParamValidator
-from cohere import ChatMessageV2, CitationOptions, ResponseFormatV2, Thinking, ToolV2
+from cohere import ChatMessageV2, Citation, CitationOptions, ResponseFormatV2, Thinking, ToolV2
 from cohere.v2.types import V2ChatRequestDocumentsItem, V2ChatResponse
 from google.genai import types
 from ollama import ChatResponse as OllamaResponse
@@ -187,6 +187,25 @@ def _cohere_request(body: dict[str, Any]) -> None:
         _COHERE_FIELDS[key].validate_python(value, strict=key != "documents")
 
 
+# The response's types coerce ("3" for an index); a citation is checked as written.
+_COHERE_CITATIONS = pydantic.TypeAdapter(list[Citation])
+
+
+def check_cohere_citations(citations: Any) -> None:
+    """Raise unless Cohere's types take ``citations`` without coercing a value.
+
+    Each source names what it cites: a tool source its result's id, a
+    document source an id or the document.
+    """
+    _COHERE_CITATIONS.validate_python(citations, strict=True)
+    for citation in citations:
+        for source in citation.get("sources") or ():
+            if source["type"] == "tool":
+                assert type(source.get("id")) is str, source
+            else:
+                assert type(source.get("id")) is str or source.get("document"), source
+
+
 def check_request(family: str, record: bytes) -> None:
     """Raise unless ``family``'s official types accept the request body."""
     body = json.loads(record)
@@ -229,6 +248,9 @@ def check_response(family: str, record: bytes) -> None:
         OllamaResponse.model_validate(body)
     elif family == "cohere":
         V2ChatResponse.model_validate(body)
+        message = body.get("message")
+        if type(message) is dict and "citations" in message:
+            check_cohere_citations(message["citations"])
     else:
         raise ValueError(family)
 

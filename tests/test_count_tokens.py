@@ -113,12 +113,22 @@ class TestRequests:
         report = _VALIDATOR.validate(_params(shape, {"modelId": model, **body}), shape)
         assert not report.has_errors(), report.generate_report()
 
-    @pytest.mark.parametrize("family", ["openai", "ollama", "groq"])
+    @pytest.mark.parametrize("family", ["openai", "ollama", "groq", "cohere"])
     def test_no_counter(self, family: str) -> None:
         with pytest.raises(cc.ValidationError, match="no endpoint that counts tokens"):
             http.build_count_tokens_request(family, history("m"))
         with pytest.raises(cc.ValidationError, match="no endpoint that counts tokens"):
             http.read_count_tokens(family, 200, {}, b"{}")
+
+    def test_cohere_says_why(self) -> None:
+        # Cohere tokenizes one text (/v1/tokenize), not a chat request: no count is made up.
+        for call in (
+            lambda: http.build_count_tokens_request("cohere", history("command-a-03-2025")),
+            lambda: http.read_count_tokens("cohere", 200, {}, b'{"tokens":[1,2]}'),
+        ):
+            with pytest.raises(cc.ValidationError, match="/v1/tokenize") as caught:
+                call()
+            assert caught.value.path == "family"
 
     def test_losses_are_collected(self) -> None:
         extras = {"openai": {"logprobs": True}}

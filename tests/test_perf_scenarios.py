@@ -374,7 +374,7 @@ class TestProviderDecodeScenarios:
     """Every family's decode benchmark: the check passes and every decoder runs on its body."""
 
     @pytest.mark.parametrize(
-        "name", ["openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock"]
+        "name", ["openai", "anthropic", "gemini", "ollama", "openai-responses", "bedrock", "cohere"]
     )
     def test_every_decoder_reads_the_body(self, name: str) -> None:
         import provider_scenarios
@@ -385,6 +385,20 @@ class TestProviderDecodeScenarios:
         assert {"chatcodec", "orjson", "typed-wire"} <= set(decoders)
         for decode in decoders.values():
             assert decode(body) is not None
+
+
+class TestProviderConvertScenarios:
+    """Every conversion the provider benchmark times holds the conversation and loses nothing."""
+
+    @pytest.mark.parametrize(
+        "target", ["anthropic", "gemini", "openai-responses", "bedrock", "cohere"]
+    )
+    def test_conversion_loses_nothing(self, target: str) -> None:
+        import bench_providers
+        import provider_scenarios
+
+        assert target in bench_providers.TARGETS
+        provider_scenarios.check_convert(target)
 
 
 class TestBedrockProviderScenario:
@@ -441,6 +455,22 @@ class TestDistribution:
         assert "linguafranca" not in s
         assert "peer_raised" not in s
         assert s["floor"]["median"] == s["floor"]["p90"] == s["floor"]["total"]
+
+    def test_a_family_without_recordings_is_a_source_by_its_curated_bodies(
+        self, tmp_path: Path
+    ) -> None:
+        import bench_distribution
+
+        (tmp_path / "MANIFEST.tsv").write_text("path\tkind\tapi\n")
+        bodies = bench_distribution.recorded_requests(tmp_path)
+        paths = [path for path, _ in bodies["cohere"]]
+        assert paths
+        assert all(p.startswith("tests/data/providers/cohere/request/") for p in paths)
+        pair = bench_distribution.measure_pair("cohere", "openai", bodies["cohere"][:2], 1, 0.0)
+        s = bench_distribution.summary(pair)
+        assert (s["count"], s["curated"]) == (2, True)
+        row = bench_distribution.table([s], "header")[-1]
+        assert row.startswith("| Cohere (curated bodies) -> OpenAI Chat | 2 |")
 
     def test_without_the_corpus(self, tmp_path: Path) -> None:
         import subprocess

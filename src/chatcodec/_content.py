@@ -68,7 +68,7 @@ def _check_optional(part: object, *names: str) -> None:
             _check_text(value, "$." + name)
 
 
-CitationKind = Literal["url", "char", "page", "block", "search_result", "file"]
+CitationKind = Literal["url", "char", "page", "block", "search_result", "file", "tool"]
 _CITATION_KINDS = frozenset(get_args(CitationKind))
 
 
@@ -77,17 +77,19 @@ class Citation(Record, frozen=True):
 
     One form for every family's citations: Anthropic's text-block
     ``citations``, OpenAI's ``url_citation`` annotations, the Responses API's
-    url and file annotations, Gemini's grounding supports and Bedrock's
-    ``citationsContent``. What a family says beyond these fields stays in the
-    citation's ``extras`` under the family's name.
+    url and file annotations, Gemini's grounding supports, Bedrock's
+    ``citationsContent`` and Cohere's ``citations``. What a family says
+    beyond these fields stays in the citation's ``extras`` under the
+    family's name.
 
     Parameters
     ----------
-    kind : {"url", "char", "page", "block", "search_result", "file"}
+    kind : {"url", "char", "page", "block", "search_result", "file", "tool"}
         What the source is: a web page (``url``), a span of a document given
         in the request by characters, pages or content blocks (``document``
         is its index, ``source_start``/``source_end`` the range), a search
-        result given in the request, or a stored file (``file_id``).
+        result given in the request, a stored file (``file_id``), or a tool
+        result given in the request (``source_id`` names it).
     start, end : int, optional
         The span of the part's text the citation supports, in characters
         (``end`` exclusive). Without them, the whole part.
@@ -102,6 +104,9 @@ class Citation(Record, frozen=True):
     source_start, source_end : int, optional
         Where in the source: characters (``end`` exclusive), pages (1-based,
         ``end`` exclusive) or content blocks, as ``kind`` says.
+    source_id : str, optional
+        The source's own id, as the request named it: a document's id, or a
+        tool result's (Cohere's ``<call id>:<index>``).
 
     Examples
     --------
@@ -119,6 +124,7 @@ class Citation(Record, frozen=True):
     file_id: str | None = None
     source_start: int | None = None
     source_end: int | None = None
+    source_id: str | None = None
 
     def __post_init__(self) -> None:
         if not is_choice(self.kind, _CITATION_KINDS):
@@ -133,7 +139,7 @@ class Citation(Record, frozen=True):
             raise ValidationError("must not be before start", "$.end")
         if self.end is not None and self.start is None:
             raise ValidationError("needs start", "$.end")
-        check_optional(self, "quote", "url", "title", "file_id")
+        check_optional(self, "quote", "url", "title", "file_id", "source_id")
         if self.extras is not None and type(self.extras) is not dict:
             check_extras(self.extras)
 

@@ -460,6 +460,24 @@ _COUNT_KEYS = FrozenMap(
         "bedrock": "inputTokens",
     }
 )
+# Families with a tokenizer but no counter of a chat request: why none is built.
+_NO_COUNTER = FrozenMap(
+    {
+        "cohere": (
+            "cohere has no endpoint that counts tokens of a chat request: its /v1/tokenize "
+            "splits one text, without the chat template, tools or documents a chat adds"
+        ),
+    }
+)
+
+
+def _counter(family: str) -> str:
+    """The family's name, when it counts tokens; else the error that says why not."""
+    name = get(family).NAME
+    if name not in _COUNT_KEYS:
+        why = _NO_COUNTER.get(name, f"{name} has no endpoint that counts tokens")
+        raise ValidationError(why, "family")
+    return name
 
 
 def build_count_tokens_request(
@@ -504,7 +522,13 @@ def build_count_tokens_request(
     ------
     ValidationError
         A family with no counting endpoint (OpenAI Chat Completions and its
-        dialects, Ollama), and what :func:`build_request` raises.
+        dialects, Ollama, Cohere), and what :func:`build_request` raises.
+        Cohere's ``/v1/tokenize`` is not one: it splits a single text with a
+        model's tokenizer, while a chat request is counted with the template,
+        tools and documents the API adds around its messages, which no
+        Cohere endpoint applies without answering. Counting the messages'
+        texts would give a number below the one Cohere bills, so none is
+        given.
 
     Examples
     --------
@@ -520,9 +544,7 @@ def build_count_tokens_request(
     >>> http.read_count_tokens("anthropic", 200, {}, b'{"input_tokens":14}')
     14
     """
-    name = get(family).NAME
-    if name not in _COUNT_KEYS:
-        raise ValidationError(f"{name} has no endpoint that counts tokens", "family")
+    name = _counter(family)
     sent = build_request(
         family,
         request,
@@ -578,9 +600,7 @@ def read_count_tokens(
     DecodeError
         An answer that is not JSON.
     """
-    name = get(family).NAME
-    if name not in _COUNT_KEYS:
-        raise ValidationError(f"{name} has no endpoint that counts tokens", "family")
+    name = _counter(family)
     if not _ok(status):
         raise read_error(family, status, headers, body, now=now)
     try:

@@ -13,8 +13,8 @@ from corpus import DATA, STREAMS, curated
 from readers import sse_payloads
 
 import chatcodec as cc
-from chatcodec import providers
-from chatcodec._events import ReasoningDelta, TextDelta, ToolCallCompleted
+from chatcodec import TextPart, providers
+from chatcodec._events import CitationReceived, ReasoningDelta, TextDelta, ToolCallCompleted
 
 codec = providers.get("cohere")
 RECORDED = sorted(STREAMS.glob("cohere__*.json"))
@@ -80,8 +80,21 @@ class TestRecorded:
         events, response = run(raw_of(path))
         assert response.message is not None
         assert "".join(e.text for e in events if type(e) is TextDelta) == response.message.text
-        citations = (response.message.extras or {})["cohere"]["citations"]
-        assert [citation["text"] for citation in citations] == ["24°C", "28°C"]
+        content = response.message.content
+        assert isinstance(content, tuple)
+        (part,) = content
+        assert type(part) is TextPart
+        assert [(c.kind, c.start, c.end, c.source_id) for c in part.citations] == [
+            ("tool", 16, 20, "get_weather_m3kdvxncg1p8:0"),
+            ("tool", 35, 39, "get_weather_cfwfh3wzkbrs:0"),
+        ]
+        assert [part.text[c.start : c.end] for c in part.citations] == ["24°C", "28°C"]
+        # Each citation-start gives its citation, after the text it cites.
+        cites = [e.citation for e in events if type(e) is CitationReceived]
+        assert cites == list(part.citations)
+        assert events.index(next(e for e in events if type(e) is CitationReceived)) > max(
+            k for k, e in enumerate(events) if type(e) is TextDelta
+        )
         # Written again, the citations come as their events, in place.
         again = codec.encode_stream(response)
         assert run(again)[1] == response

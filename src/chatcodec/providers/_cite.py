@@ -32,7 +32,18 @@ __all__ = [
 ]
 
 CITATION_FIELDS = frozenset(
-    {"start", "end", "quote", "url", "title", "document", "file_id", "source_start", "source_end"}
+    {
+        "start",
+        "end",
+        "quote",
+        "url",
+        "title",
+        "document",
+        "file_id",
+        "source_start",
+        "source_end",
+        "source_id",
+    }
 )
 _INTS = frozenset({"start", "end", "document", "source_start", "source_end"})
 
@@ -97,6 +108,7 @@ _ORDER = (
     "file_id",
     "source_start",
     "source_end",
+    "source_id",
 )
 
 

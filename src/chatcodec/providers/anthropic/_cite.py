@@ -92,6 +92,7 @@ _NEEDS: Mapping[str, tuple[str, ...]] = FrozenMap(
     }
 )
 NO_FILE = "anthropic cites documents, search results and web pages, not stored files"
+NO_TOOL = "anthropic cites documents, search results and web pages, not tool results"
 NOT_ITS_OWN = "anthropic takes back only the web search citations it made (encrypted_index)"
 
 
@@ -124,7 +125,7 @@ def write_citation(
     kind = citation.kind
     wire_type = _WIRE_TYPE.get(kind)
     if wire_type is None:
-        enc.lose(path, NO_FILE)
+        enc.lose(path, NO_TOOL if kind == "tool" else NO_FILE)
         return None
     missing = [name for name in _NEEDS[kind] if getattr(citation, name) is None]
     table = _TYPES[wire_type][1]

@@ -113,7 +113,8 @@ def write_citation(citation: Citation, enc: Encoding, path: str) -> dict[str, An
     own = enc.own(citation.extras, path)
     key = _KEYS.get(citation.kind)
     if key is None:
-        enc.lose(path, "bedrock cites documents, search results and web pages, not stored files")
+        what = "tool results" if citation.kind == "tool" else "stored files"
+        enc.lose(path, f"bedrock cites documents, search results and web pages, not {what}")
         return None
     table = _LOCATIONS[key][1]
     inner = wire_fields(citation, table)

@@ -11,7 +11,10 @@ How the wire maps to canonical values:
   (``text`` -> :class:`~chatcodec.TextPart`, ``thinking`` ->
   ``ReasoningPart``); its ``tool_calls`` are :class:`~chatcodec.ToolCall` s
   whose arguments are the bytes of ``function.arguments`` (JSON text).
-  ``citations`` stay in ``extras["cohere"]``, as sent.
+  Its ``citations`` (spans of a text item, each with its ``document`` and
+  ``tool`` sources) are the text parts' :class:`~chatcodec.Citation` s,
+  one per source (:mod:`._cite`); a list of another shape stays in
+  ``extras["cohere"]``, as sent.
 - A ``tool`` message answers ``tool_call_id``; its ``content`` is a string,
   or ``text`` and ``document`` items: a document is a text part holding its
   ``data`` as JSON, written back as the document it was.
@@ -54,6 +57,7 @@ from ..._problems import Problem
 from .._lower import DENIED_RESULT
 from .._wire import MAX_BODY, check_size, json_body
 from . import _check, _decode, _encode
+from ._cite import read_request, read_response
 from ._common import NAME
 from ._fast import fast_request, fast_response
 from ._stream import CohereStreamDecoder
@@ -114,7 +118,8 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     """
     check_size(body, max_bytes)
     fast = fast_request(body)
-    return fast if fast is not None else _decode.decode_request(body)
+    # Both paths keep the citations as sent; one step reads them, for both.
+    return read_request(fast if fast is not None else _decode.decode_request(body))
 
 
 @refuses_depth
@@ -200,7 +205,7 @@ def decode_response(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Response
     """
     check_size(body, max_bytes)
     fast = fast_response(body)
-    return fast if fast is not None else _decode.response_from(json_body(body))
+    return read_response(fast if fast is not None else _decode.response_from(json_body(body)))
 
 
 @refuses_depth

@@ -24,6 +24,8 @@ Hints (keys starting with ``~`` in a record's ``extras["cohere"]``):
 - ``"~role": "absent"`` on a response's message without ``role``;
   ``"~int"`` on a request: the sampling keys sent as JSON integers.
 
+The hints of citations are listed in :mod:`._cite`.
+
 ``strict_tools: true`` is each tool's ``strict``; the encoder sends it when
 every tool is strict.
 

@@ -5,7 +5,9 @@ fill what those left unset and their hints (:mod:`._common`) restore how the
 wire spelled things. What Cohere has no place for is reported to the
 :class:`~chatcodec.providers._wire.Encoding`: audio and files, a tool
 result's error flag and images, a forced tool by name, several answers,
-reasoning signatures, other providers' parts and fields.
+reasoning signatures, citations in a user's or a tool's text, other
+providers' parts and fields. An assistant's citations are written by
+:mod:`._cite`.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from ..._record import json_decoder
 from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import FinishReason
 from .._cache import report_cache
+from .._cite import lose_citations
 from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, derive_id, encode_body, fill
+from ._cite import write_citations
 from ._common import ABSENT, DERIVED, FINISH, NAME, data_url
 
 __all__ = ["assistant_wire", "encode_request", "encode_response"]
@@ -258,6 +262,8 @@ def _content(
             continue
         part_own = enc.own(part.extras, p)
         if type(part) is TextPart:
+            if part.citations:
+                lose_citations(enc, part, p, "cohere cites in answers only")
             document = _document(part, part_own) if tool else None
             if document is not None:
                 items.append(document)
@@ -320,6 +326,7 @@ def assistant_wire(
     content = message.content
     plans: list[str] = []
     items: list[Any] = []
+    cited: list[tuple[int, TextPart, str]] = []
     if isinstance(content, str):
         items.append({"type": "text", "text": content})
     elif content:
@@ -330,6 +337,8 @@ def assistant_wire(
                 continue
             part_own = enc.own(part.extras, p)
             if type(part) is TextPart:
+                if part.citations:
+                    cited.append((len(items), part, p))
                 items.append(fill({"type": "text", "text": part.text}, part_own))
             elif type(part) is ReasoningPart:
                 if part_own.get("~plan") is True:
@@ -368,6 +377,18 @@ def assistant_wire(
         out["content"] = content
     elif form != ABSENT and (items or content is not None):
         out["content"] = items
+    if cited:
+        if form == "str":
+            for _, part, p in cited:
+                lose_citations(enc, part, p, "cohere cites content items, not a string")
+        else:
+            first = next(
+                k for k, item in enumerate(items) if type(item) is dict and item["type"] == "text"
+            )
+            written = write_citations(cited, first, enc)
+            kept = own.get("citations")
+            if written or type(kept) is list:
+                out["citations"] = (kept if type(kept) is list else []) + written
     return fill(out, own)
 
 

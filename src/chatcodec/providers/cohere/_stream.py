@@ -10,7 +10,9 @@ Each SSE ``data:`` payload is an event whose ``type`` says what it carries:
 - ``tool-plan-delta``: a piece of the message's ``tool_plan``;
 - ``tool-call-start`` / ``tool-call-delta`` / ``tool-call-end`` at an
   ``index``: a call's id and name, then pieces of its ``arguments`` text;
-- ``citation-start`` / ``citation-end``: a whole citation;
+- ``citation-start`` / ``citation-end``: a whole citation, given as a
+  :class:`~chatcodec.CitationReceived` per source when it reads as one
+  (:mod:`._cite`), its span counted in the answer's text so far;
 - ``message-end``: the ``finish_reason`` and the ``usage``; its ``error``, when
   there is one, ends the stream with a :class:`~chatcodec.StreamError`.
 
@@ -31,6 +33,7 @@ import msgspec
 
 from ..._errors import DECODE_FAILURES, StreamError, ValidationError
 from ..._events import (
+    CitationReceived,
     Finished,
     ReasoningDelta,
     StreamEvent,
@@ -45,6 +48,7 @@ from ..._tools import InvalidToolCall, ToolCallDelta
 from ..._usage import FinishReason
 from .._streaming import TRUNCATED, StreamDecoder, cut_off
 from .._wire import expect_dict, expect_str, json_body
+from ._cite import read_one, read_response
 from ._common import FINISH, NAME
 from ._decode import read_call, response_from
 
@@ -151,10 +155,31 @@ class CohereStreamDecoder(StreamDecoder):
             citation = _said(payload, "citations")
             if citation is not None:
                 self._citations.append(citation)
+                self._cite(citation, events)
         elif kind == "message-end":
             self._end_message(payload, events)
         # content-end and citation-end close what needs no closing; others
         # (debug) say nothing about the answer.
+
+    def _cite(self, citation: Any, events: list[StreamEvent]) -> None:
+        """A citation's events: its span counted in the answer's text so far."""
+        texts = {
+            index: _join(pieces)
+            for index, (_, field, pieces) in sorted(self._content.items())
+            if field == "text"
+        }
+        if not texts:
+            return
+        read = read_one(citation, texts, min(texts))
+        if read is None:
+            return  # kept as sent in the answer, not a canonical citation
+        index, citations = read
+        shift = sum(len(text) for k, text in texts.items() if k < index)
+        for c in citations:
+            assert c.start is not None
+            assert c.end is not None
+            moved = msgspec.structs.replace(c, start=c.start + shift, end=c.end + shift)
+            events.append(CitationReceived(moved))
 
     def _start(self, payload: dict[str, Any]) -> None:
         delta = payload.get("delta")
@@ -323,6 +348,6 @@ class CohereStreamDecoder(StreamDecoder):
         return body
 
     def _response(self) -> Response:
-        response = response_from(self._body())
+        response = read_response(response_from(self._body()))
         cut = {state.call.get("id") for state in self._calls.values() if state.open or state.cut}
         return cut_off(response, cut)

@@ -9,6 +9,11 @@ response's ``id`` and the message's ``role``; per content item, by its
 ``citation-start`` and ``citation-end``; last ``message-end`` with the
 ``finish_reason`` and the ``usage``.
 
+A :class:`~chatcodec.CitationReceived` is written at once, as Cohere sends
+its citations after the text they cite: its span, counted in the answer's
+text so far, is turned into one of the text item holding it; a citation
+across items, or with no text before it, is left out and reported.
+
 A text or thinking item stays open while its kind of delta keeps coming; a
 call's item from its start to its completion, so calls whose fragments
 interleave each keep their own. A call announced without an id or a name
@@ -24,9 +29,10 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
-from ..._content import ReasoningPart, TextPart
+from ..._content import Citation, ReasoningPart, TextPart
 from ..._depth import refuses_depth
 from ..._events import (
+    CitationReceived,
     Finished,
     PartReceived,
     ReasoningDelta,
@@ -48,6 +54,8 @@ from .._stream_writer import (
     sse,
     tiny,
 )
+from .._wire import Encoding
+from ._cite import write_citations
 from ._common import NAME
 from ._encode import encode_response
 
@@ -57,6 +65,8 @@ _any = msgspec.json.Decoder().decode
 _NOTHING: frozenset[str] = frozenset()  # Cohere's arguments are JSON text: nothing kept as bytes
 _STREAMED = frozenset(("content", "tool_plan", "tool_calls", "citations"))
 _SAID = frozenset(("id", "message", "finish_reason", "usage"))
+UNCITED = "a citation came before any text: left out"
+ACROSS = "cohere cites within one content item: a citation across items is left out"
 
 
 def _event(kind: str, fields: dict[str, Any]) -> bytes:
@@ -131,6 +141,7 @@ class CohereStreamEncoder(StreamEncoder):
     __slots__ = (
         "_calls",
         "_citations",
+        "_cited",
         "_current",
         "_end_keys",
         "_id",
@@ -143,6 +154,7 @@ class CohereStreamEncoder(StreamEncoder):
         "_sent",
         "_signed",
         "_started",
+        "_texts",
         "_usage",
     )
 
@@ -154,10 +166,13 @@ class CohereStreamEncoder(StreamEncoder):
         message = body.get("message")
         message = message if type(message) is dict else {}
         # The head's message keys start the message (the streamed ones as it had them
-        # empty); its citations, which no event carries, go out before the end.
+        # empty); its citations that no event carries go out before the end.
         self._role = {k: v for k, v in message.items() if k not in _STREAMED or not v}
         self._role.setdefault("role", "assistant")
-        citations = message.get("citations")
+        # Only those kept as sent: the text parts' come as CitationReceived events.
+        answer = head.choices[0].message if head is not None and head.choices else None
+        own = (answer.extras or {}).get(NAME) if answer is not None else None
+        citations = own.get("citations") if type(own) is dict else None
         self._citations = citations if type(citations) is list else []
         # A head whose answer had a plan (a Cohere answer's): its reasoning is the plan.
         plan = message.get("tool_plan")
@@ -173,6 +188,8 @@ class CohereStreamEncoder(StreamEncoder):
         self._usage: Any = None
         self._reason: Any = None
         self._signed = False
+        self._texts: list[tuple[int, list[str]]] = []  # each text item: index, pieces
+        self._cited = 0  # the citations written
 
     def _start(self) -> bytes:
         if self._started:
@@ -195,6 +212,10 @@ class CohereStreamEncoder(StreamEncoder):
             self._next_item += 1
             self._kind = field
             out += _item_start(index, {"type": field, field: ""})
+            if field == "text":
+                self._texts.append((index, []))
+        if field == "text":
+            self._texts[-1][1].append(text)
         return out + _item_delta(self._current, field, text)
 
     def _event(self, event: StreamEvent) -> bytes:
@@ -242,6 +263,9 @@ class CohereStreamEncoder(StreamEncoder):
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
             return self._part(event)
+        if kind is CitationReceived:
+            assert isinstance(event, CitationReceived)
+            return self._cite(event.citation)
         if kind is UsageReported:
             assert isinstance(event, UsageReported)
             self._usage = tiny(encode_response, usage=event.usage).get("usage")
@@ -289,8 +313,39 @@ class CohereStreamEncoder(StreamEncoder):
             out += _plan(plan)
         for item in message.get("content") or ():
             if type(item) is dict:
+                if item.get("type") == "text" and type(item.get("text")) is str:
+                    self._texts.append((self._next_item, [item["text"]]))
                 out += _whole_item(self._next_item, item)
                 self._next_item += 1
+        return out
+
+    def _cite(self, citation: Citation) -> bytes:
+        """A citation of text already written, on the text item holding its span."""
+        path = "$.choices[0].message"
+        if not self._texts:
+            self._lose(path, UNCITED)
+            return b""
+        at = 0
+        for index, pieces in self._texts:
+            text = "".join(pieces)
+            if citation.start is None:
+                if index == self._texts[-1][0]:  # no span: the last text item, whole
+                    break
+            elif at <= citation.start and (citation.end or citation.start) <= at + len(text):
+                end = citation.end if citation.end is not None else citation.start
+                start = citation.start - at
+                citation = msgspec.structs.replace(citation, start=start, end=end - at)
+                break
+            at += len(text)
+        else:
+            self._lose(path, ACROSS)
+            return b""
+        part = TextPart(text, (citation,))
+        enc = Encoding(NAME, self.losses)
+        out = b""
+        for wire in write_citations([(index, part, path)], self._texts[0][0], enc):
+            out += _citation(self._cited, wire)
+            self._cited += 1
         return out
 
     def _end(self) -> bytes:
@@ -298,7 +353,9 @@ class CohereStreamEncoder(StreamEncoder):
         for index in sorted(self._calls.values()):
             out += _call_end(index)
         self._calls.clear()
-        out += b"".join(_citation(k, citation) for k, citation in enumerate(self._citations))
+        for citation in self._citations:
+            out += _citation(self._cited, citation)
+            self._cited += 1
         delta: dict[str, Any] = {}
         if self._reason is not None:
             delta["finish_reason"] = self._reason
