@@ -102,6 +102,9 @@ CRASHERS: dict[str, list[Any]] = {
     ],
     # Found by the targets of the surfaces around the decoders (surfaces.py).
     "encode_stream": [
+        # An empty Cohere body: its stream's message-start says nothing, which its
+        # decoder took for no start at all.
+        pytest.param(b"a\x01{}", id="cohere-empty-body"),
         # A Responses body with a summary's part in "content" and another in "summary":
         # their text went out in events that placed it in the other list.
         pytest.param(b"\x04\x01" + MISPLACED_PARTS, id="responses-parts-in-the-other-list"),

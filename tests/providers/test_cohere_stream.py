@@ -190,3 +190,21 @@ class TestEnds:
 def test_curated_data_is_there() -> None:
     assert len(RECORDED) == 2
     assert (DATA / "cohere" / "SOURCES.md").exists()
+
+
+class TestAnEmptyAnswer:
+    """A body with nothing in it streams as a start and an end that read back (a fuzz find)."""
+
+    def test_written_and_read_back(self) -> None:
+        codec = providers.get("cohere")
+        empty = codec.decode_response(b"{}")
+        written = codec.encode_stream(empty)
+        decoder = codec.stream()
+        decoder.feed(written)
+        assert decoder.finish() == empty
+
+    def test_a_stream_that_never_started_is_still_refused(self) -> None:
+        decoder = providers.get("cohere").stream()
+        decoder.feed(b"")
+        with pytest.raises(cc.StreamError):
+            decoder.finish()

@@ -104,6 +104,7 @@ class CohereStreamDecoder(StreamDecoder):
         "_ended",
         "_message",
         "_plan",
+        "_started",
         "_top",
     )
 
@@ -118,6 +119,7 @@ class CohereStreamDecoder(StreamDecoder):
         self._calls: dict[int, _Call] = {}
         self._citations: list[Any] = []
         self._ended = False
+        self._started = False  # message-start came (it may say nothing)
         self._acc = ToolCallAccumulator(
             max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
         )
@@ -182,6 +184,7 @@ class CohereStreamDecoder(StreamDecoder):
             events.append(CitationReceived(moved))
 
     def _start(self, payload: dict[str, Any]) -> None:
+        self._started = True
         delta = payload.get("delta")
         message = expect_dict(delta, "$.delta").get("message") if delta is not None else None
         if message is not None:
@@ -311,11 +314,17 @@ class CohereStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._top, self._message, self._content, self._calls = {}, None, {}, {}
-        self._plan, self._citations = None, []
+        self._plan, self._citations, self._started = None, [], False
         self._acc = ToolCallAccumulator()
 
     def _body(self) -> dict[str, Any]:
-        if self._message is None and not self._content and not self._calls and not self._top:
+        if (
+            not self._started
+            and self._message is None
+            and not self._content
+            and not self._calls
+            and not self._top
+        ):
             raise StreamError("the stream ended before message-start")
         streamed = self._plan is not None or self._content or self._calls or self._citations
         message = dict(self._message or {})
