@@ -132,6 +132,22 @@ class TestJsonFields:
         assert out == RECURSIVE_SCHEMA
         assert lost == []
 
+    def test_an_inlined_copy_keeps_its_references_to_root_defs(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"tree": {"$ref": "#/definitions/Tree"}},
+            "definitions": {"Tree": {"type": "object", "properties": {
+                "root": {"$ref": "#/$defs/Node"}}}},
+            "$defs": RECURSIVE_SCHEMA["$defs"],
+        }  # fmt: skip
+        out, lost = run(schema)
+        assert out["properties"]["tree"] == {
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+        }
+        assert out["$defs"] == RECURSIVE_SCHEMA["$defs"]
+        assert lost == []
+
     def test_a_cycle_through_required_properties_is_reported(self) -> None:
         schema = json.loads(json.dumps(RECURSIVE_SCHEMA))
         schema["$defs"]["Node"]["required"] = ["name", "child"]

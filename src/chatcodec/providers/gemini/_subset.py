@@ -188,7 +188,6 @@ class _Fit:
             and name is not None
             and "/" not in name
             and not siblings
-            and len(self.stack) == 1  # inside an inlined copy, the root's names still hold
             and isinstance(defs, dict)
             and name in defs
         ):
