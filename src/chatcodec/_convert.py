@@ -60,6 +60,11 @@ def convert(
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
 
+    A tool's or answer's schema going to a family whose schema fields take
+    less than JSON Schema (Gemini) is cut to what the field takes, each cut
+    reported as a loss; the target model's own rules (its profile: sampling
+    values it refuses) are in the report's problems.
+
     Parameters
     ----------
     body : bytes, str or dict

@@ -598,5 +598,5 @@ def _examine(data: bytes) -> Schema | None:
         Raw(data) if _encode(params) == data else params,
         not any_open(params) and is_closed(params),
         not unsupported(params, "anthropic", True),
-        not unsupported(params, "gemini", False) and fits(params),
+        fits(params),  # so no keyword outside gemini's subset either
     )

@@ -277,8 +277,37 @@ def fit(
     return out
 
 
+def _plain(node: Any, root: bool = True) -> bool:
+    """Whether ``node`` holds only keywords a JSON field takes, and no reference or ``const``.
+
+    Such a schema is one :func:`fit` gives back as it is, reporting nothing:
+    the usual schema is told so by this walk, which builds nothing.
+    """
+    if not isinstance(node, dict):
+        return True
+    for key, value in node.items():
+        if key not in GEMINI_KEYWORDS or key == "$ref" or (key == "$defs" and not root):
+            return False  # $defs is kept at the root only
+        if key in _MAPS:
+            if isinstance(value, dict) and not all(_plain(sub, False) for sub in value.values()):
+                return False
+        elif key in _LISTS:
+            if isinstance(value, list) and not all(_plain(sub, False) for sub in value):
+                return False
+        elif key in _ONE and (isinstance(value, list) or not _plain(value, False)):
+            return False  # the older tuple form of items becomes prefixItems
+    return True
+
+
+_MAPS = frozenset({"properties", "$defs"})
+_LISTS = frozenset({"anyOf", "oneOf", "prefixItems"})
+_ONE = frozenset({"items", "additionalProperties"})
+
+
 def fits(schema: dict[str, Any]) -> bool:
     """Whether :func:`fit` gives ``schema`` back as it is, reporting nothing, for a JSON field."""
+    if _plain(schema):
+        return True
     lost: list[str] = []
     out = fit(schema, "parametersJsonSchema", "$", lambda at, rule: lost.append(at))
     return not lost and out == schema
@@ -302,6 +331,8 @@ def fit_request(request: Request, losses: list[Loss]) -> Request:
     for i, tool in enumerate(request.tools):
         if type(tool) is not ToolDefinition or tool.parameters is None:
             continue
+        if json and _plain(tool.parameters):
+            continue  # the usual schema: nothing to cut
         field = "parametersJsonSchema" if json else "parameters"
         params = fit(tool.parameters, field, f"$.tools[{i}].parameters", lose)
         if params == tool.parameters and json:
