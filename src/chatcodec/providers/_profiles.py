@@ -10,22 +10,28 @@ deployment, a gateway's alias) has no profile: nothing is assumed of it.
 
 The table is a tuple of frozen rows, built at import and never changed.
 
-Sources, by row (the facts as the providers document them):
+Sources, by row:
 
 * Anthropic, one of ``temperature``/``top_p``: "Use only temperature OR top_p,
   not both" is a breaking change of Claude Sonnet 4.5 and Haiku 4.5
-  (platform.claude.com, *Migrating to Claude 4.5*); Claude Opus 4.1 answers
-  400 "temperature and top_p cannot both be specified for this model"; the
-  4.5 and 4.6 models after them keep the rule.
+  (platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4);
+  Claude Opus 4.1 answers 400 "temperature and top_p cannot both be specified
+  for this model" (github.com/open-webui/functions/pull/9); the 4.5 and 4.6
+  models after them keep the rule.
 * Anthropic, no sampling parameters: Claude Opus 4.7 removed ``temperature``,
-  ``top_p`` and ``top_k`` (platform.claude.com, *Migration guide: migrating
-  to Claude Opus 4.7*); the API answers 400 "temperature is deprecated for
-  this model"; the models after it keep the rule.
-* OpenAI reasoning models (o1, o3, o4-mini, gpt-5, gpt-5-mini, gpt-5-nano):
-  "Unsupported value: 'temperature' does not support 0.5 with this model.
-  Only the default (1) value is supported", the same for ``top_p``
-  (platform.openai.com, *Reasoning models*). ``gpt-5-chat`` is not a
-  reasoning model and takes them.
+  ``top_p`` and ``top_k`` (Anthropic's migration guide,
+  platform.claude.com/docs/en/about-claude/models/migration-guide, as quoted by
+  openrouter.ai/docs/guides/evaluate-and-optimize/model-migrations/claude-4-7);
+  the API answers 400 "`temperature` is deprecated for this model"
+  (github.com/Comfy-Org/ComfyUI/issues/13923); the models after it keep the rule.
+* OpenAI reasoning models (o1, o3, o4-mini, gpt-5, gpt-5-mini, gpt-5-nano): the
+  API answers 400 "Unsupported value: 'temperature' does not support 0.5 with
+  this model. Only the default (1) value is supported"
+  (github.com/leafo/lua-openai/issues/12 for o1-mini,
+  github.com/openai/openai-python/issues/2104 for o3-mini), the same for
+  ``top_p`` on gpt-5 (zenn.dev/headwaters/articles/a5468c45ec2e52).
+  ``gpt-5-chat`` is not a reasoning model and takes them
+  (github.com/BerriAI/litellm/issues/13781).
 * Gemini 1.0 and 1.5 predate the JSON Schema fields (``parametersJsonSchema``,
   ``responseJsonSchema``), which Google announced for its served models (2.0
   and later) in November 2025: see :mod:`chatcodec.providers.gemini._subset`.
