@@ -130,6 +130,8 @@ def sampling_problems(
     top_k: int | None = None,
 ) -> list[tuple[str, str]]:
     """``(path, rule)`` for each sampling value the model's profile refuses."""
+    if temperature is None and top_p is None and top_k is None:
+        return []  # the usual request: no name to look up
     found = profile(family, model)
     if found is None or found.sampling == "any":
         return []
