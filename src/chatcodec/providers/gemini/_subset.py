@@ -281,32 +281,27 @@ def _plain(node: Any, root: bool = True) -> bool:
     """Whether ``node`` holds only keywords a JSON field takes, and no reference or ``const``.
 
     Such a schema is one :func:`fit` gives back as it is, reporting nothing:
-    the usual schema is told so by this walk, which builds nothing (a set
-    comparison per node, in C).
+    the usual schema is told so by this walk, which builds nothing.
     """
     if not isinstance(node, dict):
         return True
-    if not node.keys() <= _PLAIN or ("$defs" in node and not root):
-        return False  # $defs is kept at the root only
-    for key in _MAPS:
-        value = node.get(key)
-        if isinstance(value, dict) and not all(_plain(sub, False) for sub in value.values()):
-            return False
-    for key in _LISTS:
-        value = node.get(key)
-        if isinstance(value, list) and not all(_plain(sub, False) for sub in value):
-            return False
-    for key in _ONE:
-        value = node.get(key)
-        if isinstance(value, list) or (value is not None and not _plain(value, False)):
+    for key, value in node.items():
+        if key not in GEMINI_KEYWORDS or key == "$ref" or (key == "$defs" and not root):
+            return False  # $defs is kept at the root only
+        if key in _MAPS:
+            if isinstance(value, dict) and not all(_plain(sub, False) for sub in value.values()):
+                return False
+        elif key in _LISTS:
+            if isinstance(value, list) and not all(_plain(sub, False) for sub in value):
+                return False
+        elif key in _ONE and (isinstance(value, list) or not _plain(value, False)):
             return False  # the older tuple form of items becomes prefixItems
     return True
 
 
-_PLAIN = GEMINI_KEYWORDS - {"$ref"}
-_MAPS = ("properties", "$defs")
-_LISTS = ("anyOf", "oneOf", "prefixItems")
-_ONE = ("items", "additionalProperties")
+_MAPS = frozenset({"properties", "$defs"})
+_LISTS = frozenset({"anyOf", "oneOf", "prefixItems"})
+_ONE = frozenset({"items", "additionalProperties"})
 
 
 def fits(schema: dict[str, Any]) -> bool:
