@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -10,6 +10,7 @@ import msgspec
 from ._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
 from ._depth import too_deep
 from ._errors import LossError, ValidationError
+from ._exchange import Request
 from ._frozen import FrozenMap
 from ._loss import Loss, LossReport
 from ._problems import Problem
@@ -19,12 +20,20 @@ from .providers._direct import direct_request
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
 from .providers._preflight import preflight
+from .providers.gemini._subset import fit_request as fit_gemini
 
 __all__ = ["convert"]
 
 _codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
 _encode_json = msgspec.json.Encoder().encode
 _NO_OPTIONS: Mapping[str, Any] = FrozenMap({})
+
+
+# Each family whose schema fields take less than JSON Schema, and the step
+# that cuts a request's schemas to them (reporting what it cuts).
+FIT_SCHEMAS: Mapping[str, Callable[[Request, list[Loss]], Request]] = FrozenMap(
+    {"gemini": fit_gemini}
+)
 
 
 def _codec(name: str) -> Codec:
@@ -50,6 +59,11 @@ def convert(
     structured_output: StructuredOutput = "native",
 ) -> tuple[bytes, LossReport]:
     """Convert a request or response body from one provider's format to another's.
+
+    A tool's or answer's schema going to a family whose schema fields take
+    less than JSON Schema (Gemini) is cut to what the field takes, each cut
+    reported as a loss; the target model's own rules (its profile: sampling
+    values it refuses) are in the report's problems.
 
     Parameters
     ----------
@@ -235,6 +249,10 @@ def general_request(
         request = carry_automatic_cache(request, writer.NAME, losses)
         # Cache points beyond the target's limit would have it refuse the request.
         request = trim_cache(request, writer.NAME, losses)
+        # A schema is cut to what the target's schema fields take.
+        fit = FIT_SCHEMAS.get(writer.NAME)
+        if fit is not None:
+            request = fit(request, losses)
     start = len(losses)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:

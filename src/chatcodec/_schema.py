@@ -21,6 +21,7 @@ from ._frozen import FrozenDict, FrozenList, freeze, thaw
 from ._paths import key_step
 
 __all__ = [
+    "GEMINI_KEYWORDS",
     "FrozenDict",
     "FrozenList",
     "check_schema",
@@ -327,7 +328,7 @@ def _nullable(sub: dict[str, Any]) -> dict[str, Any]:
 # Gemini's function declarations take a subset of JSON Schema: what its
 # ``parametersJsonSchema`` documents, and the fields of its own ``Schema``
 # (``parameters``). Other keywords are dropped or refused.
-_GEMINI = frozenset(
+GEMINI_KEYWORDS = frozenset(
     {
         "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description",
         "enum", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
@@ -358,7 +359,7 @@ _ANTHROPIC_STRICT = frozenset(
 def unsupported(schema: Any, family: str, strict: bool) -> list[tuple[str, str]]:
     """``(path, rule)`` for each keyword of ``schema`` that ``family`` cannot express."""
     if family == "gemini":
-        allowed: frozenset[str] | None = _GEMINI
+        allowed: frozenset[str] | None = GEMINI_KEYWORDS
         refused: frozenset[str] = frozenset()
         rule = "a keyword gemini's schema subset does not have"
     elif family == "openai" and strict:

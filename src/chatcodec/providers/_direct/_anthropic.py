@@ -18,6 +18,7 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._models import foreign_model
+from .._profiles import sampling_problems
 from .._wire import Encoding, encode_body
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
@@ -36,11 +37,17 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     Fallback
         When Anthropic's preflight would find a problem the shape check
         does not rule out (no ``max_tokens`` or model, another family's
-        model, a schema keyword).
+        model, a schema keyword, a sampling value the model's profile refuses).
     """
     body = r.body
     if r.max_tokens is None or r.model is None or foreign_model(r.model, NAME) is not None:
         raise Fallback
+    temperature = None if body.temperature is UNSET else body.temperature
+    top_p = None if body.top_p is UNSET else body.top_p
+    if (temperature is not None or top_p is not None) and sampling_problems(
+        NAME, r.model, temperature, top_p
+    ):
+        raise Fallback  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:

@@ -19,6 +19,7 @@ from msgspec import UNSET, Raw
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
+from .._profiles import profile
 from .._wire import Encoding, encode_body
 from ..gemini._common import signs_calls
 from ..gemini._encode import _MODES, STREAM
@@ -42,8 +43,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         When the general path would write more (a Gemini 3 model's call
         signatures) or Gemini's preflight would warn (a schema keyword).
     """
-    if signs_calls(r.model):
-        raise Fallback
+    if signs_calls(r.model) or profile(NAME, r.model) is not None:
+        raise Fallback  # a model with its own rules (Gemini 1.x: no JSON Schema fields)
     body = r.body
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []

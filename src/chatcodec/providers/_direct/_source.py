@@ -31,6 +31,7 @@ from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._wire import MAX_BODY, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
+from ..gemini._subset import fits
 from ..openai._common import is_closed, split_data_url
 from ..openai._decode import GENERAL_KEYS
 from ..openai._fastreq import CARRIED
@@ -597,5 +598,5 @@ def _examine(data: bytes) -> Schema | None:
         Raw(data) if _encode(params) == data else params,
         not any_open(params) and is_closed(params),
         not unsupported(params, "anthropic", True),
-        not unsupported(params, "gemini", False),
+        fits(params),  # so no keyword outside gemini's subset either
     )

@@ -18,6 +18,7 @@ from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
+from .._profiles import sampling_problems
 from ._decode import NAME
 from ._encode_parts import IMAGE_TYPES, borrow_cache
 from ._settings import THINKING_MIN, effort_budget
@@ -237,6 +238,12 @@ def check_request(request: Request) -> list[Problem]:
         value = getattr(request, key)
         if value is not None and not 0 <= value <= 1:
             found.append(Problem("$." + key, "must be between 0 and 1"))
+    found.extend(
+        Problem(path, rule)
+        for path, rule in sampling_problems(
+            NAME, request.model, request.temperature, request.top_p, request.top_k
+        )
+    )
     for k, stop in enumerate(request.stop or ()):
         if not stop.strip():
             rule = "stop sequences must contain non-whitespace"

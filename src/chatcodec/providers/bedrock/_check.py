@@ -23,6 +23,7 @@ from ..._messages import (
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, cache_points, count_cache
+from .._profiles import sampling_problems
 from ._blocks import AFTER, IMAGE_FORMATS, NAME
 
 __all__ = ["check_request"]
@@ -179,6 +180,12 @@ def check_request(request: Request) -> list[Problem]:
         value = getattr(request, name)
         if value is not None and not 0 <= value <= 1:
             found.append(Problem(f"$.{name}", "must be between 0 and 1"))
+    found.extend(
+        Problem(path, rule)
+        for path, rule in sampling_problems(
+            NAME, request.model, request.temperature, request.top_p, request.top_k
+        )
+    )
     if request.max_tokens is not None and request.max_tokens < 1:
         found.append(Problem("$.max_tokens", "must be at least 1"))
     choice = request.tool_choice

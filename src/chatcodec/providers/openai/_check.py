@@ -18,6 +18,7 @@ from ..._messages import AssistantMessage, ToolMessage
 from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._profiles import sampling_problems
 from ._common import NAME
 
 __all__ = ["check_request"]
@@ -164,6 +165,8 @@ def _sampling(request: Request) -> Iterator[Problem]:
         yield Problem("$.temperature", "must be between 0 and 2")
     if request.top_p is not None and not 0 <= request.top_p <= 1:
         yield Problem("$.top_p", "must be between 0 and 1")
+    for path, rule in sampling_problems(NAME, request.model, request.temperature, request.top_p):
+        yield Problem(path, rule)
     if request.max_tokens is not None and request.max_tokens < 1:
         yield Problem("$.max_tokens", "must be at least 1")
     if request.stop is not None and len(request.stop) > MAX_STOP:

@@ -17,6 +17,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._profiles import sampling_problems
 from ._common import NAME
 
 __all__ = ["check_request"]
@@ -113,6 +114,8 @@ def _sampling(request: Request) -> Iterator[Problem]:
         yield Problem("$.temperature", "must be between 0 and 2")
     if request.top_p is not None and not 0 <= request.top_p <= 1:
         yield Problem("$.top_p", "must be between 0 and 1")
+    for path, rule in sampling_problems(NAME, request.model, request.temperature, request.top_p):
+        yield Problem(path, rule)
     if request.max_tokens is not None and request.max_tokens < MIN_OUTPUT_TOKENS:
         yield Problem("$.max_tokens", f"must be at least {MIN_OUTPUT_TOKENS}")
     if request.stop:
