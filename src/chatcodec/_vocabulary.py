@@ -3039,6 +3039,7 @@ NAMES = frozenset(
         "reasoning_from",
         "reasoning_text",
         "reasoning_tokens",
+        "reasons",
         "received_at",
         "recent_threads",
         "recipient",

@@ -29,6 +29,7 @@ from .._frozen import FrozenMap
 from .._loss import Loss
 from .._problems import Problem
 from . import Codec
+from .anthropic._sent import as_sent as _anthropic
 from .openai._sent import as_sent as _openai
 from .openai_responses._sent import as_sent as _responses
 
@@ -36,7 +37,9 @@ __all__ = ["preflight", "read_back"]
 
 AsSent = Callable[[Request, Sequence[Loss]], Request | None]
 
-_AS_SENT: Mapping[str, AsSent] = FrozenMap({"openai": _openai, "openai-responses": _responses})
+_AS_SENT: Mapping[str, AsSent] = FrozenMap(
+    {"openai": _openai, "openai-responses": _responses, "anthropic": _anthropic}
+)
 
 
 def read_back(writer: Codec, request: Request, out: bytes) -> list[Problem]:

@@ -28,12 +28,13 @@ _TOP = re.compile(r"\$\.([a-z_]+)(\..*)?")
 class Dropped:
     """The losses of one encode, sorted by where they are."""
 
-    __slots__ = ("messages", "tools", "top")
+    __slots__ = ("messages", "reasons", "tools", "top")
 
     def __init__(self) -> None:
         self.tools: list[int] = []  # tools left out, by index
         self.top: dict[str, str] = {}  # top-level path (without "$.") -> the rest of it
         self.messages: list[tuple[int, str]] = []  # (message index, rest of the path)
+        self.reasons: list[str] = []  # the reason of each of ``messages``
 
 
 def dropped(losses: Sequence[Loss]) -> Dropped:
@@ -46,6 +47,7 @@ def dropped(losses: Sequence[Loss]) -> Dropped:
         m = _IN_MESSAGE.fullmatch(path)
         if m is not None:
             found.messages.append((int(m.group(1)), m.group(2)))
+            found.reasons.append(loss.reason)
             continue
         m = _TOOL.fullmatch(path)
         if m is not None:
