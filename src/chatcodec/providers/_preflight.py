@@ -31,6 +31,7 @@ from .._problems import Problem
 from . import Codec
 from .anthropic._sent import as_sent as _anthropic
 from .gemini._sent import as_sent as _gemini
+from .ollama._sent import as_sent as _ollama
 from .openai._sent import as_sent as _openai
 from .openai_responses._sent import as_sent as _responses
 
@@ -39,7 +40,13 @@ __all__ = ["preflight", "read_back"]
 AsSent = Callable[[Request, Sequence[Loss]], Request | None]
 
 _AS_SENT: Mapping[str, AsSent] = FrozenMap(
-    {"openai": _openai, "openai-responses": _responses, "anthropic": _anthropic, "gemini": _gemini}
+    {
+        "openai": _openai,
+        "openai-responses": _responses,
+        "anthropic": _anthropic,
+        "gemini": _gemini,
+        "ollama": _ollama,
+    }
 )
 
 
