@@ -30,6 +30,7 @@ from .._loss import Loss
 from .._problems import Problem
 from . import Codec
 from .anthropic._sent import as_sent as _anthropic
+from .bedrock._sent import as_sent as _bedrock
 from .gemini._sent import as_sent as _gemini
 from .ollama._sent import as_sent as _ollama
 from .openai._sent import as_sent as _openai
@@ -46,6 +47,7 @@ _AS_SENT: Mapping[str, AsSent] = FrozenMap(
         "anthropic": _anthropic,
         "gemini": _gemini,
         "ollama": _ollama,
+        "bedrock": _bedrock,
     }
 )
 
