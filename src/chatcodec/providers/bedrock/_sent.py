@@ -128,9 +128,9 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
             return None
     if pending:
         out.append(_user(pending))
-    sent = (*system, *out)
-    if len(sent) != len(messages) or any(a is not b for a, b in zip(sent, messages, strict=True)):
-        fields["messages"] = sent
+    read = (*system, *out)
+    if len(read) != len(messages) or any(a is not b for a, b in zip(read, messages, strict=True)):
+        fields["messages"] = read
     if declared:
         try:
             fields["tools"] = _declare(out)
@@ -153,10 +153,12 @@ def _declare(messages: list[Message]) -> tuple[ToolDefinition, ...]:
 
 def _user(blocks: list[Any]) -> UserMessage:
     """The user message a run of blocks is read back as."""
-    if type(blocks[0]) is UserMessage:  # a message of text, alone in its run
+    first = blocks[0]
+    if type(first) is UserMessage:  # a message of text, alone in its run
         if len(blocks) == 1:
-            return blocks[0]
-        blocks[0] = TextPart(blocks[0].content)
+            return first
+        assert type(first.content) is str
+        blocks[0] = TextPart(first.content)
     if len(blocks) == 1:
         part = blocks[0]
         if type(part) is TextPart and part.text and part.cache is None:
