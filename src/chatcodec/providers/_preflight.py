@@ -31,6 +31,7 @@ from .._problems import Problem
 from . import Codec
 from .anthropic._sent import as_sent as _anthropic
 from .bedrock._sent import as_sent as _bedrock
+from .cohere._sent import as_sent as _cohere
 from .gemini._sent import as_sent as _gemini
 from .ollama._sent import as_sent as _ollama
 from .openai._sent import as_sent as _openai
@@ -48,6 +49,7 @@ _AS_SENT: Mapping[str, AsSent] = FrozenMap(
         "gemini": _gemini,
         "ollama": _ollama,
         "bedrock": _bedrock,
+        "cohere": _cohere,
     }
 )
 
