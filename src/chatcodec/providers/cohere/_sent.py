@@ -5,8 +5,9 @@ canonical message, in order. It leaves out the parts it cannot carry (audio,
 files, other providers' blocks, a tool result's images), a tool result's
 error flag and other providers' tools: each is taken out here, as the decoder
 would not find it (a user message whose every part is left out is read back
-as one empty text). Invalid calls, a request without messages and Cohere's
-own extras and blocks are declined.
+as one empty text). Invalid calls, a tool without parameters (read back as
+Cohere's own), a request without messages and Cohere's own extras and
+blocks are declined.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..._content import OpaquePart, TextPart
 from ..._exchange import Request
 from ..._loss import Loss
 from ..._messages import AssistantMessage, Message, UserMessage
+from ..._tools import ToolDefinition
 from .._sent import drop_tools, dropped, lowered
 from ._common import NAME
 
@@ -50,6 +52,9 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
     messages = request.messages
     if not messages or (request.extras and NAME in request.extras) or lowered(request):
         return None
+    for tool in request.tools:
+        if type(tool) is ToolDefinition and tool.parameters is None:
+            return None  # read back as a tool of Cohere's own, which the rules pass
     found = dropped(losses)
     for key, rest in found.top.items():
         if key.startswith("$.tools[") and key.endswith("].strict"):
