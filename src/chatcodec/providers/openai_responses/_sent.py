@@ -17,7 +17,7 @@ import msgspec
 from ..._content import ReasoningPart, RefusalPart, TextPart
 from ..._exchange import Request
 from ..._loss import Loss
-from ..._messages import AssistantMessage
+from ..._messages import AssistantMessage, UserMessage
 from .._sent import drop_tools, dropped, lowered
 from ._common import NAME
 
@@ -64,6 +64,8 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
         kept = list(messages)
         for i, gone in parts.items():
             m = messages[i]
+            if type(m) is UserMessage and len(gone) == len(m.content):
+                return None  # sent with no content: not read back as a message
             if type(m) is AssistantMessage:
                 assert isinstance(m.content, tuple)
                 content = tuple(p for j, p in enumerate(m.content) if j not in gone)
