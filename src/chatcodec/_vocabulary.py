@@ -3393,6 +3393,7 @@ NAMES = frozenset(
         "sensitiveInformationPolicyFreeUnits",
         "sensitiveInformationPolicyUnits",
         "sent",
+        "sent_request",
         "sequence_number",
         "ser_json_bytes",
         "ser_json_inf_nan",

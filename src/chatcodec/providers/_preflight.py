@@ -37,7 +37,7 @@ from .ollama._sent import as_sent as _ollama
 from .openai._sent import as_sent as _openai
 from .openai_responses._sent import as_sent as _responses
 
-__all__ = ["preflight", "read_back"]
+__all__ = ["preflight", "read_back", "sent_request"]
 
 AsSent = Callable[[Request, Sequence[Loss]], Request | None]
 
@@ -56,11 +56,30 @@ _AS_SENT: Mapping[str, AsSent] = FrozenMap(
 
 def read_back(writer: Codec, request: Request, out: bytes) -> list[Problem]:
     """The target's problems in ``out``, decoded again as the target reads it."""
+    return writer.check_request(_decoded(writer, request, out))
+
+
+def _decoded(writer: Codec, request: Request, out: bytes) -> Request:
     sent = writer.decode_request(out)
     if sent.model is None and request.model is not None:
         # Gemini takes the model in the URL: its rules still depend on it.
         sent = msgspec.structs.replace(sent, model=request.model)
-    return writer.check_request(sent)
+    return sent
+
+
+def sent_request(writer: Codec, request: Request, out: bytes, losses: Sequence[Loss]) -> Request:
+    """The request ``out`` is, as the target's rules see it.
+
+    Told from ``request`` and ``losses`` (the ones the target's encoder
+    reported writing ``out`` from ``request``, and only those) where the
+    target can tell it, else ``out`` decoded again.
+    """
+    as_sent = _AS_SENT.get(writer.NAME)
+    if as_sent is not None:
+        sent = as_sent(request, losses)
+        if sent is not None:
+            return sent
+    return _decoded(writer, request, out)
 
 
 def preflight(writer: Codec, request: Request, out: bytes, losses: Sequence[Loss]) -> list[Problem]:
@@ -69,9 +88,4 @@ def preflight(writer: Codec, request: Request, out: bytes, losses: Sequence[Loss
     ``losses`` are the ones the target's encoder reported writing ``out`` from
     ``request`` (and only those).
     """
-    as_sent = _AS_SENT.get(writer.NAME)
-    if as_sent is not None:
-        sent = as_sent(request, losses)
-        if sent is not None:
-            return writer.check_request(sent)
-    return read_back(writer, request, out)
+    return writer.check_request(sent_request(writer, request, out, losses))
