@@ -12,10 +12,13 @@ as far as its rules can tell (the same messages at the same indices, the same
 calls, results and tools), built from the request and the losses of this
 encode alone; or ``None`` when the encoder reshaped the request in a way the
 family does not follow (moved results, joined turns, renamed ids, lowered
-kinds...). Then, and for a family that gives none, the output is read back as
-before (:func:`read_back`). ``tests/providers/test_preflight.py`` proves both
-ways find the same problems on every recorded request of every family into
-every family, and on generated requests.
+kinds...). Then the output is read back as before (:func:`read_back`). Every
+family gives one, in its ``_sent.py``; the bulk path takes the same request
+(:func:`sent_request`) for its own rules and the ordering ones.
+``tests/providers/test_preflight.py`` proves both ways find the same problems
+on every recorded request of every family into every family and OpenAI
+dialect, on the curated bodies and on generated requests; ``tests/test_bulk.py``
+proves the bulk path's.
 """
 
 from __future__ import annotations
