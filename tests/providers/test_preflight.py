@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._errors import ChatCodecError
+from chatcodec.bulk._core import order_problems
 from chatcodec.providers._preflight import _AS_SENT, preflight, read_back
 from chatcodec.providers.openai import DIALECTS
 from strategies import requests
@@ -61,6 +62,10 @@ def both(target: str, request: cc.Request) -> tuple[list[cc.Problem], list[cc.Pr
         with pytest.raises(ChatCodecError):
             preflight(writer, request, out, losses)
         return None
+    sent = _AS_SENT[writer.NAME](request, losses)
+    if sent is not None:
+        # The bulk path runs the ordering rules on the same request.
+        assert order_problems(sent) == order_problems(writer.decode_request(out))
     return preflight(writer, request, out, losses), old
 
 
