@@ -45,7 +45,6 @@ _READ = frozenset({"max_tokens", "messages", "temperature", "top_p", "extras"})
 # Losses inside a message that change nothing the rules read.
 _UNREAD = frozenset({".is_error", ".cache", ".name"})
 _DECLARED = "bedrock needs the tools a history calls: declared with open schemas"
-_OPEN = {"type": "object"}
 _NO_BLOCK = AssistantMessage("")  # an answer that writes no block
 
 
@@ -148,7 +147,7 @@ def _declare(messages: list[Message]) -> tuple[ToolDefinition, ...]:
     for message in messages:
         if type(message) is AssistantMessage:
             names.extend(call.name for call in message.tool_calls if call.name not in names)
-    return tuple(ToolDefinition(name, parameters=_OPEN) for name in names)
+    return tuple(ToolDefinition(name, parameters={"type": "object"}) for name in names)
 
 
 def _user(blocks: list[Any]) -> UserMessage:
