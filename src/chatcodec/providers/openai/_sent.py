@@ -101,10 +101,11 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
                 assert type(m.content) is tuple
                 if lost is not None and any(isinstance(m.content[j], _MEDIA) for j in lost):
                     return None  # an image, audio or file the encoder could not write
+                left = lost or set()
                 if out is not None:
                     after.extend(m.content[j] for j in sorted(out))
-                    lost = out if lost is None else lost | out
-                content = tuple(p for j, p in enumerate(m.content) if j not in lost)
+                    left = left | out
+                content = tuple(p for j, p in enumerate(m.content) if j not in left)
                 m = msgspec.structs.replace(m, content=content or "")
             kept.append(m)
         if after:
