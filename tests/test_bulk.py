@@ -18,6 +18,7 @@ import chatcodec as cc
 from chatcodec.bulk import _core, _pool
 from chatcodec.bulk._detect import detect
 from chatcodec.bulk._result import LineProblem, Stage
+from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
 
 DATA = Path(__file__).parent / "data"
 BULK = DATA / "bulk"
@@ -758,3 +759,63 @@ def lines_with_streams() -> list[bytes]:
             record["body"]["stream"] = True
         out.append(json.dumps(record).encode())
     return out
+
+
+class TestPreflight:
+    """A record's problems are found as convert finds them: from the request as sent."""
+
+    TARGETS: ClassVar[tuple[str, ...]] = (*cc.providers.NAMES, "deepseek")
+
+    @staticmethod
+    def read_back(
+        codec: cc.providers.Codec, request: cc.Request, out: bytes, losses: Any
+    ) -> cc.Request:
+        sent = codec.decode_request(out)
+        if sent.model is None and request.model is not None:
+            sent = msgspec.structs.replace(sent, model=request.model)
+        return sent
+
+    def same(self, monkeypatch: pytest.MonkeyPatch, records: list[bytes], source: str) -> None:
+        """The same result as reading each record back, into every target."""
+        for target in self.TARGETS:
+            for options in (OPTIONS, {}):
+                new = cc.convert_lines(records, source=source, target=target, **options)
+                with monkeypatch.context() as patch:
+                    patch.setattr(_core, "sent_request", self.read_back)
+                    old = cc.convert_lines(records, source=source, target=target, **options)
+                assert new == old, (target, options)
+
+    @pytest.mark.parametrize("source", cc.providers.NAMES)
+    def test_curated_requests(self, monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+        folder = PROVIDERS / source / "request"
+        records = [
+            msgspec.json.encode(msgspec.json.decode(path.read_bytes()))
+            for path in sorted(folder.glob("*.json"))
+        ]
+        self.same(monkeypatch, records, source)
+
+    @pytest.mark.parametrize("source", cc.providers.NAMES)
+    def test_recorded_requests(self, monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+        if not HAVE_CORPUS:
+            pytest.skip(NO_CORPUS)
+        api = {
+            "openai": "openai-chat",
+            "ollama": "ollama-chat",
+            "anthropic": "anthropic-messages",
+            "gemini": "gemini-generateContent",
+            "openai-responses": "openai-responses",
+            "bedrock": "bedrock-converse",
+            "cohere": "cohere-chat",
+        }[source]
+        with (CORPUS / "MANIFEST.tsv").open() as f:
+            rows = [line.rstrip("\n").split("\t") for line in f]
+        head = rows[0]
+        records = [
+            msgspec.json.encode(msgspec.json.decode((CORPUS / row[0]).read_bytes()))
+            for row in rows[1:]
+            if dict(zip(head, row, strict=False)).get("api") == api
+            and dict(zip(head, row, strict=False)).get("kind") == "request"
+        ]
+        if not records:
+            pytest.skip("no recorded request of this family")
+        self.same(monkeypatch, records, source)

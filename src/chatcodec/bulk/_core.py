@@ -28,6 +28,7 @@ from ..providers import Codec, get
 from ..providers._direct import BATCH_STREAM, direct
 from ..providers._options import ToolCallContent, request_options
 from ..providers._placeholders import fill_response, missing
+from ..providers._preflight import sent_request
 from ..providers.openai import DIALECTS
 from . import _batch
 from ._detect import detect, mismatch
@@ -207,15 +208,17 @@ class _Converter:
         if self.batched and request.stream:
             losses.append(Loss("$.stream", STREAMED))
             request = msgspec.structs.replace(request, stream=None)
+        start = len(losses)
         out = self.target.write_request(request, losses)
         if self.target_codec is not None:
             # The target's own rules, on the record as the target reads it: its
             # preflight and the ordering rules providers enforce (what
-            # ``chatcodec validate`` checks).
-            sent = self.target_codec.decode_request(_unwrapped(out) if self.bedrock_out else out)
-            if sent.model is None and request.model is not None and not self.bedrock_out:
-                # Gemini takes the model in the URL: its rules still depend on it.
-                sent = msgspec.structs.replace(sent, model=request.model)
+            # ``chatcodec validate`` checks). As convert does, the request sent
+            # is told from the encoder's losses where the target can tell it.
+            if self.bedrock_out:
+                sent = self.target_codec.decode_request(_unwrapped(out))
+            else:
+                sent = sent_request(self.target_codec, request, out, losses[start:])
             found.extend(record_problems(self.target_codec, sent, bedrock=self.bedrock_out))
         else:
             found.extend(order_problems(request))

@@ -61,6 +61,8 @@ DeveloperRole = Literal["developer", "system"]
 _NO_CONTENT: Mapping[str, Any] = FrozenMap({"null": None, "empty": ""})
 
 DEFAULT_SCHEMA_NAME = "response"
+MOVED = "openai tool results hold only text: sent in a user message after"
+"""The loss of a tool result's image, audio or file: sent in a user message after the results."""
 """The name a JSON schema response format gets when it has none."""
 
 
@@ -458,7 +460,7 @@ def _tool_message(
                 continue
             wire = _part(part, at, enc)
             if wire is not None:
-                enc.lose(at, "openai tool results hold only text: sent in a user message after")
+                enc.lose(at, MOVED)
                 moved.append(wire)
         out["content"] = texts or ""
     else:

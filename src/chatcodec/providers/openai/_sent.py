@@ -5,19 +5,21 @@ canonical message, in order, unless it moves results up or joins assistant
 messages (declined here); it leaves out a message none of whose parts it can
 carry, other providers' tools, then a tool choice or parallel switch that
 needed them, and parts of a tool result it cannot carry (each taken out here,
-as the decoder would not find them). A tool result's media it moves to a user
-message after the results (declined). A part left out of a user or assistant
-message changes nothing the rules read: they read a user message's kind only,
-and an assistant message's text and calls; a JSON schema format without a
-name is sent named (as here); only an assistant message with
-neither text nor calls (and not left out) is read by its content's form (a string or not), which
-the encoder decides from its parts: declined, as are invalid calls (written as
-calls, with ids of their own when they had none).
+as the decoder would not find them). A tool result's images, audio and files
+it moves to one user message after the results of its turn (as here). A part
+left out of a user or assistant message changes nothing the rules read: they
+read a user message's kind only, and an assistant message's text and calls; a
+JSON schema format without a name is sent named (as here); only an assistant
+message with neither text nor calls (and not left out) is read by its
+content's form (a string or not), which the encoder decides from its parts:
+declined, as are invalid calls (written as calls, with ids of their own when
+they had none).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -27,7 +29,7 @@ from ..._loss import Loss
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from .._sent import drop_tools, dropped, fitted_order, lowered
 from ._common import NAME
-from ._encode import DEFAULT_SCHEMA_NAME
+from ._encode import DEFAULT_SCHEMA_NAME, MOVED
 
 __all__ = ["as_sent"]
 
@@ -56,7 +58,8 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
             return None
     gone: set[int] = set()  # messages left out
     parts: dict[int, set[int]] = {}  # tool results' parts left out
-    for i, rest in found.messages:
+    moved: dict[int, set[int]] = {}  # and moved to a user message after the results
+    for (i, rest), reason in zip(found.messages, found.reasons, strict=True):
         kind = type(messages[i])
         if not rest:
             if kind is not UserMessage and kind is not AssistantMessage:
@@ -66,7 +69,7 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
             end = rest.find("]")
             if not rest.startswith(".content[") or end != len(rest) - 1:
                 return None
-            parts.setdefault(i, set()).add(int(rest[9:end]))
+            (moved if reason == MOVED else parts).setdefault(i, set()).add(int(rest[9:end]))
         elif rest != ".is_error" and not rest.startswith(".content["):
             return None
     for i, m in enumerate(messages):
@@ -79,19 +82,33 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
             )
         ):
             return None
-    if gone or parts:
+    if gone or parts or moved:
         kept: list[Message] = []
+        after: list[Any] = []  # the parts moved out of the results of the open turn
+        ids: set[str] = set()  # the calls of the open turn
         for i, m in enumerate(messages):
+            if after and not (type(m) is ToolMessage and m.tool_call_id in ids):
+                kept.append(UserMessage(tuple(after)))
+                after = []
+            if type(m) is AssistantMessage:
+                ids = {call.id for call in m.tool_calls}
             if i in gone:
                 continue
             lost = parts.get(i)
-            if lost is not None:
+            out = moved.get(i)
+            if lost is not None or out is not None:
                 assert isinstance(m, ToolMessage)
                 assert type(m.content) is tuple
-                if any(isinstance(m.content[j], _MEDIA) for j in lost):
-                    return None  # moved to a user message after the results
-                content = tuple(p for j, p in enumerate(m.content) if j not in lost)
+                if lost is not None and any(isinstance(m.content[j], _MEDIA) for j in lost):
+                    return None  # an image, audio or file the encoder could not write
+                left = lost or set()
+                if out is not None:
+                    after.extend(m.content[j] for j in sorted(out))
+                    left = left | out
+                content = tuple(p for j, p in enumerate(m.content) if j not in left)
                 m = msgspec.structs.replace(m, content=content or "")
             kept.append(m)
+        if after:
+            kept.append(UserMessage(tuple(after)))
         fields["messages"] = tuple(kept)
     return drop_tools(request, found.tools, **fields)

@@ -2,7 +2,9 @@
 
 See ``providers/_preflight.py``. The encoder writes each message as its items,
 in order; the decoder reads consecutive assistant items back as one message, so
-two assistant messages in a row, or one that writes no item, are declined here.
+two assistant messages in a row, or one that writes no item, are declined here,
+as is a user message none of whose parts it can carry (sent with no content,
+which the decoder reads as an opaque answer).
 It leaves out other providers' tools, blocks and reasoning (taken out here, as
 the decoder would not find them) and the stop sequences; a JSON schema format
 without a schema is sent with an empty object schema (declined).
@@ -17,7 +19,7 @@ import msgspec
 from ..._content import ReasoningPart, RefusalPart, TextPart
 from ..._exchange import Request
 from ..._loss import Loss
-from ..._messages import AssistantMessage
+from ..._messages import AssistantMessage, UserMessage
 from .._sent import drop_tools, dropped, lowered
 from ._common import NAME
 
@@ -64,6 +66,10 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
         kept = list(messages)
         for i, gone in parts.items():
             m = messages[i]
+            if type(m) is UserMessage and len(gone) == len(m.content):
+                # Sent with no content: read back as an opaque answer, joined to
+                # the answers beside it.
+                return None
             if type(m) is AssistantMessage:
                 assert isinstance(m.content, tuple)
                 content = tuple(p for j, p in enumerate(m.content) if j not in gone)
