@@ -819,3 +819,58 @@ class TestPreflight:
         if not records:
             pytest.skip("no recorded request of this family")
         self.same(monkeypatch, records, source)
+
+
+class TestFitsAsConvertDoes:
+    """A record into another family is changed as convert changes it: cache points, schemas."""
+
+    AUTOMATIC: ClassVar[bytes] = msgspec.json.encode(
+        {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 64,
+            "cache_control": {"type": "ephemeral"},
+            "messages": [{"role": "user", "content": "hi"}],
+        }
+    )
+    SCHEMA: ClassVar[bytes] = msgspec.json.encode(
+        {
+            "model": "gpt-4o",
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "pick",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"kind": {"const": "a"}, "n": {"type": "integer"}},
+                            "not": {"required": ["n"]},
+                        },
+                    },
+                }
+            ],
+        }
+    )
+
+    @pytest.mark.parametrize(
+        ("record", "source", "target"),
+        [
+            (AUTOMATIC, "anthropic", "bedrock"),
+            (AUTOMATIC, "anthropic", "openrouter"),
+            (SCHEMA, "openai", "gemini"),
+        ],
+    )
+    def test_same_record_and_losses(self, record: bytes, source: str, target: str) -> None:
+        out, report = cc.convert(record, source=source, target=target)
+        result = cc.convert_lines([record], source=source, target=target)
+        accounted(result)
+        assert result.records == [out]
+        lost: dict[str, int] = {}
+        for loss in report.losses:
+            lost[loss.reason] = lost.get(loss.reason, 0) + 1
+        assert result.losses == lost
+
+    def test_the_automatic_cache_point_is_written(self) -> None:
+        result = cc.convert_lines([self.AUTOMATIC], source="anthropic", target="bedrock")
+        assert b'"cachePoint"' in result.records[0]
+        assert result.losses == {}

@@ -218,6 +218,23 @@ def convert(
     return out, report
 
 
+def fit_request(request: Request, target: str, losses: list[Loss]) -> Request:
+    """``request``, from another family, made to fit what ``target`` takes; each change reported.
+
+    Anthropic's automatic cache point goes on the last block that takes one,
+    the cache points beyond the target's limit are left out (it would refuse
+    the request), and each schema is cut to what the target's schema fields
+    take. :func:`convert` and the bulk engines run it on every request they
+    write into another family.
+    """
+    request = carry_automatic_cache(request, target, losses)
+    request = trim_cache(request, target, losses)
+    fit = FIT_SCHEMAS.get(target)
+    if fit is not None:
+        request = fit(request, losses)
+    return request
+
+
 def general_request(
     reader: Codec,
     writer: Codec,
@@ -246,13 +263,7 @@ def general_request(
     if fill:
         request = msgspec.structs.replace(request, **fill)
     if writer.NAME != reader.NAME:
-        request = carry_automatic_cache(request, writer.NAME, losses)
-        # Cache points beyond the target's limit would have it refuse the request.
-        request = trim_cache(request, writer.NAME, losses)
-        # A schema is cut to what the target's schema fields take.
-        fit = FIT_SCHEMAS.get(writer.NAME)
-        if fit is not None:
-            request = fit(request, losses)
+        request = fit_request(request, writer.NAME, losses)
     start = len(losses)
     out = writer.encode_request(request, losses=losses, **options)
     if not check:

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from .._answer_tool import STRUCTURED_OUTPUT, StructuredOutput, answer_as_tool, answer_from_tool
+from .._convert import fit_request
 from .._errors import ChatCodecError, ValidationError
 from .._exchange import Request
 from .._frozen import FrozenMap
@@ -208,6 +209,9 @@ class _Converter:
         if self.batched and request.stream:
             losses.append(Loss("$.stream", STREAMED))
             request = msgspec.structs.replace(request, stream=None)
+        if self.target_codec is not None and source.name != self.target_codec.NAME:
+            # What convert changes for another family: cache points, schemas.
+            request = fit_request(request, self.target_codec.NAME, losses)
         start = len(losses)
         out = self.target.write_request(request, losses)
         if self.target_codec is not None:
