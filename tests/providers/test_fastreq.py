@@ -140,17 +140,20 @@ class TestAnthropicDeclines:
     @pytest.mark.parametrize(
         "body",
         [
-            b'{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}',
             b'{"system":"","messages":[{"role":"user","content":"a"}]}',
-            b'{"messages":[{"role":"user","content":[{"type":"text","text":"a"},'
-            b'{"type":"tool_result","tool_use_id":"t","content":"r"}]}]}',
             b'{"messages":[{"role":"user","content":"a","cache":1}]}',
-            b'{"messages":[{"role":"user","content":"a"}],"tools":[]}',
-            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f",'
-            b'"description":"","input_schema":{"type":"object"},"strict":false}]}',
-            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f f",'
-            b'"input_schema":{"type":"object"}}]}',
-            b'{"messages":[{"role":"user","content":"a"}],"metadata":{"user_id":"u"}}',
+            b'{"messages":[{"role":"system","content":"s"},{"role":"user","content":"a"}]}',
+            b'{"messages":[{"role":"assistant","content":[{"type":"server_tool_use","id":"s",'
+            b'"name":"web_search","input":{}}]}]}',
+            b'{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"file",'
+            b'"file_id":"f"}}]}]}',
+            b'{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64",'
+            b'"media_type":"text/csv","data":"YQ=="}}]}]}',
+            b'{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"url",'
+            b'"url":"data:image/png;base64,AA=="}}]}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tool_choice":{"type":"auto","name":"f"}}',
+            b'{"messages":[{"role":"user","content":"a"}],"tool_choice":{"type":"tool"}}',
+            b'{"messages":[{"role":"user","content":"a"}],"model":null}',
             b"[]",
             b"{",
         ],
@@ -158,6 +161,53 @@ class TestAnthropicDeclines:
     def test_left_to_the_general_path(self, body: bytes) -> None:
         assert fast_anthropic(body) is None
         assert not same(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}',
+            b'{"messages":[{"role":"user","content":[{"type":"text","text":"a"},'
+            b'{"type":"tool_result","tool_use_id":"t","content":"r"}]}]}',
+            b'{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f",'
+            b'"input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t",'
+            b'"content":"r"}]},{"role":"user","content":[{"type":"text","text":"a"},'
+            b'{"type":"tool_result","tool_use_id":"u","is_error":true}]}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f",'
+            b'"description":"","input_schema":{"type":"object"},"strict":false}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"name":"f f",'
+            b'"input_schema":{"type":"object"}}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"tools":[{"type":"web_search_20250305",'
+            b'"name":"web_search","max_uses":2},{"name":"f","input_schema":{"type":"object"},'
+            b'"cache_control":{"type":"ephemeral"},"defer_loading":true}]}',
+            b'{"messages":[{"role":"user","content":"a"}],"metadata":{"user_id":"u"}}',
+            b'{"messages":[{"role":"user","content":"a"}],"metadata":{"user_id":"u","x":1},'
+            b'"top_k":"5","thinking":{"type":"enabled","budget_tokens":2048}}',
+            b'{"messages":[{"role":"user","content":"a"}],"thinking":{"type":"adaptive"},'
+            b'"top_k":3,"output_config":{"effort":"high","format":{"type":"json_schema",'
+            b'"schema":{"type":"object"}}},"cache_control":{"type":"ephemeral"},'
+            b'"container":"c","context_management":{"edits":[]},"mcp_servers":[],'
+            b'"service_tier":"auto"}',
+            b'{"messages":[{"role":"user","content":"a"}],"output_config":{"effort":"low"}}',
+            b'{"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral",'
+            b'"ttl":"1h"}}],"messages":[{"role":"user","content":[{"type":"text","text":"a",'
+            b'"cache_control":{"type":"other"}},{"type":"image","source":{"type":"url",'
+            b'"url":"https://x/y.png"},"cache_control":{"type":"ephemeral"}},'
+            b'{"type":"document","source":{"type":"base64","media_type":"application/pdf",'
+            b'"data":"JVBE"}},{"type":"document","source":{"type":"url","url":"https://x/y.pdf"}},'
+            b'{"type":"document","source":{"type":"file","file_id":"f1"}},'
+            b'{"type":"document","source":{"type":"text","media_type":"text/plain","data":"hi"}}]}]}',
+            b'{"messages":[{"role":"assistant","content":[{"type":"redacted_thinking","data":"d"},'
+            b'{"type":"tool_use","id":"t","name":"f","input":{},"caller":{"type":"direct"},'
+            b'"cache_control":{"type":"ephemeral"}}]},{"role":"user","content":[{"type":'
+            b'"tool_result","tool_use_id":"t","cache_control":{"type":"ephemeral"},"content":['
+            b'{"type":"text","text":"r"},{"type":"image","source":{"type":"base64",'
+            b'"media_type":"image/png","data":"AA=="}}]}]}],'
+            b'"tool_choice":{"type":"tool","name":"f","disable_parallel_tool_use":false}}',
+        ],
+    )
+    def test_taken_as_the_general_path_reads_them(self, body: bytes) -> None:
+        assert same(body)
 
     @pytest.mark.parametrize(
         "body",
