@@ -233,9 +233,10 @@ class TestGeminiDeclines:
     @pytest.mark.parametrize(
         "body",
         [
-            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"model":"m"}',
             b'{"contents":[{"parts":[{"text":"a"}]}]}',
             b'{"contents":[{"role":"user","parts":[{"text":"a","thought":false}]}]}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a","thoughtSignature":"s"}]}]}',
+            b'{"contents":[{"role":"user","parts":[{"file_data":{"file_uri":"gs://b/f"}}]}]}',
             b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}]}',
             b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{},'
             b'"id":"c"}}]},{"role":"user","parts":[{"functionResponse":{"name":"g",'
@@ -243,17 +244,41 @@ class TestGeminiDeclines:
             b'{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{},'
             b'"id":"c"}}]},{"role":"user","parts":[{"functionResponse":{"name":"f",'
             b'"response":{"result":"{x"},"id":"c"}}]}]}',
-            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"generationConfig":{}}',
             b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],'
             b'"system_instruction":{"parts":[{"text":"s"}]}}',
-            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"tools":[{"functionDeclarations":'
-            b'[{"name":"f","description":""}]}]}',
             b'{"contents":[]',
         ],
     )
     def test_left_to_the_general_path(self, body: bytes) -> None:
         assert fast_gemini(body) is None
         assert not same(body, "gemini")
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"model":"m"}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"model":7}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"generationConfig":{}}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"tools":[{"functionDeclarations":'
+            b'[{"name":"f","description":""}]},{"googleSearch":{}}],"toolConfig":'
+            b'{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"}]}],"systemInstruction":'
+            b'{"role":"system","parts":[{"text":"s"}]},"safetySettings":[],"cachedContent":"c",'
+            b'"labels":{"k":"v"},"generationConfig":{"responseModalities":["TEXT"],'
+            b'"thinkingConfig":{"thinkingBudget":128,"includeThoughts":true},'
+            b'"responseMimeType":"application/json","responseJsonSchema":{"type":"object"},'
+            b'"max_output_tokens":5}}',
+            b'{"contents":[{"role":"user","parts":[{"text":"a"},{"fileData":{"fileUri":"gs://b/f"}},'
+            b'{"fileData":{"mimeType":"image/png","fileUri":"gs://b/i"}},{"inlineData":'
+            b'{"mimeType":"image/png","data":"_-8"}}]},{"role":"model","parts":[{"text":"r",'
+            b'"thought":true,"thoughtSignature":"c2ln"},{"text":"x","thoughtSignature":"c2ln"},'
+            b'{"functionCall":{"name":"f","args":{},"id":"c"},"thoughtSignature":"c2ln"}]},'
+            b'{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"result":"r"},'
+            b'"id":"c"}}]},{"role":"model","parts":[{"text":"y","thoughtSignature":"c2ln"}]}]}',
+        ],
+    )
+    def test_taken_as_the_general_path_reads_them(self, body: bytes) -> None:
+        assert same(body, "gemini")
 
     @pytest.mark.parametrize(
         "body",
