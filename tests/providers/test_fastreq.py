@@ -2,8 +2,8 @@
 
 They read recorded requests, and what ``convert`` writes for their family
 (read back for the preflight): both are checked here against the general
-decoders, for Anthropic and Gemini; for OpenAI Chat, what ``convert`` writes
-(its recorded requests are checked in ``test_openai.py``).
+decoders, for Anthropic, Gemini and Responses; for OpenAI Chat, what
+``convert`` writes (its recorded requests are checked in ``test_openai.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from corpus import corpus, curated, needs_corpus
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_direct import PERF, requests, usual_requests
 
@@ -27,14 +27,19 @@ from chatcodec.providers.gemini._decode import general_request as general_gemini
 from chatcodec.providers.gemini._fastreq import fast_request as fast_gemini
 from chatcodec.providers.openai._decode import general_request as general_openai
 from chatcodec.providers.openai._fastreq import fast_request as fast_openai
+from chatcodec.providers.openai_responses._fastreq import fast_request as fast_responses
+from chatcodec.providers.openai_responses._request import general_request as general_responses
+from strategies import strict_conversations
 
 FAMILIES = providers.NAMES
 TARGETS = ("anthropic", "gemini")
-READ_BACK = (*TARGETS, "openai")
+RECORDED = (*TARGETS, "openai-responses")
+READ_BACK = (*RECORDED, "openai")
 PATHS: dict[str, tuple[Callable[[bytes], Any], Callable[[bytes], cc.Request]]] = {
     "anthropic": (fast_anthropic, general_anthropic),
     "gemini": (fast_gemini, general_gemini),
     "openai": (fast_openai, general_openai),
+    "openai-responses": (fast_responses, general_responses),
 }
 
 
@@ -66,14 +71,14 @@ def every_request() -> list[Any]:
 def recorded(kind: str) -> list[Any]:
     params = [
         pytest.param(family, param.values[0], id=f"{family}:{param.id}")
-        for family in TARGETS
+        for family in RECORDED
         for param in (corpus(family, "request") if kind == "corpus" else curated(family, "request"))
     ]
     return needs_corpus(params, width=2) if kind == "corpus" else params
 
 
 class TestRecorded:
-    """Recorded Anthropic and Gemini requests."""
+    """Recorded Anthropic, Gemini and Responses requests."""
 
     @pytest.mark.parametrize(("family", "path"), recorded("corpus"))
     def test_corpus(self, family: str, path: Path) -> None:
@@ -132,6 +137,16 @@ class TestReadBack:
         except cc.ChatCodecError:
             return
         same(out, target)
+
+
+class TestWritten:
+    """Any strict conversation written by a family's encoder reads the same on both paths."""
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(messages=strict_conversations(), family=st.sampled_from(RECORDED))
+    def test_generated(self, messages: list[cc.Message], family: str) -> None:
+        body = providers.get(family).encode_request(cc.Request(tuple(messages), model="m"))
+        same(body, family)
 
 
 class TestAnthropicDeclines:
@@ -297,3 +312,64 @@ class TestGeminiDeclines:
     )
     def test_hints_as_the_general_path_writes_them(self, body: bytes) -> None:
         assert same(body, "gemini")
+
+
+class TestResponsesDeclines:
+    """What the Responses general path keeps opaque or as sent is left to it."""
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"input":[{"role":"assistant","content":[{"type":"output_text","text":"a",'
+            b'"annotations":[]}]}]}',
+            b'{"input":[{"type":"web_search_call","id":"w","status":"completed","action":{}}]}',
+            b'{"input":[{"role":"user","content":""}]}',
+            b'{"input":[{"role":"tool","content":"a"}]}',
+            b'{"input":[{"type":"function_call","call_id":"c","name":"f","arguments":{}}]}',
+            b'{"input":[{"type":"function_call_output","call_id":"c","output":"r","role":"user"}]}',
+            b'{"input":[{"type":"reasoning","summary":[],"encrypted_content":null}]}',
+            b'{"input":[{"role":"user","content":[{"type":"input_image","file_id":"f"}]}]}',
+            b'{"input":[{"role":"system","content":[{"type":"input_text","text":""}]}]}',
+            b'{"input":"a","model":null}',
+            b'{"input":"a","moderation":true}',
+            b"[]",
+            b"{",
+        ],
+    )
+    def test_left_to_the_general_path(self, body: bytes) -> None:
+        assert fast_responses(body) is None
+        assert not same(body, "openai-responses")
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"model":"m","input":"a","instructions":"s","max_output_tokens":5,"store":false,'
+            b'"include":["reasoning.encrypted_content"],"previous_response_id":"r",'
+            b'"reasoning":{"effort":"low"},"text":{"format":{"type":"json_object"}},'
+            b'"tool_choice":"auto","parallel_tool_calls":true,"temperature":1,"top_p":0.5,'
+            b'"stream":true,"user":"u"}',
+            b'{"input":"","instructions":"","tools":[],"reasoning":{"effort":"x"},'
+            b'"text":{"verbosity":"low"},"tool_choice":{"type":"function","name":"f"}}',
+            b'{"input":[]}',
+            b'{"input":[{"type":"message","role":"developer","content":[{"type":"input_text",'
+            b'"text":"a"},{"type":"input_text","text":"b"}]},{"role":"system","content":"s",'
+            b'"id":"i"},{"role":"user","content":[{"type":"input_text","text":"a"},'
+            b'{"type":"input_image","image_url":"data:image/png;base64,AA==","detail":"low"},'
+            b'{"type":"input_image","image_url":"https://x/y.png"},{"type":"input_file",'
+            b'"file_data":"data:application/pdf;base64,AA==","filename":"f.pdf"},'
+            b'{"type":"input_file","file_id":"f1"},{"type":"input_file","file_url":"https://x/f"},'
+            b'{"type":"input_file","file_data":"AA=="}]}]}',
+            b'{"input":[{"role":"user","content":"a"},{"type":"reasoning","id":"rs","summary":['
+            b'{"type":"summary_text","text":"x"},{"type":"summary_text","text":"y"}],'
+            b'"encrypted_content":"e"},{"type":"reasoning","summary":[]},{"role":"assistant",'
+            b'"content":"t","phase":"final"},{"type":"function_call","call_id":"c","name":"f",'
+            b'"arguments":"{}","id":"fc","status":"completed","namespace":"n"},'
+            b'{"type":"function_call","call_id":"d","name":"g","arguments":"{x"},'
+            b'{"type":"custom_tool_call","call_id":"e","name":"h","input":"raw"},'
+            b'{"type":"function_call_output","call_id":"c","output":"r"},'
+            b'{"type":"custom_tool_call_output","call_id":"e","output":[{"type":"input_text",'
+            b'"text":"o"}]},{"type":"message","role":"assistant","content":"done"}]}',
+        ],
+    )
+    def test_taken_as_the_general_path_reads_them(self, body: bytes) -> None:
+        assert same(body, "openai-responses")
