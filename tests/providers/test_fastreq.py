@@ -56,6 +56,11 @@ def same(body: bytes, family: str = "anthropic") -> bool:
     if fast is None:
         return False
     assert fast == general
+    # The keys kept as sent in the body's order: a family without a place for
+    # them reports each one, in that order.
+    assert [list(own) for own in (fast.extras or {}).values()] == [
+        list(own) for own in (general.extras or {}).values()
+    ]
     return True
 
 
@@ -169,6 +174,8 @@ class TestAnthropicDeclines:
             b'{"messages":[{"role":"user","content":"a"}],"tool_choice":{"type":"auto","name":"f"}}',
             b'{"messages":[{"role":"user","content":"a"}],"tool_choice":{"type":"tool"}}',
             b'{"messages":[{"role":"user","content":"a"}],"model":null}',
+            b'{"messages":[{"role":"user","content":[{"type":"text","text":"a",'
+            b'"cache_control":{"type":"other"}}]}]}',
             b"[]",
             b"{",
         ],
@@ -206,7 +213,7 @@ class TestAnthropicDeclines:
             b'{"messages":[{"role":"user","content":"a"}],"output_config":{"effort":"low"}}',
             b'{"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral",'
             b'"ttl":"1h"}}],"messages":[{"role":"user","content":[{"type":"text","text":"a",'
-            b'"cache_control":{"type":"other"}},{"type":"image","source":{"type":"url",'
+            b'"cache_control":{"type":"ephemeral"}},{"type":"image","source":{"type":"url",'
             b'"url":"https://x/y.png"},"cache_control":{"type":"ephemeral"}},'
             b'{"type":"document","source":{"type":"base64","media_type":"application/pdf",'
             b'"data":"JVBE"}},{"type":"document","source":{"type":"url","url":"https://x/y.pdf"}},'
@@ -332,6 +339,8 @@ class TestResponsesDeclines:
             b'{"input":[{"role":"system","content":[{"type":"input_text","text":""}]}]}',
             b'{"input":"a","model":null}',
             b'{"input":"a","moderation":true}',
+            b'{"input":[{"type":"function_call","call_id":"c","name":"f","arguments":"{}",'
+            b'"status":"completed","id":"fc"}]}',
             b"[]",
             b"{",
         ],
@@ -363,7 +372,7 @@ class TestResponsesDeclines:
             b'{"type":"summary_text","text":"x"},{"type":"summary_text","text":"y"}],'
             b'"encrypted_content":"e"},{"type":"reasoning","summary":[]},{"role":"assistant",'
             b'"content":"t","phase":"final"},{"type":"function_call","call_id":"c","name":"f",'
-            b'"arguments":"{}","id":"fc","status":"completed","namespace":"n"},'
+            b'"arguments":"{}","namespace":"n"},'
             b'{"type":"function_call","call_id":"d","name":"g","arguments":"{x"},'
             b'{"type":"custom_tool_call","call_id":"e","name":"h","input":"raw"},'
             b'{"type":"function_call_output","call_id":"c","output":"r"},'
@@ -373,3 +382,15 @@ class TestResponsesDeclines:
     )
     def test_taken_as_the_general_path_reads_them(self, body: bytes) -> None:
         assert same(body, "openai-responses")
+
+    def test_kept_keys_in_the_body_order(self) -> None:
+        body = (
+            b'{"store":false,"input":"a","background":true,"include":["file_search_call.results"]}'
+        )
+        assert same(body, "openai-responses")
+        _, report = cc.convert(body, source="openai-responses", target="anthropic", model="m")
+        assert [loss.path.rsplit(".", 1)[1] for loss in report.losses] == [
+            "store",
+            "background",
+            "include",
+        ]

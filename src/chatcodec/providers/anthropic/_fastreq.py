@@ -36,7 +36,7 @@ from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import ToolCall
 from .._cache import read_cache_control
-from .._fastpath import GIVE_UP, carrier
+from .._fastpath import GIVE_UP, carrier, in_wire_order
 from .._wire import encode_body
 from ._decode import _output_config, _tool, _with
 from ._settings import read_settings
@@ -172,6 +172,7 @@ def fast_request(body: bytes | str) -> Request | None:
         r = _decoder.decode(body)
         own: dict[str, Any] = {}
         _carry(r, own)
+        own = in_wire_order(body, own)
         messages: list[Message] = []
         system = r.system
         if type(system) is str:
@@ -243,7 +244,8 @@ def _cache(value: Any) -> tuple[CachePoint | None, dict[str, Any] | None]:
         return None, None
     point = read_cache_control(value)
     if point is None:
-        return None, {"cache_control": value}  # another form, kept as sent
+        # Another form is kept as sent, in the block's order of keys: the general path's.
+        raise _Decline
     return point, None
 
 

@@ -27,7 +27,7 @@ from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPa
 from ..._exchange import Request
 from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
 from ..._tools import ToolCall
-from .._fastpath import GIVE_UP, carrier
+from .._fastpath import GIVE_UP, carrier, in_wire_order
 from .._wire import base64_form, to_standard_base64
 from ._common import B64, NAME, NO_MIME, mark_unsigned, snake_hint
 from ._decode_fields import FieldDecoder
@@ -120,6 +120,7 @@ def fast_request(body: bytes | str) -> Request | None:
         messages: list[Message] = []
         extras: dict[str, Any] = {}
         _carry(r, extras)
+        extras = in_wire_order(body, extras)
         fields: dict[str, Any] = {}
         reader = _Fields()
         if r.systemInstruction is not UNSET:

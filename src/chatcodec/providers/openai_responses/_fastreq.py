@@ -29,7 +29,7 @@ from ..._errors import ValidationError
 from ..._exchange import Request, Tool
 from ..._messages import DeveloperMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
-from .._fastpath import GIVE_UP, carrier
+from .._fastpath import GIVE_UP, carrier, in_wire_order
 from ..openai._common import split_data_url
 from . import _request as general  # its readers of tools, tool choice, text and reasoning
 from ._common import NAME, SUMMARY_JOIN, encode_json, extras
@@ -131,6 +131,7 @@ def fast_request(body: bytes | str) -> Request | None:
         r = _decoder.decode(body)
         own: dict[str, Any] = {}
         _carry(r, own)
+        own = in_wire_order(body, own)
         messages: list[Message] = []
         instructions = r.instructions
         if type(instructions) is str:
@@ -217,6 +218,9 @@ def _own(item: _Item) -> dict[str, Any]:
         or item.phase is not UNSET
     ):
         _carry_item(item, own)
+        if len(own) > 1:
+            # The general path keeps them in the item's order, which the Struct lost.
+            raise _Decline
     return own
 
 
