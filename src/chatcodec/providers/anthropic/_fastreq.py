@@ -57,73 +57,77 @@ class _Wire(Struct, forbid_unknown_fields=True, gc=False):
     pass
 
 
-class _Text(_Wire, tag_field="type", tag="text", kw_only=True):
-    text: str
+# Blocks and sources are flat Structs told apart by their ``type`` in Python,
+# not tagged unions: a tag sent after a large value (a base64 image, sorted
+# keys) makes a tagged decode read that value twice at every level.
+class _Source(_Wire, kw_only=True):
+    type: str
+    media_type: str | UnsetType = UNSET
+    data: str | UnsetType = UNSET
+    url: str | UnsetType = UNSET
+    file_id: str | UnsetType = UNSET
+
+
+class _Block(_Wire, kw_only=True):
+    type: str
+    text: str | UnsetType = UNSET
+    source: _Source | UnsetType = UNSET
     cache_control: Any = UNSET
-
-
-class _Base64(_Wire, tag_field="type", tag="base64"):
-    media_type: str
-    data: str
-
-
-class _Url(_Wire, tag_field="type", tag="url"):
-    url: str
-
-
-class _FileId(_Wire, tag_field="type", tag="file"):
-    file_id: str
-
-
-class _PlainText(_Wire, tag_field="type", tag="text"):
-    media_type: Literal["text/plain"]
-    data: str
-
-
-class _Image(_Wire, tag_field="type", tag="image", kw_only=True):
-    source: _Base64 | _Url
-    cache_control: Any = UNSET
-
-
-class _Document(_Wire, tag_field="type", tag="document", kw_only=True):
-    source: _Base64 | _Url | _FileId | _PlainText
-    cache_control: Any = UNSET
-
-
-class _ToolUse(_Wire, tag_field="type", tag="tool_use", kw_only=True):
-    id: str
-    name: str
-    input: dict[str, Any]
-    cache_control: Any = UNSET
-    caller: Any = UNSET
-
-
-class _ToolResult(_Wire, tag_field="type", tag="tool_result", kw_only=True):
-    tool_use_id: str
-    content: str | list[_Text | _Image | _Document] | UnsetType = UNSET
+    tool_use_id: str | UnsetType = UNSET
+    content: str | list[_Block] | UnsetType = UNSET
     is_error: bool | UnsetType = UNSET
-    cache_control: Any = UNSET
-
-
-class _Thinking(_Wire, tag_field="type", tag="thinking", kw_only=True):
-    thinking: str
+    id: str | UnsetType = UNSET
+    name: str | UnsetType = UNSET
+    input: dict[str, Any] | UnsetType = UNSET
+    caller: Any = UNSET
+    thinking: str | UnsetType = UNSET
     signature: str | UnsetType = UNSET
+    data: str | UnsetType = UNSET
 
 
-class _Redacted(_Wire, tag_field="type", tag="redacted_thinking"):
-    data: str
+class _Turn(_Wire):
+    role: Literal["user", "assistant"]
+    content: str | list[_Block]
 
 
-class _Turn(_Wire, tag_field="role"):
-    pass
+_FIELDS = tuple(name for name in _Block.__struct_fields__ if name != "type")
+# The fields each kind of block may have (beside ``type``), and those it must.
+_KINDS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = FrozenMap(
+    {
+        "text": (frozenset({"text", "cache_control"}), frozenset({"text"})),
+        "image": (frozenset({"source", "cache_control"}), frozenset({"source"})),
+        "document": (frozenset({"source", "cache_control"}), frozenset({"source"})),
+        "tool_result": (
+            frozenset({"tool_use_id", "content", "is_error", "cache_control"}),
+            frozenset({"tool_use_id"}),
+        ),
+        "tool_use": (
+            frozenset({"id", "name", "input", "cache_control", "caller"}),
+            frozenset({"id", "name", "input"}),
+        ),
+        "thinking": (frozenset({"thinking", "signature"}), frozenset({"thinking"})),
+        "redacted_thinking": (frozenset({"data"}), frozenset({"data"})),
+    }
+)
+_TEXT = frozenset({"text"})
+_USER = frozenset({"text", "image", "document", "tool_result"})
+_PARTS = frozenset({"text", "image", "document"})
+_ASSISTANT = frozenset({"text", "tool_use", "thinking", "redacted_thinking"})
 
 
-class _User(_Turn, tag="user"):
-    content: str | list[_Text | _Image | _Document | _ToolResult]
-
-
-class _Assistant(_Turn, tag="assistant"):
-    content: str | list[_Text | _ToolUse | _Thinking | _Redacted]
+def _check(block: _Block, kinds: frozenset[str]) -> str:
+    """The block's kind, if it is one of ``kinds`` with its fields and no other."""
+    kind = block.type
+    if kind not in kinds:
+        raise _Decline  # kept opaque by the general path
+    allowed, required = _KINDS[kind]
+    for name in _FIELDS:
+        if getattr(block, name) is UNSET:
+            if name in required:
+                raise _Decline
+        elif name not in allowed:
+            raise _Decline
+    return kind
 
 
 class _Choice(_Wire, kw_only=True):
@@ -135,8 +139,8 @@ class _Choice(_Wire, kw_only=True):
 class _Request(_Wire, kw_only=True):
     model: str | UnsetType = UNSET
     max_tokens: int | UnsetType = UNSET
-    system: str | list[_Text] | UnsetType = UNSET
-    messages: list[_User | _Assistant]
+    system: str | list[_Block] | UnsetType = UNSET
+    messages: list[_Turn]
     tools: list[dict[str, Any]] | UnsetType = UNSET  # read by the general path's _tool
     tool_choice: _Choice | UnsetType = UNSET
     temperature: int | float | UnsetType = UNSET
@@ -180,28 +184,32 @@ def fast_request(body: bytes | str) -> Request | None:
                 return None  # kept in extras by the general path
             messages.append(SystemMessage(system))
         elif type(system) is list:
-            if not system or not all(block.text for block in system):
+            for block in system:
+                if _check(block, _TEXT) != "text" or not block.text:
+                    return None
+            if not system:
                 return None
             lone = len(system) == 1
             for block in system:
+                text: Any = block.text
                 cache, rest = _cache(block.cache_control)
                 if lone:
                     rest = {**(rest or {}), "~form": "blocks"}
                 messages.append(
-                    SystemMessage(block.text, extras={NAME: rest} if rest else None, cache=cache)
+                    SystemMessage(text, extras={NAME: rest} if rest else None, cache=cache)
                 )
-        previous: type | None = None
+        previous: str | None = None
         for turn in r.messages:
-            kind = type(turn)
+            role = turn.role
             first = len(messages)
-            if kind is _User:
+            if role == "user":
                 _user(turn.content, messages)
             else:
                 messages.append(_assistant(turn.content))
-            if kind is previous:
+            if role == previous:
                 # A second turn of one role: marked as the general path marks it.
                 messages[first] = _with(messages[first], {"~turn": "new"})
-            previous = kind
+            previous = role
         choice = parallel = None
         if r.tool_choice is not UNSET:
             choice, parallel = _choice(r.tool_choice)
@@ -260,48 +268,65 @@ def _choice(value: _Choice) -> tuple[ToolChoice, bool | None]:
     return ToolChoice(mode, None if name is UNSET else name), parallel
 
 
-def _text(block: _Text) -> TextPart:
+def _text(block: _Block) -> TextPart:
+    text: Any = block.text
     cache, rest = _cache(block.cache_control)
-    if not block.text:
+    if not text:
         # An empty block is kept for the way back (the encoder drops it otherwise).
         rest = {**(rest or {}), "~keep": True}
-    return TextPart(block.text, extras={NAME: rest} if rest else None, cache=cache)
+    return TextPart(text, extras={NAME: rest} if rest else None, cache=cache)
 
 
-def _media(block: _Image | _Document) -> ContentPart:
+def _media(block: _Block, image: bool) -> ContentPart:
     """An image or document block, as the general path's ``_media`` reads it, or declined."""
     cache, rest = _cache(block.cache_control)
     extras = {NAME: rest} if rest else None
-    source: Any = block.source  # told apart by type(), which mypy does not narrow by
-    kind = type(source)
-    image = type(block) is _Image
-    if kind is _Base64:
-        if not source.media_type:
+    source: Any = block.source
+    kind = source.type
+    url, file_id = source.url, source.file_id
+    data, media_type = source.data, source.media_type
+    if kind == "base64" or kind == "text":
+        if data is UNSET or media_type is UNSET or url is not UNSET or file_id is not UNSET:
+            raise _Decline
+        if kind == "text":
+            if image or media_type != "text/plain":
+                raise _Decline
+            try:
+                data = base64.b64encode(data.encode()).decode("ascii")
+            except UnicodeError:
+                raise _Decline from None
+            return FilePart(data=data, media_type=media_type, extras=extras, cache=cache)
+        if not media_type:
             raise _Decline
         if image:
-            return ImagePart(
-                data=source.data, media_type=source.media_type, extras=extras, cache=cache
-            )
-        if source.media_type != "application/pdf":
+            return ImagePart(data=data, media_type=media_type, extras=extras, cache=cache)
+        if media_type != "application/pdf":
             raise _Decline  # another base64 document: kept opaque
-        return FilePart(data=source.data, media_type=source.media_type, extras=extras, cache=cache)
-    if kind is _Url:
-        if source.url.startswith("data:"):
+        return FilePart(data=data, media_type=media_type, extras=extras, cache=cache)
+    if data is not UNSET or media_type is not UNSET:
+        raise _Decline
+    if kind == "url" and url is not UNSET and file_id is UNSET:
+        if url.startswith("data:"):
             raise _Decline
         if image:
-            return ImagePart(url=source.url, extras=extras, cache=cache)
-        return FilePart(url=source.url, extras=extras, cache=cache)
-    if kind is _FileId:
-        return FilePart(file_id=source.file_id, extras=extras, cache=cache)
-    try:
-        data = base64.b64encode(source.data.encode()).decode("ascii")
-    except UnicodeError:
-        raise _Decline from None
-    return FilePart(data=data, media_type="text/plain", extras=extras, cache=cache)
+            return ImagePart(url=url, extras=extras, cache=cache)
+        return FilePart(url=url, extras=extras, cache=cache)
+    if kind == "file" and file_id is not UNSET and url is UNSET and not image:
+        return FilePart(file_id=file_id, extras=extras, cache=cache)
+    raise _Decline  # kept opaque by the general path
 
 
-def _result(block: _ToolResult) -> ToolMessage:
-    if not block.tool_use_id:
+def _part(block: _Block) -> ContentPart:
+    """A block of a user turn or of a tool result: text, image or document."""
+    kind = _check(block, _PARTS)
+    if kind == "text":
+        return _text(block)
+    return _media(block, kind == "image")
+
+
+def _result(block: _Block) -> ToolMessage:
+    tool_use_id: Any = block.tool_use_id
+    if not tool_use_id:
         raise _Decline
     cache, rest = _cache(block.cache_control)
     error = block.is_error
@@ -315,9 +340,9 @@ def _result(block: _ToolResult) -> ToolMessage:
         content = ""
         rest = {**(rest or {}), "~content": "absent"}
     else:
-        content = tuple([_text(b) if type(b) is _Text else _media(b) for b in raw])
+        content = tuple([_part(b) for b in raw])
     extras = {NAME: rest} if rest else None
-    return ToolMessage(block.tool_use_id, content, error is True, extras=extras, cache=cache)
+    return ToolMessage(tool_use_id, content, error is True, extras=extras, cache=cache)
 
 
 def _user(content: Any, out: list[Message]) -> None:
@@ -332,18 +357,16 @@ def _user(content: Any, out: list[Message]) -> None:
     first = len(out)
     after_user = False
     for block in content:
-        kind = type(block)
-        if kind is _ToolResult:
+        if block.type == "tool_result":
+            _check(block, _USER)
             if parts:
                 out.append(UserMessage(tuple(parts)))
                 parts = []
             if len(out) > first and type(out[-1]) is UserMessage:
                 after_user = True
             out.append(_result(block))
-        elif kind is _Text:
-            parts.append(_text(block))
         else:
-            parts.append(_media(block))
+            parts.append(_part(block))
     if parts:
         out.append(UserMessage(tuple(parts)))
     if after_user:
@@ -358,25 +381,26 @@ def _assistant(content: Any) -> AssistantMessage:
     calls: list[ToolCall] = []
     order: list[str] = []
     for block in content:
-        kind = type(block)
-        if kind is _ToolUse:
-            if not block.id or not block.name:
+        kind = _check(block, _ASSISTANT)
+        b: Any = block  # its fields checked above, which mypy does not see
+        if kind == "tool_use":
+            if not b.id or not b.name:
                 raise _Decline
-            cache, rest = _cache(block.cache_control)
-            if block.caller is not UNSET:
-                rest = {"caller": block.caller, **(rest or {})}
-            arguments = Raw(encode_body(block.input))
+            cache, rest = _cache(b.cache_control)
+            if b.caller is not UNSET:
+                rest = {"caller": b.caller, **(rest or {})}
+            arguments = Raw(encode_body(b.input))
             extras = {NAME: rest} if rest else None
-            calls.append(ToolCall(block.id, block.name, arguments, extras=extras, cache=cache))
+            calls.append(ToolCall(b.id, b.name, arguments, extras=extras, cache=cache))
             order.append("t")
             continue
-        if kind is _Text:
-            parts.append(_text(block))
-        elif kind is _Thinking:
-            signature = None if block.signature is UNSET else block.signature
-            parts.append(ReasoningPart(block.thinking, signature, None, NAME))
+        if kind == "text":
+            parts.append(_text(b))
+        elif kind == "thinking":
+            signature = None if b.signature is UNSET else b.signature
+            parts.append(ReasoningPart(b.thinking, signature, None, NAME))
         else:
-            parts.append(ReasoningPart("", None, block.data, NAME))
+            parts.append(ReasoningPart("", None, b.data, NAME))
         order.append("c")
     extras = None
     if calls:
