@@ -6,10 +6,11 @@ process: once converting every recorded request of the source family to the
 target once (as ``bench_distribution.py`` does, preflight included) and once
 doing nothing but the same imports and reading; the difference, divided by the
 number of conversions, is the count per conversion (a request refused as
-malformed is tried, and not counted). Compare two source trees by running it
-with ``PYTHONPATH`` set to each one's ``src``.
+malformed is tried, and not counted). A pair with no target (``anthropic:``)
+counts decoding the source alone (``decode_request``). Compare two source trees
+by running it with ``PYTHONPATH`` set to each one's ``src``.
 
-Usage: python perf/count_distribution.py anthropic:openai [openai:anthropic ...]
+Usage: python perf/count_distribution.py anthropic:openai [openai:anthropic anthropic: ...]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import chatcodec as cc
 from bench_distribution import CORPUS, MAX_TOKENS, MODELS, recorded_requests
+from chatcodec import providers
 
 PERF = Path(__file__).resolve().parent
 
@@ -29,7 +31,15 @@ PERF = Path(__file__).resolve().parent
 def workload(source: str, target: str, run: bool) -> None:
     bodies = [body for _, body in recorded_requests(CORPUS)[source]]
     converted = 0
-    if run:
+    if run and not target:
+        decode = providers.get(source).decode_request
+        for body in bodies:
+            try:
+                decode(body)
+            except cc.ChatCodecError:
+                continue
+            converted += 1
+    elif run:
         for body in bodies:
             try:
                 cc.convert(
@@ -73,7 +83,8 @@ def main() -> None:
     for pair in sys.argv[1:]:
         base, _ = instructions(pair, run=False)
         full, count = instructions(pair, run=True)
-        print(f"{pair}: {count} conversions, {(full - base) / count:,.0f} instructions each")
+        done = "conversions" if pair.split(":")[1] else "decodes"
+        print(f"{pair}: {count} {done}, {(full - base) / count:,.0f} instructions each")
 
 
 if __name__ == "__main__":

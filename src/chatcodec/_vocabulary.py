@@ -1893,6 +1893,7 @@ NAMES = frozenset(
         "in",
         "in_progress",
         "in_progress_at",
+        "in_wire_order",
         "include",
         "includeRaiReason",
         "includeSafetyAttributes",

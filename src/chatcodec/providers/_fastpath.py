@@ -30,11 +30,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from msgspec import UNSET, Struct
+import msgspec
+from msgspec import UNSET, Raw, Struct
 
 from .._errors import DECODE_FAILURES, DepthError, ValidationError
 
-__all__ = ["GIVE_UP", "Wire", "carrier"]
+__all__ = ["GIVE_UP", "Wire", "carrier", "in_wire_order"]
 
 GIVE_UP = (*DECODE_FAILURES, ValidationError, DepthError)
 """What makes a fast path return ``None``: a body it does not decode or map.
@@ -88,3 +89,20 @@ def carrier(
     carry: Callable[[Any, dict[str, Any]], None] = scope["carry"]
     carry.__qualname__ = f"carrier.<{struct.__name__}>"
     return carry
+
+
+_keyed = msgspec.json.Decoder(dict[str, Raw])
+
+
+def in_wire_order(body: bytes | str, own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` (top-level keys a fast path kept as sent) in the order the body sends them.
+
+    A general path keeps the keys it does not read in the body's order, and
+    a family that has no place for them reports each one, in that order. A
+    typed decode gives them in the Struct's order: when it kept more than one,
+    this reads the body's top-level keys again (in C, the values skipped) to
+    put them back in place.
+    """
+    if len(own) < 2:
+        return own
+    return {key: own[key] for key in _keyed.decode(body) if key in own}

@@ -1,39 +1,40 @@
 """The fast path of the request decoder: typed wire Structs for the usual requests.
 
-The usual ``generateContent`` request, as the encoder writes it (camelCase
-keys; user and model contents of text, thoughts, inline data, function calls
-with their ids and the results that answer them; one group of function
-declarations; the tool mode and the common generation settings) decodes
-straight into the private Structs below and maps to the canonical form
-without a scan of leftover keys. It is also what ``convert`` reads back from
-its own output for the preflight. Anything else (a snake_case key, a key the
-Structs do not name, a call without an id, a result that is not the answer
-to the call before it, a value only the general path keeps) fails the typed
-decode or is declined here, and the caller takes the general path
-(:mod:`._decode`), which gives the same result.
+The usual ``generateContent`` request's contents, as Gemini and the encoder
+write them (camelCase keys; user and model contents of text, thoughts with
+their signatures, inline data and file references, function calls with
+their ids and the results that answer them) decode straight into the
+private Structs below and map to the canonical form without a scan of
+leftover keys; the other fields (the system instruction, tools, tool
+config, generation config) are read by the general path's own functions
+(:class:`._decode_fields.FieldDecoder`). It is also what ``convert`` reads
+back from its own output for the preflight. Anything else (a snake_case key
+in the contents, a key the Structs do not name, a call without an id, a
+result that is not the answer to the call before it, a value only the
+general path keeps) fails the typed decode or is declined here, and the
+caller takes the general path (:mod:`._decode`), which gives the same
+result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
-from ..._exchange import Request, ResponseFormat, ToolChoice
-from ..._frozen import FrozenMap
-from ..._messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
-from ..._tools import ToolCall, ToolDefinition
-from .._fastpath import GIVE_UP
-from .._wire import base64_form
-from ._common import NAME, mark_unsigned
+from ..._exchange import Request
+from ..._messages import AssistantMessage, Message, ToolMessage, UserMessage
+from ..._tools import ToolCall
+from .._fastpath import GIVE_UP, carrier, in_wire_order
+from .._wire import base64_form, to_standard_base64
+from ._common import B64, NAME, NO_MIME, mark_unsigned, snake_hint
+from ._decode_fields import FieldDecoder
 
 __all__ = ["fast_request"]
 
 _encode = msgspec.json.Encoder().encode
-_MODES: Mapping[str, Any] = FrozenMap({"AUTO": "auto", "ANY": "required", "NONE": "none"})
 _WRAPS = frozenset(("result", "error"))
 
 
@@ -62,10 +63,17 @@ class _Inline(_Wire):
     data: str
 
 
+class _FileData(_Wire, kw_only=True):
+    mimeType: str | UnsetType = UNSET  # noqa: N815
+    fileUri: str  # noqa: N815
+
+
 class _Part(_Wire, kw_only=True):
     text: str | UnsetType = UNSET
     thought: bool | UnsetType = UNSET
+    thoughtSignature: str | UnsetType = UNSET  # noqa: N815
     inlineData: _Inline | UnsetType = UNSET  # noqa: N815
+    fileData: _FileData | UnsetType = UNSET  # noqa: N815
     functionCall: _Call | UnsetType = UNSET  # noqa: N815
     functionResponse: _Result | UnsetType = UNSET  # noqa: N815
 
@@ -75,55 +83,31 @@ class _Content(_Wire):
     parts: list[_Part]
 
 
-class _Text(_Wire):
-    text: str
+class _Fields(FieldDecoder):
+    """The general path's reader of the request's other fields, for one body."""
 
+    __slots__ = ("snakes",)
 
-class _System(_Wire):
-    parts: list[_Text]
-
-
-class _Declaration(_Wire, kw_only=True):
-    description: str | UnsetType = UNSET
-    name: str
-    parametersJsonSchema: dict[str, Any] | UnsetType = UNSET  # noqa: N815
-
-
-class _Group(_Wire):
-    functionDeclarations: list[_Declaration]  # noqa: N815
-
-
-class _Calling(_Wire):
-    mode: Literal["AUTO", "ANY", "NONE"]
-
-
-class _ToolConfig(_Wire):
-    functionCallingConfig: _Calling  # noqa: N815
-
-
-class _Generation(_Wire, kw_only=True):
-    maxOutputTokens: int | UnsetType = UNSET  # noqa: N815
-    temperature: int | float | UnsetType = UNSET
-    topP: int | float | UnsetType = UNSET  # noqa: N815
-    stopSequences: list[str] | UnsetType = UNSET  # noqa: N815
-    candidateCount: int | UnsetType = UNSET  # noqa: N815
-    topK: int | UnsetType = UNSET  # noqa: N815
-    seed: int | UnsetType = UNSET
-    presencePenalty: int | float | UnsetType = UNSET  # noqa: N815
-    frequencyPenalty: int | float | UnsetType = UNSET  # noqa: N815
-    responseMimeType: Literal["application/json", "text/plain"] | UnsetType = UNSET  # noqa: N815
+    def __init__(self) -> None:
+        self.snakes: set[str] = set()
 
 
 class _Request(_Wire, kw_only=True):
     contents: list[_Content]
-    systemInstruction: _System | UnsetType = UNSET  # noqa: N815
-    tools: list[_Group] | UnsetType = UNSET
-    toolConfig: _ToolConfig | UnsetType = UNSET  # noqa: N815
-    generationConfig: _Generation | UnsetType = UNSET  # noqa: N815
+    # Read by the general path's own functions (FieldDecoder), as it reads them.
+    systemInstruction: Any = UNSET  # noqa: N815
+    tools: Any = UNSET
+    toolConfig: Any = UNSET  # noqa: N815
+    generationConfig: Any = UNSET  # noqa: N815
+    model: Any = UNSET
+    # Kept as sent, in extras.
+    safetySettings: Any = UNSET  # noqa: N815
+    cachedContent: Any = UNSET  # noqa: N815
+    labels: Any = UNSET
 
 
 _decoder = msgspec.json.Decoder(_Request)
-_FORMATS: Mapping[str, Any] = FrozenMap({"application/json": "json_object", "text/plain": "text"})
+_carry = carrier(_Request, "safetySettings", "cachedContent", "labels")
 
 
 def fast_request(body: bytes | str) -> Request | None:
@@ -134,22 +118,34 @@ def fast_request(body: bytes | str) -> Request | None:
     try:
         r = _decoder.decode(body)
         messages: list[Message] = []
-        system = r.systemInstruction
-        if system is not UNSET:
-            if not system.parts or not all(part.text for part in system.parts):
-                return None  # kept as sent by the general path
-            messages.extend([SystemMessage(part.text) for part in system.parts])
-        _contents(r.contents, messages)
+        extras: dict[str, Any] = {}
+        _carry(r, extras)
+        extras = in_wire_order(body, extras)
         fields: dict[str, Any] = {}
+        reader = _Fields()
+        if r.systemInstruction is not UNSET:
+            system = reader.system(r.systemInstruction)
+            if system is None:
+                extras["systemInstruction"] = r.systemInstruction
+            else:
+                messages.extend(system)
+        _contents(r.contents, messages)
         if r.tools is not UNSET:
-            if len(r.tools) != 1 or not r.tools[0].functionDeclarations:
-                return None
-            fields["tools"] = tuple([_tool(d) for d in r.tools[0].functionDeclarations])
+            fields["tools"] = reader.tools(r.tools, extras)
         if r.toolConfig is not UNSET:
-            fields["tool_choice"] = ToolChoice(_MODES[r.toolConfig.functionCallingConfig.mode])
+            fields["tool_choice"] = reader.tool_config(r.toolConfig, extras)
         if r.generationConfig is not UNSET:
-            _generation(r.generationConfig, fields)
-        return Request(tuple(messages), **fields)
+            reader.generation(r.generationConfig, fields, extras)
+        model = r.model
+        if model is not UNSET:
+            if type(model) is str:
+                fields["model"] = model
+                extras["~model"] = "body"
+            else:
+                extras["model"] = model
+        if reader.snakes:
+            extras.update(snake_hint(reader.snakes))
+        return Request(tuple(messages), extras={NAME: extras} if extras else None, **fields)
     except (*GIVE_UP, _Decline):
         return None
 
@@ -176,16 +172,25 @@ def _assistant(parts: list[_Part], pending: list[tuple[str, str]]) -> AssistantM
                 raise _Decline
             if not call.name or not call.id:
                 raise _Decline  # an id is derived, a call without a name is invalid
-            calls.append(ToolCall(call.id, call.name, Raw(_encode(call.args))))
+            signature = part.thoughtSignature
+            extras = None if signature is UNSET else {NAME: {"thoughtSignature": signature}}
+            calls.append(ToolCall(call.id, call.name, Raw(_encode(call.args)), extras=extras))
             order.append("t")
             continue
         text = part.text
         if text is UNSET or _media(part) or part.functionResponse is not UNSET:
             raise _Decline  # kept opaque by the general path
+        signature = part.thoughtSignature
         if part.thought is True:
-            content.append(ReasoningPart(text))
+            if signature is UNSET:
+                content.append(ReasoningPart(text))
+            else:
+                content.append(ReasoningPart(text, signature=signature, provider=NAME))
         elif part.thought is UNSET:
-            content.append(TextPart(text))
+            if signature is UNSET:
+                content.append(TextPart(text))
+            else:
+                content.append(TextPart(text, extras={NAME: {"thoughtSignature": signature}}))
         else:
             raise _Decline
         order.append("c")
@@ -200,7 +205,7 @@ def _assistant(parts: list[_Part], pending: list[tuple[str, str]]) -> AssistantM
     body: Any
     if not content:
         body = None if calls else ()
-    elif len(content) == 1 and type(content[0]) is TextPart:
+    elif len(content) == 1 and type(content[0]) is TextPart and content[0].extras is None:
         body = content[0].text
     else:
         body = tuple(content)
@@ -208,7 +213,7 @@ def _assistant(parts: list[_Part], pending: list[tuple[str, str]]) -> AssistantM
 
 
 def _media(part: _Part) -> bool:
-    return part.inlineData is not UNSET
+    return part.inlineData is not UNSET or part.fileData is not UNSET
 
 
 def _user(
@@ -222,7 +227,12 @@ def _user(
             raise _Decline  # a second content of results: the general path marks it
         for part in parts:
             result = part.functionResponse
-            if result is UNSET or part.text is not UNSET or part.thought is not UNSET:
+            if (
+                result is UNSET
+                or part.text is not UNSET
+                or part.thought is not UNSET
+                or part.thoughtSignature is not UNSET
+            ):
                 raise _Decline
             if _media(part):
                 raise _Decline
@@ -230,15 +240,23 @@ def _user(
         return True
     others: list[ContentPart] = []
     for part in parts:
-        if part.functionResponse is not UNSET or part.thought is not UNSET:
+        if (
+            part.functionResponse is not UNSET
+            or part.thought is not UNSET
+            or part.thoughtSignature is not UNSET
+        ):
             raise _Decline
         inline = part.inlineData
         if part.text is not UNSET:
-            if inline is not UNSET:
+            if _media(part):
                 raise _Decline
             others.append(TextPart(part.text))
         elif inline is not UNSET:
+            if part.fileData is not UNSET:
+                raise _Decline
             others.append(_inline(inline))
+        elif part.fileData is not UNSET:
+            others.append(_file(part.fileData))
         else:
             raise _Decline
     content: Any = tuple(others)
@@ -250,13 +268,34 @@ def _user(
 
 def _inline(inline: _Inline) -> ContentPart:
     mime = inline.mimeType
-    if not mime or base64_form(inline.data) is not None:
-        raise _Decline  # the general path reads URL-safe or unpadded base64
+    if not mime:
+        raise _Decline
+    data = inline.data
+    extras = None
+    form = base64_form(data)
+    if form is not None:
+        # URL-safe or unpadded: standard base64 in the part, Gemini's spelling noted.
+        data = to_standard_base64(data)
+        extras = {NAME: {B64: form}}
     if mime.startswith("image/"):
-        return ImagePart(data=inline.data, media_type=mime)
+        return ImagePart(data=data, media_type=mime, extras=extras)
     if mime.startswith("audio/"):
-        return AudioPart(data=inline.data, media_type=mime)
-    return FilePart(data=inline.data, media_type=mime)
+        return AudioPart(data=data, media_type=mime, extras=extras)
+    return FilePart(data=data, media_type=mime, extras=extras)
+
+
+def _file(data: _FileData) -> ContentPart:
+    mime = data.mimeType
+    if mime is UNSET:
+        # No type said: none is guessed within Gemini, as the general path notes.
+        return FilePart(url=data.fileUri, extras={NAME: {NO_MIME: 1}})
+    if not mime:
+        raise _Decline
+    if mime.startswith("image/"):
+        return ImagePart(url=data.fileUri, media_type=mime)
+    if mime.startswith("audio/"):
+        return AudioPart(url=data.fileUri, media_type=mime)
+    return FilePart(url=data.fileUri, media_type=mime)
 
 
 def _result(result: _Result, pending: list[tuple[str, str]]) -> ToolMessage:
@@ -281,55 +320,3 @@ def _result(result: _Result, pending: list[tuple[str, str]]) -> ToolMessage:
     else:
         text = _encode(response).decode()
     return ToolMessage(result.id, text, is_error=error)
-
-
-def _tool(d: _Declaration) -> ToolDefinition:
-    description = d.description
-    if description == "":
-        raise _Decline  # canonically absent; kept for the way back
-    schema = d.parametersJsonSchema
-    if schema is not UNSET and schema.get("type") != "object":
-        raise _Decline
-    # A name or schema ToolDefinition refuses raises: the general path keeps it as sent.
-    return ToolDefinition(
-        d.name,
-        None if description is UNSET else description,
-        None if schema is UNSET else schema,
-        strict=False,
-    )
-
-
-def _generation(g: _Generation, fields: dict[str, Any]) -> None:
-    used = False
-    if g.maxOutputTokens is not UNSET:
-        fields["max_tokens"] = g.maxOutputTokens
-        used = True
-    if g.temperature is not UNSET:
-        fields["temperature"] = g.temperature
-        used = True
-    if g.topP is not UNSET:
-        fields["top_p"] = g.topP
-        used = True
-    if g.candidateCount is not UNSET:
-        fields["n"] = g.candidateCount
-        used = True
-    if g.topK is not UNSET:
-        fields["top_k"] = g.topK
-        used = True
-    if g.seed is not UNSET:
-        fields["seed"] = g.seed
-        used = True
-    if g.presencePenalty is not UNSET:
-        fields["presence_penalty"] = g.presencePenalty
-        used = True
-    if g.frequencyPenalty is not UNSET:
-        fields["frequency_penalty"] = g.frequencyPenalty
-        used = True
-    if g.stopSequences is not UNSET:
-        fields["stop"] = tuple(g.stopSequences)
-        used = True
-    if g.responseMimeType is not UNSET:
-        fields["response_format"] = ResponseFormat(_FORMATS[g.responseMimeType])
-        used = True
-    if not used:
-        raise _Decline  # an empty config is kept as sent

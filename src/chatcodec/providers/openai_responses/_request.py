@@ -38,6 +38,7 @@ from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
 from ._decode_items import read_items
 from ._encode_items import write_message
+from ._fastreq import fast_request
 
 __all__ = ["decode_request", "encode_request"]
 
@@ -107,6 +108,12 @@ def decode_request(body: bytes | str, *, max_bytes: int = MAX_BODY) -> Request:
     {'openai-responses': {'store': False, '~input': 'str'}}
     """
     check_size(body, max_bytes)
+    fast = fast_request(body)
+    return fast if fast is not None else general_request(body)
+
+
+def general_request(body: bytes | str) -> Request:
+    """:func:`decode_request` without the fast path: any shape, key by key."""
     obj = json_body(body)
     own = rest(obj, _REQUEST)
     messages: list[Message] = []
