@@ -105,6 +105,7 @@ CACHES = {
     "chatcodec._tools._GOOD_NAMES": "tool names that passed the name rule; at most 4096",
     "chatcodec.providers._direct._anthropic._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._gemini._WRITTEN": "a tool array written once; bounded",
+    "chatcodec.providers._direct._responses._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._source._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._stream_writer._FINISHES": "finish bodies by family; at most 256",
     "chatcodec.providers.anthropic._encode_parts.WIRE_IDS": "wire_id's answers; cleared at 4096",
