@@ -17,7 +17,7 @@ from chatcodec._convert import general_request
 from chatcodec._errors import ChatCodecError
 from chatcodec.providers._direct import direct_request
 
-TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock")
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
 # (model, max_tokens) as convert takes them: none, and the target's model with a limit
 FILLS = ((None, None), ("m", 1024))
 PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"

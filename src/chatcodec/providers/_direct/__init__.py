@@ -19,7 +19,7 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _gemini, _responses
+from . import _anthropic, _bedrock, _gemini, _ollama, _responses
 from ._source import Fallback, Read, read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
@@ -31,6 +31,7 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "gemini"): _gemini.write,
         ("openai", "openai-responses"): _responses.write,
         ("openai", "bedrock"): _bedrock.write,
+        ("openai", "ollama"): _ollama.write,
     }
 )
 
