@@ -15,7 +15,7 @@ import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
 from chatcodec._errors import ChatCodecError
-from chatcodec.providers._direct import direct_request
+from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
 TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
 # (model, max_tokens) as convert takes them: none, and the target's model with a limit
@@ -698,6 +698,34 @@ def usual_requests(draw: st.DrawFn) -> bytes:
 @given(body=usual_requests(), target=st.sampled_from(TARGETS))
 def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
     assert same(body, target, None, 1024)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    body=usual_requests(),
+    target=st.sampled_from(TARGETS),
+    stream=st.sampled_from([None, True, False]),
+)
+def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bool | None) -> None:
+    # What the general path gives for the body without "stream": true, and that reported first.
+    values = json.loads(body)
+    values.pop("stream", None)
+    if stream is not None:
+        values["stream"] = stream
+    model = "claude-sonnet-4-5" if target == "anthropic" else None
+    convert = direct("openai", target, model, 1024, batch=True)
+    assert convert is not None
+    done = convert(json.dumps(values).encode())
+    if stream is True:
+        del values["stream"]
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get("openai"), providers.get(target)
+    body = json.dumps(values).encode()
+    out, problems = general_request(reader, writer, body, model, 1024, True, losses)
+    assert problems == []
+    if stream is True:
+        losses.insert(0, cc.Loss("$.stream", BATCH_STREAM))
+    assert done == (out, losses)
 
 
 class TestModel:
