@@ -437,6 +437,22 @@ class TestDeclines:
         expected = taken is True or (taken == "not base64" and target != "ollama")
         assert same(body, target, None, 64) is expected
 
+    @pytest.mark.parametrize("target", ["openai-responses", "ollama"])
+    @pytest.mark.parametrize("model", [None, ""], ids=("none", "empty"))
+    def test_without_a_model_the_general_path_says_so(self, target: str, model: str | None) -> None:
+        # The Responses API and Ollama need a model: their preflights say so, the
+        # direct path leaves it to them. Bedrock takes it in the URL.
+        body = self.body(model=model)  # None: left out
+        report = cc.convert(body, source="openai", target=target, max_tokens=64)[1]
+        assert [p.path for p in report.problems] == ["$.model"]
+        assert not same(body, target, None, 64)
+        assert same(self.body(model=None), "bedrock", None, 64)
+
+    def test_a_token_limit_the_responses_api_refuses(self) -> None:
+        assert not same(self.body(), "openai-responses", None, 15)
+        assert same(self.body(), "openai-responses", None, 16)
+        assert not same(self.body(max_completion_tokens=8), "openai-responses", None, None)
+
     def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
         model = "claude-sonnet-4-5"
         report = cc.convert(self.body(), source="openai", target="anthropic", model=model)[1]
@@ -555,7 +571,7 @@ def _tool(draw: st.DrawFn) -> dict[str, Any]:
 
 
 _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
-    "model": st.sampled_from(["gpt-4o", "gemini-3-pro"]),
+    "model": st.sampled_from(["gpt-4o", "gemini-3-pro", ""]),
     "tools": st.lists(_tool(), max_size=2),
     "tool_choice": st.sampled_from(
         ["auto", "none", "required", "any"]
@@ -594,7 +610,7 @@ def requests(draw: st.DrawFn) -> bytes:
 @given(
     body=requests(),
     target=st.sampled_from(TARGETS),
-    model=st.sampled_from([None, "claude-x", "gemini-3-pro"]),
+    model=st.sampled_from([None, "claude-x", "gemini-3-pro", ""]),
     max_tokens=st.sampled_from([None, 1024]),
 )
 def test_generated_requests_convert_the_same(

@@ -54,7 +54,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         not rule out (no model, image data that is not base64, a schema
         Ollama cannot read).
     """
-    if r.model is None:
+    if not r.model:  # none, or an empty name
         raise Fallback
     body = r.body
     tools = None if r.tools is None else _tools(r.tools)

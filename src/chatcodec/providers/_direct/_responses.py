@@ -42,7 +42,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         too many tools).
     """
     body = r.body
-    if r.model is None or (r.max_tokens is not None and r.max_tokens < MIN_OUTPUT_TOKENS):
+    if not r.model or (r.max_tokens is not None and r.max_tokens < MIN_OUTPUT_TOKENS):
         raise Fallback
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
