@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
 from chatcodec._errors import ChatCodecError
+from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
 TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
@@ -102,6 +104,26 @@ def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
         pytest.skip(NO_CORPUS)
     taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
     assert len(taken) * 2 > len(paths), (len(taken), len(paths))
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bulk_run_of_the_recorded_requests_gives_the_general_records(
+    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each recorded request as one line: the records, problems and counts the bulk
+    # general path gives (its preflight and the providers' ordering rules).
+    paths = [param.values[0] for param in corpus("openai", "request")]
+    if not paths:
+        pytest.skip(NO_CORPUS)
+    lines = [msgspec.json.encode(msgspec.json.decode(path.read_bytes())) for path in paths]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source="openai", target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source="openai", target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
 
 
 class TestDeclines:
