@@ -475,6 +475,15 @@ class TestDeclines:
         assert same(self.body(), "openai-responses", None, 16)
         assert not same(self.body(max_completion_tokens=8), "openai-responses", None, None)
 
+    @pytest.mark.parametrize(("count", "taken"), [(128, True), (129, False)])
+    def test_the_most_tools_the_responses_api_takes(self, count: int, taken: bool) -> None:
+        tool = self.BASE["tools"][0]
+        tools = [{**tool, "function": {**tool["function"], "name": f"f{n}"}} for n in range(count)]
+        messages = [{"role": "user", "content": "Weather?"}]
+        assert (
+            same(self.body(messages=messages, tools=tools), "openai-responses", None, 64) is taken
+        )
+
     def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
         model = "claude-sonnet-4-5"
         report = cc.convert(self.body(), source="openai", target="anthropic", model=model)[1]
