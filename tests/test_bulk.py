@@ -18,6 +18,7 @@ import chatcodec as cc
 from chatcodec.bulk import _core, _pool
 from chatcodec.bulk._detect import detect
 from chatcodec.bulk._result import LineProblem, Stage
+from chatcodec.providers._direct import direct
 from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
 
 DATA = Path(__file__).parent / "data"
@@ -149,7 +150,9 @@ class TestConvertLines:
             assert result.lines == 300
             assert result.failed == 0, (target, result.problems[:3])
 
-    @pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama"])
+    @pytest.mark.parametrize(
+        "target", ["anthropic", "gemini", "ollama", "openai-responses", "bedrock"]
+    )
     def test_each_line_as_convert_gives_it(self, target: str) -> None:
         # Lines the direct path takes and lines it leaves: the same bytes, the
         # same losses as convert() on each line, and refused where convert's
@@ -175,6 +178,23 @@ class TestConvertLines:
         assert {p.line for p in result.problems if p.severity == "error"} == refused
         assert result.refused == result.kept == len(refused)
         assert result.lossy == len({p.line for p in expected} - refused)
+
+    @pytest.mark.parametrize(
+        "target", ["anthropic", "gemini", "ollama", "openai-responses", "bedrock"]
+    )
+    def test_the_direct_path_gives_the_general_records(
+        self, target: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        source = lines("openai-finetune.jsonl")
+        convert = direct("openai", target, OPTIONS["model"], OPTIONS["max_tokens"])
+        assert convert is not None
+        assert sum(convert(line) is not None for line in source) * 2 > len(source)
+        fast = cc.convert_lines(source, source="openai", target=target, **KEEP)
+        monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+        general = cc.convert_lines(source, source="openai", target=target, **KEEP)
+        assert fast.records == general.records
+        assert fast.problems == general.problems
+        assert fast.counts() == general.counts()
 
     def test_blank_lines_and_text_lines(self) -> None:
         body = '{"messages":[{"role":"user","content":"Hi"}]}\n'
@@ -734,12 +754,17 @@ class TestRunRanges:
 class TestBatchDirectPath:
     """Batch bodies the direct path takes convert as the general path converts them."""
 
-    @pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock"])
+    @pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock", "openai-responses"])
     def test_same_records_and_problems(self, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
         lines = lines_with_streams()
         options: dict[str, Any] = {"max_tokens": 256, "keep_refused": True}
         if target == "anthropic":
             options["model"] = "claude-sonnet-4-5"
+        if target != "bedrock":  # a Claude body for Bedrock names no model: Anthropic needs one
+            convert = direct("openai", target, options.get("model"), 256, batch=True)
+            assert convert is not None
+            bodies = [msgspec.json.encode(json.loads(line)["body"]) for line in lines]
+            assert sum(convert(body) is not None for body in bodies) * 2 > len(bodies)
         fast = cc.convert_lines(lines, source="openai", target=target, **options)
         monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
         general = cc.convert_lines(lines, source="openai", target=target, **options)

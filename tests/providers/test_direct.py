@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
 from hypothesis import given, settings
@@ -15,9 +16,10 @@ import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
 from chatcodec._errors import ChatCodecError
-from chatcodec.providers._direct import direct_request
+from chatcodec.bulk import _core
+from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
-TARGETS = ("anthropic", "gemini")
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
 # (model, max_tokens) as convert takes them: none, and the target's model with a limit
 FILLS = ((None, None), ("m", 1024))
 PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
@@ -102,6 +104,26 @@ def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
         pytest.skip(NO_CORPUS)
     taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
     assert len(taken) * 2 > len(paths), (len(taken), len(paths))
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bulk_run_of_the_recorded_requests_gives_the_general_records(
+    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each recorded request as one line: the records, problems and counts the bulk
+    # general path gives (its preflight and the providers' ordering rules).
+    paths = [param.values[0] for param in corpus("openai", "request")]
+    if not paths:
+        pytest.skip(NO_CORPUS)
+    lines = [msgspec.json.encode(msgspec.json.decode(path.read_bytes())) for path in paths]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source="openai", target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source="openai", target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
 
 
 class TestDeclines:
@@ -300,25 +322,25 @@ class TestDeclines:
     def test_a_turn_of_a_file_id_alone(self, target: str) -> None:
         part = {"type": "file", "file": {"file_id": "file-1"}}
         messages = [{"role": "user", "content": [part]}]
-        # Gemini would be left an empty turn: its rule is the general path's.
-        taken = target == "anthropic"
+        # Gemini and Bedrock would be left an empty turn: their rule is the general path's.
+        taken = target not in ("gemini", "bedrock")
         assert same(self.body(messages=messages, tools=None), target, None, 64) is taken
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
         ("part", "taken"),
         [
-            ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True, True)),
-            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True, True)),
-            ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False, False)),
-            ({"document_url": "http://e.com/a.pdf"}, (False, False)),  # not https
-            ({"document_url": "https://e.com/a b.pdf"}, (False, False)),
-            ({"document_url": ""}, (False, False)),
-            ({"document_url": "data:text/plain;base64,aGk="}, (False, False)),  # its own rule
-            ({"document_url": "data:application/pdf;base64,JVBE\\/i0="}, (False, False)),
-            ({"document_url": None}, (False, False)),
-            ({"document_url": "https://e.com/a.pdf", "text": "a"}, (False, False)),
-            ({"document_url": "https://e.com/a.pdf", "image_url": {"url": "x"}}, (False, False)),
+            ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True,) * 5),
+            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True,) * 5),
+            ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False,) * 5),
+            ({"document_url": "http://e.com/a.pdf"}, (False,) * 5),  # not https
+            ({"document_url": "https://e.com/a b.pdf"}, (False,) * 5),
+            ({"document_url": ""}, (False,) * 5),
+            ({"document_url": "data:text/plain;base64,aGk="}, (False,) * 5),  # its own rule
+            ({"document_url": "data:application/pdf;base64,JVBE\\/i0="}, (False,) * 5),
+            ({"document_url": None}, (False,) * 5),
+            ({"document_url": "https://e.com/a.pdf", "text": "a"}, (False,) * 5),
+            ({"document_url": "https://e.com/a.pdf", "image_url": {"url": "x"}}, (False,) * 5),
         ],
         ids=(
             "pdf",
@@ -420,18 +442,47 @@ class TestDeclines:
             (b'"data:image/png;base64,iVBORw0KGgo="', True),  # copied as sent
             (b'"data:image/png;base64,iVBO\\/w0KGgo="', True),  # an escape: read as text
             (b'"data:image\\/png;base64,iVBORw0KGgo="', True),
-            (b'"data:image/png;base64,iVBOR\\u00e9="', True),  # not base64: sent as it is
-            (b'"data:image/png;base64,iVBOR\xc3\xa9="', True),
+            (b'"data:image/png;base64,iVBORw0KGgo"', True),  # unpadded: Ollama's is padded
+            (b'"data:image/png;base64,iVBORw0K-_o="', True),  # URL-safe: Ollama's is not
+            (b'"data:image/png;base64,iVBOR\\u00e9="', "not base64"),  # sent as it is
+            (b'"data:image/png;base64,iVBOR\xc3\xa9="', "not base64"),
             (b'"data:image/png;base64,iVBOR\xff="', False),  # not UTF-8: refused
             (b'"data:image/bmp;base64,Qk0="', False),  # a type Anthropic refuses
             (b'"data:;base64,Qk0="', False),
             (b"12", False),
         ],
     )
-    def test_image_urls(self, target: str, url: bytes, taken: bool) -> None:
+    def test_image_urls(self, target: str, url: bytes, taken: bool | str) -> None:
         part = b'{"type":"image_url","image_url":{"url":%b}}' % url
-        body = b'{"messages":[{"role":"user","content":[%b]}]}' % part
-        assert same(body, target, None, 64) is taken
+        body = b'{"model":"gpt-4o","messages":[{"role":"user","content":[%b]}]}' % part
+        # Data that is not base64 is sent as it is, except to Ollama, whose preflight refuses it.
+        expected = taken is True or (taken == "not base64" and target != "ollama")
+        assert same(body, target, None, 64) is expected
+
+    @pytest.mark.parametrize("target", ["openai-responses", "ollama"])
+    @pytest.mark.parametrize("model", [None, ""], ids=("none", "empty"))
+    def test_without_a_model_the_general_path_says_so(self, target: str, model: str | None) -> None:
+        # The Responses API and Ollama need a model: their preflights say so, the
+        # direct path leaves it to them. Bedrock takes it in the URL.
+        body = self.body(model=model)  # None: left out
+        report = cc.convert(body, source="openai", target=target, max_tokens=64)[1]
+        assert [p.path for p in report.problems] == ["$.model"]
+        assert not same(body, target, None, 64)
+        assert same(self.body(model=None), "bedrock", None, 64)
+
+    def test_a_token_limit_the_responses_api_refuses(self) -> None:
+        assert not same(self.body(), "openai-responses", None, 15)
+        assert same(self.body(), "openai-responses", None, 16)
+        assert not same(self.body(max_completion_tokens=8), "openai-responses", None, None)
+
+    @pytest.mark.parametrize(("count", "taken"), [(128, True), (129, False)])
+    def test_the_most_tools_the_responses_api_takes(self, count: int, taken: bool) -> None:
+        tool = self.BASE["tools"][0]
+        tools = [{**tool, "function": {**tool["function"], "name": f"f{n}"}} for n in range(count)]
+        messages = [{"role": "user", "content": "Weather?"}]
+        assert (
+            same(self.body(messages=messages, tools=tools), "openai-responses", None, 64) is taken
+        )
 
     def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
         model = "claude-sonnet-4-5"
@@ -454,7 +505,13 @@ _RESULTS = st.sampled_from(["ok", '{"r": 1}', " {}", "", "[1, 2]", "{bad", '{"n"
 _TEXTS = st.sampled_from(["Hi", "", "  ", "Ünïcode ✓", "line\nbreak"])
 _USUAL_IMAGES = ["data:image/png;base64,iVBORw0KGgo=", "data:image/jpeg;base64,/9j/4AAQ"]
 _IMAGES = st.sampled_from(
-    [*_USUAL_IMAGES, "data:image/bmp;base64,Qk0=", "https://example.com/a.png"]
+    [
+        *_USUAL_IMAGES,
+        "data:image/bmp;base64,Qk0=",
+        "https://example.com/a.png",
+        "data:image/png;base64,iVBORw0K-_o",  # URL-safe and unpadded: Ollama's is neither
+        "data:image/png;base64,iVB*",  # not base64
+    ]
 )
 _PDF = "data:application/pdf;base64,JVBERi0="
 _DOCUMENTS = st.sampled_from([_PDF, "https://example.com/a.pdf", "http://e.com/a", ""])
@@ -524,6 +581,8 @@ _SCHEMAS = st.sampled_from(
         {"type": "object", "properties": {}, "additionalProperties": False},
         {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}},
         {"type": "object", "additionalProperties": True},
+        {"type": "object", "properties": {"a": {"type": 1}}},  # a type Ollama cannot read
+        {"type": "object", "required": "a"},
         {},
     ]
 )
@@ -543,13 +602,13 @@ def _tool(draw: st.DrawFn) -> dict[str, Any]:
 
 
 _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
-    "model": st.sampled_from(["gpt-4o", "gemini-3-pro"]),
+    "model": st.sampled_from(["gpt-4o", "gemini-3-pro", ""]),
     "tools": st.lists(_tool(), max_size=2),
     "tool_choice": st.sampled_from(
         ["auto", "none", "required", "any"]
         + [{"type": "function", "function": {"name": name}} for name in ("f", "g")]
     ),
-    "max_tokens": st.sampled_from([0, 100]),
+    "max_tokens": st.sampled_from([0, 10, 100]),  # the Responses API takes at least 16
     "max_completion_tokens": st.just(50),
     "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
     "top_p": st.sampled_from([0.9, 1]),
@@ -582,7 +641,7 @@ def requests(draw: st.DrawFn) -> bytes:
 @given(
     body=requests(),
     target=st.sampled_from(TARGETS),
-    model=st.sampled_from([None, "claude-x", "gemini-3-pro"]),
+    model=st.sampled_from([None, "claude-x", "gemini-3-pro", ""]),
     max_tokens=st.sampled_from([None, 1024]),
 )
 def test_generated_requests_convert_the_same(
@@ -686,6 +745,34 @@ def usual_requests(draw: st.DrawFn) -> bytes:
 @given(body=usual_requests(), target=st.sampled_from(TARGETS))
 def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
     assert same(body, target, None, 1024)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    body=usual_requests(),
+    target=st.sampled_from(TARGETS),
+    stream=st.sampled_from([None, True, False]),
+)
+def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bool | None) -> None:
+    # What the general path gives for the body without "stream": true, and that reported first.
+    values = json.loads(body)
+    values.pop("stream", None)
+    if stream is not None:
+        values["stream"] = stream
+    model = "claude-sonnet-4-5" if target == "anthropic" else None
+    convert = direct("openai", target, model, 1024, batch=True)
+    assert convert is not None
+    done = convert(json.dumps(values).encode())
+    if stream is True:
+        del values["stream"]
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get("openai"), providers.get(target)
+    body = json.dumps(values).encode()
+    out, problems = general_request(reader, writer, body, model, 1024, True, losses)
+    assert problems == []
+    if stream is True:
+        losses.insert(0, cc.Loss("$.stream", BATCH_STREAM))
+    assert done == (out, losses)
 
 
 class TestModel:
