@@ -105,6 +105,9 @@ CRASHERS: dict[str, list[Any]] = {
         # An empty Cohere body: its stream's message-start says nothing, which its
         # decoder took for no start at all.
         pytest.param(b"a\x01{}", id="cohere-empty-body"),
+        # A Cohere body's kept "error" key: written into message-end, where it says the
+        # stream failed.
+        pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),
         # A Responses body with a summary's part in "content" and another in "summary":
         # their text went out in events that placed it in the other list.
         pytest.param(b"\x04\x01" + MISPLACED_PARTS, id="responses-parts-in-the-other-list"),

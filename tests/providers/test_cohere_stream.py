@@ -208,3 +208,17 @@ class TestAnEmptyAnswer:
         decoder.feed(b"")
         with pytest.raises(cc.StreamError):
             decoder.finish()
+
+    def test_a_kept_error_key_is_left_out_and_reported(self) -> None:
+        codec = providers.get("cohere")
+        answer = codec.decode_response(b'{"error": "gull"}')
+        losses: list[cc.Loss] = []
+        written = codec.encode_stream(answer, losses=losses)
+        decoder = codec.stream()
+        decoder.feed(written)  # a message-end error would be the stream's failure
+        assert decoder.finish().text == ""
+        assert [loss.path for loss in losses] == ["$.extras.cohere.error"]
+        lost: list[cc.Loss] = []
+        encoder = codec.stream_encoder(answer, losses=lost)
+        assert b'"error"' not in encoder.finish()
+        assert [loss.path for loss in lost] == ["$.extras.cohere.error"]

@@ -64,7 +64,9 @@ __all__ = ["CohereStreamEncoder", "encode_stream", "stream_encoder"]
 _any = msgspec.json.Decoder().decode
 _NOTHING: frozenset[str] = frozenset()  # Cohere's arguments are JSON text: nothing kept as bytes
 _STREAMED = frozenset(("content", "tool_plan", "tool_calls", "citations"))
-_SAID = frozenset(("id", "message", "finish_reason", "usage"))
+_SAID = frozenset(("id", "message", "finish_reason", "usage", "error"))
+ERROR_KEPT = "an error key kept from a body: in a stream's message-end it says the stream failed"
+"""The loss of a body's kept ``error``, which a stream's ``message-end`` reads as a failure."""
 UNCITED = "a citation came before any text: left out"
 ACROSS = "cohere cites within one content item: a citation across items is left out"
 
@@ -178,6 +180,8 @@ class CohereStreamEncoder(StreamEncoder):
         plan = message.get("tool_plan")
         self._planned = type(plan) is str and bool(plan)
         self._end_keys = {k: v for k, v in body.items() if k not in _SAID}
+        if "error" in body:
+            self._lose("$.extras.cohere.error", ERROR_KEPT)
         self._started = False
         self._current: int | None = None  # the open text or thinking item
         self._kind: str | None = None  # its field: "text" or "thinking"
@@ -437,6 +441,8 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
             out += [_citation(k, citation) for k, citation in enumerate(citations)]
     else:
         out.append(_event("message-start", head))
-    delta = {k: v for k, v in body.items() if k not in ("id", "message")}
+    delta = {k: v for k, v in body.items() if k not in ("id", "message", "error")}
+    if "error" in body and losses is not None:
+        losses.append(Loss("$.extras.cohere.error", ERROR_KEPT))
     out.append(_event("message-end", {"delta": delta}))
     return b"".join(out)
