@@ -31,20 +31,19 @@ __all__ = [
     "wire_fields",
 ]
 
-CITATION_FIELDS = frozenset(
-    {
-        "start",
-        "end",
-        "quote",
-        "url",
-        "title",
-        "document",
-        "file_id",
-        "source_start",
-        "source_end",
-        "source_id",
-    }
+_ORDER = (
+    "start",
+    "end",
+    "quote",
+    "url",
+    "title",
+    "document",
+    "file_id",
+    "source_start",
+    "source_end",
+    "source_id",
 )
+CITATION_FIELDS = frozenset(_ORDER)
 _INTS = frozenset({"start", "end", "document", "source_start", "source_end"})
 
 
@@ -96,20 +95,6 @@ def lose_fields(enc: Encoding, citation: Citation, path: str, carried: frozenset
     for name in _ORDER:
         if name not in carried and getattr(citation, name) is not None:
             enc.lose(f"{path}.{name}", f"{enc.provider} has no place for a citation's {name}")
-
-
-_ORDER = (
-    "start",
-    "end",
-    "quote",
-    "url",
-    "title",
-    "document",
-    "file_id",
-    "source_start",
-    "source_end",
-    "source_id",
-)
 
 
 def lose_citations(enc: Encoding, part: TextPart, path: str, reason: str | None = None) -> None:
