@@ -16,6 +16,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, cast
@@ -67,6 +68,39 @@ def _quiet() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
+class _Interrupt:
+    """Ctrl-C during a run, remembered: a library that swallows the interrupt stops nothing.
+
+    Dask and distributed run code of their own in this process while a run
+    waits; an interrupt raised there could be caught and the run go on to
+    write its output. The handler raises it as Python's does, and says so:
+    :meth:`check` raises it again once the run returns.
+    """
+
+    __slots__ = ("previous", "seen")
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous: Any = None
+
+    def watch(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.seen:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+
 def dask_command(args: argparse.Namespace) -> int:
     """Run ``convert`` on a Dask cluster; the same summary and exit status."""
     if args.input == "-" or args.output == "-":
@@ -84,10 +118,12 @@ def dask_command(args: argparse.Namespace) -> int:
     start = time.monotonic()
     client = cluster = None
     out: Output | None = None
+    stop = _Interrupt()
     try:
         from ..dask import convert_files
 
         client, cluster = _client(args)
+        stop.watch()
         parts.mkdir()
         total = convert_files(
             args.input,
@@ -103,6 +139,7 @@ def dask_command(args: argparse.Namespace) -> int:
             structured_output=args.structured_output,
             blocksize="16MiB",
         )
+        stop.check()
         out = Output(args.output)
         for path in sorted(parts.glob("*.jsonl"), key=lambda p: int(p.stem)):
             if path.stat().st_size <= 1:
@@ -129,6 +166,7 @@ def dask_command(args: argparse.Namespace) -> int:
         rule = str(error) if isinstance(error, UsageError) else problem_of(error, "$").rule
         return _fail(rule)
     finally:
+        stop.restore()
         shutil.rmtree(parts, ignore_errors=True)
         if client is not None:
             client.close()
