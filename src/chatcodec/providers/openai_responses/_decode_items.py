@@ -86,6 +86,22 @@ class Run:
         self.parts += parts
         self.layout.append("p")
 
+    def call(self, call_id: Any, name: Any, arguments: str | bytes, own: dict[str, Any]) -> bool:
+        """Add a tool call, valid or not; False for a name a call may not have."""
+        try:
+            call = parse_tool_call(call_id, name, arguments)
+        except ValidationError:
+            return False
+        if isinstance(call, ToolCall):
+            self.calls.append(ToolCall(call.id, call.name, call.arguments, extras=extras(own)))
+            self.layout.append("c")
+        else:
+            self.invalid.append(
+                InvalidToolCall(call.id, call.name, call.arguments, call.error, extras=extras(own))
+            )
+            self.layout.append("x")
+        return True
+
     def message(self) -> AssistantMessage:
         """The assistant message of the run."""
         own: dict[str, Any] = {}
@@ -329,19 +345,7 @@ def _call(item: dict[str, Any], kind: str, run: Run) -> bool:
         if type(raw) is not str:
             return False
         arguments = raw
-    try:
-        call = parse_tool_call(call_id, name, arguments)
-    except ValidationError:  # a name a tool call may not have
-        return False
-    if isinstance(call, ToolCall):
-        run.calls.append(ToolCall(call.id, call.name, call.arguments, extras=extras(own)))
-        run.layout.append("c")
-    else:
-        run.invalid.append(
-            InvalidToolCall(call.id, call.name, call.arguments, call.error, extras=extras(own))
-        )
-        run.layout.append("x")
-    return True
+    return run.call(call_id, name, arguments, own)
 
 
 def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:

@@ -25,10 +25,8 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
 from ..._content import AssistantPart, ContentPart, FilePart, ImagePart, ReasoningPart, TextPart
-from ..._errors import ValidationError
 from ..._exchange import Request, Tool
 from ..._messages import DeveloperMessage, Message, SystemMessage, ToolMessage, UserMessage
-from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._fastpath import GIVE_UP, carrier, in_wire_order
 from ..openai._common import split_data_url
 from . import _request as general  # its readers of tools, tool choice, text and reasoning
@@ -428,15 +426,5 @@ def _call(item: _Item, kind: str, run: Run) -> None:
         if type(raw) is not str:
             raise _Decline
         arguments = raw
-    try:
-        call = parse_tool_call(call_id, name, arguments)
-    except ValidationError:
-        raise _Decline from None  # a name a tool call may not have: kept opaque
-    if isinstance(call, ToolCall):
-        run.calls.append(ToolCall(call.id, call.name, call.arguments, extras=extras(own)))
-        run.layout.append("c")
-    else:
-        run.invalid.append(
-            InvalidToolCall(call.id, call.name, call.arguments, call.error, extras=extras(own))
-        )
-        run.layout.append("x")
+    if not run.call(call_id, name, arguments, own):
+        raise _Decline  # a name a tool call may not have: kept opaque
