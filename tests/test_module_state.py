@@ -105,6 +105,7 @@ CACHES = {
     "chatcodec._tools._GOOD_NAMES": "tool names that passed the name rule; at most 4096",
     "chatcodec.providers._direct._anthropic._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._bedrock._WRITTEN": "a tool array written once; bounded",
+    "chatcodec.providers._direct._cohere._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._gemini._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._ollama._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._responses._WRITTEN": "a tool array written once; bounded",

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
@@ -19,20 +19,22 @@ from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
-TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama", "cohere")
 # (model, max_tokens) as convert takes them: none, and the target's model with a limit
 FILLS = ((None, None), ("m", 1024))
+# The caller's model where the target refuses another family's (the requests name gpt-4o).
+OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
 PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
     """Whether the direct path took ``body``; it gives what the general path gives.
 
-    Anthropic's model is the caller's when none is given, as a caller names
-    it (Anthropic refuses a request without one, or with another's).
+    Anthropic's and Cohere's model is the caller's when none is given, as a
+    caller names it (each refuses a request without one, or with another's).
     """
-    if target == "anthropic" and model is None:
-        model = "claude-sonnet-4-5"
+    if model is None:
+        model = OWN_MODEL.get(target)
     direct = direct_request("openai", target, body, model, max_tokens)
     losses: list[cc.Loss] = []
     reader, writer = providers.get("openai"), providers.get(target)
@@ -226,6 +228,8 @@ class TestDeclines:
             ("required", True, True),
             ("any", True, True),  # Mistral's "required"
             ("any", False, False),  # nothing to choose from
+            ("auto", False, True),  # Bedrock reports it, as the general path does
+            ("none", False, True),
             ({"type": "function", "function": {"name": "weather"}}, True, True),
             ({"type": "function", "function": {"name": "other"}}, True, False),  # not sent
             ({"type": "function", "function": {"name": "weather"}}, False, False),
@@ -239,6 +243,8 @@ class TestDeclines:
             "required",
             "any",
             "any-without-tools",
+            "auto-without-tools",
+            "none-without-tools",
             "named",
             "named-not-sent",
             "named-without-tools",
@@ -330,17 +336,17 @@ class TestDeclines:
     @pytest.mark.parametrize(
         ("part", "taken"),
         [
-            ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True,) * 5),
-            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True,) * 5),
-            ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False,) * 5),
-            ({"document_url": "http://e.com/a.pdf"}, (False,) * 5),  # not https
-            ({"document_url": "https://e.com/a b.pdf"}, (False,) * 5),
-            ({"document_url": ""}, (False,) * 5),
-            ({"document_url": "data:text/plain;base64,aGk="}, (False,) * 5),  # its own rule
-            ({"document_url": "data:application/pdf;base64,JVBE\\/i0="}, (False,) * 5),
-            ({"document_url": None}, (False,) * 5),
-            ({"document_url": "https://e.com/a.pdf", "text": "a"}, (False,) * 5),
-            ({"document_url": "https://e.com/a.pdf", "image_url": {"url": "x"}}, (False,) * 5),
+            ({"document_url": "data:application/pdf;base64,JVBERi0="}, (True,) * 6),
+            ({"document_url": "https://pdfobject.com/pdf/sample.pdf"}, (True,) * 6),
+            ({"document_url": "https://e.com/a.pdf", "document_name": "a.pdf"}, (False,) * 6),
+            ({"document_url": "http://e.com/a.pdf"}, (False,) * 6),  # not https
+            ({"document_url": "https://e.com/a b.pdf"}, (False,) * 6),
+            ({"document_url": ""}, (False,) * 6),
+            ({"document_url": "data:text/plain;base64,aGk="}, (False,) * 6),  # its own rule
+            ({"document_url": "data:application/pdf;base64,JVBE\\/i0="}, (False,) * 6),
+            ({"document_url": None}, (False,) * 6),
+            ({"document_url": "https://e.com/a.pdf", "text": "a"}, (False,) * 6),
+            ({"document_url": "https://e.com/a.pdf", "image_url": {"url": "x"}}, (False,) * 6),
         ],
         ids=(
             "pdf",
@@ -490,6 +496,48 @@ class TestDeclines:
         assert [p.path for p in report.problems] == ["$.max_tokens"]
         assert not same(self.body(), "anthropic", None, None)
 
+    @pytest.mark.parametrize(
+        ("top_p", "taken"), [(0.5, True), (0.99, True), (1, False), (0, False), (0.005, False)]
+    )
+    def test_cohere_takes_a_top_p_in_its_range_only(self, top_p: float, taken: bool) -> None:
+        # Cohere's p runs from 0.01 to 0.99: its preflight names any other.
+        assert same(self.body(top_p=top_p), "cohere", None, 64) is taken
+
+    def test_cohere_refuses_another_familys_model_by_the_general_path(self) -> None:
+        assert not same(self.body(), "cohere", "gpt-4o", 64)
+        assert same(self.body(), "cohere", "command-a-03-2025", 64)
+
+    @pytest.mark.parametrize("strict", [(True, True), (True, False), (False, False)])
+    def test_cohere_has_one_strict_switch(self, strict: tuple[bool, bool]) -> None:
+        tool = self.BASE["tools"][0]
+        schema = {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+            "additionalProperties": False,
+        }
+        tools = [
+            {
+                "type": "function",
+                "function": {**tool["function"], "name": f"f{n}", "strict": s},
+            }
+            for n, s in enumerate(strict)
+        ]
+        for t in tools:
+            t["function"]["parameters"] = schema  # type: ignore[index]
+        messages = [{"role": "user", "content": "Weather?"}]
+        assert same(self.body(messages=messages, tools=tools), "cohere", None, 64)
+        out, report = cc.convert(
+            self.body(messages=messages, tools=tools),
+            source="openai",
+            target="cohere",
+            model="command-a-03-2025",
+        )
+        every = all(strict)
+        assert ("strict_tools" in json.loads(out)) is every
+        mixed = any(strict) and not every
+        assert [loss.path for loss in report.losses] == (["$.tools[0].strict"] if mixed else [])
+
     def test_a_gemini_3_model_gets_signatures_from_the_general_path(self) -> None:
         assert not same(self.body(), "gemini", "gemini-3-pro-preview", None)
         assert same(self.body(), "gemini", "gemini-2.5-flash", None)
@@ -638,6 +686,12 @@ def requests(draw: st.DrawFn) -> bytes:
 
 
 @settings(max_examples=300, deadline=None)
+@example(  # Bedrock's direct writer left a tool choice without tools out, unreported
+    body=b'{"messages": [{"role": "user", "content": "Hi"}], "tool_choice": "auto"}',
+    target="bedrock",
+    model=None,
+    max_tokens=None,
+)
 @given(
     body=requests(),
     target=st.sampled_from(TARGETS),
@@ -759,7 +813,7 @@ def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bo
     values.pop("stream", None)
     if stream is not None:
         values["stream"] = stream
-    model = "claude-sonnet-4-5" if target == "anthropic" else None
+    model = OWN_MODEL.get(target)
     convert = direct("openai", target, model, 1024, batch=True)
     assert convert is not None
     done = convert(json.dumps(values).encode())

@@ -5,12 +5,12 @@ target from it and checks what it wrote with the target's preflight. For the
 usual OpenAI Chat request (see :mod:`._source`) the conversions here write the
 target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
-Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`) and
-Ollama (:mod:`._ollama`). Each gives the same bytes and the same losses as
-that general path, for a request whose preflight finds nothing. Anything
-else (a key or part they do not know, a value the general path keeps or
-reports, a problem the preflight would find) makes them decline, and
-``convert`` takes the general path. Tests prove both paths equal on every
+Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
+Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). Each gives the same
+bytes and the same losses as that general path, for a request whose
+preflight finds nothing. Anything else (a key or part they do not know, a
+value the general path keeps or reports, a problem the preflight would find)
+makes them decline, and ``convert`` takes the general path. Tests prove both paths equal on every
 recorded request, the curated bodies, the bulk files and generated requests.
 """
 
@@ -22,7 +22,7 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _gemini, _ollama, _responses
+from . import _anthropic, _bedrock, _cohere, _gemini, _ollama, _responses
 from ._source import Fallback, Read, read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
@@ -35,6 +35,7 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "openai-responses"): _responses.write,
         ("openai", "bedrock"): _bedrock.write,
         ("openai", "ollama"): _ollama.write,
+        ("openai", "cohere"): _cohere.write,
     }
 )
 

@@ -32,6 +32,7 @@ NO_URL_IMAGE = "an image by URL bedrock does not take"
 NO_URL_FILE = "a file by URL or id bedrock does not take"
 NO_JSON_INPUT = "bedrock needs a JSON object as tool input: sent {}"
 NO_NONE = 'bedrock has no tool choice "none"'
+NO_TOOLS = "bedrock takes a tool choice only with tools"
 DECLARED = "bedrock needs the tools a history calls: declared with open schemas"
 STREAM = "bedrock streams by operation (ConverseStream), not by a field"
 NO_JSON_FORMAT = "bedrock takes an answer's shape as a JSON schema only"
@@ -69,10 +70,15 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
             losses.append(Loss("$.tool_choice", NO_NONE))
         elif choice is not None:
             config["toolChoice"] = {"any": {}} if choice == "required" else {"auto": {}}
-    elif called:
-        losses.append(Loss("$.tools", DECLARED))
-        declared = [{"name": name, "inputSchema": {"json": {"type": "object"}}} for name in called]
-        config = {"tools": [{"toolSpec": spec} for spec in declared]}
+    else:
+        if r.choice is not None:
+            losses.append(Loss("$.tool_choice", NO_TOOLS))
+        if called:
+            losses.append(Loss("$.tools", DECLARED))
+            declared = [
+                {"name": name, "inputSchema": {"json": {"type": "object"}}} for name in called
+            ]
+            config = {"tools": [{"toolSpec": spec} for spec in declared]}
     if config is not None:
         out["toolConfig"] = config
     inference: dict[str, Any] = {}
