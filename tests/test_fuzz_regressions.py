@@ -105,6 +105,13 @@ CRASHERS: dict[str, list[Any]] = {
         # An empty Cohere body: its stream's message-start says nothing, which its
         # decoder took for no start at all.
         pytest.param(b"a\x01{}", id="cohere-empty-body"),
+        # An OpenAI body whose finish_reason is an object (kept as it came): written into
+        # the last chunk, whose finish_reason is text or null, and its decoder refused it.
+        pytest.param(
+            b'\x00\x01{"choices": [{"finish_reason": {"content": "x"}, "seed": 5}], '
+            b'"id": "a", "model": "m", "object": "chat.completion"}',
+            id="openai-finish-reason-an-object",
+        ),
         # A Cohere body's kept "error" key: written into message-end, where it says the
         # stream failed.
         pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),

@@ -526,6 +526,22 @@ class TestEncoderRules:
         decoder.feed(raw)
         assert decoder.finish().text == "Hi"
 
+    @pytest.mark.parametrize("reason", [b'{"content": "x"}', b"[]", b"7", b"true"])
+    def test_openai_finish_reason_of_another_type_is_reported(self, reason: bytes) -> None:
+        # A body keeps such a value as it came; a chunk's is text or null (the fuzz
+        # target encode_stream found an object written, and the decoder refusing it).
+        body = (
+            b'{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"finish_reason":' + reason + b',"message":{"role":"assistant","content":"Hi"}}]}'
+        )
+        response = openai.decode_response(body)
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

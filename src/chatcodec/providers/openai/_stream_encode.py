@@ -507,6 +507,12 @@ def encode_stream(
                 calls = [{"index": i, **call} for i, call in enumerate(calls)]
                 chunk([{"index": index, "delta": {"tool_calls": calls}}])
         last = {key: value for key, value in choice.items() if key != "message"}
+        reason = last.get("finish_reason")
+        if reason is not None and type(reason) is not str:
+            # A body keeps such a value as it came; a chunk's is text or null, by rule.
+            last["finish_reason"] = None
+            if losses is not None:
+                losses.append(Loss(f"$.choices[{place}].finish_reason", _NO_STREAM_FORM))
         chunk([{**last, "index": index, "delta": {}}])
     if include_usage and "usage" in body:
         chunk([], usage=body["usage"])
