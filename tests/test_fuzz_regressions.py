@@ -112,6 +112,13 @@ CRASHERS: dict[str, list[Any]] = {
             b'"id": "a", "model": "m", "object": "chat.completion"}',
             id="openai-finish-reason-an-object",
         ),
+        # A Gemini body whose content's parts are a string (kept as it came): written
+        # into a chunk, whose parts are a list, and its decoder refused it.
+        pytest.param(
+            b'\x03\x01{"candidates": [{"content": {"parts": "model"}, "finishReason": "STOP", '
+            b'"index": 0}], "modelVersion": "5-flash"}',
+            id="gemini-parts-a-string",
+        ),
         # A Cohere body's kept "error" key: written into message-end, where it says the
         # stream failed.
         pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),

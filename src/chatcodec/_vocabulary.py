@@ -184,6 +184,7 @@ NAMES = frozenset(
         "NOT_JSON",
         "NO_CACHE",
         "NO_IMAGE",
+        "NO_STREAM_FORM",
         "NULL",
         "NUMBER",
         "NotFoundError",

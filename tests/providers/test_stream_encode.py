@@ -542,6 +542,22 @@ class TestEncoderRules:
         decoder.feed(raw)
         assert decoder.finish().text == "Hi"
 
+    @pytest.mark.parametrize("parts", [b"null", b"{}", b'"model"', b"7"])
+    def test_gemini_parts_that_are_no_list_are_reported(self, parts: bytes) -> None:
+        # A body keeps such a value as it came; a chunk's parts are a list (the fuzz
+        # target encode_stream found a string written, and the decoder refusing it).
+        body = (
+            b'{"candidates":[{"content":{"parts":' + parts + b',"role":"model"},'
+            b'"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}'
+        )
+        response = gemini.decode_response(body)
+        losses: list[Any] = []
+        raw = gemini.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ["$.candidates[0].content.parts"]
+        decoder = gemini.stream()
+        decoder.feed(raw)
+        assert decoder.finish().choices[0].finish_reason == "stop"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

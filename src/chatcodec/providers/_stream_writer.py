@@ -44,6 +44,7 @@ WIDENED = "the family cites whole text blocks: a citation's span was widened to 
 
 __all__ = [
     "ARGUMENTS",
+    "NO_STREAM_FORM",
     "BlockStreamEncoder",
     "StreamEncoder",
     "dumps",
@@ -62,6 +63,9 @@ _any = msgspec.json.Decoder()
 
 ARGUMENTS = frozenset(("input", "args", "arguments"))
 """The keys whose values are a call's arguments: kept as their bytes."""
+
+NO_STREAM_FORM = "a value a chunk cannot hold there: a stream has no form for it"
+"""The rule of a value a body keeps as it came and a stream chunk may not hold."""
 
 
 def dumps(value: Any) -> bytes:

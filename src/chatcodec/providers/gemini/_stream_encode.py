@@ -38,7 +38,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import StreamEncoder, dumps, loads, one_line, sse, tiny
+from .._stream_writer import NO_STREAM_FORM, StreamEncoder, dumps, loads, one_line, sse, tiny
 from .._wire import Encoding
 from ._encode import encode_response
 from ._ground import HINT, KEY, NAME, SHAPE, write_grounding
@@ -365,9 +365,14 @@ def encode_stream(
     out = []
     candidates = body.get("candidates")
     last: list[Any] = []
-    for candidate in candidates if type(candidates) is list else ():
+    for place, candidate in enumerate(candidates if type(candidates) is list else ()):
         content = candidate.get("content")
         parts = content.get("parts") if type(content) is dict else None
+        if type(content) is dict and "parts" in content and type(parts) is not list:
+            # A body keeps such a value as it came; a chunk's parts are a list, by rule.
+            candidate["content"] = {k: v for k, v in content.items() if k != "parts"}
+            if losses is not None:
+                losses.append(Loss(f"$.candidates[{place}].content.parts", NO_STREAM_FORM))
         if type(parts) is not list or len(parts) < 2:
             last.append(candidate)
             continue

@@ -37,6 +37,7 @@ from ..._tools import InvalidToolCall, ToolCall
 from ..._usage import Usage
 from .._stream_writer import (
     DIFFERENT_ARGUMENTS,
+    NO_STREAM_FORM,
     StreamEncoder,
     arguments_rest,
     dumps,
@@ -380,7 +381,6 @@ _DELTA_TEXT: tuple[tuple[str, tuple[type, ...]], ...] = (
     ("reasoning_content", (str, type(None))),
     ("reasoning", (str, type(None))),
 )
-_NO_STREAM_FORM = "a value a chunk cannot hold there: a stream has no form for it"
 _PLACE = "a stream's reasoning_details entry is at its index: another index is not carried"
 
 
@@ -497,7 +497,7 @@ def encode_stream(
                     # A body keeps such a value as it came; a chunk's is text, by rule.
                     del delta[key]
                     if losses is not None:
-                        losses.append(Loss(f"{path}.{key}", _NO_STREAM_FORM))
+                        losses.append(Loss(f"{path}.{key}", NO_STREAM_FORM))
             calls = message.get("tool_calls", ())
             if not calls and "tool_calls" in message:
                 delta["tool_calls"] = calls  # null, or an empty list
@@ -512,7 +512,7 @@ def encode_stream(
             # A body keeps such a value as it came; a chunk's is text or null, by rule.
             last["finish_reason"] = None
             if losses is not None:
-                losses.append(Loss(f"$.choices[{place}].finish_reason", _NO_STREAM_FORM))
+                losses.append(Loss(f"$.choices[{place}].finish_reason", NO_STREAM_FORM))
         chunk([{**last, "index": index, "delta": {}}])
     if include_usage and "usage" in body:
         chunk([], usage=body["usage"])
