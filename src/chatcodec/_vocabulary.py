@@ -3475,6 +3475,7 @@ NAMES = frozenset(
         "sha256Hash",
         "sha256_hash",
         "shape",
+        "shaped",
         "share_status",
         "shared_conversations_viewed_count",
         "sharegpt",

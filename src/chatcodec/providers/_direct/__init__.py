@@ -2,9 +2,10 @@
 
 :func:`chatcodec.convert` reads a body into the canonical form, writes the
 target from it and checks what it wrote with the target's preflight. For the
-usual OpenAI Chat request (see :mod:`._source`) the conversions here write the
-target's body straight from msgspec's typed decode of the source, one module
-per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
+usual OpenAI Chat request (see :mod:`._source`), and the usual Ollama request
+read into the same typed form (:mod:`._from_ollama`), the conversions here
+write the target's body straight from msgspec's typed decode of the source,
+one module per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
 Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). Each gives the same
 bytes and the same losses as that general path, for a request whose
@@ -22,12 +23,14 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _cohere, _gemini, _ollama, _responses
+from . import _anthropic, _bedrock, _cohere, _from_ollama, _gemini, _ollama, _responses
 from ._source import Fallback, Read, read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
+Reader = Callable[[bytes | str, str | None, int | None], Read]
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
+_READERS: Mapping[str, Reader] = FrozenMap({"openai": read, "ollama": _from_ollama.read})
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
     {
         ("openai", "anthropic"): _anthropic.write,
@@ -36,6 +39,11 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "bedrock"): _bedrock.write,
         ("openai", "ollama"): _ollama.write,
         ("openai", "cohere"): _cohere.write,
+        ("ollama", "anthropic"): _anthropic.write,
+        ("ollama", "gemini"): _gemini.write,
+        ("ollama", "openai-responses"): _responses.write,
+        ("ollama", "bedrock"): _bedrock.write,
+        ("ollama", "cohere"): _cohere.write,
     }
 )
 
@@ -52,7 +60,7 @@ def direct_request(
     if write is None:
         return None
     try:
-        return write(read(body, model, max_tokens))
+        return write(_READERS[source](body, model, max_tokens))
     except Fallback:
         return None
 
@@ -73,10 +81,11 @@ def direct(
     write = _WRITERS.get((source, target))
     if write is None:
         return None
+    read_source = _READERS[source]
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:
-            r = read(body, model, max_tokens)
+            r = read_source(body, model, max_tokens)
             if batch and r.body.stream is True:
                 r.body.stream = UNSET
                 out, losses = write(r)

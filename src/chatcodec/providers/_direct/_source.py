@@ -48,6 +48,7 @@ __all__ = [
     "Tools",
     "image",
     "read",
+    "shaped",
 ]
 
 T = TypeVar("T")
@@ -218,6 +219,17 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         r, kept = _keys_kept(body)  # a key at the top that only OpenAI keeps
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+    return shaped(r, kept, model, max_tokens)
+
+
+def shaped(r: Body, kept: dict[str, Any] | None, model: str | None, max_tokens: int | None) -> Read:
+    """A typed request of any source, checked to be of the usual shape (see :func:`read`).
+
+    Raises
+    ------
+    Fallback
+        When it is not of the usual shape.
+    """
     limit: int | None = max_tokens
     if r.max_tokens is not UNSET:
         if r.max_completion_tokens is not UNSET:

@@ -1,0 +1,110 @@
+"""The usual Ollama ``/api/chat`` request, read into the typed request the writers take.
+
+Most Ollama requests are a model, a few messages of text, perhaps tools, a
+``format`` of ``""`` or ``"json"`` and a few ``options``. msgspec decodes
+that shape straight into the private Structs below, in C; anything else (an
+image, a call or a result in the history, ``think``, ``keep_alive``, a
+schema as the format, an option the shape does not name) fails the decode
+and goes the general way. What it reads becomes the same typed request
+(:class:`~._source.Body`) an OpenAI Chat body decodes to, as the general
+path reads both alike: Ollama's options are OpenAI's settings
+(``num_predict`` its ``max_tokens``), its formats OpenAI's response formats,
+and a sampling value sent as an integer becomes a number, as
+:func:`chatcodec.providers.ollama.decode_request` reads it. Then
+:func:`~._source.shaped` checks it as it checks an OpenAI request, and every
+writer serves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from ..._frozen import FrozenMap
+from .._wire import MAX_BODY
+from ._source import Body, Fallback, Message, Read, _Format, shaped
+
+__all__ = ["read"]
+
+_EXACT = 2**53  # an int a float holds exactly: the general path reads it as a number
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    pass
+
+
+class _Turn(_Wire):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class _Options(_Wire, kw_only=True):
+    temperature: int | float | UnsetType = UNSET
+    top_p: int | float | UnsetType = UNSET
+    num_predict: int | UnsetType = UNSET
+    stop: list[str] | UnsetType = UNSET
+
+
+class _Body(_Wire, kw_only=True):
+    model: str
+    messages: list[_Turn]
+    tools: Raw | UnsetType = UNSET  # OpenAI's function tools: checked as theirs are
+    format: Literal["", "json"] | UnsetType = UNSET
+    options: _Options | UnsetType = UNSET
+    stream: bool | UnsetType = UNSET
+
+
+_decoder = msgspec.json.Decoder(_Body)
+_FORMATS: Mapping[str, Literal["text", "json_object"]] = FrozenMap(
+    {"": "text", "json": "json_object"}
+)
+
+
+def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
+    """The typed request, checked to be of the usual shape (see :func:`~._source.read`).
+
+    Raises
+    ------
+    Fallback
+        When the body is not of the usual shape (or not JSON).
+    """
+    if len(body) > MAX_BODY:
+        raise Fallback  # the general path refuses it
+    try:
+        r = _decoder.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+    typed = Body(messages=[Message(role=m.role, content=m.content) for m in r.messages])
+    typed.model = r.model
+    typed.tools = r.tools
+    if r.format is not UNSET:
+        typed.response_format = _Format(_FORMATS[r.format])
+    typed.stream = r.stream
+    options = r.options
+    if options is not UNSET:
+        if (
+            options.temperature is UNSET
+            and options.top_p is UNSET
+            and options.num_predict is UNSET
+            and options.stop is UNSET
+        ):
+            raise Fallback  # {} is kept as sent by the general path, and reported
+        typed.temperature = _number(options.temperature)
+        typed.top_p = _number(options.top_p)
+        if options.num_predict is not UNSET:
+            if options.num_predict < 0:
+                raise Fallback  # -1 (no limit), -2 (fill the context): kept as sent
+            typed.max_tokens = options.num_predict
+        typed.stop = options.stop
+    return shaped(typed, None, model, max_tokens)
+
+
+def _number(value: int | float | UnsetType) -> float | UnsetType:
+    if type(value) is int:
+        if not -_EXACT <= value <= _EXACT:
+            raise Fallback  # kept as sent by the general path
+        return float(value)
+    return value

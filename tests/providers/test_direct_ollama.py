@@ -1,0 +1,235 @@
+"""The usual Ollama request goes straight across and gives what the general path gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._convert import general_request
+from chatcodec._errors import ChatCodecError
+from chatcodec.bulk import _core
+from chatcodec.providers._direct import direct, direct_request
+
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "cohere")
+FILLS = ((None, None), ("m", 1024))
+# The caller's model where the target refuses another family's or none.
+OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
+
+
+def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
+    """Whether the direct path took ``body``; it gives what the general path gives."""
+    if model is None:
+        model = OWN_MODEL.get(target)
+    taken = direct_request("ollama", target, body, model, max_tokens)
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get("ollama"), providers.get(target)
+    try:
+        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
+    except ChatCodecError:
+        assert taken is None  # the general path raises: so does convert
+        return False
+    converted, report = cc.convert(
+        body, source="ollama", target=target, model=model, max_tokens=max_tokens
+    )
+    assert converted == out
+    assert report == cc.LossReport(tuple(losses), tuple(problems))
+    if taken is None:
+        return False
+    assert taken[0] == out
+    assert taken[1] == losses
+    assert problems == []  # the direct path declines what the preflight would refuse
+    return True
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
+@pytest.mark.parametrize("target", TARGETS)
+class TestSameAsGeneral:
+    """Every recorded and curated Ollama request converts the same by either path."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus("ollama", "request")))
+    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+    @pytest.mark.parametrize("path", curated("ollama", "request"))
+    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_most_recorded_requests_take_the_direct_path(target: str) -> None:
+    paths = [param.values[0] for param in corpus("ollama", "request")]
+    if not paths:
+        pytest.skip(NO_CORPUS)
+    taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
+    assert len(taken) * 2 > len(paths), (len(taken), len(paths))
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bulk_run_gives_the_general_records(
+    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies()]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source="ollama", target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source="ollama", target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
+
+
+def _bodies() -> list[bytes]:
+    paths = [param.values[0] for param in corpus("ollama", "request")]
+    paths += [param.values[0] for param in curated("ollama", "request")]
+    bodies = [path.read_bytes() for path in paths]
+    return [body for body in bodies if type(json.loads(body)) is dict]
+
+
+BASE: dict[str, Any] = {
+    "model": "llama3.2",
+    "messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "Where?"},
+        {"role": "user", "content": "Paris."},
+    ],
+    "format": "",
+    "options": {"temperature": 0, "num_predict": 64},
+    "stream": False,
+}
+
+
+def body(**changes: Any) -> bytes:
+    values = {**BASE, **changes}
+    return json.dumps({key: value for key, value in values.items() if value is not None}).encode()
+
+
+class TestDeclines:
+    """What is outside the usual shape goes the general way."""
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_the_usual_request_is_taken(self, target: str) -> None:
+        assert same(body(), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("changes", "taken"),
+        [
+            ({"format": "json"}, True),
+            ({"format": None}, True),
+            ({"format": {"type": "object"}}, False),  # a schema: the general way
+            ({"stream": True}, True),
+            ({"stream": None}, True),
+            ({"options": None}, True),
+            ({"options": {}}, False),  # kept as sent, and reported
+            ({"options": {"top_p": 0.9, "stop": ["END"]}}, True),
+            ({"options": {"temperature": 0.5, "stop": ["\n"]}}, False),  # a blank stop
+            ({"options": {"num_predict": -1}}, False),  # no limit: kept as sent
+            ({"options": {"num_predict": 0}}, False),
+            ({"options": {"temperature": 2**60}}, False),
+            ({"options": {"seed": 1}}, False),
+            ({"options": {"temperature": "hot"}}, False),
+            ({"keep_alive": "5m"}, False),
+            ({"think": True}, False),
+            ({"model": None}, False),
+        ],
+        ids=repr,
+    )
+    def test_settings(self, target: str, changes: dict[str, Any], taken: bool) -> None:
+        assert same(body(**changes), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("message", "taken"),
+        [
+            ({"role": "user", "content": "Hi"}, True),
+            ({"role": "user", "content": ""}, False),
+            ({"role": "user", "content": "Hi", "images": ["iVBORw0KGgo="]}, False),
+            ({"role": "assistant", "content": "Hi", "thinking": "hm"}, False),
+            ({"role": "tool", "content": "ok", "tool_name": "f"}, False),
+            ({"role": "developer", "content": "Be kind."}, False),
+            ({"role": "user"}, False),
+        ],
+        ids=repr,
+    )
+    def test_messages(self, target: str, message: dict[str, Any], taken: bool) -> None:
+        messages = [{"role": "user", "content": "Go"}, {"role": "assistant", "content": "Ok"}]
+        assert same(body(messages=[*messages, message]), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_tools_as_openai_sends_them(self, target: str) -> None:
+        tools = [
+            {
+                "type": "function",
+                "function": {
+                    "name": "weather",
+                    "description": "The weather in a city.",
+                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+                },
+            }
+        ]
+        assert same(body(tools=tools), target, None, 64)
+        assert not same(body(tools=[]), target, None, 64)
+
+    def test_the_batch_form_leaves_a_stream_out(self) -> None:
+        convert = direct("ollama", "anthropic", "claude-sonnet-4-5", 1024, batch=True)
+        assert convert is not None
+        done = convert(body(stream=True))
+        assert done is not None
+        assert b'"stream"' not in done[0]
+        assert done[1][0] == cc.Loss("$.stream", "a batch request is not streamed: stream left out")
+
+
+_TEXT = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}', ""])
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> bytes:
+    """Ollama requests near the usual shape: most are taken, some are not."""
+    messages: list[dict[str, Any]] = []
+    for _ in range(draw(st.integers(0, 5))):
+        role = draw(st.sampled_from(["system", "user", "assistant", "developer"]))
+        message: dict[str, Any] = {"role": role, "content": draw(_TEXT)}
+        messages.append(message)
+    values: dict[str, Any] = {"model": draw(st.sampled_from(["llama3.2", "", "gpt-4o"]))}
+    values["messages"] = messages
+    if draw(st.booleans()):
+        values["format"] = draw(st.sampled_from(["", "json", None, "yaml"]))
+    if draw(st.booleans()):
+        values["stream"] = draw(st.booleans())
+    if draw(st.booleans()):
+        option = st.sampled_from([0, 1, 0.5, 2, -1, 1.5, None])
+        keys = draw(st.sets(st.sampled_from(["temperature", "top_p", "num_predict", "stop"])))
+        options: dict[str, Any] = {}
+        for key in keys:
+            if key == "stop":
+                options[key] = draw(st.lists(_TEXT, max_size=6))
+            elif key == "num_predict":
+                options[key] = draw(st.sampled_from([1, 64, 0, -1, None]))
+            else:
+                options[key] = draw(option)
+        values["options"] = options
+    return json.dumps(values).encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    request=requests(),
+    target=st.sampled_from(TARGETS),
+    model=st.sampled_from([None, "m", ""]),
+    max_tokens=st.sampled_from([None, 1024]),
+)
+def test_generated_requests_convert_the_same(
+    request: bytes, target: str, model: str | None, max_tokens: int | None
+) -> None:
+    same(request, target, model, max_tokens)
