@@ -119,6 +119,14 @@ CRASHERS: dict[str, list[Any]] = {
             b'"index": 0}], "modelVersion": "5-flash"}',
             id="gemini-parts-a-string",
         ),
+        # An OpenAI body's call whose id is a number (kept as it came): written into a
+        # chunk, whose id is text or null, and its decoder refused it.
+        pytest.param(
+            b'\x00\x01{"choices": [{"finish_reason": "tool_calls", "index": 0, "message": '
+            b'{"content": "x", "role": "assistant", "tool_calls": [{"function": '
+            b'{"name": "find"}, "id": 0, "type": "function"}]}}]}',
+            id="openai-call-id-a-number",
+        ),
         # A Cohere body's kept "error" key: written into message-end, where it says the
         # stream failed.
         pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),

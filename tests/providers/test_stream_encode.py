@@ -558,6 +558,36 @@ class TestEncoderRules:
         decoder.feed(raw)
         assert decoder.finish().choices[0].finish_reason == "stop"
 
+    @pytest.mark.parametrize(
+        ("call", "paths"),
+        [
+            (b'{"function": {"name": "f"}, "id": 0, "type": "function"}', ["id"]),
+            (b'{"function": {"name": 5, "arguments": "{}"}, "id": "a"}', ["function.name"]),
+            (
+                b'{"function": {"name": "f", "arguments": {"a": 1}}, "id": "a", "type": 3}',
+                ["type", "function.arguments"],
+            ),
+        ],
+        ids=("id", "name", "type-and-arguments"),
+    )
+    def test_openai_call_values_of_another_type_are_reported(
+        self, call: bytes, paths: list[str]
+    ) -> None:
+        # A body keeps a call's values as they came; a chunk's are text (the fuzz
+        # target encode_stream found an id 0 written, and the decoder refusing it).
+        body = (
+            b'{"choices":[{"finish_reason":"tool_calls","index":0,"message":'
+            b'{"role":"assistant","content":"x","tool_calls":[' + call + b"]}}]}"
+        )
+        response = openai.decode_response(body)
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        where = "$.choices[0].message.tool_calls[0]."
+        assert [loss.path for loss in losses] == [where + path for path in paths]
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "x"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

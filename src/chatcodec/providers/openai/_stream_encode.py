@@ -504,7 +504,10 @@ def encode_stream(
             if delta:
                 chunk([{"index": index, "delta": delta}])
             if calls:
-                calls = [{"index": i, **call} for i, call in enumerate(calls)]
+                calls = [
+                    {"index": i, **_streamable(call, f"{path}.tool_calls[{i}]", losses)}
+                    for i, call in enumerate(calls)
+                ]
                 chunk([{"index": index, "delta": {"tool_calls": calls}}])
         last = {key: value for key, value in choice.items() if key != "message"}
         reason = last.get("finish_reason")
@@ -518,3 +521,36 @@ def encode_stream(
         chunk([], usage=body["usage"])
     out.append(_DONE)
     return b"".join(out)
+
+
+def _streamable(call: Any, path: str, losses: list[Loss] | None) -> dict[str, Any]:
+    """A body's call as a chunk may hold it: a value of another type left out, and reported.
+
+    A body keeps a call's keys as they came; in a chunk the id, the type and
+    the function's name and arguments are text or null, and the function an
+    object, by rule.
+    """
+    if type(call) is not dict:
+        return {}  # the body encoder writes only objects
+    out = dict(call)
+    for key in ("id", "type"):
+        if key in out and out[key] is not None and type(out[key]) is not str:
+            del out[key]
+            if losses is not None:
+                losses.append(Loss(f"{path}.{key}", NO_STREAM_FORM))
+    function = out.get("function")
+    if "function" in out and type(function) is not dict:
+        del out["function"]
+        if losses is not None:
+            losses.append(Loss(f"{path}.function", NO_STREAM_FORM))
+    elif type(function) is dict:
+        for key in ("name", "arguments"):
+            value = function.get(key)
+            if type(value) is msgspec.Raw:  # the arguments as they came: text, or else
+                value = None if bytes(value)[:1] in (b'"', b"n") else value
+            if value is not None and type(value) is not str:
+                function = {k: v for k, v in function.items() if k != key}
+                if losses is not None:
+                    losses.append(Loss(f"{path}.function.{key}", NO_STREAM_FORM))
+        out["function"] = function
+    return out
