@@ -2,8 +2,9 @@
 
 :func:`chatcodec.convert` reads a body into the canonical form, writes the
 target from it and checks what it wrote with the target's preflight. For the
-usual OpenAI Chat request (see :mod:`._source`), and the usual Ollama request
-read into the same typed form (:mod:`._from_ollama`), the conversions here
+usual OpenAI Chat request (see :mod:`._source`), and the usual Ollama and
+Cohere requests read into the same typed form (:mod:`._from_ollama`,
+:mod:`._from_cohere`), the conversions here
 write the target's body straight from msgspec's typed decode of the source,
 one module per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
@@ -23,14 +24,25 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _cohere, _from_ollama, _gemini, _ollama, _responses
+from . import (
+    _anthropic,
+    _bedrock,
+    _cohere,
+    _from_cohere,
+    _from_ollama,
+    _gemini,
+    _ollama,
+    _responses,
+)
 from ._source import Fallback, Read, read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
 Reader = Callable[[bytes | str, str | None, int | None], Read]
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
-_READERS: Mapping[str, Reader] = FrozenMap({"openai": read, "ollama": _from_ollama.read})
+_READERS: Mapping[str, Reader] = FrozenMap(
+    {"openai": read, "ollama": _from_ollama.read, "cohere": _from_cohere.read}
+)
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
     {
         ("openai", "anthropic"): _anthropic.write,
@@ -44,6 +56,11 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("ollama", "openai-responses"): _responses.write,
         ("ollama", "bedrock"): _bedrock.write,
         ("ollama", "cohere"): _cohere.write,
+        ("cohere", "anthropic"): _anthropic.write,
+        ("cohere", "gemini"): _gemini.write,
+        ("cohere", "openai-responses"): _responses.write,
+        ("cohere", "bedrock"): _bedrock.write,
+        ("cohere", "ollama"): _ollama.write,
     }
 )
 

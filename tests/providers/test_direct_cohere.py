@@ -1,0 +1,239 @@
+"""The usual Cohere request goes straight across and gives what the general path gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from corpus import curated
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._convert import general_request
+from chatcodec._errors import ChatCodecError
+from chatcodec.bulk import _core
+from chatcodec.providers._direct import direct_request
+
+TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
+FILLS = ((None, None), ("m", 1024))
+# The caller's model where the target refuses another family's or none.
+OWN_MODEL = {"anthropic": "claude-sonnet-4-5"}
+
+
+def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
+    """Whether the direct path took ``body``; it gives what the general path gives."""
+    if model is None:
+        model = OWN_MODEL.get(target)
+    taken = direct_request("cohere", target, body, model, max_tokens)
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get("cohere"), providers.get(target)
+    try:
+        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
+    except ChatCodecError:
+        assert taken is None  # the general path raises: so does convert
+        return False
+    converted, report = cc.convert(
+        body, source="cohere", target=target, model=model, max_tokens=max_tokens
+    )
+    assert converted == out
+    assert report == cc.LossReport(tuple(losses), tuple(problems))
+    if taken is None:
+        return False
+    assert taken[0] == out
+    assert taken[1] == losses
+    assert problems == []  # the direct path declines what the preflight would refuse
+    return True
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
+@pytest.mark.parametrize("target", TARGETS)
+class TestSameAsGeneral:
+    """Every curated Cohere request (the corpus has none) converts the same by either path."""
+
+    @pytest.mark.parametrize("path", curated("cohere", "request"))
+    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bulk_run_gives_the_general_records(
+    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies()]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source="cohere", target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source="cohere", target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
+
+
+def _bodies() -> list[bytes]:
+    return [param.values[0].read_bytes() for param in curated("cohere", "request")]
+
+
+BASE: dict[str, Any] = {
+    "model": "command-a-03-2025",
+    "messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Madrid?"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "get_weather_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"location": "Madrid"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "get_weather_1", "content": "24C, sunny"},
+        {"role": "assistant", "content": "Sunny, 24C."},
+        {"role": "user", "content": [{"type": "text", "text": "Thanks."}]},
+    ],
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "The weather of a place.",
+                "parameters": {"type": "object", "properties": {"location": {"type": "string"}}},
+            },
+        }
+    ],
+    "max_tokens": 64,
+    "temperature": 0,
+    "stream": False,
+}
+
+
+def body(**changes: Any) -> bytes:
+    values = {**BASE, **changes}
+    return json.dumps({key: value for key, value in values.items() if value is not None}).encode()
+
+
+class TestDeclines:
+    """What is outside the usual shape goes the general way."""
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_the_usual_request_is_taken(self, target: str) -> None:
+        assert same(body(), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("changes", "taken"),
+        [
+            ({"response_format": {"type": "json_object"}}, True),
+            ({"response_format": {"type": "text"}}, True),
+            ({"response_format": {"type": "json_object", "json_schema": {}}}, False),
+            ({"tool_choice": "REQUIRED"}, True),
+            ({"tool_choice": "NONE"}, True),
+            ({"tool_choice": "required"}, False),  # not Cohere's spelling: kept as sent
+            ({"stream": True}, True),
+            ({"stop_sequences": ["END"], "p": 0.5, "temperature": None}, True),
+            ({"stop_sequences": [" "]}, False),  # a blank stop: the preflights' rule
+            ({"max_tokens": -1}, False),
+            ({"temperature": 2**60}, False),
+            ({"k": 5}, False),
+            ({"strict_tools": True}, False),
+            ({"thinking": {"type": "enabled"}}, False),
+            ({"documents": [{"data": {"a": "b"}}]}, False),
+            ({"model": None}, False),
+        ],
+        ids=repr,
+    )
+    def test_settings(self, target: str, changes: dict[str, Any], taken: bool) -> None:
+        assert same(body(**changes), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("message", "taken"),
+        [
+            ({"role": "user", "content": "Hi"}, True),
+            ({"role": "user", "content": [{"type": "text", "text": "Hi"}]}, True),
+            ({"role": "user", "content": ""}, False),
+            ({"role": "user"}, False),
+            (
+                {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]},
+                False,
+            ),
+            ({"role": "assistant", "content": "Hi", "tool_plan": "I will."}, False),
+        ],
+        ids=repr,
+    )
+    def test_messages(self, target: str, message: dict[str, Any], taken: bool) -> None:
+        messages = [*BASE["messages"], {"role": "assistant", "content": "Ok"}, message]
+        if message["role"] == "assistant":
+            messages = [*BASE["messages"], message]
+        assert same(body(messages=messages), target, None, 64) is taken
+
+
+_TEXT = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}', ""])
+_ARGUMENTS = st.sampled_from(['{"location": "Madrid"}', "{}", "not json", '["a"]', ""])
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> bytes:
+    """Cohere requests near the usual shape: most are taken, some are not."""
+    messages: list[dict[str, Any]] = []
+    serial = 0
+    for _ in range(draw(st.integers(0, 5))):
+        role = draw(st.sampled_from(["system", "user", "assistant", "calls"]))
+        if role == "calls":
+            ids = []
+            calls = []
+            for _ in range(draw(st.integers(0, 2))):
+                serial += 1
+                ids.append(f"call_{serial}")
+                function = {"name": "get_weather", "arguments": draw(_ARGUMENTS)}
+                calls.append({"id": ids[-1], "type": "function", "function": function})
+            messages.append({"role": "assistant", "tool_calls": calls})
+            for call_id in draw(st.permutations(ids)):
+                messages.append({"role": "tool", "tool_call_id": call_id, "content": draw(_TEXT)})
+            continue
+        content: Any = draw(_TEXT)
+        if role == "user" and draw(st.booleans()):
+            content = [{"type": "text", "text": content}]
+        messages.append({"role": role, "content": content})
+    values: dict[str, Any] = {"model": draw(st.sampled_from(["command-a-03-2025", "", "gpt-4o"]))}
+    values["messages"] = messages
+    if draw(st.booleans()):
+        values["tools"] = BASE["tools"]
+    for key, choices in (
+        ("response_format", [{"type": "text"}, {"type": "json_object"}, {"type": "x"}]),
+        ("tool_choice", ["REQUIRED", "NONE", "AUTO"]),
+        ("stream", [True, False]),
+        ("temperature", [0, 0.5, 1, 2]),
+        ("p", [0.5, 1, 0]),
+        ("max_tokens", [1, 64, 0]),
+        ("stop_sequences", [["END"], [], ["a", "b", "c", "d", "e", "f"]]),
+    ):
+        if draw(st.booleans()):
+            values[key] = draw(st.sampled_from(choices))
+    return json.dumps(values).encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    request=requests(),
+    target=st.sampled_from(TARGETS),
+    model=st.sampled_from([None, "m", ""]),
+    max_tokens=st.sampled_from([None, 1024]),
+)
+def test_generated_requests_convert_the_same(
+    request: bytes, target: str, model: str | None, max_tokens: int | None
+) -> None:
+    same(request, target, model, max_tokens)
+
+
+def test_generated_requests_take_the_direct_path_often() -> None:
+    # The property above would pass if nothing were taken: most usual bodies are.
+    taken = sum(same(body(), target, None, 64) for target in TARGETS)
+    assert taken == len(TARGETS)
