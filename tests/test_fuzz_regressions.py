@@ -127,6 +127,13 @@ CRASHERS: dict[str, list[Any]] = {
             b'{"name": "find"}, "id": 0, "type": "function"}]}}]}',
             id="openai-call-id-a-number",
         ),
+        # An Ollama body whose "done" is a number (kept as it came): written as the last
+        # line's "done", and its decoder read the stream as never ended.
+        pytest.param(
+            b'\x01\x01{"model":"G","message":{"role":"assistant","content":""},'
+            b'"done":181023752,"eval_count":9}',
+            id="ollama-done-a-number",
+        ),
         # A Cohere body's kept "error" key: written into message-end, where it says the
         # stream failed.
         pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),

@@ -588,6 +588,19 @@ class TestEncoderRules:
         decoder.feed(raw)
         assert decoder.finish().text == "x"
 
+    @pytest.mark.parametrize("done", [b"181023752", b'"yes"', b"null", b"{}"])
+    def test_ollama_done_of_another_type_is_reported(self, done: bytes) -> None:
+        # A body keeps such a value as it came; a stream's last line says true (the
+        # fuzz target encode_stream found a number written, and the stream unended).
+        body = b'{"model":"m","message":{"role":"assistant","content":"Hi"},"done":' + done + b"}"
+        response = ollama.decode_response(body)
+        losses: list[Any] = []
+        raw = ollama.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ["$.done"]
+        decoder = ollama.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+
     def test_openai_usage_only_when_asked(self) -> None:
         events: list[StreamEvent] = [
             TextDelta("Hi"),

@@ -28,7 +28,7 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import StreamEncoder, dumps, loads, one_line, tiny
+from .._stream_writer import NO_STREAM_FORM, StreamEncoder, dumps, loads, one_line, tiny
 from ._common import NAME
 from ._encode import encode_response
 
@@ -186,6 +186,11 @@ def encode_stream(response: Response, *, losses: list[Loss] | None = None) -> by
         # chunk keeps its "done": false: written out, it is a stream cut before
         # its last line.
         body["done"] = True
+    elif type(own["done"]) is not bool:
+        # A body keeps such a value as it came; a stream's last line says true.
+        body["done"] = True
+        if losses is not None:
+            losses.append(Loss("$.done", NO_STREAM_FORM))
     envelope = {key: body[key] for key in _ENVELOPE if key in body}
     message = body.get("message")
     if type(message) is not dict:
