@@ -1154,6 +1154,7 @@ NAMES = frozenset(
         "decode_request",
         "decode_response",
         "decode_text_chunk",
+        "decoded",
         "deepseek",
         "default",
         "defaultCheckpointId",

@@ -24,13 +24,21 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
-from .._wire import MAX_BODY
-from ._source import Body, Fallback, Message, Part, Read, _Format, _Function, shaped
+from ._source import (
+    Body,
+    Fallback,
+    Message,
+    Part,
+    Read,
+    _Format,
+    _Function,
+    decoded,
+    number,
+    shaped,
+)
 from ._source import _Call as _OpenAICall
 
 __all__ = ["read"]
-
-_EXACT = 2**53  # an int a float holds exactly: the general path reads it as a number
 
 
 class _Wire(Struct, forbid_unknown_fields=True, gc=False):
@@ -91,12 +99,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
-    if len(body) > MAX_BODY:
-        raise Fallback  # the general path refuses it
-    try:
-        r = _decoder.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
+    r = decoded(_decoder, body)
     typed = Body(messages=[_message(m) for m in r.messages])
     typed.model = r.model
     typed.tools = r.tools
@@ -107,8 +110,8 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
             raise Fallback  # kept as sent by the general path
         typed.max_tokens = r.max_tokens
     typed.stop = r.stop_sequences
-    typed.temperature = _number(r.temperature)
-    typed.top_p = _number(r.p)
+    typed.temperature = number(r.temperature)
+    typed.top_p = number(r.p)
     if r.tool_choice is not UNSET:
         typed.tool_choice = _CHOICES[r.tool_choice]
     typed.stream = r.stream
@@ -132,11 +135,3 @@ def _message(m: _Turn) -> Message:
             for c in m.tool_calls
         ]
     return message
-
-
-def _number(value: int | float | UnsetType) -> float | UnsetType:
-    if type(value) is int:
-        if not -_EXACT <= value <= _EXACT:
-            raise Fallback  # kept as sent by the general path
-        return float(value)
-    return value

@@ -24,12 +24,9 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
-from .._wire import MAX_BODY
-from ._source import Body, Fallback, Message, Read, _Format, shaped
+from ._source import Body, Fallback, Message, Read, _Format, decoded, number, shaped
 
 __all__ = ["read"]
-
-_EXACT = 2**53  # an int a float holds exactly: the general path reads it as a number
 
 
 class _Wire(Struct, forbid_unknown_fields=True, gc=False):
@@ -71,12 +68,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
-    if len(body) > MAX_BODY:
-        raise Fallback  # the general path refuses it
-    try:
-        r = _decoder.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
+    r = decoded(_decoder, body)
     typed = Body(messages=[Message(role=m.role, content=m.content) for m in r.messages])
     typed.model = r.model
     typed.tools = r.tools
@@ -92,19 +84,11 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
             and options.stop is UNSET
         ):
             raise Fallback  # {} is kept as sent by the general path, and reported
-        typed.temperature = _number(options.temperature)
-        typed.top_p = _number(options.top_p)
+        typed.temperature = number(options.temperature)
+        typed.top_p = number(options.top_p)
         if options.num_predict is not UNSET:
             if options.num_predict < 0:
                 raise Fallback  # -1 (no limit), -2 (fill the context): kept as sent
             typed.max_tokens = options.num_predict
         typed.stop = options.stop
     return shaped(typed, None, model, max_tokens)
-
-
-def _number(value: int | float | UnsetType) -> float | UnsetType:
-    if type(value) is int:
-        if not -_EXACT <= value <= _EXACT:
-            raise Fallback  # kept as sent by the general path
-        return float(value)
-    return value

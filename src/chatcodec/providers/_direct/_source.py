@@ -46,7 +46,9 @@ __all__ = [
     "Read",
     "Schema",
     "Tools",
+    "decoded",
     "image",
+    "number",
     "read",
     "shaped",
 ]
@@ -220,6 +222,40 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
     return shaped(r, kept, model, max_tokens)
+
+
+def decoded(decoder: msgspec.json.Decoder[T], body: bytes | str) -> T:
+    """``body`` decoded into a source's typed request.
+
+    Raises
+    ------
+    Fallback
+        When it is too large, not JSON, or not of the typed shape.
+    """
+    if len(body) > MAX_BODY:
+        raise Fallback  # the general path refuses it
+    try:
+        return decoder.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+
+
+_EXACT = 2**53  # an int a float holds exactly
+
+
+def number(value: int | float | UnsetType) -> float | UnsetType:
+    """A sampling value as a decoder that reads numbers as floats reads it.
+
+    Raises
+    ------
+    Fallback
+        For an int no float holds exactly: such a decoder keeps it as sent.
+    """
+    if type(value) is int:
+        if not -_EXACT <= value <= _EXACT:
+            raise Fallback
+        return float(value)
+    return value
 
 
 def shaped(r: Body, kept: dict[str, Any] | None, model: str | None, max_tokens: int | None) -> Read:
