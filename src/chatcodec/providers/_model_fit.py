@@ -32,7 +32,7 @@ from .._content import ImagePart
 from .._exchange import Request
 from .._loss import Loss
 from .._problems import Problem
-from ._profiles import images_refused, profile, sends_reasoning
+from ._profiles import has_images, images_refused, profile, sends_reasoning
 
 __all__ = ["IMAGE_LEFT_OUT", "REASONING_LEFT_OUT", "fit_model", "restore_paths"]
 
@@ -56,38 +56,28 @@ def fit_model(request: Request, family: str, losses: list[Loss]) -> tuple[Reques
             losses.append(Loss("$.reasoning", REASONING_LEFT_OUT))
             fields["reasoning"] = None
     moved: dict[int, tuple[int, ...]] | None = None
-    refused: bool | None = None
     messages: list[Any] | None = None
-    for i, message in enumerate(request.messages):
-        content = getattr(message, "content", None)
-        if content is None or type(content) is str:
-            continue
-        kept: list[int] = []
-        for j, part in enumerate(content):
-            if type(part) is ImagePart:
-                if refused is None:
-                    refused = images_refused(family, request.model)
-                if not refused:
-                    break
-            else:
-                kept.append(j)
-        if refused is False:
-            break  # the model takes images: nothing more to look at
-        if len(kept) == len(content) or not kept:
-            # A message of images only is left as it is (a message needs
-            # content, and none may be made up): the preflight names each.
-            continue
-        if messages is None:
-            messages = list(request.messages)
-            moved = {}
-        assert moved is not None
-        losses.extend(
-            Loss(f"$.messages[{i}].content[{j}]", IMAGE_LEFT_OUT)
-            for j, part in enumerate(content)
-            if type(part) is ImagePart
-        )
-        messages[i] = msgspec.structs.replace(message, content=tuple(content[j] for j in kept))
-        moved[i] = tuple(kept)
+    if has_images(family, request.messages) and images_refused(family, request.model):
+        messages = list(request.messages)
+        moved = {}
+        for i, message in enumerate(request.messages):
+            content = message.content
+            if type(content) is not tuple:
+                continue
+            kept = [j for j, part in enumerate(content) if type(part) is not ImagePart]
+            if len(kept) == len(content) or not kept:
+                # A message of images only is left as it is (a message needs
+                # content, and none may be made up): the preflight names each.
+                continue
+            losses.extend(
+                Loss(f"$.messages[{i}].content[{j}]", IMAGE_LEFT_OUT)
+                for j, part in enumerate(content)
+                if type(part) is ImagePart
+            )
+            messages[i] = msgspec.structs.replace(message, content=tuple(content[j] for j in kept))
+            moved[i] = tuple(kept)
+        if not moved:
+            messages = moved = None
     if messages is not None:
         fields["messages"] = tuple(messages)
     if not fields:

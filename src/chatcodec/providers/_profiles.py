@@ -92,7 +92,7 @@ Images (``images=False``: the model takes no image part):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -107,7 +107,9 @@ __all__ = [
     "NO_STRUCTURED_OUTPUT",
     "SAMPLING_RULES",
     "Profile",
+    "has_images",
     "image_problems",
+    "images_refused",
     "profile",
     "profile_problems",
     "reasoning_problems",
@@ -356,14 +358,35 @@ def structured_problems(
     return [("$.response_format", NO_STRUCTURED_OUTPUT)]
 
 
+# The families with a model that refuses images: the others need no look at the parts.
+_IMAGES_REFUSED = frozenset(
+    f for families, _, row in _ROWS if row.images is False for f in families
+)
+
+
 def images_refused(family: str, model: str | None) -> bool:
     """Whether the model's profile says it takes no images."""
+    if family not in _IMAGES_REFUSED:
+        return False
     found = profile(family, model)
     return found is not None and found.images is False
 
 
+def has_images(family: str, messages: Iterable[Any]) -> bool:
+    """Whether ``messages`` hold an image part, for a family with a model that refuses them."""
+    if family not in _IMAGES_REFUSED:
+        return False
+    for message in messages:
+        content = message.content
+        if type(content) is tuple:
+            for part in content:
+                if type(part) is ImagePart:
+                    return True
+    return False
+
+
 def image_problems(
-    family: str, model: str | None, messages: Iterable[Any]
+    family: str, model: str | None, messages: Sequence[Any]
 ) -> list[tuple[str, str]]:
     """``(path, rule)`` for each image part of ``messages`` the model's profile refuses.
 
@@ -379,20 +402,15 @@ def image_problems(
     >>> image_problems("openai", "gpt-4o", [hi])
     []
     """
-    out: list[tuple[str, str]] = []
-    refused: bool | None = None
-    for i, message in enumerate(messages):
-        content = getattr(message, "content", None)
-        if content is None or type(content) is str:
-            continue
-        for j, part in enumerate(content):
-            if type(part) is ImagePart:
-                if refused is None:
-                    refused = images_refused(family, model)
-                if not refused:
-                    return []
-                out.append((f"$.messages[{i}].content[{j}]", NO_IMAGES))
-    return out
+    if not has_images(family, messages) or not images_refused(family, model):
+        return []
+    return [
+        (f"$.messages[{i}].content[{j}]", NO_IMAGES)
+        for i, message in enumerate(messages)
+        if type(message.content) is tuple
+        for j, part in enumerate(message.content)
+        if type(part) is ImagePart
+    ]
 
 
 def profile_problems(family: str, request: Any) -> list[Problem]:
