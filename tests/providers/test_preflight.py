@@ -132,6 +132,7 @@ PROFILED = {
     "anthropic": "claude-3-5-sonnet-20241022",
     "gemini": "gemini-2.0-flash",
     "bedrock": "anthropic.claude-3-5-haiku-20241022-v1:0",
+    "ollama": "llama3.2:3b",
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 
 import chatcodec as cc
-from chatcodec.providers import anthropic, bedrock, gemini, openai, openai_responses
+from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
 from chatcodec.providers._model_fit import IMAGE_LEFT_OUT
 from chatcodec.providers._profiles import (
     NO_IMAGES,
@@ -212,6 +212,8 @@ class TestColumns:
             ("gemini", "gemini-2.0-flash-001", False, None, None),
             ("gemini", "models/gemini-2.0-flash-lite", False, None, None),
             ("gemini", "gemini-1.5-flash", False, None, None),
+            ("ollama", "llama3.1:8b", False, None, None),
+            ("ollama", "llama3.2", False, None, None),
         ],
     )
     def test_rows(
@@ -248,6 +250,7 @@ class TestReasoningCheck:
             (openai_responses, "gpt-4.1"),
             (anthropic, "claude-3-5-sonnet-20241022"),
             (gemini, "gemini-2.0-flash"),
+            (ollama, "llama3.1:8b"),
         ],
     )
     @pytest.mark.parametrize("setting", [cc.Reasoning("high"), cc.Reasoning(budget_tokens=2048)])
@@ -262,6 +265,8 @@ class TestReasoningCheck:
             (openai_responses, "gpt-5"),
             (anthropic, "claude-3-7-sonnet-20250219"),
             (gemini, "gemini-2.5-flash"),
+            (ollama, "llama3.2-vision"),
+            (ollama, "qwen3"),
             (openai, "my-fine-tune"),  # not known: nothing assumed
             (anthropic, "my-claude-deployment"),
         ],
@@ -272,6 +277,23 @@ class TestReasoningCheck:
 
     def test_without_a_setting(self) -> None:
         assert profiled(openai.check_request(request("gpt-4o"))) == []
+
+    @pytest.mark.parametrize(
+        ("codec", "refused"), [(anthropic, True), (ollama, True), (openai, False), (gemini, False)]
+    )
+    def test_thinking_at_the_default(self, codec: Any, refused: bool) -> None:
+        # Anthropic sends thinking enabled, Ollama think: true; OpenAI and Gemini send nothing.
+        model = {anthropic: "claude-3-haiku-20240307", ollama: "llama3", openai: "gpt-4o"}.get(
+            codec, "gemini-2.0-flash"
+        )
+        found = profiled(codec.check_request(request(model, reasoning=cc.Reasoning())))
+        assert found == ([("$.reasoning", NO_REASONING)] if refused else [])
+
+    def test_ollama_takes_thinking_off(self) -> None:
+        off = cc.Reasoning("none")
+        assert profiled(ollama.check_request(request("llama3.2", reasoning=off))) == []
+        found = anthropic.check_request(request("claude-3-5-haiku-latest", reasoning=off))
+        assert profiled(found) == [("$.reasoning", NO_REASONING)]
 
 
 class TestStructuredCheck:
@@ -357,6 +379,7 @@ class TestConvertReasoning:
             ("gemini", "gemini-2.0-flash", "thinkingConfig"),
             ("openai", "gpt-4o", "reasoning_effort"),
             ("openai-responses", "gpt-4.1", "reasoning"),
+            ("ollama", "llama3.1:8b", "think"),
         ],
     )
     def test_left_out(self, target: str, model: str, key: str) -> None:
@@ -375,6 +398,7 @@ class TestConvertReasoning:
             ("anthropic", "my-claude-deployment", "thinking"),  # not known: sent
             ("openai-responses", "o4-mini", "reasoning"),
             ("openai", "my-fine-tune", "reasoning_effort"),
+            ("ollama", "qwen3", "think"),
         ],
     )
     def test_kept(self, target: str, model: str, key: str) -> None:

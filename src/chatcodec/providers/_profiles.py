@@ -55,6 +55,11 @@ Reasoning (``reasoning=False``: the model refuses a reasoning setting):
   supported by this model" (github.com/googleapis/js-genai/issues/681),
   "thinking_config is not supported." on the Gemini API
   (github.com/immersive-translate/immersive-translate/issues/2976).
+* Ollama's Llama 3, 3.1 and 3.2: 400 "llama3.1:8b does not support thinking"
+  (the name in quotes; github.com/Gitlawb/openclaude/issues/1371, and the
+  same for any model without the thinking capability,
+  github.com/taketwo/llm-ollama/pull/54),
+  for ``think`` that turns thinking on.
 
 Structured output (``structured_output=False``: no JSON-schema answer format;
 ``structured_output="tool"`` in :func:`chatcodec.convert` sends it as a tool):
@@ -206,6 +211,8 @@ _GPT_4_TEXT = re.compile(
 )
 _GPT_35 = re.compile(r"gpt-3\.5-turbo(?:-\d{4}|-16k(?:-\d{4})?|-instruct)?$")
 _DEEPSEEK = re.compile(r"deepseek-(?:chat|reasoner)$")
+# Ollama's Llama 3, 3.1 and 3.2 (any tag; not "llama3.2-vision", whose name goes on).
+_LLAMA_3 = re.compile(r"llama3(?:\.[12])?(?::[\w.-]+)?$")
 _GEMINI_1 = re.compile(r"(?:models/)?gemini-1\.[05](?:$|-)")
 _GEMINI_20 = re.compile(
     r"(?:models/)?gemini-2\.0-flash(?:-lite)?(?:-\d{3}|-exp|-preview-\d{2}-\d{2})?$"
@@ -235,6 +242,7 @@ _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
     (_OPENAI, _GPT_4_TEXT, Profile(reasoning=False, structured_output=False, images=False)),
     (_OPENAI, _GPT_35, Profile(reasoning=False, structured_output=False, images=False)),
     (frozenset({"openai"}), _DEEPSEEK, Profile(structured_output=False, images=False)),
+    (frozenset({"ollama"}), _LLAMA_3, Profile(reasoning=False)),
     (frozenset({"gemini"}), _GEMINI_1, Profile(reasoning=False, json_schema=False)),
     (frozenset({"gemini"}), _GEMINI_20, Profile(reasoning=False)),
 )
@@ -310,18 +318,23 @@ def reasoning_problems(family: str, model: str | None, reasoning: object) -> lis
 
 
 # The families that send a setting for thinking at the provider's default
-# (Anthropic: ``thinking`` enabled). The others send nothing for it.
-_DEFAULT_SENT = frozenset({"anthropic"})
+# (Anthropic: ``thinking`` enabled; Ollama: ``think: true``). The others send
+# nothing for it.
+_DEFAULT_SENT = frozenset({"anthropic", "ollama"})
+# The families whose models that do not think take thinking turned off
+# (Ollama refuses only ``think`` that turns it on).
+_OFF_TAKEN = frozenset({"ollama"})
 
 
 def sends_reasoning(family: str, reasoning: Any) -> bool:
-    """Whether ``family`` sends a reasoning setting for ``reasoning`` (a canonical one, or None).
+    """Whether ``family`` sends ``reasoning`` (canonical, or None) as a setting a model may refuse.
 
     A setting with neither an effort nor a budget is thinking at the
     provider's default: OpenAI Chat and Gemini send nothing for it, the
     Responses API an empty ``reasoning`` its non-reasoning models take.
+    Ollama takes ``think: false`` from every model.
     """
-    if reasoning is None:
+    if reasoning is None or (family in _OFF_TAKEN and reasoning.off):
         return False
     return (
         reasoning.effort is not None
