@@ -140,8 +140,9 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
         default values (``"default"``, 1).
     reasoning : bool or None
         Whether the model thinks before it answers. ``False``: it refuses a
-        reasoning setting (``reasoning_effort``, ``thinking``,
-        ``thinkingConfig``), even one that turns thinking off.
+        reasoning setting its family sends (``reasoning_effort``,
+        ``thinking``, ``thinkingConfig``, Ollama's ``think`` that turns
+        thinking on: see :func:`sends_reasoning`).
     json_schema : bool
         Gemini only: whether the model has the JSON Schema fields
         (``parametersJsonSchema``, ``responseJsonSchema``).
