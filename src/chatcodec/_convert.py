@@ -17,6 +17,7 @@ from ._problems import Problem
 from .providers import Codec, get
 from .providers._cache import carry_automatic_cache, trim_cache
 from .providers._direct import direct_request
+from .providers._model_fit import fit_model, restore_paths
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
 from .providers._preflight import preflight
@@ -62,8 +63,12 @@ def convert(
 
     A tool's or answer's schema going to a family whose schema fields take
     less than JSON Schema (Gemini) is cut to what the field takes, each cut
-    reported as a loss; the target model's own rules (its profile: sampling
-    values it refuses) are in the report's problems.
+    reported as a loss. Written into another family or for another model
+    (``model``), a request leaves out what the target model's profile says it
+    refuses outright: a reasoning setting for a model that does not think,
+    an image for a model that takes none (each reported as a loss at its
+    path). The profile's other rules (sampling values, a JSON schema format
+    the model cannot take natively) are in the report's problems.
 
     Parameters
     ----------
@@ -102,7 +107,9 @@ def convert(
         ``"omit"``, is refused.
     structured_output : {"native", "tool"}, default "native"
         How a request's JSON ``response_format`` is sent: in the target's
-        own form (``"native"``), or, for a model that has none, as one tool
+        own form (``"native"``; for a model whose profile says it has no
+        JSON schema format, the report's problems say so and name
+        ``"tool"``), or, for a model that has none, as one tool
         the model must call (``"tool"``, see :func:`chatcodec.answer_as_tool`;
         the report's problems say what changed). Give ``"tool"`` again when
         converting the response back: the tool's call becomes the answer's
@@ -262,10 +269,15 @@ def general_request(
         fill["max_tokens"] = max_tokens
     if fill:
         request = msgspec.structs.replace(request, **fill)
+    moved = None
     if writer.NAME != reader.NAME:
         request = fit_request(request, writer.NAME, losses)
+    if writer.NAME != reader.NAME or "model" in fill:
+        # Written for another model: what its profile refuses is left out.
+        request, moved = fit_model(request, writer.NAME, losses)
     start = len(losses)
     out = writer.encode_request(request, losses=losses, **options)
-    if not check:
-        return out, notes
-    return out, [*notes, *preflight(writer, request, out, losses[start:])]
+    problems = [*notes, *preflight(writer, request, out, losses[start:])] if check else notes
+    if moved is not None:
+        restore_paths(moved, losses, start, problems)
+    return out, problems

@@ -301,6 +301,25 @@ class TestDeclines:
         # Gemini gets the media type the URL's extension names, as the general path.
         assert same(self.body(messages=messages, tools=None), target, None, 64) is taken
 
+    @pytest.mark.parametrize(
+        ("target", "model", "taken"),
+        [
+            ("openai-responses", "o3-mini", False),  # takes no images: left out, reported
+            ("openai-responses", "o3", True),
+            ("openai-responses", "my-model", True),  # not known: nothing assumed
+            ("gemini", "gemini-2.0-flash", True),  # no thinking: nothing here to leave out
+            ("gemini", "gemini-1.5-pro", False),  # no JSON Schema fields
+        ],
+    )
+    def test_an_image_to_a_model_by_its_profile(self, target: str, model: str, taken: bool) -> None:
+        part = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "What?"}, part]}]
+        body = self.body(messages=messages, tools=None)
+        assert same(body, target, model, 64) is taken
+        if not taken and target == "openai-responses":
+            report = cc.convert(body, source="openai", target=target, model=model)[1]
+            assert [loss.path for loss in report.losses] == ["$.messages[0].content[1]"]
+
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
         ("file", "taken"),
@@ -695,7 +714,10 @@ def requests(draw: st.DrawFn) -> bytes:
 @given(
     body=requests(),
     target=st.sampled_from(TARGETS),
-    model=st.sampled_from([None, "claude-x", "gemini-3-pro", ""]),
+    # Names the profiles know: a model that takes no images, a Gemini 2.0 (no thinking).
+    model=st.sampled_from(
+        [None, "claude-x", "gemini-3-pro", "", "o3-mini", "gemini-2.0-flash", "gemini-1.5-pro"]
+    ),
     max_tokens=st.sampled_from([None, 1024]),
 )
 def test_generated_requests_convert_the_same(

@@ -22,6 +22,7 @@ import chatcodec as cc
 from chatcodec import providers
 from chatcodec._errors import ChatCodecError
 from chatcodec.bulk._core import order_problems
+from chatcodec.providers._model_fit import fit_model
 from chatcodec.providers._preflight import _AS_SENT, preflight, read_back
 from chatcodec.providers.openai import DIALECTS
 from strategies import requests
@@ -121,6 +122,43 @@ def test_every_curated_request_into_every_target(source: str, path: Path) -> Non
     except ChatCodecError:
         return
     every_target(request)
+
+
+# Models whose profiles refuse something (a reasoning setting, a JSON schema
+# format, images): the request as given, and as convert fits it for them.
+PROFILED = {
+    "openai": "gpt-3.5-turbo",
+    "openai-responses": "o1-mini",
+    "anthropic": "claude-3-5-sonnet-20241022",
+    "gemini": "gemini-2.0-flash",
+    "bedrock": "anthropic.claude-3-5-haiku-20241022-v1:0",
+    "ollama": "llama3.2:3b",
+}
+
+
+def profiled_targets(request: cc.Request) -> None:
+    """Both ways find the same problems for each profiled model, fitted or not."""
+    for target, model in PROFILED.items():
+        given = msgspec.structs.replace(request, model=model, max_tokens=request.max_tokens or 1024)
+        for sent in (given, fit_model(given, target, [])[0]):
+            found = both(target, sent)
+            if found is not None:
+                assert found[0] == found[1], (target, model)
+
+
+@pytest.mark.parametrize(("source", "path"), recorded())
+def test_every_recorded_request_into_profiled_models(source: str, path: Path) -> None:
+    try:
+        request = providers.get(source).decode_request(path.read_bytes())
+    except ChatCodecError:
+        return
+    profiled_targets(request)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(request=requests())
+def test_generated_requests_into_profiled_models(request: cc.Request) -> None:
+    profiled_targets(request)
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -8,8 +8,16 @@ from typing import Any, ClassVar
 import pytest
 
 import chatcodec as cc
-from chatcodec.providers import anthropic, bedrock, openai, openai_responses
-from chatcodec.providers._profiles import SAMPLING_RULES, profile
+from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
+from chatcodec.providers._model_fit import IMAGE_LEFT_OUT
+from chatcodec.providers._profiles import (
+    NO_IMAGES,
+    NO_REASONING,
+    NO_STRUCTURED_OUTPUT,
+    SAMPLING_RULES,
+    profile,
+)
+from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
 
 ONE = SAMPLING_RULES["one"]
 NONE = SAMPLING_RULES["none"]
@@ -45,6 +53,11 @@ class TestTable:
             ("openai", "gpt-5", "default"),
             ("openai-responses", "gpt-5-nano", "default"),
             ("gemini", "gemini-1.5-pro", "any"),
+            ("anthropic", "claude-3-7-sonnet-20250219", "any"),  # takes both
+            ("anthropic", "claude-sonnet-4-20250514", "any"),
+            ("openai", "gpt-5-chat-latest", "any"),  # not a reasoning model
+            ("openai", "gpt-4o", "any"),
+            ("gemini", "gemini-2.0-flash", "any"),
         ],
     )
     def test_known(self, family: str, model: str, sampling: str) -> None:
@@ -55,12 +68,12 @@ class TestTable:
     @pytest.mark.parametrize(
         ("family", "model"),
         [
-            ("anthropic", "claude-3-7-sonnet-20250219"),  # takes both
-            ("anthropic", "claude-sonnet-4-20250514"),
             ("anthropic", "my-claude-deployment"),
-            ("openai", "gpt-5-chat-latest"),  # not a reasoning model
-            ("openai", "gpt-4o"),
             ("openai", "ft:gpt-4o-mini:acme::abc"),
+            ("openai", "gpt-4o-realtime-preview"),
+            ("openai", "gpt-4-vision-preview"),
+            ("gemini", "gemini-2.0-flash-thinking-exp"),  # thinks
+            ("openai-responses", "deepseek-chat"),  # DeepSeek serves Chat Completions only
             ("anthropic", "gpt-5"),  # another family's name
             ("gemini", "gemini-2.5-flash"),
             ("openai", None),
@@ -153,3 +166,379 @@ class TestConvert:
             ("$.temperature", DEFAULT),
             ("$.top_p", DEFAULT),
         ]
+
+
+PROFILE_RULES = (NO_REASONING, NO_STRUCTURED_OUTPUT, NO_IMAGES)
+CITY = cc.ResponseFormat("json_schema", "city", {"type": "object"})
+IMAGE = cc.ImagePart(url="data:image/png;base64,iVBORw0KGgo=")
+
+
+def profiled(problems: list[cc.Problem]) -> list[tuple[str, str]]:
+    return [(p.path, p.rule) for p in problems if p.rule in PROFILE_RULES]
+
+
+def recorded(family: str, name: str) -> bytes:
+    return (CORPUS / family / "request" / name).read_bytes()
+
+
+needs_corpus = pytest.mark.skipif(not HAVE_CORPUS, reason=NO_CORPUS)
+
+
+class TestColumns:
+    """The reasoning, structured-output and image columns of the table."""
+
+    @pytest.mark.parametrize(
+        ("family", "model", "reasoning", "structured", "images"),
+        [
+            ("openai", "gpt-4o", False, True, True),
+            ("openai", "gpt-4o-2024-05-13", False, False, True),
+            ("openai", "gpt-4o-mini-2024-07-18", False, True, True),
+            ("openai", "gpt-4.1-nano", False, True, True),
+            ("openai", "gpt-4-turbo", False, False, True),
+            ("openai", "gpt-4", False, False, False),
+            ("openai", "gpt-3.5-turbo-0125", False, False, False),
+            ("openai", "o1-mini", True, False, False),
+            ("openai", "o3-mini-2025-01-31", True, True, False),
+            ("openai-responses", "o3", True, True, True),
+            ("openai", "deepseek-chat", None, False, False),
+            ("anthropic", "claude-3-5-sonnet-20241022", False, False, None),
+            ("anthropic", "claude-3-haiku-20240307", False, False, None),
+            ("bedrock", "us.anthropic.claude-3-5-haiku-20241022-v1:0", False, False, None),
+            ("anthropic", "claude-3-7-sonnet-latest", True, False, None),
+            ("anthropic", "claude-opus-4-20250514", True, False, None),
+            ("anthropic", "claude-opus-4-1", True, True, None),
+            ("anthropic", "claude-sonnet-4-5", True, True, None),
+            ("anthropic", "claude-opus-4-7", True, True, None),
+            ("gemini", "gemini-2.0-flash-001", False, None, None),
+            ("gemini", "models/gemini-2.0-flash-lite", False, None, None),
+            ("gemini", "gemini-1.5-flash", False, None, None),
+            ("ollama", "llama3.1:8b", False, None, None),
+            ("ollama", "llama3.2", False, None, None),
+        ],
+    )
+    def test_rows(
+        self,
+        family: str,
+        model: str,
+        reasoning: bool | None,
+        structured: bool | None,
+        images: bool | None,
+    ) -> None:
+        found = profile(family, model)
+        assert found is not None
+        assert (found.reasoning, found.structured_output, found.images) == (
+            reasoning,
+            structured,
+            images,
+        )
+
+    def test_the_table_is_frozen(self) -> None:
+        found = profile("openai", "gpt-4o")
+        assert found is not None
+        with pytest.raises(AttributeError):
+            found.images = False  # type: ignore[misc]
+
+
+class TestReasoningCheck:
+    """A model that does not think refuses a reasoning setting, in every family that sends one."""
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [
+            (openai, "gpt-4o"),
+            (openai, "gpt-3.5-turbo"),
+            (openai_responses, "gpt-4.1"),
+            (anthropic, "claude-3-5-sonnet-20241022"),
+            (gemini, "gemini-2.0-flash"),
+            (ollama, "llama3.1:8b"),
+        ],
+    )
+    @pytest.mark.parametrize("setting", [cc.Reasoning("high"), cc.Reasoning(budget_tokens=2048)])
+    def test_refused(self, codec: Any, model: str, setting: cc.Reasoning) -> None:
+        found = codec.check_request(request(model, reasoning=setting))
+        assert profiled(found) == [("$.reasoning", NO_REASONING)]
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [
+            (openai, "o3"),
+            (openai_responses, "gpt-5"),
+            (anthropic, "claude-3-7-sonnet-20250219"),
+            (gemini, "gemini-2.5-flash"),
+            (ollama, "llama3.2-vision"),
+            (ollama, "qwen3"),
+            (openai, "my-fine-tune"),  # not known: nothing assumed
+            (anthropic, "my-claude-deployment"),
+        ],
+    )
+    def test_taken(self, codec: Any, model: str) -> None:
+        found = codec.check_request(request(model, reasoning=cc.Reasoning("high")))
+        assert profiled(found) == []
+
+    def test_without_a_setting(self) -> None:
+        assert profiled(openai.check_request(request("gpt-4o"))) == []
+
+    @pytest.mark.parametrize(
+        ("codec", "refused"), [(anthropic, True), (ollama, True), (openai, False), (gemini, False)]
+    )
+    def test_thinking_at_the_default(self, codec: Any, refused: bool) -> None:
+        # Anthropic sends thinking enabled, Ollama think: true; OpenAI and Gemini send nothing.
+        model = {anthropic: "claude-3-haiku-20240307", ollama: "llama3", openai: "gpt-4o"}.get(
+            codec, "gemini-2.0-flash"
+        )
+        found = profiled(codec.check_request(request(model, reasoning=cc.Reasoning())))
+        assert found == ([("$.reasoning", NO_REASONING)] if refused else [])
+
+    def test_ollama_takes_thinking_off(self) -> None:
+        off = cc.Reasoning("none")
+        assert profiled(ollama.check_request(request("llama3.2", reasoning=off))) == []
+        found = anthropic.check_request(request("claude-3-5-haiku-latest", reasoning=off))
+        assert profiled(found) == [("$.reasoning", NO_REASONING)]
+
+
+class TestStructuredCheck:
+    """A JSON schema format a model cannot take natively is refused, naming the way out."""
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [
+            (openai, "gpt-3.5-turbo"),
+            (openai, "gpt-4-turbo"),
+            (openai, "o1-mini"),
+            (openai, "deepseek-chat"),
+            (openai_responses, "gpt-4o-2024-05-13"),
+            (anthropic, "claude-3-5-sonnet-20241022"),
+            (anthropic, "claude-sonnet-4-20250514"),
+        ],
+    )
+    def test_refused(self, codec: Any, model: str) -> None:
+        found = codec.check_request(request(model, response_format=CITY))
+        assert profiled(found) == [("$.response_format", NO_STRUCTURED_OUTPUT)]
+        assert 'structured_output="tool"' in NO_STRUCTURED_OUTPUT
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [
+            (openai, "gpt-4o"),
+            (openai, "gpt-4o-mini"),
+            (openai_responses, "o3-mini"),
+            (anthropic, "claude-sonnet-4-5"),
+            (openai, "my-fine-tune"),
+            (anthropic, "my-claude-deployment"),
+        ],
+    )
+    def test_taken(self, codec: Any, model: str) -> None:
+        assert profiled(codec.check_request(request(model, response_format=CITY))) == []
+
+    def test_json_mode_is_not_a_schema(self) -> None:
+        json_mode = cc.ResponseFormat("json_object")
+        assert (
+            profiled(openai.check_request(request("gpt-3.5-turbo", response_format=json_mode)))
+            == []
+        )
+
+
+class TestImagesCheck:
+    """A model that takes no images refuses each image part, at its path."""
+
+    def with_image(self, model: str) -> cc.Request:
+        parts = (cc.TextPart("What?"), IMAGE, cc.TextPart("And?"), IMAGE)
+        return cc.Request((cc.user("Hi"), cc.user(parts)), model=model, max_tokens=64)
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [(openai, "gpt-3.5-turbo"), (openai, "deepseek-chat"), (openai_responses, "o3-mini")],
+    )
+    def test_refused(self, codec: Any, model: str) -> None:
+        assert profiled(codec.check_request(self.with_image(model))) == [
+            ("$.messages[1].content[1]", NO_IMAGES),
+            ("$.messages[1].content[3]", NO_IMAGES),
+        ]
+
+    @pytest.mark.parametrize(
+        ("codec", "model"),
+        [(openai, "gpt-4o"), (openai_responses, "o3"), (openai, "my-fine-tune")],
+    )
+    def test_taken(self, codec: Any, model: str) -> None:
+        assert profiled(codec.check_request(self.with_image(model))) == []
+
+
+class TestConvertReasoning:
+    """convert() into a model that does not think leaves the setting out, and says so."""
+
+    BODY: ClassVar[dict[str, Any]] = {
+        "model": "o3",
+        "reasoning_effort": "high",
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+
+    @pytest.mark.parametrize(
+        ("target", "model", "key"),
+        [
+            ("anthropic", "claude-3-5-sonnet-20241022", "thinking"),
+            ("gemini", "gemini-2.0-flash", "thinkingConfig"),
+            ("openai", "gpt-4o", "reasoning_effort"),
+            ("openai-responses", "gpt-4.1", "reasoning"),
+            ("ollama", "llama3.1:8b", "think"),
+        ],
+    )
+    def test_left_out(self, target: str, model: str, key: str) -> None:
+        out, report = cc.convert(self.BODY, source="openai", target=target, model=model,
+                                 max_tokens=4096)  # fmt: skip
+        assert f'"{key}"'.encode() not in out
+        assert [(loss.path, loss.reason) for loss in report.losses] == [
+            ("$.reasoning", "the target model does not think: its reasoning setting is left out")
+        ]
+        assert profiled(list(report.problems)) == []
+
+    @pytest.mark.parametrize(
+        ("target", "model", "key"),
+        [
+            ("anthropic", "claude-3-7-sonnet-20250219", "thinking"),
+            ("anthropic", "my-claude-deployment", "thinking"),  # not known: sent
+            ("openai-responses", "o4-mini", "reasoning"),
+            ("openai", "my-fine-tune", "reasoning_effort"),
+            ("ollama", "qwen3", "think"),
+        ],
+    )
+    def test_kept(self, target: str, model: str, key: str) -> None:
+        out, report = cc.convert(self.BODY, source="openai", target=target, model=model,
+                                 max_tokens=4096)  # fmt: skip
+        assert f'"{key}"'.encode() in out
+        assert all(loss.path != "$.reasoning" for loss in report.losses)
+
+    def test_the_same_family_and_model_is_left_as_sent(self) -> None:
+        # Not written for another model: the preflight says what the model refuses.
+        body = {**self.BODY, "model": "gpt-4o"}
+        out, report = cc.convert(body, source="openai", target="openai")
+        assert json.loads(out)["reasoning_effort"] == "high"
+        assert report.losses == ()
+        assert profiled(list(report.problems)) == [("$.reasoning", NO_REASONING)]
+
+    @needs_corpus
+    @pytest.mark.parametrize(
+        ("model", "dropped"), [("gpt-4o", True), ("o3", False), ("my-fine-tune", False)]
+    )
+    def test_a_recorded_thinking_request(self, model: str, dropped: bool) -> None:
+        body = recorded(
+            "anthropic",
+            "pydantic-ai__models__test_anthropic__test_anthropic_tool_with_thinking__00.json",
+        )
+        out, report = cc.convert(body, source="anthropic", target="openai", model=model)
+        assert ("reasoning_effort" not in json.loads(out)) is dropped
+        assert any(loss.path == "$.reasoning" for loss in report.losses) is dropped
+
+
+class TestConvertStructured:
+    """convert() with a JSON schema format: the preflight names a model without one."""
+
+    NAME = "pydantic-ai__models__test_openai__test_openai_native_output_multiple__00.json"
+
+    @needs_corpus
+    @pytest.mark.parametrize(
+        ("target", "model", "refused"),
+        [
+            ("openai", "gpt-3.5-turbo", True),
+            ("openai", "gpt-4o-mini", False),
+            ("openai", "my-fine-tune", False),
+            ("anthropic", "claude-3-5-sonnet-20241022", True),
+            ("anthropic", "claude-sonnet-4-5", False),
+        ],
+    )
+    def test_a_recorded_request(self, target: str, model: str, refused: bool) -> None:
+        body = recorded("openai", self.NAME)
+        _, report = cc.convert(body, source="openai", target=target, model=model, max_tokens=64)
+        expected = [("$.response_format", NO_STRUCTURED_OUTPUT)] if refused else []
+        assert profiled(list(report.problems)) == expected
+
+    def test_the_tool_is_the_way_out(self) -> None:
+        body = {
+            "model": "gpt-4o",
+            "messages": [{"role": "user", "content": "Where?"}],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "city", "schema": {"type": "object"}},
+            },
+        }
+        _, native = cc.convert(body, source="openai", target="openai", model="gpt-3.5-turbo")
+        assert profiled(list(native.problems)) == [("$.response_format", NO_STRUCTURED_OUTPUT)]
+        out, tool = cc.convert(body, source="openai", target="openai", model="gpt-3.5-turbo",
+                               structured_output="tool")  # fmt: skip
+        assert profiled(list(tool.problems)) == []
+        assert "response_format" not in json.loads(out)
+
+
+class TestConvertImages:
+    """convert() into a model that takes no images leaves each out, reported at its own path."""
+
+    BODY: ClassVar[dict[str, Any]] = {
+        "model": "gpt-4o",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What?"},
+                    {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+                    {"type": "text", "text": "And?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}},
+                ],
+            }
+        ],
+    }
+
+    @pytest.mark.parametrize(
+        ("target", "model"),
+        [("openai", "gpt-3.5-turbo"), ("openai-responses", "o3-mini"), ("openai", "o1-mini")],
+    )
+    def test_left_out(self, target: str, model: str) -> None:
+        out, report = cc.convert(self.BODY, source="openai", target=target, model=model)
+        assert b"image" not in out
+        assert [loss.path for loss in report.losses] == [
+            "$.messages[0].content[1]",
+            "$.messages[0].content[3]",
+        ]
+        assert profiled(list(report.problems)) == []
+
+    @pytest.mark.parametrize(
+        ("target", "model"),
+        [("openai", "gpt-4o"), ("openai-responses", "o3"), ("openai-responses", "my-fine-tune")],
+    )
+    def test_kept(self, target: str, model: str) -> None:
+        out, report = cc.convert(self.BODY, source="openai", target=target, model=model)
+        assert out.count(b"image") >= 2
+        assert report.losses == ()
+
+    def test_a_message_of_images_only_is_left_to_the_preflight(self) -> None:
+        # A message needs content and none is made up: the problems name each image.
+        image = self.BODY["messages"][0]["content"][1]
+        body = {"model": "gpt-4o", "messages": [{"role": "user", "content": [image]}]}
+        out, report = cc.convert(body, source="openai", target="openai", model="gpt-3.5-turbo")
+        assert b"image_url" in out
+        assert report.losses == ()
+        assert profiled(list(report.problems)) == [("$.messages[0].content[0]", NO_IMAGES)]
+
+    def test_later_losses_keep_their_paths(self) -> None:
+        # An audio part after the image: reported at its own index, as for a vision model.
+        audio = {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}
+        content = [*self.BODY["messages"][0]["content"][:2], audio]
+        body = {"model": "gpt-4o", "messages": [{"role": "user", "content": content}]}
+        _, vision = cc.convert(body, source="openai", target="openai-responses", model="o3")
+        _, text = cc.convert(body, source="openai", target="openai-responses", model="o3-mini")
+        assert [loss.path for loss in vision.losses] == ["$.messages[0].content[2]"]
+        assert text.losses == (
+            cc.Loss("$.messages[0].content[1]", IMAGE_LEFT_OUT),
+            *vision.losses,
+        )
+
+    @needs_corpus
+    @pytest.mark.parametrize(("model", "dropped"), [("o3-mini", 2), ("gpt-4o", 0), ("m", 0)])
+    def test_a_recorded_request(self, model: str, dropped: int) -> None:
+        name = (
+            "pydantic-ai__models__test_multimodal_tool_returns__"
+            "test_model_sees_multiple_images_openai_chat__01.json"
+        )
+        _, report = cc.convert(recorded("openai", name), source="openai",
+                               target="openai-responses", model=model)  # fmt: skip
+        left = [loss for loss in report.losses if loss.reason.startswith("the target model")]
+        assert len(left) == dropped
+        assert profiled(list(report.problems)) == []

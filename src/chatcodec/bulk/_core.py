@@ -27,6 +27,7 @@ from .._problems import Problem, Severity
 from .._validate import validate
 from ..providers import Codec, get
 from ..providers._direct import BATCH_STREAM, direct
+from ..providers._model_fit import fit_model, restore_paths
 from ..providers._options import ToolCallContent, request_options
 from ..providers._placeholders import fill_response, missing
 from ..providers._preflight import sent_request
@@ -202,6 +203,7 @@ class _Converter:
         request = source.read_request(data, losses)
         if not request.messages:
             raise ValidationError(_empty(NO_MESSAGES, data, "request", plan), "$.messages")
+        given = request.model
         request = fill(request, plan.model, plan.max_tokens)
         if self.answer_tool:
             request, notes = answer_as_tool(request)
@@ -212,7 +214,14 @@ class _Converter:
         if self.target_codec is not None and source.name != self.target_codec.NAME:
             # What convert changes for another family: cache points, schemas.
             request = fit_request(request, self.target_codec.NAME, losses)
+        moved = None
+        if self.target_codec is not None and (
+            source.name != self.target_codec.NAME or request.model != given
+        ):
+            # Written for another model: what its profile refuses is left out.
+            request, moved = fit_model(request, self.target_codec.NAME, losses)
         start = len(losses)
+        first = len(found)
         out = self.target.write_request(request, losses)
         if self.target_codec is not None:
             # The target's own rules, on the record as the target reads it: its
@@ -226,6 +235,10 @@ class _Converter:
             found.extend(record_problems(self.target_codec, sent, bedrock=self.bedrock_out))
         else:
             found.extend(order_problems(request))
+        if moved is not None:
+            later = found[first:]
+            restore_paths(moved, losses, start, later)
+            found[first:] = later
         return out
 
     def response(

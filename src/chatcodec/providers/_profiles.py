@@ -35,25 +35,102 @@ Sources, by row:
 * Gemini 1.0 and 1.5 predate the JSON Schema fields (``parametersJsonSchema``,
   ``responseJsonSchema``), which Google announced for its served models (2.0
   and later) in November 2025: see :mod:`chatcodec.providers.gemini._subset`.
+
+Reasoning (``reasoning=False``: the model refuses a reasoning setting):
+
+* OpenAI's gpt-4o, gpt-4.1, gpt-4 and gpt-3.5 families and ``gpt-5-chat``:
+  400 "Unsupported parameter: 'reasoning.effort' is not supported with this
+  model." (github.com/BoundaryML/baml/pull/2708 for gpt-4.1,
+  github.com/RageAgainstThePixel/OpenAI-DotNet/issues/500 for gpt-4o,
+  github.com/Laisky/one-api/issues/120 for gpt-5-chat); Chat Completions says
+  the same of ``reasoning_effort``.
+* Claude 3 (Haiku, Sonnet, Opus), 3.5 Sonnet and 3.5 Haiku: 400
+  "'claude-3-5-sonnet-20241022' does not support thinking."
+  (github.com/anthropics/claude-code/issues/2245; on Bedrock, #2507). Extended
+  thinking starts with Claude 3.7 Sonnet and takes every Claude 4 model
+  (Anthropic's extended-thinking guide, as quoted in
+  github.com/router-for-me/CLIProxyAPI/pull/1435).
+* Gemini 1.x and 2.0 Flash (and Flash-Lite, but not the thinking
+  experiment): 400 "Unable to submit request because thinking is not
+  supported by this model" (github.com/googleapis/js-genai/issues/681),
+  "thinking_config is not supported." on the Gemini API
+  (github.com/immersive-translate/immersive-translate/issues/2976).
+* Ollama's Llama 3, 3.1 and 3.2: 400 "llama3.1:8b does not support thinking"
+  (the name in quotes; github.com/Gitlawb/openclaude/issues/1371, and the
+  same for any model without the thinking capability,
+  github.com/taketwo/llm-ollama/pull/54),
+  for ``think`` that turns thinking on.
+
+Structured output (``structured_output=False``: no JSON-schema answer format;
+``structured_output="tool"`` in :func:`chatcodec.convert` sends it as a tool):
+
+* OpenAI: "Structured Outputs with ``response_format: {type: "json_schema"}``
+  is only supported with the gpt-4o-mini, gpt-4o-mini-2024-07-18, and
+  gpt-4o-2024-08-06 model snapshots and later"; JSON mode (``json_object``)
+  alone on gpt-3.5-turbo and gpt-4-* (OpenAI's Structured Outputs guide,
+  developers.openai.com/api/docs/guides/structured-outputs); the API answers
+  400 "Invalid parameter: 'response_format' of type 'json_schema' is not
+  supported with this model" (github.com/web-infra-dev/midscene/issues/259).
+  o1-mini and o1-preview lack it too (github.com/crewAIInc/crewAI/pull/6357).
+* DeepSeek's API (served as ``openai``) has JSON output as ``json_object``
+  only (api-docs.deepseek.com/guides/json_mode).
+* Anthropic's structured outputs (``output_config.format``) came with Claude
+  Sonnet 4.5 and Opus 4.1 and are on the models after them (Anthropic's
+  structured-outputs guide; github.com/Effect-TS/effect-smol, release
+  @effect/ai-anthropic@4.0.0-beta.79, for the 4.6 models); Claude 3.x, 3.7
+  Sonnet and the 4.0 models have none.
+
+Images (``images=False``: the model takes no image part):
+
+* OpenAI: 400 "Invalid content type. image_url is only supported by certain
+  models." for gpt-3.5-turbo (github.com/vllm-project/vllm/issues/11629) and
+  gpt-4 (github.com/browser-use/web-ui/issues/274); o1-mini, o1-preview and
+  o3-mini are text-only (OpenAI's model pages). DeepSeek's API takes text
+  only: 400 "unknown variant `image_url`, expected `text`" (its chat
+  completion reference, api-docs.deepseek.com/api/create-chat-completion,
+  has text content only).
+  In which form a family takes an image (Ollama: bytes only; Bedrock: bytes
+  or S3, never an http URL) is the family's own rule, in its encoder and
+  preflight: a row says only whether the model takes images at all.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 import msgspec
 
+from .._content import ImagePart
 from .._frozen import FrozenMap
+from .._problems import Problem
 
-__all__ = ["SAMPLING_RULES", "Profile", "profile", "sampling_problems"]
+__all__ = [
+    "NO_IMAGES",
+    "NO_REASONING",
+    "NO_STRUCTURED_OUTPUT",
+    "SAMPLING_RULES",
+    "Profile",
+    "has_images",
+    "image_problems",
+    "images_refused",
+    "profile",
+    "profile_problems",
+    "reasoning_problems",
+    "sampling_problems",
+    "sends_reasoning",
+    "structured_problems",
+]
 
 Sampling = Literal["any", "one", "none", "default"]
 
 
 class Profile(msgspec.Struct, frozen=True, gc=False):
     """What a model takes, as far as its family's API documents it.
+
+    Each column is what the sources say of the model; ``None`` is "not said"
+    (the family's own rules hold, nothing more is assumed).
 
     Parameters
     ----------
@@ -62,15 +139,27 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
         (``"one"``), neither (``"none"``, with ``top_k``), or only their
         default values (``"default"``, 1).
     reasoning : bool or None
-        Whether the model thinks before it answers (None: not said).
+        Whether the model thinks before it answers. ``False``: it refuses a
+        reasoning setting its family sends (``reasoning_effort``,
+        ``thinking``, ``thinkingConfig``, Ollama's ``think`` that turns
+        thinking on: see :func:`sends_reasoning`).
     json_schema : bool
         Gemini only: whether the model has the JSON Schema fields
         (``parametersJsonSchema``, ``responseJsonSchema``).
+    structured_output : bool or None
+        Whether the model takes a JSON-schema answer format natively.
+        ``False``: it refuses one (``structured_output="tool"`` sends the
+        schema as a tool the model must call).
+    images : bool or None
+        Whether the model takes image parts. The form it takes them in (by
+        URL or as bytes) is the family's rule, not the model's.
     """
 
     sampling: Sampling = "any"
     reasoning: bool | None = None
     json_schema: bool = True
+    structured_output: bool | None = None
+    images: bool | None = None
 
 
 SAMPLING_RULES: Mapping[Sampling, str] = FrozenMap(
@@ -83,22 +172,80 @@ SAMPLING_RULES: Mapping[Sampling, str] = FrozenMap(
 )
 """The rule a preflight names for each sampling profile."""
 
+NO_REASONING = "this model does not think: it takes no reasoning setting"
+"""The rule for a reasoning setting sent to a model that does not think."""
+
+NO_STRUCTURED_OUTPUT = (
+    'this model takes no JSON schema answer format: send it as a tool (structured_output="tool")'
+)
+"""The rule for a JSON-schema answer format sent to a model without one."""
+
+NO_IMAGES = "this model takes no images"
+"""The rule for an image sent to a model that takes none."""
+
 # Claude's names on the Anthropic API and on Bedrock (``anthropic.`` and a
 # region's prefix before them), with their dated forms.
 _CLAUDE = r"(?:(?:[a-z]{2,4}\.)?anthropic\.)?claude-"
-_ONE = re.compile(_CLAUDE + r"(?:opus-4-1|(?:sonnet|haiku|opus)-4-[56])(?:$|[-@:])")
-_NONE = re.compile(_CLAUDE + r"(?:(?:opus|sonnet|haiku)-(?:4-[7-9]|[5-9](?:-\d)?))(?:$|[-@:])")
+_END = r"(?:$|[-@:])"
+_ONE = re.compile(_CLAUDE + r"(?:opus-4-1|(?:sonnet|haiku|opus)-4-[56])" + _END)
+_NONE = re.compile(_CLAUDE + r"(?:(?:opus|sonnet|haiku)-(?:4-[7-9]|[5-9](?:-\d)?))" + _END)
+# Claude 3 and 3.5 (every size), and their older "claude-3-5-sonnet-latest" names.
+_CLAUDE_3 = re.compile(_CLAUDE + r"3-(?:5-)?(?:haiku|sonnet|opus)" + _END)
+_CLAUDE_37 = re.compile(_CLAUDE + r"3-7-sonnet" + _END)
+# Claude Sonnet 4 and Opus 4 (not 4.1 and after: "-20250514" is a date, "-1" a version).
+_CLAUDE_40 = re.compile(_CLAUDE + r"(?:sonnet|opus)-4(?:$|-\d{8}|[@:])")
+_DATED = r"(?:-\d{4}-\d{2}-\d{2})?$"
+# The reasoning models that take no image and no JSON-schema format, before the others.
+_O_TEXT = re.compile(r"o1-(?:mini|preview)" + _DATED)
+_O3_MINI = re.compile(r"o3-mini" + _DATED)
 _REASONING = re.compile(
-    r"(?:o[1-9](?:-mini|-pro|-preview|-deep-research)?|gpt-5(?:-mini|-nano|-pro|-codex)?)"
-    r"(?:-\d{4}-\d{2}-\d{2})?$"
+    r"(?:o[1-9](?:-mini|-pro|-preview|-deep-research)?|gpt-5(?:-mini|-nano|-pro|-codex)?)" + _DATED
 )
+# OpenAI's models that do not think. gpt-4o's first snapshot predates
+# json_schema; "chatgpt-4o-latest" is refused it too.
+_GPT_4O_FIRST = re.compile(r"(?:gpt-4o-2024-05-13|chatgpt-4o-latest)$")
+_GPT_4O = re.compile(r"gpt-4(?:o|\.1)(?:-mini|-nano)?" + _DATED)
+_GPT_5_CHAT = re.compile(r"gpt-5-chat(?:-latest)?$")
+_GPT_4_TURBO = re.compile(r"gpt-4-turbo(?:-2024-04-09)?$")
+_GPT_4_TEXT = re.compile(
+    r"gpt-4(?:-0613|-0314|-32k(?:-0613)?|-1106-preview|-0125-preview|-turbo-preview)?$"
+)
+_GPT_35 = re.compile(r"gpt-3\.5-turbo(?:-\d{4}|-16k(?:-\d{4})?|-instruct)?$")
+_DEEPSEEK = re.compile(r"deepseek-(?:chat|reasoner)$")
+# Ollama's Llama 3, 3.1 and 3.2 (any tag; not "llama3.2-vision", whose name goes on).
+_LLAMA_3 = re.compile(r"llama3(?:\.[12])?(?::[\w.-]+)?$")
 _GEMINI_1 = re.compile(r"(?:models/)?gemini-1\.[05](?:$|-)")
+_GEMINI_20 = re.compile(
+    r"(?:models/)?gemini-2\.0-flash(?:-lite)?(?:-\d{3}|-exp|-preview-\d{2}-\d{2})?$"
+)
 
+_ANTHROPIC = frozenset({"anthropic", "bedrock"})
+_OPENAI = frozenset({"openai", "openai-responses"})
+
+# First match wins: a name is matched against the rows in order.
 _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
-    (frozenset({"anthropic", "bedrock"}), _NONE, Profile("none", reasoning=True)),
-    (frozenset({"anthropic", "bedrock"}), _ONE, Profile("one", reasoning=True)),
-    (frozenset({"openai", "openai-responses"}), _REASONING, Profile("default", reasoning=True)),
+    (_ANTHROPIC, _NONE, Profile("none", reasoning=True, structured_output=True)),
+    (_ANTHROPIC, _ONE, Profile("one", reasoning=True, structured_output=True)),
+    (_ANTHROPIC, _CLAUDE_40, Profile(reasoning=True, structured_output=False)),
+    (_ANTHROPIC, _CLAUDE_37, Profile(reasoning=True, structured_output=False)),
+    (_ANTHROPIC, _CLAUDE_3, Profile(reasoning=False, structured_output=False)),
+    (
+        _OPENAI,
+        _O_TEXT,
+        Profile("default", reasoning=True, structured_output=False, images=False),
+    ),
+    (_OPENAI, _O3_MINI, Profile("default", reasoning=True, structured_output=True, images=False)),
+    (_OPENAI, _REASONING, Profile("default", reasoning=True, structured_output=True, images=True)),
+    (_OPENAI, _GPT_4O_FIRST, Profile(reasoning=False, structured_output=False, images=True)),
+    (_OPENAI, _GPT_4O, Profile(reasoning=False, structured_output=True, images=True)),
+    (_OPENAI, _GPT_5_CHAT, Profile(reasoning=False, images=True)),
+    (_OPENAI, _GPT_4_TURBO, Profile(reasoning=False, structured_output=False, images=True)),
+    (_OPENAI, _GPT_4_TEXT, Profile(reasoning=False, structured_output=False, images=False)),
+    (_OPENAI, _GPT_35, Profile(reasoning=False, structured_output=False, images=False)),
+    (frozenset({"openai"}), _DEEPSEEK, Profile(structured_output=False, images=False)),
+    (frozenset({"ollama"}), _LLAMA_3, Profile(reasoning=False)),
     (frozenset({"gemini"}), _GEMINI_1, Profile(reasoning=False, json_schema=False)),
+    (frozenset({"gemini"}), _GEMINI_20, Profile(reasoning=False)),
 )
 
 
@@ -111,6 +258,10 @@ def profile(family: str, model: str | None) -> Profile | None:
     'one'
     >>> profile("openai", "gpt-5-mini").sampling
     'default'
+    >>> profile("openai", "gpt-4o").reasoning, profile("openai", "gpt-3.5-turbo").images
+    (False, False)
+    >>> profile("anthropic", "claude-3-7-sonnet-20250219").structured_output
+    False
     >>> profile("openai", "my-fine-tune") is None
     True
     """
@@ -146,3 +297,146 @@ def sampling_problems(
         for name, value in (("temperature", temperature), ("top_p", top_p))
         if value is not None and value != 1
     ]
+
+
+def reasoning_problems(family: str, model: str | None, reasoning: object) -> list[tuple[str, str]]:
+    """``[("$.reasoning", rule)]`` when the model's profile says it does not think, else ``[]``.
+
+    Examples
+    --------
+    >>> from chatcodec import Reasoning
+    >>> reasoning_problems("openai", "gpt-4.1", Reasoning("high"))
+    [('$.reasoning', 'this model does not think: it takes no reasoning setting')]
+    >>> reasoning_problems("openai", "o3", Reasoning("high"))
+    []
+    """
+    if not sends_reasoning(family, reasoning):
+        return []  # the usual request: no name to look up
+    found = profile(family, model)
+    if found is None or found.reasoning is not False:
+        return []
+    return [("$.reasoning", NO_REASONING)]
+
+
+# The families that send a setting for thinking at the provider's default
+# (Anthropic: ``thinking`` enabled; Ollama: ``think: true``). The others send
+# nothing for it.
+_DEFAULT_SENT = frozenset({"anthropic", "ollama"})
+# The families whose models that do not think take thinking turned off
+# (Ollama refuses only ``think`` that turns it on).
+_OFF_TAKEN = frozenset({"ollama"})
+
+
+def sends_reasoning(family: str, reasoning: Any) -> bool:
+    """Whether ``family`` sends ``reasoning`` (canonical, or None) as a setting a model may refuse.
+
+    A setting with neither an effort nor a budget is thinking at the
+    provider's default: OpenAI Chat and Gemini send nothing for it, the
+    Responses API an empty ``reasoning`` its non-reasoning models take.
+    Ollama takes ``think: false`` from every model.
+    """
+    if reasoning is None or (family in _OFF_TAKEN and reasoning.off):
+        return False
+    return (
+        reasoning.effort is not None
+        or reasoning.budget_tokens is not None
+        or family in _DEFAULT_SENT
+    )
+
+
+def structured_problems(
+    family: str, model: str | None, response_format: Any
+) -> list[tuple[str, str]]:
+    """``[("$.response_format", rule)]`` for a JSON schema format the model cannot take natively.
+
+    ``response_format`` is the request's :class:`~chatcodec.ResponseFormat` (or None).
+
+    Examples
+    --------
+    >>> from chatcodec import ResponseFormat
+    >>> answer = ResponseFormat("json_schema", "city", {"type": "object"})
+    >>> [rule for _, rule in structured_problems("openai", "gpt-3.5-turbo", answer)]
+    ['this model takes no JSON schema answer format: send it as a tool (structured_output="tool")']
+    >>> structured_problems("openai", "gpt-4o-mini", answer)
+    []
+    """
+    if (
+        response_format is None
+        or response_format.type != "json_schema"
+        or response_format.schema is None  # not sent as a schema (the families report it)
+    ):
+        return []  # the usual request: no name to look up
+    found = profile(family, model)
+    if found is None or found.structured_output is not False:
+        return []
+    return [("$.response_format", NO_STRUCTURED_OUTPUT)]
+
+
+# The families with a model that refuses images: the others need no look at the parts.
+_IMAGES_REFUSED = frozenset(
+    f for families, _, row in _ROWS if row.images is False for f in families
+)
+
+
+def images_refused(family: str, model: str | None) -> bool:
+    """Whether the model's profile says it takes no images."""
+    if family not in _IMAGES_REFUSED:
+        return False
+    found = profile(family, model)
+    return found is not None and found.images is False
+
+
+def has_images(family: str, messages: Iterable[Any]) -> bool:
+    """Whether ``messages`` hold an image part, for a family with a model that refuses them."""
+    if family not in _IMAGES_REFUSED:
+        return False
+    for message in messages:
+        content = message.content
+        if type(content) is tuple:
+            for part in content:
+                if type(part) is ImagePart:
+                    return True
+    return False
+
+
+def image_problems(
+    family: str, model: str | None, messages: Sequence[Any]
+) -> list[tuple[str, str]]:
+    """``(path, rule)`` for each image part of ``messages`` the model's profile refuses.
+
+    The name is looked up at the first image only: a request without images
+    pays for no lookup.
+
+    Examples
+    --------
+    >>> from chatcodec import ImagePart, user
+    >>> hi = user([ImagePart(url="https://example.com/cat.png")])
+    >>> image_problems("openai", "gpt-3.5-turbo", [hi])
+    [('$.messages[0].content[0]', 'this model takes no images')]
+    >>> image_problems("openai", "gpt-4o", [hi])
+    []
+    """
+    if not has_images(family, messages) or not images_refused(family, model):
+        return []
+    return [
+        (f"$.messages[{i}].content[{j}]", NO_IMAGES)
+        for i, message in enumerate(messages)
+        if type(message.content) is tuple
+        for j, part in enumerate(message.content)
+        if type(part) is ImagePart
+    ]
+
+
+def profile_problems(family: str, request: Any) -> list[Problem]:
+    """What the model's profile refuses in ``request``: a reasoning setting, the format, images.
+
+    Each family's ``check_request`` gives these (the sampling rules apart,
+    beside its own ranges). A request without a reasoning setting, a JSON
+    schema format or an image looks nothing up.
+    """
+    found = [
+        *reasoning_problems(family, request.model, request.reasoning),
+        *structured_problems(family, request.model, request.response_format),
+        *image_problems(family, request.model, request.messages),
+    ]
+    return [Problem(path, rule) for path, rule in found]

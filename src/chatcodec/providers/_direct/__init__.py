@@ -24,6 +24,7 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
+from .._profiles import images_refused
 from . import (
     _anthropic,
     _bedrock,
@@ -77,9 +78,21 @@ def direct_request(
     if write is None:
         return None
     try:
-        return write(_READERS[source](body, model, max_tokens))
+        return write(_checked(_READERS[source](body, model, max_tokens), target))
     except Fallback:
         return None
+
+
+def _checked(r: Read, target: str) -> Read:
+    """``r``, unless its model's profile would change what the general path writes.
+
+    A model that takes no images has them left out and reported by the
+    general path (see :mod:`.._model_fit`); the request has no reasoning
+    setting and no JSON schema format, or it would not have been read.
+    """
+    if r.images and images_refused(target, r.model):
+        raise Fallback
+    return r
 
 
 BATCH_STREAM = "a batch request is not streamed: stream left out"
@@ -102,7 +115,7 @@ def direct(
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:
-            r = read_source(body, model, max_tokens)
+            r = _checked(read_source(body, model, max_tokens), target)
             if batch and r.body.stream is True:
                 r.body.stream = UNSET
                 out, losses = write(r)

@@ -43,8 +43,11 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         When the general path would write more (a Gemini 3 model's call
         signatures) or Gemini's preflight would warn (a schema keyword).
     """
-    if signs_calls(r.model) or profile(NAME, r.model) is not None:
-        raise Fallback  # a model with its own rules (Gemini 1.x: no JSON Schema fields)
+    if signs_calls(r.model):
+        raise Fallback
+    found = profile(NAME, r.model)
+    if found is not None and not found.json_schema:
+        raise Fallback  # Gemini 1.x: no JSON Schema fields (the others change nothing here)
     body = r.body
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []

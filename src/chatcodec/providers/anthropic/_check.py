@@ -18,7 +18,7 @@ from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
-from .._profiles import sampling_problems
+from .._profiles import profile_problems, sampling_problems
 from ._decode import NAME
 from ._encode_parts import IMAGE_TYPES, borrow_cache
 from ._settings import THINKING_MIN, effort_budget
@@ -253,4 +253,5 @@ def check_request(request: Request) -> list[Problem]:
     _tools(request, found)
     _thinking(request, found)
     _cache_points(request, found)
+    found.extend(profile_problems(NAME, request))
     return found

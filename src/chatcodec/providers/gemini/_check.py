@@ -18,6 +18,7 @@ from ..._messages import (
 )
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._profiles import profile_problems
 from ._common import NAME, signs_calls
 
 STOP_LIMIT = 5
@@ -163,7 +164,9 @@ def check_request(request: Request) -> list[Problem]:
     call (else it has no ``name``); no model turn without parts; a file by
     URL has a media type; function names are unique and start with a letter
     or an underscore; a forced function is declared and tools are given;
-    sampling values are in range and there are at most 5 stop sequences.
+    sampling values are in range and there are at most 5 stop sequences;
+    no thinking setting for a model that does not think (Gemini 1.x, 2.0
+    Flash).
     Warnings: instructions after the conversation began, empty text parts,
     gemini-3 function calls without their ``thoughtSignature``.
 
@@ -178,4 +181,5 @@ def check_request(request: Request) -> list[Problem]:
     _messages(request, found)
     _tools(request, found)
     _sampling(request, found)
+    found.extend(profile_problems(NAME, request))
     return found

@@ -22,6 +22,7 @@ from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._profiles import profile_problems
 from ._common import NAME, is_object, standard_base64
 
 __all__ = ["check_request"]
@@ -42,6 +43,7 @@ def check_request(request: Request) -> list[Problem]:
         if isinstance(tool, ToolDefinition) and tool.parameters is not None:
             _check_schema(tool.parameters, f"$.tools[{k}].parameters", found)
     _check_messages(request, found)
+    found.extend(profile_problems(NAME, request))
     return found
 
 

@@ -18,7 +18,7 @@ from ..._messages import AssistantMessage, ToolMessage
 from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from .._profiles import sampling_problems
+from .._profiles import profile_problems, sampling_problems
 from ._common import NAME
 
 __all__ = ["check_request"]
@@ -186,6 +186,10 @@ def _response_format(request: Request) -> Iterator[Problem]:
         yield Problem("$.response_format.name", "must match ^[a-zA-Z0-9_-]{1,64}$")
 
 
+def _profile(request: Request) -> Iterator[Problem]:
+    yield from profile_problems(NAME, request)
+
+
 _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _messages,
     _model,
@@ -196,6 +200,7 @@ _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _tool_choice,
     _sampling,
     _response_format,
+    _profile,
 )
 
 
@@ -215,8 +220,9 @@ def check_request(request: Request) -> list[Problem]:
         message before them, calls left unanswered, non-text parts in a tool
         result, tool limits and strict schemas, a forced tool that is not
         among the tools, sampling ranges, more than four stop sequences, a
-        nameless JSON schema. ``"error"`` is a certain HTTP 400,
-        ``"warning"`` a likely one.
+        nameless JSON schema; and what the model's profile refuses (sampling
+        values, a reasoning setting, a JSON schema format, images).
+        ``"error"`` is a certain HTTP 400, ``"warning"`` a likely one.
 
     Examples
     --------

@@ -17,7 +17,7 @@ from ..._exchange import ProviderTool, Request
 from ..._messages import AssistantMessage, ToolMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
-from .._profiles import sampling_problems
+from .._profiles import profile_problems, sampling_problems
 from ._common import NAME
 
 __all__ = ["check_request"]
@@ -132,6 +132,10 @@ def _format(request: Request) -> Iterator[Problem]:
         yield Problem("$.response_format.schema", "must be set for json_schema")
 
 
+def _profile(request: Request) -> Iterator[Problem]:
+    yield from profile_problems(NAME, request)
+
+
 _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _input,
     _model,
@@ -141,6 +145,7 @@ _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _tool_choice,
     _sampling,
     _format,
+    _profile,
 )
 
 
