@@ -241,6 +241,20 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
     ],
     "translate_stream": [
+        # A Cohere content-start that said nothing of its item, then text deltas: the
+        # events said the text, the response held an item of no kind without it.
+        pytest.param(
+            b"\x06\x00\x00\x01"
+            b'event: message-start\ndata: {"id":"e","type":"message-start","delta":'
+            b'{"message":{"role":"assistant","content":[]}}}\n\n'
+            b'event: content-start\ndata: {"type":"content-start","index":0,"delta":'
+            b'{"messagdaeeeee":{"content":{"type":"text","text":""}}}}\n\n'
+            b'event: content-delta\ndata: {"type":"content-delta","index":0,"delta":'
+            b'{"message":{"content":{"text":"It"}}}}\n\n'
+            b'event: message-end\ndata: {"type":"message-end","delta":'
+            b'{"finish_reason":"COMPLETE"}}\n\n',
+            id="cohere-content-start-saying-nothing",
+        ),
         # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
         pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
         # A usage count that is no integer: the translation ends, the source's

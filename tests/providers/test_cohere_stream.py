@@ -222,3 +222,48 @@ class TestAnEmptyAnswer:
         encoder = codec.stream_encoder(answer, losses=lost)
         assert b'"error"' not in encoder.finish()
         assert [loss.path for loss in lost] == ["$.extras.cohere.error"]
+
+
+def _frames(*payloads: dict[str, Any]) -> bytes:
+    return b"".join(f"event: {p['type']}\ndata: {json.dumps(p)}\n\n".encode() for p in payloads)
+
+
+_START = {"type": "message-start", "id": "m", "delta": {"message": {"role": "assistant"}}}
+_END = {"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}
+
+
+def _delta(text: str) -> dict[str, Any]:
+    return {"type": "content-delta", "index": 0, "delta": {"message": {"content": {"text": text}}}}
+
+
+class TestTheEventsAndTheResponseAgree:
+    """The text the events say is the text of the response (a fuzz find of translate_stream)."""
+
+    @pytest.mark.parametrize(
+        "start",
+        [
+            {"type": "content-start", "index": 0, "delta": {"messagdaeeeee": {}}},
+            {"type": "content-start", "index": 0},
+        ],
+        ids=("unknown-key", "no-delta"),
+    )
+    def test_a_start_that_says_nothing_begins_a_text_item(self, start: dict[str, Any]) -> None:
+        events, response = run(_frames(_START, start, _delta("It"), _delta(" is"), _END))
+        said = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert said == "It is"
+        assert response.text == "It is"
+
+    @pytest.mark.parametrize(
+        "item", [{"type": "image_url", "image_url": {"url": "x"}}, {"text": ""}], ids=repr
+    )
+    def test_text_for_an_item_of_another_kind_is_refused(self, item: dict[str, Any]) -> None:
+        start = {"type": "content-start", "index": 0, "delta": {"message": {"content": item}}}
+        with pytest.raises(cc.StreamError, match="not text or thinking"):
+            run(_frames(_START, start, _delta("It"), _END))
+
+    def test_a_start_of_another_kind_alone_is_kept(self) -> None:
+        item = {"type": "image_url", "image_url": {"url": "x"}}
+        start = {"type": "content-start", "index": 0, "delta": {"message": {"content": item}}}
+        events, response = run(_frames(_START, start, _END))
+        assert not [e for e in events if isinstance(e, TextDelta)]
+        assert response.text == ""

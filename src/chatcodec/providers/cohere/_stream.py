@@ -114,7 +114,7 @@ class CohereStreamDecoder(StreamDecoder):
         super().__init__(framing, limits)
         self._top: dict[str, Any] = {}
         self._message: dict[str, Any] | None = None
-        self._content: dict[int, tuple[dict[str, Any], str, list[str]]] = {}
+        self._content: dict[int, tuple[dict[str, Any], str | None, list[str]]] = {}
         self._plan: list[str] | None = None
         self._calls: dict[int, _Call] = {}
         self._citations: list[Any] = []
@@ -194,10 +194,15 @@ class CohereStreamDecoder(StreamDecoder):
 
     def _content_start(self, payload: dict[str, Any]) -> None:
         index = _index(payload)
-        item = dict(expect_dict(_said(payload, "content") or {}, "$.delta.message.content"))
-        field = "thinking" if item.get("type") == "thinking" else "text"
+        said = _said(payload, "content")
+        if said is None:  # a start that says nothing of its item: a text item begins
+            said = {"type": "text", "text": ""}
+        item = dict(expect_dict(said, "$.delta.message.content"))
+        kind = item.get("type")
+        # An item of another kind (or of none) has no text that deltas add to.
+        field = kind if kind == "text" or kind == "thinking" else None
         pieces = []
-        if field in item:  # the item's text so far (an item of another kind has none)
+        if field is not None and field in item:  # the item's text so far
             pieces.append(expect_str(item.pop(field), f"$.delta.message.content.{field}"))
             item[field] = ""  # its place among the item's keys
         self._content[index] = (item, field, pieces)
@@ -209,6 +214,10 @@ class CohereStreamDecoder(StreamDecoder):
         if block is None:  # a delta without its start: a text item begins
             block = self._content[index] = ({"type": "text", "text": ""}, "text", [])
         item, field, pieces = block
+        if field is None and said:
+            # The events would say text the item, written out, does not hold as text.
+            rule = "a delta for an item that is not text or thinking"
+            raise ValidationError(rule, "$.delta.message.content")
         for key, value in said.items():
             if key == field:
                 pieces.append(expect_str(value, f"$.delta.message.content.{key}"))
