@@ -190,9 +190,10 @@ def convert(
     problems: list[Problem] = []
     if kind == "request":
         # The usual request goes straight across (same bytes, same losses, no problems).
+        # Not for an OpenAI Chat dialect's codec (NAME "openai", its own writing) or options.
         done = (
             None
-            if answer_tool
+            if answer_tool or options or writer is not _codec(writer.NAME)
             else direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
         )
         if done is None:

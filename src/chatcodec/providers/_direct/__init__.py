@@ -6,7 +6,10 @@ usual OpenAI Chat request (see :mod:`._source`) the conversions here write the
 target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`) and
-Ollama (:mod:`._ollama`). Each gives the same bytes and the same losses as
+Ollama (:mod:`._ollama`). The usual Anthropic Messages request is read into
+the same typed form (see :mod:`._source_anthropic`) and goes to each of those
+but Anthropic, and to OpenAI Chat (:mod:`._openai`, a writer that takes any
+source's typed form). Each gives the same bytes and the same losses as
 that general path, for a request whose preflight finds nothing. Anything
 else (a key or part they do not know, a value the general path keeps or
 reports, a problem the preflight would find) makes them decline, and
@@ -22,7 +25,7 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _gemini, _ollama, _responses
+from . import _anthropic, _bedrock, _gemini, _ollama, _openai, _responses, _source_anthropic
 from ._source import Fallback, Read, read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
@@ -35,7 +38,16 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "openai-responses"): _responses.write,
         ("openai", "bedrock"): _bedrock.write,
         ("openai", "ollama"): _ollama.write,
+        ("anthropic", "openai"): _openai.write,
+        ("anthropic", "openai-responses"): _responses.write,
+        ("anthropic", "gemini"): _gemini.write,
+        ("anthropic", "bedrock"): _bedrock.write,
+        ("anthropic", "ollama"): _ollama.write,
     }
+)
+# Each source's reader of the usual request, by codec name.
+_READERS: Mapping[str, Callable[[bytes | str, str | None, int | None], Read]] = FrozenMap(
+    {"openai": read, "anthropic": _source_anthropic.read}
 )
 
 
@@ -50,6 +62,7 @@ def direct_request(
     write = _WRITERS.get((source, target))
     if write is None:
         return None
+    read = _READERS[source]
     try:
         return write(read(body, model, max_tokens))
     except Fallback:
@@ -72,6 +85,7 @@ def direct(
     write = _WRITERS.get((source, target))
     if write is None:
         return None
+    read = _READERS[source]
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:

@@ -41,11 +41,14 @@ __all__ = [
     "NOT_JSON",
     "Body",
     "Fallback",
+    "FunctionSpec",
     "Message",
     "Part",
     "Read",
     "Schema",
+    "ToolSpec",
     "Tools",
+    "check_specs",
     "image",
     "read",
 ]
@@ -109,16 +112,20 @@ class Message(_Wire, kw_only=True):
     prefix: Literal[False] | UnsetType = UNSET  # Mistral's default: nothing to carry
 
 
-class _FunctionSpec(_Wire, kw_only=True):
+class FunctionSpec(_Wire, kw_only=True):
+    """A function tool's name, description, parameter schema and strictness."""
+
     name: str
     description: str | UnsetType = UNSET
     parameters: Raw  # examined with its array (see _tools)
     strict: bool | UnsetType = UNSET
 
 
-class _ToolSpec(_Wire, kw_only=True):
+class ToolSpec(_Wire, kw_only=True):
+    """A tool of the array, as OpenAI Chat sends one."""
+
     type: Literal["function"] | UnsetType = UNSET  # fine-tuning files often leave it out
-    function: _FunctionSpec
+    function: FunctionSpec
 
 
 class _Named(_Wire):
@@ -166,7 +173,7 @@ class Tools(Struct, frozen=True, gc=False):
     """A request's tools, checked: the same for every request that sends the same array."""
 
     key: bytes  # the array as sent: the writers keep what they write for it by this key
-    specs: list[_ToolSpec]
+    specs: list[ToolSpec]
     schemas: list[Schema]  # each tool's parameters
 
 
@@ -184,7 +191,8 @@ class Read(Struct, gc=False):
     stop: list[str] | None
     choice: str | None  # the tool choice's mode: auto, none, required or tool (named)
     forced: str | None  # the tool a "tool" choice names
-    kept: dict[str, Any] | None  # the keys OpenAI alone keeps, in body order: reported
+    kept: dict[str, Any] | None  # the keys the source alone keeps, in body order: reported
+    source: str = "openai"  # the source's family: the one whose extras ``kept`` are
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -524,7 +532,7 @@ def _assistant(
 _TOOLS: dict[bytes, Tools | None] = {}
 CACHE_LIMIT = 256
 _encode = msgspec.json.Encoder().encode
-_specs = msgspec.json.Decoder(list[_ToolSpec])
+_specs = msgspec.json.Decoder(list[ToolSpec])
 
 
 def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:
@@ -558,6 +566,11 @@ def _check_tools(key: bytes) -> Tools | None:
         specs = _specs.decode(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
+    return check_specs(key, specs)
+
+
+def check_specs(key: bytes, specs: list[ToolSpec]) -> Tools | None:
+    """The tools of the array ``key``, read as ``specs``, if every one is usual; else None."""
     if not specs:
         return None
     schemas: list[Schema] = []
