@@ -18,11 +18,10 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._models import foreign_model
-from .._profiles import sampling_problems
 from .._wire import Encoding, encode_body
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
 
 __all__ = ["write"]
 
@@ -42,12 +41,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     if r.max_tokens is None or r.model is None or foreign_model(r.model, NAME) is not None:
         raise Fallback
-    temperature = None if body.temperature is UNSET else body.temperature
-    top_p = None if body.top_p is UNSET else body.top_p
-    if (temperature is not None or top_p is not None) and sampling_problems(
-        NAME, r.model, temperature, top_p
-    ):
-        raise Fallback  # the model's sampling rule: the preflight names it
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:

@@ -22,7 +22,7 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
 
 __all__ = ["write"]
 
@@ -47,6 +47,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         not rule out (a blank text), or a user message would be left with
         nothing to send.
     """
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     body = r.body
     losses: list[Loss] = []
     if r.kept is not None:

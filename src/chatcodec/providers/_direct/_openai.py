@@ -23,11 +23,10 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from ..._tools import ToolDefinition
-from .._profiles import sampling_problems
 from .._wire import Encoding, encode_body
 from ..openai._check import MAX_STOP, MAX_TOOLS
 from ..openai._common import data_url
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
 
 __all__ = ["write"]
 
@@ -56,12 +55,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         raise Fallback
     if r.choice is not None and r.choice != "none" and r.tools is None:
         raise Fallback  # the preflight's rule: nothing to choose from
-    temperature = None if body.temperature is UNSET else body.temperature
-    top_p = None if body.top_p is UNSET else body.top_p
-    if (temperature is not None or top_p is not None) and sampling_problems(
-        NAME, r.model, temperature, top_p
-    ):
-        raise Fallback  # the model's sampling rule: the preflight names it
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
@@ -76,10 +70,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
             out["tool_choice"] = {"type": "function", "function": {"name": r.forced}}
     if r.max_tokens is not None:
         out["max_tokens"] = r.max_tokens
-    if temperature is not None:
-        out["temperature"] = temperature
-    if top_p is not None:
-        out["top_p"] = top_p
+    if body.temperature is not UNSET:
+        out["temperature"] = body.temperature
+    if body.top_p is not UNSET:
+        out["top_p"] = body.top_p
     if r.stop is not None:
         out["stop"] = r.stop
     if body.stream is not UNSET:

@@ -21,7 +21,7 @@ from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..openai._common import data_url
 from ..openai_responses._check import MAX_TOOLS, MIN_OUTPUT_TOKENS
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
 
 __all__ = ["write"]
 
@@ -44,6 +44,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     if not r.model or (r.max_tokens is not None and r.max_tokens < MIN_OUTPUT_TOKENS):
         raise Fallback
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:

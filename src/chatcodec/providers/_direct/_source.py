@@ -28,6 +28,7 @@ from ..._errors import DepthError
 from ..._frozen import FrozenMap
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
+from .._profiles import sampling_problems
 from .._wire import MAX_BODY, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
@@ -48,6 +49,7 @@ __all__ = [
     "Schema",
     "ToolSpec",
     "Tools",
+    "check_sampling",
     "check_specs",
     "image",
     "read",
@@ -259,6 +261,23 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if kept is None and r.stream_options is not UNSET:
         kept = {"stream_options": r.stream_options}
     return Read(r, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept)
+
+
+def check_sampling(r: Read, family: str) -> None:
+    """Decline a sampling value the model's profile refuses in ``family``: the preflight names it.
+
+    Raises
+    ------
+    Fallback
+        When the target's preflight would find such a value.
+    """
+    body = r.body
+    temperature = None if body.temperature is UNSET else body.temperature
+    top_p = None if body.top_p is UNSET else body.top_p
+    if (temperature is not None or top_p is not None) and sampling_problems(
+        family, r.model, temperature, top_p
+    ):
+        raise Fallback
 
 
 _UNKNOWN_KEY = "Object contains unknown field"
