@@ -819,6 +819,7 @@ NAMES = frozenset(
         "check_number",
         "check_optional",
         "check_request",
+        "check_sampling",
         "check_schema",
         "check_specs",
         "check_type",

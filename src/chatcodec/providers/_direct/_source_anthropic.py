@@ -147,7 +147,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         if not system:
             raise Fallback
         for block in system:
-            if block.type != "text" or not block.text or _keys(block) != 1:
+            if block.type != "text" or not block.text or _keys(block) != 2:
                 raise Fallback
             messages.append(Message(role="system", content=block.text))
     start = len(messages)
