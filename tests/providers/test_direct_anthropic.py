@@ -1,4 +1,4 @@
-"""The direct conversions from Anthropic give what the general path gives: bytes, losses, problems."""
+"""The direct conversions from Anthropic give what the general path gives."""
 
 from __future__ import annotations
 
@@ -375,7 +375,7 @@ def _conversation(draw: st.DrawFn) -> list[dict[str, Any]]:
                 content = results + draw(_BLOCKS)
         else:
             blocks = draw(_BLOCKS.map(lambda b: [x for x in b if x["type"] == "text"]))
-            calls = [
+            calls: list[dict[str, Any]] = [
                 {"type": "tool_use", "id": draw(_IDS), "name": "f", "input": draw(_INPUTS)}
                 for _ in range(draw(st.integers(0, 2)))
             ]
@@ -458,7 +458,8 @@ def usual_requests(draw: st.DrawFn) -> bytes:
         blocks += [
             {"type": "tool_use", "id": id_, "name": "f", "input": draw(_INPUTS)} for id_ in ids
         ]
-        turns.append({"role": "assistant", "content": blocks or draw(texts)})
+        answer: Any = blocks if blocks else draw(texts)
+        turns.append({"role": "assistant", "content": answer})
         user: list[Any] = [
             {"type": "tool_result", "tool_use_id": id_, "content": draw(texts)}
             for id_ in draw(st.permutations(ids))
@@ -498,7 +499,9 @@ def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(body=usual_requests(), target=st.sampled_from(TARGETS), stream=st.sampled_from([True, False]))
+@given(
+    body=usual_requests(), target=st.sampled_from(TARGETS), stream=st.sampled_from([True, False])
+)
 def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bool) -> None:
     values = json.loads(body)
     values["stream"] = stream
