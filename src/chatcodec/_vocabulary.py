@@ -3890,6 +3890,7 @@ NAMES = frozenset(
         "tool_config",
         "tool_configuration",
         "tool_id",
+        "tool_losses",
         "tool_name",
         "tool_names",
         "tool_outputs",

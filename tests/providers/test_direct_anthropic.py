@@ -186,18 +186,42 @@ class TestShapes:
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
-        "tool",
+        ("tool", "taken"),
         [
-            {"description": ""},  # kept in the tool's extras: reported by the targets
-            {"strict": False},
-            {"cache_control": {"type": "ephemeral"}},
-            {"type": "web_search_20250305"},
+            ({"description": ""}, True),  # kept in the tool's extras: reported by either path
+            ({"type": "custom"}, True),
+            ({"strict": False}, False),
+            ({"cache_control": {"type": "ephemeral"}}, False),
+            ({"type": "web_search_20250305"}, False),
         ],
         ids=repr,
     )
-    def test_an_unusual_tool(self, target: str, tool: dict[str, Any]) -> None:
-        tools = [{**self.BASE["tools"][0], **tool}]
-        assert not same(self.body(tools=tools), target, None, None)
+    def test_a_tool(self, target: str, tool: dict[str, Any], taken: bool) -> None:
+        tools = [{**self.BASE["tools"][0], **tool}, {**self.BASE["tools"][0], "name": "other"}]
+        assert same(self.body(tools=tools), target, None, None) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_an_empty_description_is_reported_where_the_general_path_reports_it(
+        self, target: str
+    ) -> None:
+        # After the messages' losses, before the settings' (here an image by URL
+        # without an extension, a "stream" and a tool choice "none" for some targets).
+        blocks = [
+            {"type": "text", "text": "What?"},
+            {"type": "text", "text": "And?"},
+            {"type": "image", "source": {"type": "url", "url": "https://e.com/cat"}},
+        ]
+        tools = [{**self.BASE["tools"][0], "description": ""}]
+        body = self.body(
+            messages=[{"role": "user", "content": blocks}],
+            tools=tools,
+            tool_choice={"type": "none"},
+            stream=True,
+            stop_sequences=["END"],
+        )
+        assert same(body, target, None, None)
+        losses = cc.convert(body, source="anthropic", target=target)[1].losses
+        assert "$.tools[0].extras.anthropic.description" in [loss.path for loss in losses]
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from .._models import foreign_model
 from .._wire import Encoding, encode_body
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -57,6 +57,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     elif start:
         out["system"] = [{"type": "text", "text": m.content} for m in messages[:start]]
     out["messages"] = _turns(r, losses)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     if r.choice is not None:

@@ -22,7 +22,7 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -59,6 +59,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["system"] = [{"text": m.content} for m in messages[:start]]
     called: list[str] = []  # the tools the history calls, in order
     out["messages"] = _turns(r, losses, called)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     tools = None if r.tools is None else _tools(r.tools)
     config: dict[str, Any] | None = None
     if tools is not None:

@@ -26,7 +26,7 @@ from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
-from ._source import NOT_JSON, Fallback, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
 
 __all__ = ["write"]
 
@@ -51,6 +51,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.kept is not None:
         Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"contents": _contents(r, losses)}
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     start = r.start
     if start:
         system = [{"text": m.content} for m in body.messages[:start]]

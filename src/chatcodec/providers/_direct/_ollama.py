@@ -28,7 +28,7 @@ from ..._problems import Problem
 from .._wire import Encoding, encode_body
 from ..ollama._check import _check_schema
 from ..ollama._common import standard_base64
-from ._source import NOT_JSON, Fallback, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
 
 __all__ = ["write"]
 
@@ -62,6 +62,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.kept is not None:
         Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     fmt = body.response_format

@@ -26,7 +26,7 @@ from ..._tools import ToolDefinition
 from .._wire import Encoding, encode_body
 from ..openai._check import MAX_STOP, MAX_TOOLS
 from ..openai._common import data_url
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -61,6 +61,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.kept is not None:
         Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r)}
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     if r.choice is not None:

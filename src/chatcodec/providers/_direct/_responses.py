@@ -21,7 +21,7 @@ from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..openai._common import data_url
 from ..openai_responses._check import MAX_TOOLS, MIN_OUTPUT_TOKENS
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -54,6 +54,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.start:
         out["instructions"] = messages[0].content
     out["input"] = _items(r, losses)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     if r.choice is not None:

@@ -26,10 +26,11 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._depth import check_depth
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
+from ..._loss import Loss
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
 from .._profiles import sampling_problems
-from .._wire import MAX_BODY, as_kept, neutral
+from .._wire import MAX_BODY, Encoding, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..gemini._subset import fits
@@ -53,6 +54,7 @@ __all__ = [
     "check_specs",
     "image",
     "read",
+    "tool_losses",
 ]
 
 T = TypeVar("T")
@@ -177,6 +179,9 @@ class Tools(Struct, frozen=True, gc=False):
     key: bytes  # the array as sent: the writers keep what they write for it by this key
     specs: list[ToolSpec]
     schemas: list[Schema]  # each tool's parameters
+    # Each tool's extras as the general path keeps them (the source's keys the
+    # canonical tool has no field for), by index: reported (see tool_losses).
+    extras: tuple[tuple[int, dict[str, Any]], ...] = ()
 
 
 class Read(Struct, gc=False):
@@ -278,6 +283,14 @@ def check_sampling(r: Read, family: str) -> None:
         family, r.model, temperature, top_p
     ):
         raise Fallback
+
+
+def tool_losses(r: Read, family: str, losses: list[Loss]) -> None:
+    """Report the tools' extras as the general encoder of ``family`` does, after the messages."""
+    if r.tools is not None and r.tools.extras:
+        encoding = Encoding(family, losses)
+        for k, extras in r.tools.extras:
+            encoding.own(extras, f"$.tools[{k}]")
 
 
 _UNKNOWN_KEY = "Object contains unknown field"
@@ -588,8 +601,13 @@ def _check_tools(key: bytes) -> Tools | None:
     return check_specs(key, specs)
 
 
-def check_specs(key: bytes, specs: list[ToolSpec]) -> Tools | None:
-    """The tools of the array ``key``, read as ``specs``, if every one is usual; else None."""
+def check_specs(
+    key: bytes, specs: list[ToolSpec], extras: tuple[tuple[int, dict[str, Any]], ...] = ()
+) -> Tools | None:
+    """The tools of the array ``key``, read as ``specs``, if every one is usual; else None.
+
+    ``extras``: each tool's extras, by index, as the general path keeps them.
+    """
     if not specs:
         return None
     schemas: list[Schema] = []
@@ -611,7 +629,7 @@ def check_specs(key: bytes, specs: list[ToolSpec]) -> Tools | None:
         if schema is None or (f.strict is True and not schema.closed):
             return None
         schemas.append(schema)
-    return Tools(key, specs, schemas)
+    return Tools(key, specs, schemas, extras)
 
 
 def _examine(data: bytes) -> Schema | None:

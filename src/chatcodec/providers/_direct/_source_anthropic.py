@@ -289,11 +289,15 @@ def _check_tools(key: bytes) -> Tools | None:
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
     specs: list[ToolSpec] = []
-    for t in tools:
-        if t.description == "":
-            return None  # kept in the tool's extras by the general path: reported by targets
+    extras: list[tuple[int, dict[str, Any]]] = []
+    for k, t in enumerate(tools):
+        description = t.description
+        if description == "":
+            # Canonically absent, kept in the tool's extras for the way back: reported.
+            extras.append((k, {NAME: {"description": ""}}))
+            description = UNSET
         spec = FunctionSpec(
-            name=t.name, description=t.description, parameters=t.input_schema, strict=t.strict
+            name=t.name, description=description, parameters=t.input_schema, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=spec))
-    return check_specs(key, specs)
+    return check_specs(key, specs, tuple(extras))
