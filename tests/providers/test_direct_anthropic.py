@@ -179,6 +179,53 @@ class TestShapes:
         assert not same(self.body(**changes), target, None, None)
 
     @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        "result",
+        [
+            {
+                "content": [
+                    {"type": "text", "text": '{"sky":'},
+                    {"type": "text", "text": '"clear"}'},
+                ]
+            },
+            {"content": [{"type": "text", "text": "clear"}]},
+            {"content": "clear", "is_error": False},
+            {
+                "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+                "is_error": False,
+            },
+        ],
+        ids=("json-in-two", "one-block", "no-error", "blocks-no-error"),
+    )
+    def test_a_result_is_taken(self, target: str, result: dict[str, Any]) -> None:
+        # Text blocks: one text for Gemini (an object as itself), joined and reported by
+        # Ollama, blocks for the others; an is_error false says nothing.
+        messages = json.loads(json.dumps(self.BASE["messages"]))
+        messages[2]["content"][0].update(result)
+        assert same(self.body(messages=messages), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        "result",
+        [
+            {"content": [{"type": "text", "text": ""}]},
+            {"content": []},
+            {
+                "content": [
+                    {"type": "image", "source": {"type": "url", "url": "https://e.com/a.png"}}
+                ]
+            },
+            {"content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]},
+            {"content": "no", "is_error": True},
+        ],
+        ids=("empty-text", "no-blocks", "image", "cache-point", "error"),
+    )
+    def test_a_result_left_to_the_general_path(self, target: str, result: dict[str, Any]) -> None:
+        messages = json.loads(json.dumps(self.BASE["messages"]))
+        messages[2]["content"][0].update(result)
+        assert not same(self.body(messages=messages), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
     def test_temperature_and_top_p(self, target: str) -> None:
         # A Claude model takes one of them: Bedrock's preflight says so, by the general path.
         body = self.body(temperature=0.5, top_p=0.9)
@@ -360,7 +407,12 @@ _IDS = st.sampled_from(["toolu_1", "toolu_2", "call 3", ""])
 _INPUTS = st.sampled_from([{}, {"a": 1}, {"b": [1, "é"]}, {"n": None}])
 _RESULTS = st.one_of(
     st.sampled_from(["ok", '{"r": 1}', "", "[1, 2]"]),
-    st.just([{"type": "text", "text": "block"}]),
+    st.lists(
+        st.sampled_from(["block", "", "  ", '{"r": 1}', '{"r":', " 2}"]).map(
+            lambda text: {"type": "text", "text": text}
+        ),
+        max_size=3,
+    ),
 )
 _IMAGES = st.sampled_from(
     [
@@ -389,10 +441,14 @@ def _conversation(draw: st.DrawFn) -> list[dict[str, Any]]:
     for _ in range(draw(st.integers(1, 5))):
         role = draw(st.sampled_from(["user", "assistant"]))
         if role == "user":
-            results = [
+            results: list[dict[str, Any]] = [
                 {"type": "tool_result", "tool_use_id": id_, "content": draw(_RESULTS)}
                 for id_ in draw(st.permutations(pending))[: draw(st.integers(0, len(pending)))]
             ]
+            for result in results:
+                error = draw(st.sampled_from([None, False, True]))
+                if error is not None:
+                    result["is_error"] = error
             if draw(st.booleans()) and not results:
                 content: Any = draw(_TEXTS)
             else:
@@ -473,6 +529,8 @@ def test_generated_requests_convert_the_same(
 def usual_requests(draw: st.DrawFn) -> bytes:
     """Requests of the usual shape only: every one takes the direct path."""
     texts = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}'])
+    text_blocks = texts.map(lambda text: {"type": "text", "text": text})
+    results = st.one_of(texts, st.lists(text_blocks, min_size=1, max_size=3))
     turns: list[dict[str, Any]] = [{"role": "user", "content": draw(texts)}]
     calls = 0
     for _ in range(draw(st.integers(0, 3))):
@@ -485,9 +543,12 @@ def usual_requests(draw: st.DrawFn) -> bytes:
         answer: Any = blocks if blocks else draw(texts)
         turns.append({"role": "assistant", "content": answer})
         user: list[Any] = [
-            {"type": "tool_result", "tool_use_id": id_, "content": draw(texts)}
+            {"type": "tool_result", "tool_use_id": id_, "content": draw(results)}
             for id_ in draw(st.permutations(ids))
         ]
+        for result in user:
+            if draw(st.booleans()):
+                result["is_error"] = False  # the default
         if not ids or draw(st.booleans()):
             user.append({"type": "text", "text": draw(texts)})
             if draw(st.booleans()):

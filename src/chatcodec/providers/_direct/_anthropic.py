@@ -102,6 +102,8 @@ def _turns(r: Read, losses: list[Loss]) -> list[Any]:
             for j in range(k, end):
                 item = messages[j]
                 if item.role == "tool":
+                    if type(item.content) is not str:
+                        raise Fallback  # text parts: no source of this writer's has them
                     results.append(
                         {
                             "type": "tool_result",

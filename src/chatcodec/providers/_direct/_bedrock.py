@@ -109,7 +109,12 @@ def _turns(r: Read, losses: list[Loss], called: list[str]) -> list[Any]:
             turns.append({"role": "assistant", "content": _assistant(m, k, r, losses, called)})
             continue
         if role == "tool":
-            result = {"toolUseId": m.tool_call_id, "content": [{"text": m.content}]}
+            content: Any = m.content
+            if type(content) is str:
+                texts = [{"text": content}]
+            else:  # text parts (see _source._messages)
+                texts = [{"text": part.text} for part in content]
+            result = {"toolUseId": m.tool_call_id, "content": texts}
             new: list[Any] = [{"toolResult": result}]
         else:
             new = _user(m.content, images, k, losses)

@@ -94,7 +94,10 @@ def _contents(r: Read, losses: list[Loss]) -> list[Any]:
         role = m.role
         if role == "tool":
             call_id = m.tool_call_id
-            part = {"functionResponse": _result(names[call_id], m.content, call_id)}
+            text = m.content
+            if type(text) is not str:  # text parts (see _source._messages): one text
+                text = "".join([p.text for p in text])
+            part = {"functionResponse": _result(names[call_id], text, call_id)}
             if results is None:
                 results = [part]
                 contents.append({"role": "user", "parts": results})

@@ -103,10 +103,15 @@ def _messages(r: Read, losses: list[Loss]) -> list[Any]:
             append(item)
         elif role == "tool":
             call_id = m.tool_call_id
+            content = m.content
+            if type(content) is not str:  # text parts (see _source._messages): joined
+                joined: dict[str, Any] = {}
+                _parts(content, images, joined, k, losses)
+                content = joined["content"]
             append(
                 {
                     "role": "tool",
-                    "content": m.content,
+                    "content": content,
                     "tool_name": names[call_id],
                     "tool_call_id": call_id,
                 }

@@ -91,12 +91,14 @@ def _messages(r: Read) -> list[Any]:
     append = out.append
     for m in messages:
         role = m.role
-        content = m.content
+        content: Any = m.content
         if role == "user":
             if type(content) is not str:
                 content = _parts(content, images)
             append({"role": "user", "content": content})
         elif role == "tool":
+            if type(content) is not str:  # text parts (see _source._messages)
+                content = [{"type": "text", "text": part.text} for part in content]
             append({"role": "tool", "content": content, "tool_call_id": m.tool_call_id})
         elif role == "assistant":
             append(_assistant(m, arguments, own))

@@ -91,7 +91,10 @@ def _items(r: Read, losses: list[Loss]) -> list[Any]:
                 content = _user(content, images)
             append({"role": "user", "content": content})
         elif role == "tool":
-            append({"type": "function_call_output", "call_id": m.tool_call_id, "output": m.content})
+            output: Any = m.content
+            if type(output) is not str:  # text parts (see _source._messages)
+                output = [{"type": "input_text", "text": part.text} for part in output]
+            append({"type": "function_call_output", "call_id": m.tool_call_id, "output": output})
         elif role == "assistant":
             _assistant(m, k, arguments, items, losses)
         else:  # a leading instruction after the first

@@ -355,9 +355,13 @@ def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str 
 
 
 def _messages(
-    messages: list[Message], images: list[tuple[str, Any]]
+    messages: list[Message], images: list[tuple[str, Any]], results: bool = False
 ) -> tuple[dict[str, Raw], dict[str, str]]:
-    """Check the conversation; each call's arguments and tool name, by id."""
+    """Check the conversation; each call's arguments and tool name, by id.
+
+    ``results``: a tool message may hold a list of text parts (the reader
+    checked them), as an Anthropic result's text blocks are read.
+    """
     arguments: dict[str, Raw] = {}
     names: dict[str, str] = {}
     started = False
@@ -379,7 +383,9 @@ def _messages(
         elif role == "tool":
             if previous != "assistant" and previous != "tool":
                 raise Fallback
-            if type(content) is not str or m.tool_call_id not in pending:
+            if type(content) is not str and (not results or type(content) is not list):
+                raise Fallback
+            if m.tool_call_id not in pending:
                 raise Fallback
             pending.discard(m.tool_call_id)
         elif m.tool_call_id is not UNSET or pending:

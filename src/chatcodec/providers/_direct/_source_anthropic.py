@@ -61,6 +61,13 @@ class _Source(_Wire, kw_only=True):
     url: str | UnsetType = UNSET
 
 
+class _Text(_Wire):
+    """A text block of a tool result."""
+
+    type: Literal["text"]
+    text: str
+
+
 class _Block(_Wire, kw_only=True):
     """A block of a turn, told apart by ``type`` (untagged: see ``_source.Part``)."""
 
@@ -68,7 +75,8 @@ class _Block(_Wire, kw_only=True):
     text: str | UnsetType = UNSET
     source: _Source | UnsetType = UNSET
     tool_use_id: str | UnsetType = UNSET
-    content: str | UnsetType = UNSET  # a result's text; blocks go the general way
+    content: str | list[_Text] | UnsetType = UNSET  # a result's text, or text blocks
+    is_error: Literal[False] | UnsetType = UNSET  # a result's default: nothing to carry
     id: str | UnsetType = UNSET
     name: str | UnsetType = UNSET
     input: dict[str, Any] | UnsetType = UNSET
@@ -161,7 +169,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         else:
             messages.append(_assistant(turn.content))
     images: list[tuple[str, Any]] = []
-    arguments, names = _messages(messages, images)
+    arguments, names = _messages(messages, images, results=True)
     tools = None if r.tools is UNSET else _tools(r.tools)
     choice, forced = _choice(_choice_of(r.tool_choice), tools)
     if model is None and r.model is not UNSET:
@@ -204,9 +212,18 @@ def _user(content: str | list[_Block], out: list[Message]) -> None:
     for block in content:
         kind = block.type
         if kind == "tool_result":
-            if parts or _keys(block) != 3 or block.content is UNSET:
+            result = block.content
+            if parts or result is UNSET:
                 raise Fallback  # a result after the user's blocks keeps its place there
-            out.append(Message(role="tool", tool_call_id=block.tool_use_id, content=block.content))
+            if _keys(block) != (4 if block.is_error is False else 3):
+                raise Fallback
+            if type(result) is list:
+                if not result or not all(item.text for item in result):
+                    raise Fallback  # an empty text is kept for the way back
+                texts = [Part(type="text", text=item.text) for item in result]
+                out.append(Message(role="tool", tool_call_id=block.tool_use_id, content=texts))
+                continue
+            out.append(Message(role="tool", tool_call_id=block.tool_use_id, content=str(result)))
         elif kind == "text":
             if _keys(block) != 2 or not block.text:
                 raise Fallback
