@@ -22,6 +22,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ..._frozen import FrozenMap
 from .._wire import MAX_BODY, encode_body
 from ..anthropic._encode_parts import IMAGE_TYPES
 from ..gemini._check import STOP_LIMIT
@@ -117,7 +118,7 @@ _decoder = msgspec.json.Decoder(_Request)
 _tools_decoder = msgspec.json.Decoder(list[_Tool])
 _DATA = b'"data:'
 _BASE64 = b";base64,"
-_MODES = {"auto": "auto", "any": "required", "none": "none"}
+_MODES = FrozenMap({"auto": "auto", "any": "required", "none": "none"})
 
 
 def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
