@@ -238,6 +238,19 @@ class TestShapes:
             ({"description": ""}, True),  # kept in the tool's extras: reported by either path
             ({"type": "custom"}, True),
             ({"strict": False}, False),
+            ({"strict": True}, False),  # an open schema: the targets' strict rules differ
+            (
+                {
+                    "strict": True,
+                    "input_schema": {
+                        "type": "object",
+                        "properties": {"c": {"type": "integer"}},
+                        "required": ["c"],
+                        "additionalProperties": False,
+                    },
+                },
+                True,
+            ),
             ({"cache_control": {"type": "ephemeral"}}, False),
             ({"type": "web_search_20250305"}, False),
         ],
@@ -245,6 +258,7 @@ class TestShapes:
     )
     def test_a_tool(self, target: str, tool: dict[str, Any], taken: bool) -> None:
         tools = [{**self.BASE["tools"][0], **tool}, {**self.BASE["tools"][0], "name": "other"}]
+        tools[1]["input_schema"] = tools[0]["input_schema"]
         assert same(self.body(tools=tools), target, None, None) is taken
 
     @pytest.mark.parametrize("target", TARGETS)

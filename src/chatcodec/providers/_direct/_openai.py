@@ -24,7 +24,7 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from ..._tools import ToolDefinition
 from .._wire import Encoding, encode_body
-from ..openai._check import MAX_STOP, MAX_TOOLS
+from ..openai._check import MAX_STOP, MAX_TOOLS, _optional_properties
 from ..openai._common import data_url
 from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
@@ -44,7 +44,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         OpenAI's preflight would find a problem the shape check does not
         rule out (no model, more stop sequences or tools than it takes, a
         tool choice without tools, a sampling value the model refuses, a
-        strict tool or a schema keyword).
+        strict schema that leaves a property out of ``required``, a schema
+        keyword).
     """
     body = r.body
     if not r.model or (r.source == NAME and r.kept is not None):
@@ -161,15 +162,16 @@ def _write_tools(tools: Tools) -> Raw | None:
     if len(tools.specs) > MAX_TOOLS:
         return None  # a problem of the preflight
     out: list[Any] = []
-    for t, schema in zip(tools.specs, tools.schemas, strict=True):
+    for k, t in enumerate(tools.specs):
         f = t.function
-        if f.strict is True:
-            return None  # written with the schema the strict rules emit: the general path's
+        strict = f.strict is True
         description = None if f.description is UNSET else f.description
         if description == "":
             return None  # a source's own way to say none
         try:
-            definition = ToolDefinition(f.name, description, _decode(bytes(f.parameters)))
+            definition = ToolDefinition(
+                f.name, description, _decode(bytes(f.parameters)), strict=strict
+            )
         except ValueError:
             return None
         if definition.problems(NAME):
@@ -177,6 +179,13 @@ def _write_tools(tools: Tools) -> Raw | None:
         fn: dict[str, Any] = {"name": f.name}
         if description is not None:
             fn["description"] = description
-        fn["parameters"] = schema.value
+        if strict:
+            # The schema the strict rules emit, as the general encoder writes it.
+            fn["parameters"] = definition.emitted_parameters()
+            if next(_optional_properties(fn["parameters"], f"$.tools[{k}]"), None) is not None:
+                return None  # a problem of the preflight
+            fn["strict"] = True
+        else:
+            fn["parameters"] = tools.schemas[k].value
         out.append({"type": "function", "function": fn})
     return Raw(encode_body(out))
