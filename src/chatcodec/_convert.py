@@ -96,8 +96,10 @@ def convert(
         again (the same problems either way). Pass ``False`` where the output
         is checked elsewhere. The usual OpenAI Chat
         request (text, data-URL images, tool calls and results, function
-        tools, the common parameters) goes to Anthropic and Gemini straight,
-        without the canonical form or that decode: the same bytes and report.
+        tools, the common parameters) goes to Anthropic, Gemini, the
+        Responses API, Bedrock and Ollama straight, and the usual Anthropic
+        request to all of those but Anthropic and to OpenAI Chat, without the
+        canonical form or that decode: the same bytes and report.
     tool_call_content : {"omit", "null", "empty"}, default "omit"
         OpenAI Chat targets only: what an assistant message that only calls
         tools sends as ``content``, as for
@@ -197,9 +199,10 @@ def convert(
     problems: list[Problem] = []
     if kind == "request":
         # The usual request goes straight across (same bytes, same losses, no problems).
+        # Not for an OpenAI Chat dialect's codec (NAME "openai", its own writing) or options.
         done = (
             None
-            if answer_tool
+            if answer_tool or options or writer is not _codec(writer.NAME)
             else direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
         )
         if done is None:

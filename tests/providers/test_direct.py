@@ -557,6 +557,22 @@ class TestDeclines:
         mixed = any(strict) and not every
         assert [loss.path for loss in report.losses] == (["$.tools[0].strict"] if mixed else [])
 
+    @pytest.mark.parametrize(
+        ("target", "model"),
+        [
+            ("bedrock", "anthropic.claude-sonnet-4-5"),  # temperature or top_p, not both
+            ("openai-responses", "o3"),  # the default values only
+            ("openai-responses", "gpt-5"),
+            ("anthropic", "claude-sonnet-4-5"),
+        ],
+    )
+    def test_a_sampling_value_the_model_refuses(self, target: str, model: str) -> None:
+        # The preflight names it: the direct path leaves the request to the general one.
+        body = self.body(model=model, temperature=0.5, top_p=0.9)
+        report = cc.convert(body, source="openai", target=target, max_tokens=64)[1]
+        assert report.problems
+        assert not same(body, target, model, 64)
+
     def test_a_gemini_3_model_gets_signatures_from_the_general_path(self) -> None:
         assert not same(self.body(), "gemini", "gemini-3-pro-preview", None)
         assert same(self.body(), "gemini", "gemini-2.5-flash", None)

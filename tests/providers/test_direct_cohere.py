@@ -19,7 +19,7 @@ from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import direct_request
 
-TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama")
+TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "ollama")
 FILLS = ((None, None), ("m", 1024))
 # The caller's model where the target refuses another family's or none.
 OWN_MODEL = {"anthropic": "claude-sonnet-4-5"}

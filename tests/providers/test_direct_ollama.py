@@ -19,7 +19,7 @@ from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import direct, direct_request
 
-TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "cohere")
+TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
 FILLS = ((None, None), ("m", 1024))
 # The caller's model where the target refuses another family's or none.
 OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}

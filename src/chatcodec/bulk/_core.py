@@ -155,10 +155,13 @@ class _Converter:
             and {plan.source, plan.target} <= PROVIDERS
             and not self.answer_tool
         ):
-            target = self.target_codec.NAME if self.target_codec is not None else plan.target
-            self.direct = direct(
-                get(plan.source).NAME, target, plan.model, plan.max_tokens, batch=self.batched
-            )
+            codec = self.target_codec
+            target = codec.NAME if codec is not None else plan.target
+            # Not for an OpenAI Chat dialect's codec (NAME "openai", its own writing) or options.
+            if plan.tool_call_content == "omit" and (codec is None or codec is get(target)):
+                self.direct = direct(
+                    get(plan.source).NAME, target, plan.model, plan.max_tokens, batch=self.batched
+                )
 
     def adapter(self, name: str) -> Family:
         found = self.adapters.get(name)

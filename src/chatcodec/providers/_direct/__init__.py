@@ -2,17 +2,19 @@
 
 :func:`chatcodec.convert` reads a body into the canonical form, writes the
 target from it and checks what it wrote with the target's preflight. For the
-usual OpenAI Chat request (see :mod:`._source`), and the usual Ollama and
-Cohere requests read into the same typed form (:mod:`._from_ollama`,
-:mod:`._from_cohere`), the conversions here
-write the target's body straight from msgspec's typed decode of the source,
-one module per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
+usual OpenAI Chat request (see :mod:`._source`) the conversions here write the
+target's body straight from msgspec's typed decode of the source, one module
+per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
-Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). Each gives the same
-bytes and the same losses as that general path, for a request whose
-preflight finds nothing. Anything else (a key or part they do not know, a
-value the general path keeps or reports, a problem the preflight would find)
-makes them decline, and ``convert`` takes the general path. Tests prove both paths equal on every
+Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). The usual Anthropic,
+Ollama and Cohere requests are read into the same typed form (see
+:mod:`._source_anthropic`, :mod:`._from_ollama`, :mod:`._from_cohere`) and go
+to each of those but their own family, and to OpenAI Chat (:mod:`._openai`, a
+writer that takes any source's typed form). Each gives the same bytes and the
+same losses as that general path, for a request whose preflight finds
+nothing. Anything else (a key or part they do not know, a value the general
+path keeps or reports, a problem the preflight would find) makes them
+decline, and ``convert`` takes the general path. Tests prove both paths equal on every
 recorded request, the curated bodies, the bulk files and generated requests.
 """
 
@@ -33,7 +35,9 @@ from . import (
     _from_ollama,
     _gemini,
     _ollama,
+    _openai,
     _responses,
+    _source_anthropic,
 )
 from ._source import Fallback, Read, read
 
@@ -42,7 +46,12 @@ __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 Reader = Callable[[bytes | str, str | None, int | None], Read]
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 _READERS: Mapping[str, Reader] = FrozenMap(
-    {"openai": read, "ollama": _from_ollama.read, "cohere": _from_cohere.read}
+    {
+        "openai": read,
+        "anthropic": _source_anthropic.read,
+        "ollama": _from_ollama.read,
+        "cohere": _from_cohere.read,
+    }
 )
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
     {
@@ -52,11 +61,18 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "bedrock"): _bedrock.write,
         ("openai", "ollama"): _ollama.write,
         ("openai", "cohere"): _cohere.write,
+        ("anthropic", "openai"): _openai.write,
+        ("anthropic", "openai-responses"): _responses.write,
+        ("anthropic", "gemini"): _gemini.write,
+        ("anthropic", "bedrock"): _bedrock.write,
+        ("anthropic", "ollama"): _ollama.write,
+        ("ollama", "openai"): _openai.write,
         ("ollama", "anthropic"): _anthropic.write,
         ("ollama", "gemini"): _gemini.write,
         ("ollama", "openai-responses"): _responses.write,
         ("ollama", "bedrock"): _bedrock.write,
         ("ollama", "cohere"): _cohere.write,
+        ("cohere", "openai"): _openai.write,
         ("cohere", "anthropic"): _anthropic.write,
         ("cohere", "gemini"): _gemini.write,
         ("cohere", "openai-responses"): _responses.write,

@@ -18,11 +18,10 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._models import foreign_model
-from .._profiles import sampling_problems
 from .._wire import Encoding, encode_body
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -42,16 +41,11 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     if r.max_tokens is None or r.model is None or foreign_model(r.model, NAME) is not None:
         raise Fallback
-    temperature = None if body.temperature is UNSET else body.temperature
-    top_p = None if body.top_p is UNSET else body.top_p
-    if (temperature is not None or top_p is not None) and sampling_problems(
-        NAME, r.model, temperature, top_p
-    ):
-        raise Fallback  # the model's sampling rule: the preflight names it
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {}
     if r.model is not None:
         out["model"] = r.model
@@ -63,6 +57,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     elif start:
         out["system"] = [{"type": "text", "text": m.content} for m in messages[:start]]
     out["messages"] = _turns(r, losses)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     if r.choice is not None:
@@ -107,6 +102,8 @@ def _turns(r: Read, losses: list[Loss]) -> list[Any]:
             for j in range(k, end):
                 item = messages[j]
                 if item.role == "tool":
+                    if type(item.content) is not str:
+                        raise Fallback  # text parts: no source of this writer's has them
                     results.append(
                         {
                             "type": "tool_result",

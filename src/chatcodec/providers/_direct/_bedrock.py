@@ -22,7 +22,7 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -48,10 +48,11 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         not rule out (a blank text), or a user message would be left with
         nothing to send.
     """
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     body = r.body
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {}
     messages = body.messages
     start = r.start
@@ -59,6 +60,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["system"] = [{"text": m.content} for m in messages[:start]]
     called: list[str] = []  # the tools the history calls, in order
     out["messages"] = _turns(r, losses, called)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     tools = None if r.tools is None else _tools(r.tools)
     config: dict[str, Any] | None = None
     if tools is not None:
@@ -113,7 +115,12 @@ def _turns(r: Read, losses: list[Loss], called: list[str]) -> list[Any]:
             turns.append({"role": "assistant", "content": _assistant(m, k, r, losses, called)})
             continue
         if role == "tool":
-            result = {"toolUseId": m.tool_call_id, "content": [{"text": m.content}]}
+            content: Any = m.content
+            if type(content) is str:
+                texts = [{"text": content}]
+            else:  # text parts (see _source._messages)
+                texts = [{"text": part.text} for part in content]
+            result = {"toolUseId": m.tool_call_id, "content": texts}
             new: list[Any] = [{"toolResult": result}]
         else:
             new = _user(m.content, images, k, losses)

@@ -115,7 +115,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if r.tool_choice is not UNSET:
         typed.tool_choice = _CHOICES[r.tool_choice]
     typed.stream = r.stream
-    return shaped(typed, None, model, max_tokens)
+    return shaped(typed, None, model, max_tokens, "cohere")
 
 
 def _message(m: _Turn) -> Message:

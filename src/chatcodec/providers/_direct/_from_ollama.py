@@ -91,4 +91,4 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
                 raise Fallback  # -1 (no limit), -2 (fill the context): kept as sent
             typed.max_tokens = options.num_predict
         typed.stop = options.stop
-    return shaped(typed, None, model, max_tokens)
+    return shaped(typed, None, model, max_tokens, "ollama")

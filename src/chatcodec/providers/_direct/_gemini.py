@@ -26,7 +26,7 @@ from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
-from ._source import NOT_JSON, Fallback, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
 
 __all__ = ["write"]
 
@@ -52,8 +52,9 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"contents": _contents(r, losses)}
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     start = r.start
     if start:
         system = [{"text": m.content} for m in body.messages[:start]]
@@ -96,7 +97,10 @@ def _contents(r: Read, losses: list[Loss]) -> list[Any]:
         role = m.role
         if role == "tool":
             call_id = m.tool_call_id
-            part = {"functionResponse": _result(names[call_id], m.content, call_id)}
+            text = m.content
+            if type(text) is not str:  # text parts (see _source._messages): one text
+                text = "".join([p.text for p in text])
+            part = {"functionResponse": _result(names[call_id], text, call_id)}
             if results is None:
                 results = [part]
                 contents.append({"role": "user", "parts": results})

@@ -28,7 +28,7 @@ from ..._problems import Problem
 from .._wire import Encoding, encode_body
 from ..ollama._check import _check_schema
 from ..ollama._common import standard_base64
-from ._source import NOT_JSON, Fallback, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
 
 __all__ = ["write"]
 
@@ -60,8 +60,9 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     fmt = body.response_format
@@ -102,10 +103,15 @@ def _messages(r: Read, losses: list[Loss]) -> list[Any]:
             append(item)
         elif role == "tool":
             call_id = m.tool_call_id
+            content = m.content
+            if type(content) is not str:  # text parts (see _source._messages): joined
+                joined: dict[str, Any] = {}
+                _parts(content, images, joined, k, losses)
+                content = joined["content"]
             append(
                 {
                     "role": "tool",
-                    "content": m.content,
+                    "content": content,
                     "tool_name": names[call_id],
                     "tool_call_id": call_id,
                 }

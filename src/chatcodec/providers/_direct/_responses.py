@@ -21,7 +21,7 @@ from ..._loss import Loss
 from .._wire import Encoding, encode_body
 from ..openai._common import data_url
 from ..openai_responses._check import MAX_TOOLS, MIN_OUTPUT_TOKENS
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
 
 __all__ = ["write"]
 
@@ -44,15 +44,17 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     if not r.model or (r.max_tokens is not None and r.max_tokens < MIN_OUTPUT_TOKENS):
         raise Fallback
+    check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"model": r.model}
     messages = body.messages
     if r.start:
         out["instructions"] = messages[0].content
     out["input"] = _items(r, losses)
+    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
     if r.choice is not None:
@@ -89,7 +91,10 @@ def _items(r: Read, losses: list[Loss]) -> list[Any]:
                 content = _user(content, images)
             append({"role": "user", "content": content})
         elif role == "tool":
-            append({"type": "function_call_output", "call_id": m.tool_call_id, "output": m.content})
+            output: Any = m.content
+            if type(output) is not str:  # text parts (see _source._messages)
+                output = [{"type": "input_text", "text": part.text} for part in output]
+            append({"type": "function_call_output", "call_id": m.tool_call_id, "output": output})
         elif role == "assistant":
             _assistant(m, k, arguments, items, losses)
         else:  # a leading instruction after the first

@@ -26,9 +26,11 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._depth import check_depth
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
+from ..._loss import Loss
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
-from .._wire import MAX_BODY, as_kept, neutral
+from .._profiles import sampling_problems
+from .._wire import MAX_BODY, Encoding, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..gemini._subset import fits
@@ -41,16 +43,21 @@ __all__ = [
     "NOT_JSON",
     "Body",
     "Fallback",
+    "FunctionSpec",
     "Message",
     "Part",
     "Read",
     "Schema",
+    "ToolSpec",
     "Tools",
+    "check_sampling",
+    "check_specs",
     "decoded",
     "image",
     "number",
     "read",
     "shaped",
+    "tool_losses",
 ]
 
 T = TypeVar("T")
@@ -112,16 +119,20 @@ class Message(_Wire, kw_only=True):
     prefix: Literal[False] | UnsetType = UNSET  # Mistral's default: nothing to carry
 
 
-class _FunctionSpec(_Wire, kw_only=True):
+class FunctionSpec(_Wire, kw_only=True):
+    """A function tool's name, description, parameter schema and strictness."""
+
     name: str
     description: str | UnsetType = UNSET
     parameters: Raw  # examined with its array (see _tools)
     strict: bool | UnsetType = UNSET
 
 
-class _ToolSpec(_Wire, kw_only=True):
+class ToolSpec(_Wire, kw_only=True):
+    """A tool of the array, as OpenAI Chat sends one."""
+
     type: Literal["function"] | UnsetType = UNSET  # fine-tuning files often leave it out
-    function: _FunctionSpec
+    function: FunctionSpec
 
 
 class _Named(_Wire):
@@ -169,8 +180,11 @@ class Tools(Struct, frozen=True, gc=False):
     """A request's tools, checked: the same for every request that sends the same array."""
 
     key: bytes  # the array as sent: the writers keep what they write for it by this key
-    specs: list[_ToolSpec]
+    specs: list[ToolSpec]
     schemas: list[Schema]  # each tool's parameters
+    # Each tool's extras as the general path keeps them (the source's keys the
+    # canonical tool has no field for), by index: reported (see tool_losses).
+    extras: tuple[tuple[int, dict[str, Any]], ...] = ()
 
 
 class Read(Struct, gc=False):
@@ -187,7 +201,8 @@ class Read(Struct, gc=False):
     stop: list[str] | None
     choice: str | None  # the tool choice's mode: auto, none, required or tool (named)
     forced: str | None  # the tool a "tool" choice names
-    kept: dict[str, Any] | None  # the keys OpenAI alone keeps, in body order: reported
+    kept: dict[str, Any] | None  # the keys the source alone keeps, in body order: reported
+    source: str = "openai"  # the source's family: the one whose extras ``kept`` are
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -258,8 +273,14 @@ def number(value: int | float | UnsetType) -> float | UnsetType:
     return value
 
 
-def shaped(r: Body, kept: dict[str, Any] | None, model: str | None, max_tokens: int | None) -> Read:
-    """A typed request of any source, checked to be of the usual shape (see :func:`read`).
+def shaped(
+    r: Body,
+    kept: dict[str, Any] | None,
+    model: str | None,
+    max_tokens: int | None,
+    source: str = "openai",
+) -> Read:
+    """A typed request of ``source``, checked to be of the usual shape (see :func:`read`).
 
     Raises
     ------
@@ -298,7 +319,34 @@ def shaped(r: Body, kept: dict[str, Any] | None, model: str | None, max_tokens: 
         start += 1
     if kept is None and r.stream_options is not UNSET:
         kept = {"stream_options": r.stream_options}
-    return Read(r, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept)
+    return Read(
+        r, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept, source
+    )
+
+
+def check_sampling(r: Read, family: str) -> None:
+    """Decline a sampling value the model's profile refuses in ``family``: the preflight names it.
+
+    Raises
+    ------
+    Fallback
+        When the target's preflight would find such a value.
+    """
+    body = r.body
+    temperature = None if body.temperature is UNSET else body.temperature
+    top_p = None if body.top_p is UNSET else body.top_p
+    if (temperature is not None or top_p is not None) and sampling_problems(
+        family, r.model, temperature, top_p
+    ):
+        raise Fallback
+
+
+def tool_losses(r: Read, family: str, losses: list[Loss]) -> None:
+    """Report the tools' extras as the general encoder of ``family`` does, after the messages."""
+    if r.tools is not None and r.tools.extras:
+        encoding = Encoding(family, losses)
+        for k, extras in r.tools.extras:
+            encoding.own(extras, f"$.tools[{k}]")
 
 
 _UNKNOWN_KEY = "Object contains unknown field"
@@ -363,9 +411,13 @@ def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str 
 
 
 def _messages(
-    messages: list[Message], images: list[tuple[str, Any]]
+    messages: list[Message], images: list[tuple[str, Any]], results: bool = False
 ) -> tuple[dict[str, Raw], dict[str, str]]:
-    """Check the conversation; each call's arguments and tool name, by id."""
+    """Check the conversation; each call's arguments and tool name, by id.
+
+    ``results``: a tool message may hold a list of text parts (the reader
+    checked them), as an Anthropic result's text blocks are read.
+    """
     arguments: dict[str, Raw] = {}
     names: dict[str, str] = {}
     started = False
@@ -387,7 +439,9 @@ def _messages(
         elif role == "tool":
             if previous != "assistant" and previous != "tool":
                 raise Fallback
-            if type(content) is not str or m.tool_call_id not in pending:
+            if type(content) is not str and (not results or type(content) is not list):
+                raise Fallback
+            if m.tool_call_id not in pending:
                 raise Fallback
             pending.discard(m.tool_call_id)
         elif m.tool_call_id is not UNSET or pending:
@@ -572,7 +626,7 @@ def _assistant(
 _TOOLS: dict[bytes, Tools | None] = {}
 CACHE_LIMIT = 256
 _encode = msgspec.json.Encoder().encode
-_specs = msgspec.json.Decoder(list[_ToolSpec])
+_specs = msgspec.json.Decoder(list[ToolSpec])
 
 
 def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:
@@ -606,6 +660,16 @@ def _check_tools(key: bytes) -> Tools | None:
         specs = _specs.decode(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
+    return check_specs(key, specs)
+
+
+def check_specs(
+    key: bytes, specs: list[ToolSpec], extras: tuple[tuple[int, dict[str, Any]], ...] = ()
+) -> Tools | None:
+    """The tools of the array ``key``, read as ``specs``, if every one is usual; else None.
+
+    ``extras``: each tool's extras, by index, as the general path keeps them.
+    """
     if not specs:
         return None
     schemas: list[Schema] = []
@@ -627,7 +691,7 @@ def _check_tools(key: bytes) -> Tools | None:
         if schema is None or (f.strict is True and not schema.closed):
             return None
         schemas.append(schema)
-    return Tools(key, specs, schemas)
+    return Tools(key, specs, schemas, extras)
 
 
 def _examine(data: bytes) -> Schema | None:
