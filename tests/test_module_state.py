@@ -109,6 +109,7 @@ CACHES = {
     "chatcodec.providers._direct._ollama._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._responses._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._source._TOOLS": "a tool array checked once; bounded",
+    "chatcodec.providers._direct._source_responses._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._stream_writer._FINISHES": "finish bodies by family; at most 256",
     "chatcodec.providers.anthropic._encode_parts.WIRE_IDS": "wire_id's answers; cleared at 4096",
     "chatcodec.providers.anthropic._encode_turns.WIRE_IDS": "the same dict, imported",

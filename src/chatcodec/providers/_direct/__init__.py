@@ -6,7 +6,9 @@ usual OpenAI Chat request (see :mod:`._source`) the conversions here write the
 target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`) and
-Ollama (:mod:`._ollama`). Each gives the same bytes and the same losses as
+Ollama (:mod:`._ollama`). The usual Responses API request is read into the
+same Structs (see :mod:`._source_responses`), so the same writers serve it
+(all but the Responses API's own). Each gives the same bytes and the same losses as
 that general path, for a request whose preflight finds nothing. Anything
 else (a key or part they do not know, a value the general path keeps or
 reports, a problem the preflight would find) makes them decline, and
@@ -22,19 +24,27 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from . import _anthropic, _bedrock, _gemini, _ollama, _responses
-from ._source import Fallback, Read, read
+from . import _anthropic, _bedrock, _gemini, _ollama, _responses, _source, _source_responses
+from ._source import Fallback, Read
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
+Reader = Callable[[bytes | str, str | None, int | None], Read]
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
-_WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
+_OPENAI = _source.read
+_RESPONSES = _source_responses.read
+# Each pair's reader of the source and writer of the target.
+_PAIRS: Mapping[tuple[str, str], tuple[Reader, Writer]] = FrozenMap(
     {
-        ("openai", "anthropic"): _anthropic.write,
-        ("openai", "gemini"): _gemini.write,
-        ("openai", "openai-responses"): _responses.write,
-        ("openai", "bedrock"): _bedrock.write,
-        ("openai", "ollama"): _ollama.write,
+        ("openai", "anthropic"): (_OPENAI, _anthropic.write),
+        ("openai", "gemini"): (_OPENAI, _gemini.write),
+        ("openai", "openai-responses"): (_OPENAI, _responses.write),
+        ("openai", "bedrock"): (_OPENAI, _bedrock.write),
+        ("openai", "ollama"): (_OPENAI, _ollama.write),
+        ("openai-responses", "anthropic"): (_RESPONSES, _anthropic.write),
+        ("openai-responses", "gemini"): (_RESPONSES, _gemini.write),
+        ("openai-responses", "bedrock"): (_RESPONSES, _bedrock.write),
+        ("openai-responses", "ollama"): (_RESPONSES, _ollama.write),
     }
 )
 
@@ -47,9 +57,10 @@ def direct_request(
     ``source`` and ``target`` are codec names (``NAME``); ``model`` and
     ``max_tokens`` are :func:`~chatcodec.convert`'s.
     """
-    write = _WRITERS.get((source, target))
-    if write is None:
+    pair = _PAIRS.get((source, target))
+    if pair is None:
         return None
+    read, write = pair
     try:
         return write(read(body, model, max_tokens))
     except Fallback:
@@ -69,9 +80,10 @@ def direct(
     batch file, where no request is streamed: a ``"stream": true`` is left
     out and reported first (:data:`BATCH_STREAM`), as the bulk general path does.
     """
-    write = _WRITERS.get((source, target))
-    if write is None:
+    pair = _PAIRS.get((source, target))
+    if pair is None:
         return None
+    read, write = pair
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:

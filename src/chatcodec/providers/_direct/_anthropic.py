@@ -51,7 +51,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {}
     if r.model is not None:
         out["model"] = r.model

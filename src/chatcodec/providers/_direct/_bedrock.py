@@ -50,7 +50,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {}
     messages = body.messages
     start = r.start

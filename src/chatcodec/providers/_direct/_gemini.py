@@ -49,7 +49,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"contents": _contents(r, losses)}
     start = r.start
     if start:

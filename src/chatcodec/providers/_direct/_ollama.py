@@ -60,7 +60,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        Encoding(NAME, losses).own({r.source: r.kept}, "$")
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
     if tools is not None:
         out["tools"] = tools

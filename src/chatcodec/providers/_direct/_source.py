@@ -184,7 +184,8 @@ class Read(Struct, gc=False):
     stop: list[str] | None
     choice: str | None  # the tool choice's mode: auto, none, required or tool (named)
     forced: str | None  # the tool a "tool" choice names
-    kept: dict[str, Any] | None  # the keys OpenAI alone keeps, in body order: reported
+    kept: dict[str, Any] | None  # the keys the source family alone keeps, in order: reported
+    source: str = "openai"  # the source family: the writers report its kept keys under its name
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -558,6 +559,11 @@ def _check_tools(key: bytes) -> Tools | None:
         specs = _specs.decode(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
+    return checked_tools(key, specs)
+
+
+def checked_tools(key: bytes, specs: list[_ToolSpec]) -> Tools | None:
+    """``specs`` (the array ``key`` as read) as :class:`Tools`, if every one is usual; else None."""
     if not specs:
         return None
     schemas: list[Schema] = []
