@@ -26,9 +26,10 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._depth import check_depth
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
+from ..._loss import Loss
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, check_name
-from .._wire import MAX_BODY, as_kept, neutral
+from .._wire import MAX_BODY, Encoding, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
 from ..gemini._check import STOP_LIMIT
 from ..gemini._subset import fits
@@ -47,6 +48,7 @@ __all__ = [
     "Schema",
     "Tools",
     "image",
+    "kept_losses",
     "read",
 ]
 
@@ -297,6 +299,30 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
         return _decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+
+
+# What each target reports of the keys a source alone keeps, by the keys as
+# written: an application sends the same few (an ``include``, a ``store``) with
+# every request. Bounded, as the tools are.
+_KEPT_LOSSES: dict[tuple[str, str, bytes], tuple[Loss, ...]] = {}
+
+
+def kept_losses(target: str, r: Read) -> list[Loss]:
+    """The losses ``target`` reports for ``r.kept``: what the general path's encoder reports.
+
+    :meth:`~.._wire.Encoding.own` finds them (the rule is written once), once
+    per target, source and kept keys and values.
+    """
+    key = (target, r.source, _encode(r.kept))
+    found = _KEPT_LOSSES.get(key)
+    if found is None:
+        losses: list[Loss] = []
+        Encoding(target, losses).own({r.source: r.kept}, "$")
+        found = tuple(losses)
+        if len(_KEPT_LOSSES) >= CACHE_LIMIT:
+            _KEPT_LOSSES.clear()
+        _KEPT_LOSSES[key] = found
+    return list(found)
 
 
 def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str | None, str | None]:

@@ -26,7 +26,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
-from .._fastpath import in_wire_order
+from .._fastpath import carrier, in_wire_order
 from .._wire import MAX_BODY
 from ..openai_responses._common import NAME
 from ..openai_responses._request import _EFFORTS
@@ -130,8 +130,8 @@ class _Request(_Wire, kw_only=True):
     top_logprobs: Any = UNSET
 
 
-_KEPT = (
-    "include", "previous_response_id", "store", "conversation", "background",
+_carry = carrier(
+    _Request, "include", "previous_response_id", "store", "conversation", "background",
     "context_management", "metadata", "prompt_cache_key", "safety_identifier", "service_tier",
     "truncation", "max_tool_calls", "top_logprobs",
 )  # fmt: skip
@@ -163,11 +163,9 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         if value is not UNSET and not 0 <= value <= 1:
             raise Fallback  # the targets' ranges differ: their preflights decide
     kept: dict[str, Any] = {}
-    for key in _KEPT:
-        value = getattr(r, key)
-        if value is not UNSET:
-            kept[key] = value
-    kept = in_wire_order(body, kept)
+    _carry(r, kept)
+    if len(kept) > 1:
+        kept = in_wire_order(body, kept)
     messages: list[Message] = []
     if r.instructions is not UNSET:
         if r.instructions:
