@@ -91,8 +91,10 @@ def convert(
         again (the same problems either way). Pass ``False`` where the output
         is checked elsewhere. The usual OpenAI Chat
         request (text, data-URL images, tool calls and results, function
-        tools, the common parameters) goes to Anthropic and Gemini straight,
-        without the canonical form or that decode: the same bytes and report.
+        tools, the common parameters) goes to Anthropic, Gemini, the
+        Responses API, Bedrock and Ollama straight, and the usual Responses
+        API request to Anthropic, Gemini, Bedrock and Ollama, without the
+        canonical form or that decode: the same bytes and report.
     tool_call_content : {"omit", "null", "empty"}, default "omit"
         OpenAI Chat targets only: what an assistant message that only calls
         tools sends as ``content``, as for
