@@ -97,8 +97,9 @@ def convert(
         is checked elsewhere. The usual OpenAI Chat
         request (text, data-URL images, tool calls and results, function
         tools, the common parameters) goes to Anthropic, Gemini, the
-        Responses API, Bedrock and Ollama straight, and the usual Anthropic
-        request to all of those but Anthropic and to OpenAI Chat, without the
+        Responses API, Bedrock, Ollama and Cohere straight, and the usual
+        Anthropic, Responses API, Ollama and Cohere requests to all of those
+        but their own family and to OpenAI Chat, without the
         canonical form or that decode: the same bytes and report.
     tool_call_content : {"omit", "null", "empty"}, default "omit"
         OpenAI Chat targets only: what an assistant message that only calls

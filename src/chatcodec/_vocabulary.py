@@ -2102,6 +2102,7 @@ NAMES = frozenset(
         "keep_old_secret_active_for_24_hours",
         "keep_refused",
         "kept",
+        "kept_losses",
         "kept_refused",
         "key",
         "keyName",

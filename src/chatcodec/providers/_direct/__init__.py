@@ -7,14 +7,15 @@ target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
 Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). The usual Anthropic,
-Ollama and Cohere requests are read into the same typed form (see
-:mod:`._source_anthropic`, :mod:`._from_ollama`, :mod:`._from_cohere`) and go
-to each of those but their own family, and to OpenAI Chat (:mod:`._openai`, a
-writer that takes any source's typed form). Each gives the same bytes and the
-same losses as that general path, for a request whose preflight finds
-nothing. Anything else (a key or part they do not know, a value the general
-path keeps or reports, a problem the preflight would find) makes them
-decline, and ``convert`` takes the general path. Tests prove both paths equal on every
+Responses API, Ollama and Cohere requests are read into the same typed form
+(see :mod:`._source_anthropic`, :mod:`._source_responses`,
+:mod:`._from_ollama`, :mod:`._from_cohere`) and go to each of those but their
+own family, and to OpenAI Chat (:mod:`._openai`, a writer that takes any
+source's typed form). Each gives the same bytes and the same losses as that
+general path, for a request whose preflight finds nothing. Anything else (a
+key or part they do not know, a value the general path keeps or reports, a
+problem the preflight would find) makes them decline, and ``convert`` takes
+the general path. Tests prove both paths equal on every
 recorded request, the curated bodies, the bulk files and generated requests.
 """
 
@@ -38,6 +39,7 @@ from . import (
     _openai,
     _responses,
     _source_anthropic,
+    _source_responses,
 )
 from ._source import Fallback, Read, read
 
@@ -51,6 +53,7 @@ _READERS: Mapping[str, Reader] = FrozenMap(
         "anthropic": _source_anthropic.read,
         "ollama": _from_ollama.read,
         "cohere": _from_cohere.read,
+        "openai-responses": _source_responses.read,
     }
 )
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
@@ -78,6 +81,12 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("cohere", "openai-responses"): _responses.write,
         ("cohere", "bedrock"): _bedrock.write,
         ("cohere", "ollama"): _ollama.write,
+        ("openai-responses", "openai"): _openai.write,
+        ("openai-responses", "anthropic"): _anthropic.write,
+        ("openai-responses", "gemini"): _gemini.write,
+        ("openai-responses", "bedrock"): _bedrock.write,
+        ("openai-responses", "ollama"): _ollama.write,
+        ("openai-responses", "cohere"): _cohere.write,
     }
 )
 

@@ -18,10 +18,20 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from .._models import foreign_model
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..anthropic._encode import _MODES, NO_SCHEMA
 from ..anthropic._encode_parts import EMPTY_TEXT, NO_FILE_NAME, NO_JSON_INPUT, UNSIGNED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
+from ._source import (
+    NOT_JSON,
+    Fallback,
+    Message,
+    Read,
+    Tools,
+    check_sampling,
+    kept_losses,
+    once,
+    tool_losses,
+)
 
 __all__ = ["write"]
 
@@ -45,7 +55,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {}
     if r.model is not None:
         out["model"] = r.model

@@ -20,9 +20,19 @@ from typing import Any
 from msgspec import UNSET, Raw
 
 from ..._loss import Loss
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
+from ._source import (
+    NOT_JSON,
+    Fallback,
+    Message,
+    Read,
+    Tools,
+    check_sampling,
+    kept_losses,
+    once,
+    tool_losses,
+)
 
 __all__ = ["write"]
 
@@ -52,7 +62,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     body = r.body
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {}
     messages = body.messages
     start = r.start

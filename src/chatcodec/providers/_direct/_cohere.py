@@ -20,9 +20,9 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._models import foreign_model
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..cohere._common import data_url
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, kept_losses, once
 
 __all__ = ["write"]
 
@@ -56,7 +56,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({"openai": r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
     if tools is not None:
         out["tools"], strict = tools

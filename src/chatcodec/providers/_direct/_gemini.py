@@ -20,13 +20,13 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._profiles import profile
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..gemini._common import signs_calls
 from ..gemini._encode import _MODES, STREAM
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
-from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
+from ._source import NOT_JSON, Fallback, Read, Tools, kept_losses, once, tool_losses
 
 __all__ = ["write"]
 
@@ -52,7 +52,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"contents": _contents(r, losses)}
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     start = r.start

@@ -25,10 +25,10 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._problems import Problem
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..ollama._check import _check_schema
 from ..ollama._common import standard_base64
-from ._source import NOT_JSON, Fallback, Read, Tools, once, tool_losses
+from ._source import NOT_JSON, Fallback, Read, Tools, kept_losses, once, tool_losses
 
 __all__ = ["write"]
 
@@ -60,7 +60,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:

@@ -23,10 +23,20 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from ..._tools import ToolDefinition
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..openai._check import MAX_STOP, MAX_TOOLS, _optional_properties
 from ..openai._common import data_url
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
+from ._source import (
+    NOT_JSON,
+    Fallback,
+    Message,
+    Read,
+    Tools,
+    check_sampling,
+    kept_losses,
+    once,
+    tool_losses,
+)
 
 __all__ = ["write"]
 
@@ -61,7 +71,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r)}
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:

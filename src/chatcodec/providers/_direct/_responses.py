@@ -18,10 +18,20 @@ from typing import Any
 from msgspec import UNSET, Raw
 
 from ..._loss import Loss
-from .._wire import Encoding, encode_body
+from .._wire import encode_body
 from ..openai._common import data_url
 from ..openai_responses._check import MAX_TOOLS, MIN_OUTPUT_TOKENS
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, check_sampling, once, tool_losses
+from ._source import (
+    NOT_JSON,
+    Fallback,
+    Message,
+    Read,
+    Tools,
+    check_sampling,
+    kept_losses,
+    once,
+    tool_losses,
+)
 
 __all__ = ["write"]
 
@@ -48,7 +58,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tools = None if r.tools is None else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
-        Encoding(NAME, losses).own({r.source: r.kept}, "$")
+        losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model}
     messages = body.messages
     if r.start:

@@ -54,6 +54,7 @@ __all__ = [
     "check_specs",
     "decoded",
     "image",
+    "kept_losses",
     "number",
     "read",
     "shaped",
@@ -392,6 +393,30 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
         return _decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+
+
+# What each target reports of the keys a source alone keeps, by the keys as
+# written: an application sends the same few (an ``include``, a ``store``) with
+# every request. Bounded, as the tools are.
+_KEPT_LOSSES: dict[tuple[str, str, bytes], tuple[Loss, ...]] = {}
+
+
+def kept_losses(target: str, r: Read) -> list[Loss]:
+    """The losses ``target`` reports for ``r.kept``: what the general path's encoder reports.
+
+    :meth:`~.._wire.Encoding.own` finds them (the rule is written once), once
+    per target, source and kept keys and values.
+    """
+    key = (target, r.source, _encode(r.kept))
+    found = _KEPT_LOSSES.get(key)
+    if found is None:
+        losses: list[Loss] = []
+        Encoding(target, losses).own({r.source: r.kept}, "$")
+        found = tuple(losses)
+        if len(_KEPT_LOSSES) >= CACHE_LIMIT:
+            _KEPT_LOSSES.clear()
+        _KEPT_LOSSES[key] = found
+    return list(found)
 
 
 def _choice(value: str | _Forced | UnsetType, tools: Tools | None) -> tuple[str | None, str | None]:

@@ -1,0 +1,344 @@
+"""The usual Responses API request, read into the Structs of the usual OpenAI Chat request.
+
+msgspec decodes the usual Responses request (``instructions``; ``input`` as a
+string or as items: user, system and developer messages sent as a string,
+user messages of ``input_text``, ``input_image`` and ``input_file`` parts,
+assistant messages sent as a string, ``function_call`` items with their
+arguments and ``function_call_output`` items with a string output; function
+tools in Responses' flat shape; the tool choice, a plain ``text`` format and
+the common parameters; the keys the general path keeps as sent) straight
+into the private Structs below, in C; unknown keys fail the decode. Each item
+then becomes the message the general path makes of it, in the OpenAI Chat
+Structs of :mod:`._source` (the run of answer and call items between two user
+or tool items one assistant message, as :class:`~..openai_responses._decode_items.Run`
+gathers it), so that the conversation gets the same checks and every writer
+serves it. The keys the general path keeps for the Responses API are kept in
+its order and reported by the writers under that family's name. Whatever
+else (a reasoning item, a built-in tool, an assistant message of parts, an
+image ``detail``, a key a writer would have to report on an item...) goes
+the general way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from .._fastpath import carrier, in_wire_order
+from .._wire import MAX_BODY
+from ..openai_responses._common import NAME
+from ..openai_responses._request import _EFFORTS
+from ._source import (
+    _URL,
+    INSTRUCTIONS,
+    Body,
+    Fallback,
+    FunctionSpec,
+    Message,
+    Part,
+    Read,
+    Tools,
+    ToolSpec,
+    _Call,
+    _File,
+    _Format,
+    _Function,
+    _messages,
+    check_specs,
+    once,
+)
+
+__all__ = ["read"]
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    pass
+
+
+class _Part(_Wire, kw_only=True):
+    """A part of a user message (``input_text``, ``input_image``, ``input_file``)."""
+
+    type: str
+    text: str | UnsetType = UNSET
+    image_url: Raw | UnsetType = UNSET  # an image's data URL is not read into a string
+    file_id: str | UnsetType = UNSET
+    file_data: Raw | UnsetType = UNSET
+    filename: str | UnsetType = UNSET
+
+
+class _Item(_Wire, kw_only=True):
+    """An input item, told apart by its ``type`` and ``role``."""
+
+    type: str | UnsetType = UNSET
+    role: str | UnsetType = UNSET
+    content: str | list[_Part] | UnsetType = UNSET
+    call_id: str | UnsetType = UNSET
+    name: str | UnsetType = UNSET
+    arguments: str | UnsetType = UNSET
+    output: str | UnsetType = UNSET
+    # Kept by the general path and reported by none: they place an item on OpenAI's side.
+    id: Any = UNSET
+    status: Any = UNSET
+
+
+class _Tool(_Wire, kw_only=True):
+    type: Literal["function"]
+    name: str
+    description: str | UnsetType | None = UNSET  # null: none, and nothing lost
+    parameters: Raw
+    strict: bool | UnsetType = UNSET
+
+
+class _Forced(_Wire):
+    """A named tool: ``{"type": "function", "name": ...}``."""
+
+    type: Literal["function"]
+    name: str
+
+
+class _Text(_Wire):
+    format: _Format
+
+
+class _Request(_Wire, kw_only=True):
+    model: str | UnsetType = UNSET
+    instructions: str | UnsetType = UNSET
+    input: str | list[_Item]
+    tools: Raw | UnsetType = UNSET  # checked once per array of tools (see _tools)
+    tool_choice: Literal["auto", "none", "required"] | _Forced | UnsetType = UNSET
+    max_output_tokens: int | UnsetType = UNSET
+    temperature: int | float | UnsetType = UNSET
+    top_p: int | float | UnsetType = UNSET
+    stream: bool | UnsetType = UNSET
+    text: _Text | UnsetType = UNSET
+    reasoning: Any = UNSET  # an effort alone is a setting: the general path reads it
+    # Kept as sent by the general path, and reported by every other family.
+    include: Any = UNSET
+    previous_response_id: Any = UNSET
+    store: Any = UNSET
+    conversation: Any = UNSET
+    background: Any = UNSET
+    context_management: Any = UNSET
+    metadata: Any = UNSET
+    prompt_cache_key: Any = UNSET
+    safety_identifier: Any = UNSET
+    service_tier: Any = UNSET
+    truncation: Any = UNSET
+    max_tool_calls: Any = UNSET
+    top_logprobs: Any = UNSET
+
+
+_carry = carrier(
+    _Request, "include", "previous_response_id", "store", "conversation", "background",
+    "context_management", "metadata", "prompt_cache_key", "safety_identifier", "service_tier",
+    "truncation", "max_tool_calls", "top_logprobs",
+)  # fmt: skip
+_decoder = msgspec.json.Decoder(_Request)
+_ROLES = frozenset(("user", *INSTRUCTIONS))
+
+
+def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
+    """The typed request, as the usual OpenAI Chat request's, checked to be of the usual shape.
+
+    ``model`` and ``max_tokens`` are :func:`~chatcodec.convert`'s: the model
+    replaces the body's, the limit fills a gap.
+
+    Raises
+    ------
+    Fallback
+        When the body is not of the usual shape (or not JSON).
+    """
+    if len(body) > MAX_BODY:
+        raise Fallback  # the general path refuses it
+    try:
+        r = _decoder.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+    limit = max_tokens if r.max_output_tokens is UNSET else r.max_output_tokens
+    if limit is not None and limit < 1:
+        raise Fallback
+    for value in (r.temperature, r.top_p):
+        if value is not UNSET and not 0 <= value <= 1:
+            raise Fallback  # the targets' ranges differ: their preflights decide
+    kept: dict[str, Any] = {}
+    _carry(r, kept)
+    if len(kept) > 1:
+        kept = in_wire_order(body, kept)
+    messages: list[Message] = []
+    if r.instructions is not UNSET:
+        if r.instructions:
+            messages.append(Message(role="system", content=r.instructions))
+        else:
+            kept["instructions"] = ""  # kept as sent, after the others (reported)
+    if isinstance(r.input, str):
+        if not r.input:
+            raise Fallback
+        messages.append(Message(role="user", content=r.input))
+    else:
+        _items(r.input, messages)
+    reasoning = r.reasoning
+    if reasoning is not UNSET:
+        if type(reasoning) is dict and reasoning.keys() == {"effort"}:
+            effort = reasoning["effort"]
+            if type(effort) is str and effort in _EFFORTS:
+                raise Fallback  # a reasoning setting: each target has its own rule for it
+        kept["reasoning"] = reasoning
+    images: list[tuple[str, Any]] = []
+    arguments, names = _messages(messages, images)
+    tools = None if r.tools is UNSET else _tools(r.tools)
+    choice, forced = _choice(r.tool_choice, tools)
+    if model is None and r.model is not UNSET:
+        model = r.model
+    start = 0
+    while messages[start].role in INSTRUCTIONS:
+        start += 1
+    typed = Body(
+        messages=messages,
+        temperature=r.temperature,
+        top_p=r.top_p,
+        stream=r.stream,
+        response_format=UNSET if r.text is UNSET else r.text.format,
+    )
+    return Read(
+        typed,
+        start,
+        model,
+        limit,
+        arguments,
+        names,
+        images,
+        tools,
+        None,
+        choice,
+        forced,
+        kept or None,
+        NAME,
+    )
+
+
+def _items(items: list[_Item], out: list[Message]) -> None:
+    """The messages of the input items, as the general path reads them."""
+    texts: list[str] = []  # the open run of answers and calls: its texts and calls
+    calls: list[_Call] = []
+    for item in items:
+        kind = item.type
+        role = item.role
+        if kind is UNSET or kind == "message":
+            if item.call_id is not UNSET or item.name is not UNSET:
+                raise Fallback
+            if item.arguments is not UNSET or item.output is not UNSET:
+                raise Fallback
+            content = item.content
+            if role == "assistant":
+                if type(content) is not str or not content:
+                    raise Fallback  # parts, or an empty text: the general path's rules
+                texts.append(content)
+                continue
+            if role not in _ROLES or content is UNSET:
+                raise Fallback
+            if texts or calls:
+                out.append(_answer(texts, calls))
+                texts, calls = [], []
+            if isinstance(content, str):
+                out.append(Message(role=role, content=content))
+            elif role == "user":
+                out.append(Message(role=role, content=[_part(part) for part in content]))
+            else:
+                raise Fallback  # instructions of parts: joined by the general path
+        elif kind == "function_call":
+            if role is not UNSET or item.content is not UNSET or item.output is not UNSET:
+                raise Fallback
+            call_id, name, arguments = item.call_id, item.name, item.arguments
+            if call_id is UNSET or name is UNSET or arguments is UNSET:
+                raise Fallback
+            calls.append(_Call(id=call_id, type="function", function=_Function(name, arguments)))
+        elif kind == "function_call_output":
+            if role is not UNSET or item.content is not UNSET or item.name is not UNSET:
+                raise Fallback
+            if item.arguments is not UNSET or item.call_id is UNSET or item.output is UNSET:
+                raise Fallback
+            if texts or calls:
+                out.append(_answer(texts, calls))
+                texts, calls = [], []
+            out.append(Message(role="tool", tool_call_id=item.call_id, content=item.output))
+        else:
+            raise Fallback  # reasoning, a built-in tool's call...: the general path's
+    if texts or calls:
+        out.append(_answer(texts, calls))
+
+
+def _answer(texts: list[str], calls: list[_Call]) -> Message:
+    """The assistant message of a run: one text as a string, more as text parts."""
+    content: Any = UNSET
+    if len(texts) == 1:
+        content = texts[0]
+    elif texts:
+        content = [Part(type="text", text=text) for text in texts]
+    return Message(role="assistant", content=content, tool_calls=calls if calls else UNSET)
+
+
+def _part(part: _Part) -> Part:
+    """A user message's part, as the OpenAI Chat part the general path reads the same."""
+    kind = part.type
+    if kind == "input_text":
+        if part.text is UNSET or part.image_url is not UNSET or part.file_id is not UNSET:
+            raise Fallback
+        if part.file_data is not UNSET or part.filename is not UNSET:
+            raise Fallback
+        return Part(type="text", text=part.text)
+    if part.text is not UNSET:
+        raise Fallback
+    if kind == "input_image":
+        if part.image_url is UNSET or part.file_id is not UNSET or part.file_data is not UNSET:
+            raise Fallback
+        if part.filename is not UNSET:
+            raise Fallback
+        return Part(type="image_url", image_url=_URL(part.image_url))
+    if kind == "input_file" and part.image_url is UNSET:
+        file = _File(file_data=part.file_data, file_id=part.file_id, filename=part.filename)
+        return Part(type="file", file=file)
+    raise Fallback
+
+
+def _choice(value: Any, tools: Tools | None) -> tuple[str | None, str | None]:
+    """The tool choice's mode and the tool it names, as the general path reads them."""
+    if value is UNSET:
+        return None, None
+    if type(value) is str:
+        if value == "required" and tools is None:
+            raise Fallback  # the preflights' rule: nothing to call
+        return value, None
+    name = value.name
+    if tools is None or all(spec.function.name != name for spec in tools.specs):
+        raise Fallback  # the preflights' rule: a tool that is not sent
+    return "tool", name
+
+
+# Each array of tools checked, by its bytes, as the OpenAI Chat source keeps its own.
+_TOOLS: dict[bytes, Tools | None] = {}
+_flat = msgspec.json.Decoder(list[_Tool])
+
+
+def _tools(raw: Raw) -> Tools:
+    key = bytes(raw)
+    return once(_TOOLS, key, _check_tools, key)
+
+
+def _check_tools(key: bytes) -> Tools | None:
+    """The tools in the OpenAI Chat Structs, if every one is usual; else None."""
+    try:
+        flat = _flat.decode(key)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    specs: list[ToolSpec] = []
+    for t in flat:
+        if t.description == "":
+            return None  # kept as sent by the general path: reported
+        description = UNSET if t.description is None else t.description
+        function = FunctionSpec(
+            name=t.name, description=description, parameters=t.parameters, strict=t.strict
+        )
+        specs.append(ToolSpec(type="function", function=function))
+    return check_specs(key, specs)

@@ -1,0 +1,592 @@
+"""The direct conversions of the Responses API request give what the general path gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgspec
+import pytest
+from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec as cc
+from chatcodec import providers
+from chatcodec._convert import general_request
+from chatcodec._errors import ChatCodecError
+from chatcodec.bulk import _core
+from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
+
+SOURCE = "openai-responses"
+TARGETS = ("openai", "anthropic", "gemini", "bedrock", "ollama", "cohere")
+# The targets every usual request goes to (OpenAI Chat's writer declines files).
+USUAL = tuple(target for target in TARGETS if target != "openai")
+# The caller's model where the target refuses another family's or none.
+OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
+# (model, max_tokens) as convert takes them: none, and the target's model with a limit
+FILLS = ((None, None), ("m", 1024))
+# How many recorded requests each pair takes directly, at least (with a model and a limit).
+FLOOR = 100
+
+
+def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
+    """Whether the direct path took ``body``; it gives what the general path gives.
+
+    Anthropic's model is the caller's when none is given, as a caller names it.
+    """
+    if model is None:
+        model = OWN_MODEL.get(target)
+    done = direct_request(SOURCE, target, body, model, max_tokens)
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get(SOURCE), providers.get(target)
+    try:
+        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
+    except ChatCodecError:
+        assert done is None  # the general path raises: so does convert
+        return False
+    converted, report = cc.convert(
+        body, source=SOURCE, target=target, model=model, max_tokens=max_tokens
+    )
+    assert converted == out
+    assert report == cc.LossReport(tuple(losses), tuple(problems))
+    if done is None:
+        return False
+    assert done[0] == out
+    assert done[1] == losses
+    assert problems == []  # the direct path declines what the preflight would refuse
+    return True
+
+
+def recorded() -> list[Path]:
+    return [param.values[0] for param in corpus(SOURCE, "request")]
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
+@pytest.mark.parametrize("target", TARGETS)
+class TestSameAsGeneral:
+    """Every recorded Responses request converts the same by either path."""
+
+    @pytest.mark.parametrize("path", needs_corpus(corpus(SOURCE, "request")))
+    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+    @pytest.mark.parametrize("path", curated(SOURCE, "request"))
+    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
+        same(path.read_bytes(), target, *fill)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_many_recorded_requests_take_the_direct_path(target: str) -> None:
+    paths = recorded()
+    if not paths:
+        pytest.skip(NO_CORPUS)
+    taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
+    assert len(taken) >= FLOOR, (len(taken), len(paths))
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bulk_run_of_the_recorded_requests_gives_the_general_records(
+    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = recorded()
+    if not paths:
+        pytest.skip(NO_CORPUS)
+    lines = [msgspec.json.encode(msgspec.json.decode(path.read_bytes())) for path in paths]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source=SOURCE, target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source=SOURCE, target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
+
+
+class TestShape:
+    """The usual request is taken; what is outside it goes the general way."""
+
+    BASE: ClassVar[dict[str, Any]] = {
+        "model": "gpt-4o",
+        "instructions": "Be brief.",
+        "input": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "type": "function_call",
+                "call_id": "call_1",
+                "name": "weather",
+                "arguments": '{"city": "Paris"}',
+            },
+            {"type": "function_call_output", "call_id": "call_1", "output": '{"sky": "clear"}'},
+            {"role": "assistant", "content": "Clear."},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "name": "weather",
+                "description": "The weather in a city.",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+            }
+        ],
+    }
+
+    def body(self, **changes: Any) -> bytes:
+        body = json.loads(json.dumps(self.BASE))
+        for key, value in changes.items():
+            if value is None:
+                del body[key]
+            else:
+                body[key] = value
+        return json.dumps(body).encode()
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_the_usual_request_is_taken(self, target: str) -> None:
+        assert same(self.body(), target, None, 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("changes", "taken"),
+        [
+            ({"input": "Hi", "tools": None}, True),
+            ({"instructions": ""}, True),  # kept as sent: reported
+            ({"instructions": None}, True),
+            ({"include": ["reasoning.encrypted_content"], "store": False}, True),  # reported
+            ({"reasoning": {"summary": "auto"}}, True),  # kept as sent: reported
+            ({"reasoning": {"effort": "low"}}, False),  # a setting each target reads
+            ({"text": {"format": {"type": "json_object"}}}, True),
+            ({"text": {"format": {"type": "text"}, "verbosity": "low"}}, False),
+            ({"max_output_tokens": 100, "temperature": 0.5, "stream": True}, True),
+            ({"max_output_tokens": 0}, False),
+            ({"temperature": 1.5}, False),  # the targets' ranges differ
+            ({"parallel_tool_calls": False}, False),
+            ({"user": "u-1"}, False),
+            ({"moderation": True}, False),  # a key of no Struct
+            ({"tool_choice": "required"}, True),
+            ({"tool_choice": {"type": "function", "name": "weather"}}, True),
+            ({"tool_choice": {"type": "function", "name": "other"}}, False),  # not sent
+            ({"tool_choice": "required", "tools": None}, False),
+            ({"tools": [{"type": "web_search"}]}, False),  # a built-in tool
+        ],
+        ids=repr,
+    )
+    def test_top_level(self, target: str, changes: dict[str, Any], taken: bool) -> None:
+        if changes.get("tools", ...) is None:
+            changes["input"] = changes.get("input", [{"role": "user", "content": "Hi"}])
+        assert same(self.body(**changes), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("tool", "taken"),
+        [
+            ({"description": None}, True),  # null: no description, nothing lost
+            ({"description": ""}, False),  # kept as sent: reported
+            ({"strict": False}, True),
+            ({"parameters": None}, False),
+            ({"defer_loading": True}, False),
+        ],
+        ids=repr,
+    )
+    def test_tools(self, target: str, tool: dict[str, Any], taken: bool) -> None:
+        tools = [{**self.BASE["tools"][0], **tool}]
+        assert same(self.body(tools=tools), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("items", "taken"),
+        [
+            ([{"type": "message", "role": "user", "content": "Hi"}], True),
+            (
+                [{"role": "developer", "content": "Be kind."}, {"role": "user", "content": "Hi"}],
+                True,
+            ),
+            ([{"role": "user", "content": [{"type": "input_text", "text": "Hi"}]}], True),
+            ([{"role": "user", "content": ""}], False),  # kept opaque by the general path
+            ([{"role": "user", "content": []}], False),
+            ([{"role": "system", "content": [{"type": "input_text", "text": "Hi"}]}], False),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {"role": "assistant", "content": "Hello."},
+                    {"role": "assistant", "content": "Again."},
+                    {"role": "user", "content": "Bye"},
+                ],
+                True,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {"role": "assistant", "content": ""},
+                    {"role": "user", "content": "Bye"},
+                ],
+                False,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {
+                        "type": "message",
+                        "role": "assistant",
+                        "id": "msg_1",
+                        "status": "completed",
+                        "content": [{"type": "output_text", "text": "Hello.", "annotations": []}],
+                    },
+                    {"role": "user", "content": "Bye"},
+                ],
+                False,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {"type": "reasoning", "summary": [], "encrypted_content": "gAAA"},
+                    {"role": "assistant", "content": "Hello."},
+                    {"role": "user", "content": "Bye"},
+                ],
+                False,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {"role": "assistant", "content": "Hello.", "phase": "final_answer"},
+                    {"role": "user", "content": "Bye"},
+                ],
+                False,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {
+                        "type": "function_call",
+                        "id": "fc_1",
+                        "status": "completed",
+                        "call_id": "call_1",
+                        "name": "weather",
+                        "arguments": "not json",
+                    },
+                    {
+                        "type": "function_call",
+                        "call_id": "call_2",
+                        "name": "weather",
+                        "arguments": "{}",
+                    },
+                    {"type": "function_call_output", "call_id": "call_2", "output": "ok"},
+                    {"type": "function_call_output", "call_id": "call_1", "output": "[1]"},
+                ],
+                True,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {
+                        "type": "function_call",
+                        "call_id": "call_1",
+                        "name": "weather",
+                        "arguments": "{}",
+                        "namespace": "n",
+                    },
+                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+                ],
+                False,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
+                    {"type": "function_call_output", "call_id": "call_9", "output": "ok"},
+                ],
+                False,
+            ),
+        ],
+        ids=(
+            "typed",
+            "developer",
+            "text-parts",
+            "empty-text",
+            "no-parts",
+            "system-parts",
+            "answers-joined",
+            "empty-answer",
+            "answer-parts",
+            "reasoning",
+            "phase",
+            "calls",
+            "namespace",
+            "unanswered-output",
+        ),
+    )
+    def test_items(self, target: str, items: list[dict[str, Any]], taken: bool) -> None:
+        went = same(self.body(input=items), target, None, 64)  # equal either way
+        if target != "openai":  # its writer declines more (files, results out of turn)
+            assert went is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("part", "taken"),
+        [
+            ({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}, True),
+            ({"type": "input_image", "image_url": "https://example.com/cat.png"}, True),
+            (
+                {
+                    "type": "input_image",
+                    "image_url": "data:image/png;base64,iVBORw0KGgo=",
+                    "detail": "auto",
+                },
+                False,
+            ),
+            (
+                {
+                    "type": "input_file",
+                    "file_data": "data:application/pdf;base64,JVBERi0=",
+                    "filename": "a.pdf",
+                },
+                True,
+            ),
+            ({"type": "input_file", "file_id": "file-1"}, True),
+            ({"type": "input_file", "file_url": "https://example.com/a.pdf"}, False),
+            ({"type": "input_file", "file_data": "data:text/plain;base64,aGk="}, False),
+            ({"type": "input_audio", "input_audio": {"data": "", "format": "mp3"}}, False),
+        ],
+        ids=("image", "image-url", "detail", "pdf", "file-id", "file-url", "text-file", "audio"),
+    )
+    def test_parts(self, target: str, part: dict[str, Any], taken: bool) -> None:
+        items = [{"role": "user", "content": [{"type": "input_text", "text": "What?"}, part]}]
+        if target == "openai" and part.get("type") == "input_file":
+            taken = False  # a file's forms are an OpenAI Chat source's own: declined
+        assert same(self.body(input=items, tools=None), target, None, 64) is taken
+
+    def test_without_max_tokens_anthropic_goes_the_general_way(self) -> None:
+        assert not same(self.body(), "anthropic", None, None)
+        assert same(self.body(max_output_tokens=64), "anthropic", None, None)
+
+
+# --- generated requests -------------------------------------------------------
+
+_IDS = st.sampled_from(["call_1", "call_2", "toolu_3", "call 4", ""])
+_ARGUMENTS = st.sampled_from(['{"a": 1}', "{}", ' {"b":[1,2]}', "[1]", "nope", "", "\ud800"])
+_RESULTS = st.sampled_from(["ok", '{"r": 1}', " {}", "", "[1, 2]", "{bad"])
+_TEXTS = st.sampled_from(["Hi", "", "  ", "Ünïcode ✓", "line\nbreak"])
+_IMAGES = st.sampled_from(
+    [
+        "data:image/png;base64,iVBORw0KGgo=",
+        "data:image/bmp;base64,Qk0=",
+        "https://example.com/a.png",
+        "data:image/png;base64,iVB*",
+    ]
+)
+_PARTS = st.lists(
+    st.one_of(
+        _TEXTS.map(lambda text: {"type": "input_text", "text": text}),
+        _IMAGES.map(lambda url: {"type": "input_image", "image_url": url}),
+        st.sampled_from(
+            [
+                {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0="},
+                {"type": "input_file", "file_id": "file-1", "filename": "a.pdf"},
+                {"type": "input_image", "image_url": "https://example.com/a.png", "detail": "low"},
+            ]
+        ),
+    ),
+    max_size=3,
+)
+
+
+@st.composite
+def _items(draw: st.DrawFn) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["user", "parts", "answer", "calls", "system", "reasoning"]))
+        if kind == "user":
+            item: dict[str, Any] = {"role": "user", "content": draw(_TEXTS)}
+            if draw(st.booleans()):
+                item = {"type": "message", **item}
+            items.append(item)
+        elif kind == "parts":
+            items.append({"role": "user", "content": draw(_PARTS)})
+        elif kind == "system":
+            role = draw(st.sampled_from(["system", "developer"]))
+            items.append({"role": role, "content": draw(_TEXTS)})
+        elif kind == "answer":
+            items.append({"role": "assistant", "content": draw(_TEXTS)})
+        elif kind == "reasoning":
+            items.append({"type": "reasoning", "summary": [], "encrypted_content": "gAAA"})
+        else:
+            calls = draw(st.lists(st.tuples(_IDS, _ARGUMENTS), min_size=1, max_size=3))
+            for id_, arguments in calls:
+                call = {"type": "function_call", "call_id": id_, "name": "f"}
+                call["arguments"] = arguments
+                if draw(st.booleans()):
+                    call["id"] = "fc_1"
+                items.append(call)
+            ids = [id_ for id_, _ in calls]
+            # Usually every call answered, in order; sometimes some, shuffled.
+            if draw(st.booleans()):
+                ids = draw(st.permutations(ids))[: draw(st.integers(0, len(ids)))]
+            for id_ in ids:
+                output = {"type": "function_call_output", "call_id": id_}
+                items.append({**output, "output": draw(_RESULTS)})
+    return items
+
+
+_SCHEMAS = st.sampled_from(
+    [
+        {"type": "object", "properties": {"a": {"type": "integer"}}},
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}},
+        {"type": "object", "properties": {"a": {"type": 1}}},  # a type Ollama cannot read
+        {},
+    ]
+)
+
+
+@st.composite
+def _tool(draw: st.DrawFn) -> dict[str, Any]:
+    tool: dict[str, Any] = {"type": "function", "name": draw(st.sampled_from(["f", "g", "1f"]))}
+    description = draw(st.sampled_from([None, "", "Does f.", "absent"]))
+    if description != "absent":
+        tool["description"] = description
+    tool["parameters"] = draw(_SCHEMAS)
+    strict = draw(st.sampled_from([None, True, False]))
+    if strict is not None:
+        tool["strict"] = strict
+    return tool
+
+
+_OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
+    "model": st.sampled_from(["gpt-4o", "gemini-3-pro", ""]),
+    "instructions": _TEXTS,
+    "tools": st.lists(_tool(), max_size=2),
+    "tool_choice": st.sampled_from(
+        ["auto", "none", "required", {"type": "function", "name": "f"}, {"type": "auto"}]
+    ),
+    "max_output_tokens": st.sampled_from([0, 10, 100]),
+    "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
+    "top_p": st.sampled_from([0.9, 1]),
+    "stream": st.booleans(),
+    "text": st.sampled_from(
+        [{"format": {"type": "text"}}, {"format": {"type": "json_object"}}, {"verbosity": "low"}]
+    ),
+    "reasoning": st.sampled_from([{"effort": "low"}, {"summary": "auto"}, None]),
+    "include": st.just(["reasoning.encrypted_content"]),
+    "store": st.sampled_from([True, False, None]),
+    "metadata": st.sampled_from([{}, {"run": "7"}]),
+    "previous_response_id": st.just("resp_1"),
+    "background": st.just(True),
+    "user": st.just("u-1"),
+    "parallel_tool_calls": st.booleans(),
+}
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> bytes:
+    body: dict[str, Any] = {"input": draw(st.one_of(_TEXTS, _items()))}
+    for key in draw(st.sets(st.sampled_from(sorted(_OPTIONAL)), max_size=5)):
+        body[key] = draw(_OPTIONAL[key])
+    keys = list(body)
+    order = draw(st.permutations(keys))  # the general path reports kept keys in the body's order
+    return json.dumps({key: body[key] for key in order}).encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=requests(),
+    target=st.sampled_from(TARGETS),
+    model=st.sampled_from([None, "claude-x", "gemini-3-pro", ""]),
+    max_tokens=st.sampled_from([None, 1024]),
+)
+def test_generated_requests_convert_the_same(
+    body: bytes, target: str, model: str | None, max_tokens: int | None
+) -> None:
+    same(body, target, model, max_tokens)
+
+
+@st.composite
+def usual_requests(draw: st.DrawFn) -> bytes:
+    """Requests of the usual shape only: every one takes the direct path."""
+    texts = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}'])
+    items: list[dict[str, Any]] = [{"role": "user", "content": draw(texts)}]
+    calls = 0
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.booleans()):
+            items.append({"role": "assistant", "content": draw(texts)})
+        ids = [f"call_{calls + k}" for k in range(draw(st.integers(0, 2)))]
+        calls += len(ids)
+        for id_ in ids:
+            arguments = draw(st.sampled_from(['{"a": 1}', "{}", "nope"]))
+            items.append(
+                {"type": "function_call", "call_id": id_, "name": "f", "arguments": arguments}
+            )
+        for id_ in draw(st.permutations(ids)):
+            items.append({"type": "function_call_output", "call_id": id_, "output": "ok"})
+        parts = st.lists(
+            st.one_of(
+                texts.map(lambda text: {"type": "input_text", "text": text}),
+                st.just({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0K"}),
+            ),
+            min_size=1,
+            max_size=2,
+        )
+        items.append({"role": "user", "content": draw(st.one_of(parts, texts))})
+    body: dict[str, Any] = {"model": "gpt-4o", "input": items}
+    if draw(st.booleans()):
+        body["instructions"] = draw(texts)
+    if draw(st.booleans()):
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": "f",
+                "description": draw(st.sampled_from([None, "Does f."])),
+                "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+                "strict": draw(st.booleans()),
+            }
+        ]
+        choices = ["auto", "none", "required", {"type": "function", "name": "f"}]
+        body["tool_choice"] = draw(st.sampled_from(choices))
+    usual: dict[str, st.SearchStrategy[Any]] = {
+        "stream": st.booleans(),
+        "temperature": st.sampled_from([0, 0.5, 1]),
+        "include": st.just(["reasoning.encrypted_content"]),
+        "store": st.booleans(),
+        "text": st.sampled_from(
+            [{"format": {"type": "text"}}, {"format": {"type": "json_object"}}]
+        ),
+    }
+    for key in draw(st.sets(st.sampled_from(sorted(usual)), max_size=3)):
+        body[key] = draw(usual[key])
+    return json.dumps(body).encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=usual_requests(), target=st.sampled_from(USUAL))
+def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
+    assert same(body, target, None, 1024)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    body=usual_requests(),
+    target=st.sampled_from(USUAL),
+    stream=st.sampled_from([None, True, False]),
+)
+def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bool | None) -> None:
+    # What the general path gives for the body without "stream": true, and that reported first.
+    values = json.loads(body)
+    values.pop("stream", None)
+    if stream is not None:
+        values["stream"] = stream
+    model = OWN_MODEL.get(target)
+    convert = direct(SOURCE, target, model, 1024, batch=True)
+    assert convert is not None
+    done = convert(json.dumps(values).encode())
+    if stream is True:
+        del values["stream"]
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get(SOURCE), providers.get(target)
+    body = json.dumps(values).encode()
+    out, problems = general_request(reader, writer, body, model, 1024, True, losses)
+    assert problems == []
+    if stream is True:
+        losses.insert(0, cc.Loss("$.stream", BATCH_STREAM))
+    assert done == (out, losses)
+
+
+def test_no_direct_path_to_itself() -> None:
+    body = b'{"model":"gpt-4o","input":"Hi"}'
+    assert direct_request(SOURCE, SOURCE, body, None, 64) is None
