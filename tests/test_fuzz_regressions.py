@@ -255,6 +255,20 @@ CRASHERS: dict[str, list[Any]] = {
             b'{"finish_reason":"COMPLETE"}}\n\n',
             id="cohere-content-start-saying-nothing",
         ),
+        # Cohere content deltas for item 5, then for item 0: the events said the text in
+        # one order, the response held the items in the other.
+        pytest.param(
+            b"\x06\x00\x00\x01"
+            b'event: message-start\ndata: {"id":"e","type":"message-start","delta":'
+            b'{"message":{"role":"assistant","content":[]}}}\n\n'
+            b'event: content-delta\ndata: {"type":"content-delta","index":5,"delta":'
+            b'{"message":{"content":{"text":"It"}}}}\n\n'
+            b'event: content-delta\ndata: {"type":"content-delta","index":0,"delta":'
+            b'{"message":{"content":{"text":" is"}}}}\n\n'
+            b'event: message-end\ndata: {"type":"message-end","delta":'
+            b'{"finish_reason":"COMPLETE"}}\n\n',
+            id="cohere-content-out-of-index-order",
+        ),
         # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
         pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
         # A usage count that is no integer: the translation ends, the source's

@@ -232,8 +232,9 @@ _START = {"type": "message-start", "id": "m", "delta": {"message": {"role": "ass
 _END = {"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}
 
 
-def _delta(text: str) -> dict[str, Any]:
-    return {"type": "content-delta", "index": 0, "delta": {"message": {"content": {"text": text}}}}
+def _delta(text: str, index: int = 0) -> dict[str, Any]:
+    said = {"message": {"content": {"text": text}}}
+    return {"type": "content-delta", "index": index, "delta": said}
 
 
 class TestTheEventsAndTheResponseAgree:
@@ -267,3 +268,17 @@ class TestTheEventsAndTheResponseAgree:
         events, response = run(_frames(_START, start, _END))
         assert not [e for e in events if isinstance(e, TextDelta)]
         assert response.text == ""
+
+    def test_content_items_out_of_index_order_are_refused(self) -> None:
+        # A delta for item 5, then more for item 0: the events said "It" first, the
+        # response held item 0's text first (a fuzz find of translate_stream).
+        start = {"type": "content-start", "index": 0}
+        late = _delta("It", 5)
+        with pytest.raises(cc.StreamError, match="order of their index"):
+            run(_frames(_START, start, late, _delta(" is"), _END))
+
+    def test_content_items_in_index_order_are_read(self) -> None:
+        second = _delta("!", 1)
+        events, response = run(_frames(_START, _delta("It"), second, _END))
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It!"
+        assert response.text == "It!"

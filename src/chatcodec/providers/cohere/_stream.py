@@ -192,8 +192,19 @@ class CohereStreamDecoder(StreamDecoder):
         if "id" in payload:
             self._top["id"] = payload["id"]
 
+    def _in_order(self, index: int) -> int:
+        """``index``, unless a content item of a higher index has begun already.
+
+        The events say each item's text as it comes and the response holds
+        the items by index: the two agree when items come in index order, as
+        Cohere sends them.
+        """
+        if self._content and index < max(self._content):
+            raise ValidationError("content items come in the order of their index", "$.index")
+        return index
+
     def _content_start(self, payload: dict[str, Any]) -> None:
-        index = _index(payload)
+        index = self._in_order(_index(payload))
         said = _said(payload, "content")
         if said is None:  # a start that says nothing of its item: a text item begins
             said = {"type": "text", "text": ""}
@@ -208,7 +219,7 @@ class CohereStreamDecoder(StreamDecoder):
         self._content[index] = (item, field, pieces)
 
     def _content_delta(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
-        index = _index(payload)
+        index = self._in_order(_index(payload))
         said = expect_dict(_said(payload, "content") or {}, "$.delta.message.content")
         block = self._content.get(index)
         if block is None:  # a delta without its start: a text item begins
