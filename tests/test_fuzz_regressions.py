@@ -269,6 +269,25 @@ CRASHERS: dict[str, list[Any]] = {
             b'{"finish_reason":"COMPLETE"}}\n\n',
             id="cohere-content-out-of-index-order",
         ),
+        # An Anthropic tool_use block stopped with input {}, then more input for it: the
+        # events said a whole call, the response held an invalid one.
+        pytest.param(
+            b"\x02\x06\x00\x01"
+            b'event: message_start\ndata: {"type":"message_start","message":{"id":"m",'
+            b'"type":"message","role":"assistant","model":"c","content":[],'
+            b'"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+            b'"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}\n\n'
+            b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"input_json_delta","partial_json":""}}\n\n'
+            b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+            b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"input_json_delta","partial_json":"ar"}}\n\n'
+            b'event: message_delta\ndata: {"type":"message_delta","delta":'
+            b'{"stop_reason":"tool_use"},"usage":{"output_tokens":5}}\n\n'
+            b'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+            id="anthropic-delta-after-its-block-stopped",
+        ),
         # An OpenAI call with empty arguments (invalid) became a valid Anthropic call.
         pytest.param(b"\x00\x02\x00\x3f" + EMPTY_ARGUMENTS, id="openai-empty-arguments"),
         # A usage count that is no integer: the translation ends, the source's

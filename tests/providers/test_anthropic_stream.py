@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 import pytest
@@ -918,3 +918,54 @@ class TestRules:
         # Usage without the input counts message_start gives is no usage.
         with pytest.raises(StreamError, match=r"\$\.usage\.input_tokens"):
             run(sse(*text_block(0, "Hi"), message_delta()))
+
+
+class TestADeltaAfterItsBlockStopped:
+    """A stopped block takes no more deltas (a fuzz find of translate_stream).
+
+    Its call was complete at the stop, with the input so far; input after it
+    made the response's call invalid while the events had said it was whole.
+    """
+
+    START: ClassVar[dict[str, Any]] = {
+        "type": "message_start",
+        "message": {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "c",
+            "content": [],
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+    }
+    CALL: ClassVar[dict[str, Any]] = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+    }
+
+    @staticmethod
+    def delta(kind: str, **more: Any) -> dict[str, Any]:
+        return {"type": "content_block_delta", "index": 0, "delta": {"type": kind, **more}}
+
+    @pytest.mark.parametrize(
+        "late",
+        [
+            {"type": "input_json_delta", "partial_json": '{"a": 1}'},
+            {"type": "text_delta", "text": "x"},
+        ],
+        ids=("input", "text"),
+    )
+    def test_is_refused(self, late: dict[str, Any]) -> None:
+        stop = {"type": "content_block_stop", "index": 0}
+        late_delta = {"type": "content_block_delta", "index": 0, "delta": late}
+        raw = sse(self.START, self.CALL, stop, late_delta)
+        with pytest.raises(StreamError, match="has stopped"):
+            run(raw)
+
+    def test_before_the_stop_it_is_read(self) -> None:
+        stop = {"type": "content_block_stop", "index": 0}
+        json_delta = self.delta("input_json_delta", partial_json='{"a": 1}')
+        raw = sse(self.START, self.CALL, json_delta, stop)
+        _, response = run(raw)
+        assert [call.arguments_dict() for call in response.tool_calls] == [{"a": 1}]

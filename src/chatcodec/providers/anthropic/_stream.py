@@ -197,7 +197,7 @@ class AnthropicStreamDecoder(StreamDecoder):
                 pass
             else:
                 state = self._blocks.get(typed.index)
-                if state is not None:
+                if state is not None and state.open:
                     delta = typed.delta
                     field = state.field
                     if type(delta) is _TextDelta:
@@ -303,6 +303,10 @@ class AnthropicStreamDecoder(StreamDecoder):
         state = self._blocks.get(_index(payload))
         if state is None:
             raise ValidationError("no content block was started at this index", "$.index")
+        if not state.open:
+            # Its events are out (a call completed): more would make the response say
+            # otherwise than the events did.
+            raise ValidationError("a delta for a content block that has stopped", "$.index")
         delta = expect_dict(payload.get("delta"), "$.delta")
         kind = delta.get("type")
         if kind == "text_delta" and state.field == "text":
