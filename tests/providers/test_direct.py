@@ -721,6 +721,14 @@ def requests(draw: st.DrawFn) -> bytes:
 
 
 @settings(max_examples=300, deadline=None)
+@example(  # a schema ToolDefinition refuses: the general path keeps the tool opaque
+    body=b'{"messages": [{"role": "user", "content": "Hi"}], "tools": [{"type": "function", '
+    b'"function": {"name": "f", "parameters": {"type": "object", "properties": '
+    b'{"a": {"type": 1}}}}}], "max_completion_tokens": 50}',
+    target="anthropic",
+    model=None,
+    max_tokens=None,
+)
 @example(  # Bedrock's direct writer left a tool choice without tools out, unreported
     body=b'{"messages": [{"role": "user", "content": "Hi"}], "tool_choice": "auto"}',
     target="bedrock",

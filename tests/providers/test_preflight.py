@@ -10,13 +10,14 @@ every family and for generated requests.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 from corpus import API, NO_CORPUS, corpus, curated, needs_corpus
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 import chatcodec as cc
 from chatcodec import providers
@@ -24,6 +25,7 @@ from chatcodec._errors import ChatCodecError
 from chatcodec.bulk._core import order_problems
 from chatcodec.providers._model_fit import fit_model
 from chatcodec.providers._preflight import _AS_SENT, preflight, read_back
+from chatcodec.providers._profiles import NO_IMAGES as IMAGES_REFUSED
 from chatcodec.providers.openai import DIALECTS
 from strategies import requests
 
@@ -137,13 +139,32 @@ PROFILED = {
 
 
 def profiled_targets(request: cc.Request) -> None:
-    """Both ways find the same problems for each profiled model, fitted or not."""
+    """Both ways find the same problems for each profiled model, fitted or not.
+
+    One difference is allowed, and checked: a part the encoder left out moves
+    the parts after it in the body it wrote, so reading back names an image
+    by its place there, and telling the request names it by its place in the
+    request (what ``convert`` reports, beside the losses' paths).
+    """
     for target, model in PROFILED.items():
         given = msgspec.structs.replace(request, model=model, max_tokens=request.max_tokens or 1024)
         for sent in (given, fit_model(given, target, [])[0]):
             found = both(target, sent)
-            if found is not None:
-                assert found[0] == found[1], (target, model)
+            if found is not None and found[0] != found[1]:
+                told, read = found
+                assert [p.rule for p in told] == [p.rule for p in read], (target, model)
+                for problem in told:
+                    if problem.path != read[told.index(problem)].path:
+                        assert problem.rule == IMAGES_REFUSED, (target, model)
+                        assert type(_part(sent, problem.path)) is cc.ImagePart, problem.path
+
+
+def _part(request: cc.Request, path: str) -> Any:
+    """The part at ``$.messages[i].content[j]`` of ``request``."""
+    i, j = (int(n) for n in re.findall(r"\[(\d+)\]", path)[:2])
+    content = request.messages[i].content
+    assert type(content) is tuple
+    return content[j]
 
 
 @pytest.mark.parametrize(("source", "path"), recorded())
@@ -156,6 +177,11 @@ def test_every_recorded_request_into_profiled_models(source: str, path: Path) ->
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(  # an audio part left out before an image: the image moves in the body written
+    request=cc.Request(
+        (cc.UserMessage((cc.AudioPart(url="a"), cc.ImagePart(url="b"))),),
+    )
+)
 @given(request=requests())
 def test_generated_requests_into_profiled_models(request: cc.Request) -> None:
     profiled_targets(request)

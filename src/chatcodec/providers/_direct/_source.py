@@ -24,11 +24,11 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._depth import check_depth
-from ..._errors import DepthError
+from ..._errors import DepthError, ValidationError
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._schema import any_open, unsupported
-from ..._tools import DESCRIPTION_LIMIT, check_name
+from ..._tools import DESCRIPTION_LIMIT, ToolDefinition, check_name
 from .._profiles import sampling_problems
 from .._wire import MAX_BODY, Encoding, as_kept, neutral
 from ..anthropic._encode_parts import IMAGE_TYPES, wire_id
@@ -731,6 +731,10 @@ def _examine(data: bytes) -> Schema | None:
         check_depth(params, "$.parameters")  # before the walks below
     except DepthError:
         return None  # the general path refuses it, naming the tool
+    try:
+        ToolDefinition("t", None, params)  # its schema rules: else the tool is kept opaque
+    except ValidationError:
+        return None
     return Schema(
         Raw(data) if _encode(params) == data else params,
         not any_open(params) and is_closed(params),
