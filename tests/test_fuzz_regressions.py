@@ -63,6 +63,7 @@ EMPTY_ARGUMENTS = (
 
 # Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
 # the input an issue named, with the target's header.
+HOSTILE = Path(__file__).parent / "data" / "hostile"
 MISPLACED_PARTS = (
     b'{"id":"resp_1","object":"response","model":"m","status":"completed","output":['
     b'{"type":"reasoning","id":"rs_1","summary":[{"type":"output_text","text":"s"}],'
@@ -241,6 +242,14 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
     ],
     "translate_stream": [
+        # Open: a Cohere stream that starts over (a second message-start and its content,
+        # no message-end between), translated to Gemini: the events said both texts, the
+        # response held one.
+        pytest.param(
+            (HOSTILE / "translate_cohere_gemini_starts_over.bin").read_bytes(),
+            id="cohere-stream-starting-over",
+            marks=pytest.mark.xfail(strict=True, reason="open: a Cohere stream that starts over"),
+        ),
         # A Cohere content-start that said nothing of its item, then text deltas: the
         # events said the text, the response held an item of no kind without it.
         pytest.param(
