@@ -135,6 +135,13 @@ CRASHERS: dict[str, list[Any]] = {
             b'"done":181023752,"eval_count":9}',
             id="ollama-done-a-number",
         ),
+        # A Cohere item of another kind holding "text": its stream said the text as a
+        # delta, which the decoder refuses for an item that is not text or thinking.
+        pytest.param(
+            b'\x06\x01{"message":{"role":"assistant","content":[{"type":"card","text":"17"}]},'
+            b'"finish_reason":"COMPLETE"}',
+            id="cohere-other-item-with-text",
+        ),
         # A Cohere body's kept "error" key: written into message-end, where it says the
         # stream failed.
         pytest.param(b'}]{"error": "gull"}', id="cohere-kept-error-key"),

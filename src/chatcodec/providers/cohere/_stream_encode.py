@@ -121,9 +121,13 @@ def _whole_call(index: int, call: dict[str, Any]) -> bytes:
 
 
 def _whole_item(index: int, item: dict[str, Any]) -> bytes:
-    """A content item sent at once: its start, its text as one delta, its end."""
-    field = "thinking" if item.get("type") == "thinking" else "text"
-    text = item.get(field)
+    """A content item sent at once: its start, its text as one delta, its end.
+
+    Only a text or thinking item has text that deltas add to; an item of
+    another kind (or of none) is said whole in its start.
+    """
+    field = item.get("type")
+    text = item.get(field) if field == "text" or field == "thinking" else None
     if type(text) is not str:
         return _item_start(index, item) + _item_end(index)
     out = _item_start(index, {**item, field: ""})
