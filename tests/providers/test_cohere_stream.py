@@ -282,3 +282,20 @@ class TestTheEventsAndTheResponseAgree:
         events, response = run(_frames(_START, _delta("It"), second, _END))
         assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It!"
         assert response.text == "It!"
+
+    @pytest.mark.parametrize("first", [{"type": "content-start", "index": 0}, _delta("It")])
+    def test_an_item_that_starts_again_is_refused(self, first: dict[str, Any]) -> None:
+        # The stream started over, content item 0 begun a second time: the events had
+        # said the first text, the response would hold only the second (a fuzz find).
+        again = {"type": "content-start", "index": 0}
+        frames = _frames(_START, first, _delta(" is"), _START, again, _delta("It"), _END)
+        with pytest.raises(cc.StreamError, match="a content item starts once"):
+            run(frames)
+
+    def test_a_call_that_starts_again_is_refused(self) -> None:
+        call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": ""}}
+        start = {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": call}}}
+        argued = {"tool_calls": {"function": {"arguments": '{"a": 1}'}}}
+        delta = {"type": "tool-call-delta", "index": 0, "delta": {"message": argued}}
+        with pytest.raises(cc.StreamError, match="a call starts once"):
+            run(_frames(_START, start, delta, start, _END))

@@ -205,6 +205,9 @@ class CohereStreamDecoder(StreamDecoder):
 
     def _content_start(self, payload: dict[str, Any]) -> None:
         index = self._in_order(_index(payload))
+        if index in self._content:
+            # Its text so far is in the events said; starting over would drop it.
+            raise ValidationError("a content item starts once", "$.index")
         said = _said(payload, "content")
         if said is None:  # a start that says nothing of its item: a text item begins
             said = {"type": "text", "text": ""}
@@ -243,6 +246,8 @@ class CohereStreamDecoder(StreamDecoder):
 
     def _call_start(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         index = _index(payload)
+        if index in self._calls:
+            raise ValidationError("a call starts once", "$.index")
         call = dict(expect_dict(_said(payload, "tool_calls"), "$.delta.message.tool_calls"))
         fn = dict(expect_dict(call.get("function") or {}, "$.delta.message.tool_calls.function"))
         start = fn.pop("arguments", "")
