@@ -126,8 +126,9 @@ def _whole_item(index: int, item: dict[str, Any]) -> bytes:
     Only a text or thinking item has text that deltas add to; an item of
     another kind (or of none) is said whole in its start.
     """
-    field = item.get("type")
-    text = item.get(field) if field == "text" or field == "thinking" else None
+    kind = item.get("type")
+    field = "thinking" if kind == "thinking" else "text"
+    text = item.get(field) if kind == field else None
     if type(text) is not str:
         return _item_start(index, item) + _item_end(index)
     out = _item_start(index, {**item, field: ""})
