@@ -6,55 +6,27 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from either_path import FILLS, OWN_MODEL
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
-from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
 TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama", "cohere")
-# (model, max_tokens) as convert takes them: none, and the target's model with a limit
-FILLS = ((None, None), ("m", 1024))
-# The caller's model where the target refuses another family's (the requests name gpt-4o).
-OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
 PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
-    """Whether the direct path took ``body``; it gives what the general path gives.
-
-    Anthropic's and Cohere's model is the caller's when none is given, as a
-    caller names it (each refuses a request without one, or with another's).
-    """
-    if model is None:
-        model = OWN_MODEL.get(target)
-    direct = direct_request("openai", target, body, model, max_tokens)
-    losses: list[cc.Loss] = []
-    reader, writer = providers.get("openai"), providers.get(target)
-    try:
-        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
-    except ChatCodecError:
-        assert direct is None  # the general path raises: so does convert
-        return False
-    # convert gives the general path's answer, whichever path it takes.
-    converted, report = cc.convert(
-        body, source="openai", target=target, model=model, max_tokens=max_tokens
-    )
-    assert converted == out
-    assert report == cc.LossReport(tuple(losses), tuple(problems))
-    if direct is None:
-        return False
-    assert direct[0] == out
-    assert direct[1] == losses
-    assert problems == []  # the direct path declines what the preflight would refuse
-    return True
+    """Whether the direct path took ``body`` from openai; it gives the general path's answer."""
+    return either_path.same("openai", body, target, model, max_tokens)
 
 
 @pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))

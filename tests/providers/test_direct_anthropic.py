@@ -6,45 +6,26 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from either_path import FILLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
-from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
-from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
+from chatcodec.providers._direct import BATCH_STREAM, direct
 
 TARGETS = ("openai", "openai-responses", "gemini", "bedrock", "ollama")
-# (model, max_tokens) as convert takes them: none, and the target's model with a limit
-FILLS = ((None, None), ("m", 1024))
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
-    """Whether the direct path took ``body``; it gives what the general path gives."""
-    done = direct_request("anthropic", target, body, model, max_tokens)
-    losses: list[cc.Loss] = []
-    reader, writer = providers.get("anthropic"), providers.get(target)
-    try:
-        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
-    except ChatCodecError:
-        assert done is None  # the general path raises: so does convert
-        return False
-    converted, report = cc.convert(
-        body, source="anthropic", target=target, model=model, max_tokens=max_tokens
-    )
-    assert converted == out
-    assert report == cc.LossReport(tuple(losses), tuple(problems))
-    if done is None:
-        return False
-    assert done[0] == out
-    assert done[1] == losses
-    assert problems == []  # the direct path declines what the preflight would refuse
-    return True
+    """Whether the direct path took ``body`` from anthropic; it gives the general path's answer."""
+    return either_path.same("anthropic", body, target, model, max_tokens)
 
 
 def recorded() -> list[Path]:

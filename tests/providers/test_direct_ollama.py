@@ -6,48 +6,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from either_path import FILLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec import providers
-from chatcodec._convert import general_request
-from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
-from chatcodec.providers._direct import direct, direct_request
+from chatcodec.providers._direct import direct
 
 TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "cohere")
-FILLS = ((None, None), ("m", 1024))
-# The caller's model where the target refuses another family's or none.
-OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
-    """Whether the direct path took ``body``; it gives what the general path gives."""
-    if model is None:
-        model = OWN_MODEL.get(target)
-    taken = direct_request("ollama", target, body, model, max_tokens)
-    losses: list[cc.Loss] = []
-    reader, writer = providers.get("ollama"), providers.get(target)
-    try:
-        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
-    except ChatCodecError:
-        assert taken is None  # the general path raises: so does convert
-        return False
-    converted, report = cc.convert(
-        body, source="ollama", target=target, model=model, max_tokens=max_tokens
-    )
-    assert converted == out
-    assert report == cc.LossReport(tuple(losses), tuple(problems))
-    if taken is None:
-        return False
-    assert taken[0] == out
-    assert taken[1] == losses
-    assert problems == []  # the direct path declines what the preflight would refuse
-    return True
+    """Whether the direct path took ``body`` from ollama; it gives the general path's answer."""
+    return either_path.same("ollama", body, target, model, max_tokens)
 
 
 @pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))

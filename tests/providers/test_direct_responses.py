@@ -6,16 +6,17 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from either_path import FILLS, OWN_MODEL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
-from chatcodec._errors import ChatCodecError
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
@@ -23,40 +24,13 @@ SOURCE = "openai-responses"
 TARGETS = ("openai", "anthropic", "gemini", "bedrock", "ollama", "cohere")
 # The targets every usual request goes to (OpenAI Chat's writer declines files).
 USUAL = tuple(target for target in TARGETS if target != "openai")
-# The caller's model where the target refuses another family's or none.
-OWN_MODEL = {"anthropic": "claude-sonnet-4-5", "cohere": "command-a-03-2025"}
-# (model, max_tokens) as convert takes them: none, and the target's model with a limit
-FILLS = ((None, None), ("m", 1024))
 # How many recorded requests each pair takes directly, at least (with a model and a limit).
 FLOOR = 100
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
-    """Whether the direct path took ``body``; it gives what the general path gives.
-
-    Anthropic's model is the caller's when none is given, as a caller names it.
-    """
-    if model is None:
-        model = OWN_MODEL.get(target)
-    done = direct_request(SOURCE, target, body, model, max_tokens)
-    losses: list[cc.Loss] = []
-    reader, writer = providers.get(SOURCE), providers.get(target)
-    try:
-        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
-    except ChatCodecError:
-        assert done is None  # the general path raises: so does convert
-        return False
-    converted, report = cc.convert(
-        body, source=SOURCE, target=target, model=model, max_tokens=max_tokens
-    )
-    assert converted == out
-    assert report == cc.LossReport(tuple(losses), tuple(problems))
-    if done is None:
-        return False
-    assert done[0] == out
-    assert done[1] == losses
-    assert problems == []  # the direct path declines what the preflight would refuse
-    return True
+    """Whether the direct path took ``body`` from SOURCE; it gives the general path's answer."""
+    return either_path.same(SOURCE, body, target, model, max_tokens)
 
 
 def recorded() -> list[Path]:
