@@ -207,6 +207,8 @@ class TestColumns:
             ("anthropic", "claude-3-7-sonnet-latest", True, False, None),
             ("anthropic", "claude-opus-4-20250514", True, False, None),
             ("anthropic", "claude-opus-4-1", True, True, None),
+            ("bedrock", "us.anthropic.claude-opus-4-1-20250805-v1:0", True, False, None),
+            ("bedrock", "global.anthropic.claude-sonnet-4-5-20250929-v1:0", True, True, None),
             ("anthropic", "claude-sonnet-4-5", True, True, None),
             ("anthropic", "claude-opus-4-7", True, True, None),
             ("gemini", "gemini-2.0-flash-001", False, None, None),
@@ -278,6 +280,15 @@ class TestReasoningCheck:
     def test_without_a_setting(self) -> None:
         assert profiled(openai.check_request(request("gpt-4o"))) == []
 
+    @pytest.mark.parametrize("setting", [cc.Reasoning("high"), cc.Reasoning()])
+    def test_bedrock_sends_none(self, setting: cc.Reasoning) -> None:
+        # Converse has no field for it: the encoder leaves it out and reports it.
+        model = "anthropic.claude-3-5-sonnet-20241022-v2:0"
+        assert profiled(bedrock.check_request(request(model, reasoning=setting))) == []
+        losses: list[cc.Loss] = []
+        bedrock.encode_request(request(model, reasoning=setting), losses=losses)
+        assert [loss.path for loss in losses] == ["$.reasoning"]
+
     @pytest.mark.parametrize(
         ("codec", "refused"), [(anthropic, True), (ollama, True), (openai, False), (gemini, False)]
     )
@@ -309,6 +320,9 @@ class TestStructuredCheck:
             (openai_responses, "gpt-4o-2024-05-13"),
             (anthropic, "claude-3-5-sonnet-20241022"),
             (anthropic, "claude-sonnet-4-20250514"),
+            (bedrock, "anthropic.claude-3-5-sonnet-20241022-v2:0"),
+            (bedrock, "us.anthropic.claude-3-7-sonnet-20250219-v1:0"),
+            (bedrock, "us.anthropic.claude-opus-4-1-20250805-v1:0"),
         ],
     )
     def test_refused(self, codec: Any, model: str) -> None:
@@ -323,8 +337,12 @@ class TestStructuredCheck:
             (openai, "gpt-4o-mini"),
             (openai_responses, "o3-mini"),
             (anthropic, "claude-sonnet-4-5"),
+            (anthropic, "claude-opus-4-1-20250805"),
+            (bedrock, "global.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+            (bedrock, "us.anthropic.claude-opus-4-6-v1"),
             (openai, "my-fine-tune"),
             (anthropic, "my-claude-deployment"),
+            (bedrock, "meta.llama3-70b-instruct-v1:0"),
         ],
     )
     def test_taken(self, codec: Any, model: str) -> None:
@@ -443,6 +461,9 @@ class TestConvertStructured:
             ("openai", "my-fine-tune", False),
             ("anthropic", "claude-3-5-sonnet-20241022", True),
             ("anthropic", "claude-sonnet-4-5", False),
+            ("bedrock", "anthropic.claude-3-5-sonnet-20241022-v2:0", True),
+            ("bedrock", "us.anthropic.claude-opus-4-1-20250805-v1:0", True),
+            ("bedrock", "global.anthropic.claude-haiku-4-5-20251001-v1:0", False),
         ],
     )
     def test_a_recorded_request(self, target: str, model: str, refused: bool) -> None:

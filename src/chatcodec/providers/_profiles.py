@@ -79,6 +79,12 @@ Structured output (``structured_output=False``: no JSON-schema answer format;
   structured-outputs guide; github.com/Effect-TS/effect-smol, release
   @effect/ai-anthropic@4.0.0-beta.79, for the 4.6 models); Claude 3.x, 3.7
   Sonnet and the 4.0 models have none.
+* Bedrock's ``outputConfig.textFormat`` (Converse): "You can use structured
+  outputs with Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and
+  Claude Opus 4.6 through the Converse API" (Bedrock's user guide,
+  docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-structured-outputs.html);
+  Claude Opus 4.1, which has them on Anthropic's API, is not among them. The
+  Claude rows above hold on Bedrock for the others.
 
 Images (``images=False``: the model takes no image part):
 
@@ -183,13 +189,15 @@ NO_STRUCTURED_OUTPUT = (
 NO_IMAGES = "this model takes no images"
 """The rule for an image sent to a model that takes none."""
 
-# Claude's names on the Anthropic API and on Bedrock (``anthropic.`` and a
-# region's prefix before them), with their dated forms.
-_CLAUDE = r"(?:(?:[a-z]{2,4}\.)?anthropic\.)?claude-"
+# Claude's names on the Anthropic API and on Bedrock (``anthropic.`` and an
+# inference profile's prefix before them: a region's, or ``global.``), with
+# their dated forms.
+_CLAUDE = r"(?:(?:[a-z]{2,4}\.|us-gov\.|global\.)?anthropic\.)?claude-"
 _END = r"(?:$|[-@:])"
 _ONE = re.compile(_CLAUDE + r"(?:opus-4-1|(?:sonnet|haiku|opus)-4-[56])" + _END)
 _NONE = re.compile(_CLAUDE + r"(?:(?:opus|sonnet|haiku)-(?:4-[7-9]|[5-9](?:-\d)?))" + _END)
 # Claude 3 and 3.5 (every size), and their older "claude-3-5-sonnet-latest" names.
+_OPUS_41 = re.compile(_CLAUDE + r"opus-4-1" + _END)
 _CLAUDE_3 = re.compile(_CLAUDE + r"3-(?:5-)?(?:haiku|sonnet|opus)" + _END)
 _CLAUDE_37 = re.compile(_CLAUDE + r"3-7-sonnet" + _END)
 # Claude Sonnet 4 and Opus 4 (not 4.1 and after: "-20250514" is a date, "-1" a version).
@@ -225,6 +233,7 @@ _OPENAI = frozenset({"openai", "openai-responses"})
 # First match wins: a name is matched against the rows in order.
 _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
     (_ANTHROPIC, _NONE, Profile("none", reasoning=True, structured_output=True)),
+    (frozenset({"bedrock"}), _OPUS_41, Profile("one", reasoning=True, structured_output=False)),
     (_ANTHROPIC, _ONE, Profile("one", reasoning=True, structured_output=True)),
     (_ANTHROPIC, _CLAUDE_40, Profile(reasoning=True, structured_output=False)),
     (_ANTHROPIC, _CLAUDE_37, Profile(reasoning=True, structured_output=False)),
@@ -325,6 +334,9 @@ _DEFAULT_SENT = frozenset({"anthropic", "ollama"})
 # The families whose models that do not think take thinking turned off
 # (Ollama refuses only ``think`` that turns it on).
 _OFF_TAKEN = frozenset({"ollama"})
+# The families that send no reasoning setting at all: Converse has no field
+# for it (its encoder leaves it out and reports it).
+_NEVER_SENT = frozenset({"bedrock"})
 
 
 def sends_reasoning(family: str, reasoning: Any) -> bool:
@@ -333,9 +345,9 @@ def sends_reasoning(family: str, reasoning: Any) -> bool:
     A setting with neither an effort nor a budget is thinking at the
     provider's default: OpenAI Chat and Gemini send nothing for it, the
     Responses API an empty ``reasoning`` its non-reasoning models take.
-    Ollama takes ``think: false`` from every model.
+    Ollama takes ``think: false`` from every model; Bedrock sends no setting.
     """
-    if reasoning is None or (family in _OFF_TAKEN and reasoning.off):
+    if reasoning is None or family in _NEVER_SENT or (family in _OFF_TAKEN and reasoning.off):
         return False
     return (
         reasoning.effort is not None

@@ -23,7 +23,7 @@ from ..._messages import (
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, cache_points, count_cache
-from .._profiles import sampling_problems
+from .._profiles import profile_problems, sampling_problems
 from ._blocks import AFTER, IMAGE_FORMATS, NAME
 
 __all__ = ["check_request"]
@@ -186,6 +186,7 @@ def check_request(request: Request) -> list[Problem]:
             NAME, request.model, request.temperature, request.top_p, request.top_k
         )
     )
+    found.extend(profile_problems(NAME, request))
     if request.max_tokens is not None and request.max_tokens < 1:
         found.append(Problem("$.max_tokens", "must be at least 1"))
     choice = request.tool_choice
