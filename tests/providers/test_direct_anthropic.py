@@ -20,7 +20,7 @@ from chatcodec._convert import general_request
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct
 
-TARGETS = ("openai", "openai-responses", "gemini", "bedrock", "ollama")
+TARGETS = ("openai", "openai-responses", "gemini", "bedrock", "ollama", "cohere")
 
 
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:

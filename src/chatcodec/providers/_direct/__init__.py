@@ -69,6 +69,7 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("anthropic", "gemini"): _gemini.write,
         ("anthropic", "bedrock"): _bedrock.write,
         ("anthropic", "ollama"): _ollama.write,
+        ("anthropic", "cohere"): _cohere.write,
         ("ollama", "openai"): _openai.write,
         ("ollama", "anthropic"): _anthropic.write,
         ("ollama", "gemini"): _gemini.write,
