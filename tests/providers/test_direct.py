@@ -19,6 +19,7 @@ from chatcodec import providers
 from chatcodec._convert import general_request
 from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
+from chatcodec.providers._model_fit import REASONING_LEFT_OUT
 
 TARGETS = ("anthropic", "gemini", "openai-responses", "bedrock", "ollama", "cohere")
 PERF = Path(__file__).parents[2] / "perf" / "data" / "convert"
@@ -100,6 +101,67 @@ def test_a_bulk_run_of_the_recorded_requests_gives_the_general_records(
     assert fast.counts() == general.counts()
 
 
+class TestReasoning:
+    """A reasoning setting goes straight across, as the general path writes it for the model."""
+
+    BODY: ClassVar[dict[str, Any]] = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Why is the sky blue?"}],
+    }
+    # Each target's model that thinks, and one that does not (None: the family has no row).
+    MODELS: ClassVar[dict[str, tuple[str, str | None]]] = {
+        "openai-responses": ("o3", "gpt-4o"),
+        "gemini": ("gemini-2.5-flash", "gemini-2.0-flash"),
+        "bedrock": ("anthropic.claude-sonnet-4-5-20250929-v1:0", None),
+        "ollama": ("qwen3", "llama3.1"),
+        "cohere": ("command-a-reasoning-08-2025", None),
+        "anthropic": ("claude-sonnet-4-5", "claude-3-5-haiku-20241022"),
+    }
+
+    @pytest.mark.parametrize("effort", ["none", "minimal", "low", "medium", "high"])
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_an_effort(self, target: str, effort: str) -> None:
+        body = json.dumps({**self.BODY, "reasoning_effort": effort}).encode()
+        thinks, plain = self.MODELS[target]
+        # Anthropic's thinking has rules of its own (a budget under max_tokens...):
+        # the general path writes it. For a model that does not think it is left
+        # out before it is written, whatever the target.
+        assert same(body, target, thinks, 4096) is (target != "anthropic")
+        if plain is not None:
+            assert same(body, target, plain, 4096) is True
+
+    @pytest.mark.parametrize("target", ["openai-responses", "gemini", "ollama", "anthropic"])
+    def test_left_out_for_a_model_that_does_not_think(self, target: str) -> None:
+        plain = self.MODELS[target][1]
+        assert plain is not None
+        body = json.dumps({**self.BODY, "reasoning_effort": "high"}).encode()
+        taken = direct_request("openai", target, body, plain, 4096)
+        assert taken is not None
+        assert taken[1][0] == cc.Loss("$.reasoning", REASONING_LEFT_OUT)
+        assert b"high" not in taken[0]
+
+    @pytest.mark.parametrize("target", ["openai-responses", "gemini", "ollama", "cohere"])
+    def test_written_for_a_model_that_thinks(self, target: str) -> None:
+        body = json.dumps({**self.BODY, "reasoning_effort": "high"}).encode()
+        taken = direct_request("openai", target, body, self.MODELS[target][0], 4096)
+        assert taken is not None
+        assert taken[0] == cc.convert(body, source="openai", target=target,
+                                      model=self.MODELS[target][0], max_tokens=4096)[0]  # fmt: skip
+        assert not [loss for loss in taken[1] if loss.path == "$.reasoning"]
+
+    def test_bedrock_reports_it(self) -> None:
+        body = json.dumps({**self.BODY, "reasoning_effort": "high"}).encode()
+        taken = direct_request("openai", "bedrock", body, self.MODELS["bedrock"][0], 4096)
+        assert taken is not None
+        assert [loss.path for loss in taken[1]] == ["$.reasoning"]
+
+    @pytest.mark.parametrize("effort", ["xhigh", 3, None])
+    def test_a_value_kept_as_sent_goes_the_general_way(self, effort: Any) -> None:
+        body = json.dumps({**self.BODY, "reasoning_effort": effort}).encode()
+        assert direct_request("openai", "gemini", body, "gemini-2.5-flash", 4096) is None
+        assert same(body, "gemini", "gemini-2.5-flash", 4096) is False
+
+
 class TestDeclines:
     """What is outside the usual shape goes the general way, with its losses and problems."""
 
@@ -179,7 +241,6 @@ class TestDeclines:
             ({"store": True, "metadata": {"a": "b"}}, False),  # the two decoders' orders differ
             ({"store": True, "moderation": True, "metadata": {"a": "b"}}, True),  # the body's
             ({"seed": 3}, False),  # a setting the general path reads
-            ({"reasoning_effort": "low"}, False),
             ({"parallel_tool_calls": False}, False),
             ({"functions": []}, False),
             ({"user": "u-1"}, False),

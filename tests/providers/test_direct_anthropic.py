@@ -10,7 +10,7 @@ import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus, curated, needs_corpus
-from either_path import FILLS
+from either_path import FILLS, OWN_MODEL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,7 +145,10 @@ class TestShapes:
         [
             {"system": ""},  # kept in extras by the general path
             {"system": [{"type": "text", "text": "A", "cache_control": {"type": "ephemeral"}}]},
-            {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+            {"thinking": {"type": "enabled"}},  # kept as sent by the general path
+            {"thinking": {"type": "adaptive"}},
+            {"thinking": {"type": "disabled", "budget_tokens": 0}},
+            {"thinking": {"type": "enabled", "budget_tokens": 2**64}},  # the general path refuses
             {"metadata": {"user_id": "u-1"}},
             {"top_k": 5},
             {"tool_choice": {"type": "tool", "name": "other"}},  # not among the tools
@@ -158,6 +161,20 @@ class TestShapes:
     )
     def test_outside_the_shape(self, target: str, changes: dict[str, Any]) -> None:
         assert not same(self.body(**changes), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        "thinking",
+        [{"type": "enabled", "budget_tokens": 1024}, {"type": "disabled"}],
+        ids=("enabled", "disabled"),
+    )
+    @pytest.mark.parametrize("model", [None, "m"])
+    def test_thinking_is_taken(
+        self, target: str, thinking: dict[str, Any], model: str | None
+    ) -> None:
+        # Written as each target writes a reasoning setting, or left out for a model
+        # that does not think (each target's in OWN_MODEL when none is given).
+        assert same(self.body(thinking=thinking), target, model, None)
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
@@ -585,7 +602,8 @@ def test_usual_requests_take_the_direct_path(body: bytes, target: str) -> None:
 def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bool) -> None:
     values = json.loads(body)
     values["stream"] = stream
-    convert = direct("anthropic", target, None, None, batch=True)
+    model = OWN_MODEL.get(target)  # Cohere's: it refuses another family's model
+    convert = direct("anthropic", target, model, None, batch=True)
     assert convert is not None
     done = convert(json.dumps(values).encode())
     if stream:
@@ -593,7 +611,7 @@ def test_the_batch_form_leaves_a_stream_out(body: bytes, target: str, stream: bo
     losses: list[cc.Loss] = []
     reader, writer = providers.get("anthropic"), providers.get(target)
     out, problems = general_request(
-        reader, writer, json.dumps(values).encode(), None, None, True, losses
+        reader, writer, json.dumps(values).encode(), model, None, True, losses
     )
     assert problems == []
     if stream:

@@ -12,7 +12,9 @@ Responses API, Ollama and Cohere requests are read into the same typed form
 :mod:`._from_ollama`, :mod:`._from_cohere`) and go to each of those but their
 own family, and to OpenAI Chat (:mod:`._openai`, a writer that takes any
 source's typed form). Each gives the same bytes and the same losses as that
-general path, for a request whose preflight finds nothing. Anything else (a
+general path, for a request whose preflight finds nothing; a reasoning
+setting is left out first for a model that does not think, as the general
+path leaves it out (see :mod:`.._model_fit`). Anything else (a
 key or part they do not know, a value the general path keeps or reports, a
 problem the preflight would find) makes them decline, and ``convert`` takes
 the general path. Tests prove both paths equal on every
@@ -27,7 +29,8 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from .._profiles import images_refused
+from .._model_fit import REASONING_LEFT_OUT
+from .._profiles import images_refused, profile, sends_reasoning
 from . import (
     _anthropic,
     _bedrock,
@@ -104,21 +107,36 @@ def direct_request(
     if write is None:
         return None
     try:
-        return write(_checked(_READERS[source](body, model, max_tokens), target))
+        return _written(write, _READERS[source](body, model, max_tokens), target)
     except Fallback:
         return None
 
 
-def _checked(r: Read, target: str) -> Read:
-    """``r``, unless its model's profile would change what the general path writes.
+def _written(write: Writer, r: Read, target: str) -> tuple[bytes, list[Loss]]:
+    """What ``write`` makes of ``r``, fitted to its model's profile as the general path fits it.
 
-    A model that takes no images has them left out and reported by the
-    general path (see :mod:`.._model_fit`); the request has no reasoning
-    setting and no JSON schema format, or it would not have been read.
+    A model that does not think has the reasoning setting its family would
+    send left out, reported before anything the writer reports (see
+    :mod:`.._model_fit`). A model that takes no images has them left out and
+    reported there too: declined here. The request has no JSON schema
+    format, or it would not have been read.
+
+    Raises
+    ------
+    Fallback
+        When the general path would leave an image out.
     """
     if r.images and images_refused(target, r.model):
         raise Fallback
-    return r
+    reasoning = r.reasoning
+    if reasoning is None or not sends_reasoning(target, reasoning):
+        return write(r)
+    found = profile(target, r.model)
+    if found is None or found.reasoning is not False:
+        return write(r)
+    r.reasoning = None
+    out, losses = write(r)
+    return out, [Loss("$.reasoning", REASONING_LEFT_OUT), *losses]
 
 
 BATCH_STREAM = "a batch request is not streamed: stream left out"
@@ -141,12 +159,12 @@ def direct(
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         try:
-            r = _checked(read_source(body, model, max_tokens), target)
+            r = read_source(body, model, max_tokens)
             if batch and r.body.stream is True:
                 r.body.stream = UNSET
-                out, losses = write(r)
+                out, losses = _written(write, r, target)
                 return out, [Loss("$.stream", BATCH_STREAM), *losses]
-            return write(r)
+            return _written(write, r, target)
         except Fallback:
             return None
 

@@ -46,10 +46,14 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     Fallback
         When Anthropic's preflight would find a problem the shape check
         does not rule out (no ``max_tokens`` or model, another family's
-        model, a schema keyword, a sampling value the model's profile refuses).
+        model, a schema keyword, a sampling value the model's profile refuses),
+        or the request has a reasoning setting (thinking has rules of its own
+        there: a budget under ``max_tokens``, no forced tool, sampling held).
     """
     body = r.body
     if r.max_tokens is None or r.model is None or foreign_model(r.model, NAME) is not None:
+        raise Fallback
+    if r.reasoning is not None:
         raise Fallback
     check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
     tools = None if r.tools is None else _tools(r)

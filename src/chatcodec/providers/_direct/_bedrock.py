@@ -22,6 +22,7 @@ from msgspec import UNSET, Raw
 from ..._loss import Loss
 from .._wire import encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
+from ..bedrock._encode import NO_REASONING
 from ._source import (
     NOT_JSON,
     Fallback,
@@ -109,6 +110,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     fmt = body.response_format
     if fmt is not UNSET and fmt.type != "text":
         losses.append(Loss("$.response_format", NO_JSON_FORMAT))
+    if r.reasoning is not None:
+        losses.append(Loss("$.reasoning", NO_REASONING))
     return encode_body(out), losses
 
 

@@ -20,8 +20,9 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._models import foreign_model
-from .._wire import encode_body
+from .._wire import Encoding, encode_body
 from ..cohere._common import data_url
+from ..cohere._encode import thinking
 from ._source import NOT_JSON, Fallback, Message, Read, Tools, kept_losses, once, tool_losses
 
 __all__ = ["write"]
@@ -81,6 +82,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         if choice == "tool":
             losses.append(Loss("$.tool_choice.name", NOT_NAMED))
         out["tool_choice"] = _CHOICES[choice]
+    if r.reasoning is not None:
+        out["thinking"] = thinking(r.reasoning, Encoding(NAME, losses))
     if body.stream is not UNSET:
         out["stream"] = body.stream
     return encode_body(out), losses

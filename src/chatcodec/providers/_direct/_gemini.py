@@ -20,9 +20,9 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._profiles import profile
-from .._wire import encode_body
+from .._wire import Encoding, encode_body
 from ..gemini._common import signs_calls
-from ..gemini._encode import _MODES, STREAM
+from ..gemini._encode import _MODES, STREAM, thinking_config
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
@@ -77,6 +77,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         config["stopSequences"] = r.stop
     if body.n is not UNSET:
         config["candidateCount"] = body.n
+    if r.reasoning is not None:
+        thinking = thinking_config(r.reasoning, r.model, Encoding(NAME, losses))
+        if thinking is not None:
+            config["thinkingConfig"] = thinking
     if body.response_format is not UNSET:
         config["responseMimeType"] = _MIME[body.response_format.type]
     if config:

@@ -25,9 +25,10 @@ from msgspec import UNSET, Raw
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._problems import Problem
-from .._wire import encode_body
+from .._wire import Encoding, encode_body
 from ..ollama._check import _check_schema
 from ..ollama._common import standard_base64
+from ..ollama._encode import think
 from ._source import NOT_JSON, Fallback, Read, Tools, kept_losses, once, tool_losses
 
 __all__ = ["write"]
@@ -82,6 +83,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     out["stream"] = body.stream if body.stream is not UNSET else False  # Ollama's default: true
     if r.choice is not None and r.choice != "auto":
         losses.append(Loss("$.tool_choice", NO_CHOICE))
+    if r.reasoning is not None:
+        out["think"] = think(r.reasoning, Encoding(NAME, losses))
     return encode_body(out), losses
 
 

@@ -23,9 +23,10 @@ from msgspec import UNSET, Raw
 
 from ..._loss import Loss
 from ..._tools import ToolDefinition
-from .._wire import encode_body
+from .._wire import Encoding, encode_body
 from ..openai._check import MAX_STOP, MAX_TOOLS, _optional_properties
 from ..openai._common import data_url
+from ..openai._encode import reasoning_effort
 from ._source import (
     NOT_JSON,
     Fallback,
@@ -93,6 +94,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["stream"] = body.stream
     if fmt is not UNSET:
         out["response_format"] = {"type": fmt.type}
+    if r.reasoning is not None:
+        effort = reasoning_effort(r.reasoning, Encoding(NAME, losses))
+        if effort is not None:
+            out["reasoning_effort"] = effort
     return encode_body(out), losses
 
 

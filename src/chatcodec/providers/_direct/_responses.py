@@ -18,9 +18,10 @@ from typing import Any
 from msgspec import UNSET, Raw
 
 from ..._loss import Loss
-from .._wire import encode_body
+from .._wire import Encoding, encode_body
 from ..openai._common import data_url
 from ..openai_responses._check import MAX_TOOLS, MIN_OUTPUT_TOKENS
+from ..openai_responses._request import reasoning_field
 from ._source import (
     NOT_JSON,
     Fallback,
@@ -78,6 +79,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["top_p"] = body.top_p
     if r.stop is not None:
         losses.append(Loss("$.stop", NO_STOP))
+    if r.reasoning is not None:
+        out["reasoning"] = reasoning_field(r.reasoning, Encoding(NAME, losses))
     if body.stream is not UNSET:
         out["stream"] = body.stream
     fmt = body.response_format

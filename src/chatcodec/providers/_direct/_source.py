@@ -4,7 +4,9 @@ msgspec decodes the usual request (leading instructions, then user, assistant
 and tool messages of text, data-URL images and PDFs (Mistral's
 ``document_url``), tool calls (their arguments written as ``{}`` and reported
 when they are not JSON), and for Anthropic images and documents by https URL
-and PDF files; function tools; the common parameters) straight into the
+and PDF files; function tools; the common parameters, and a ``reasoning_effort``
+the general path reads, kept as the canonical :class:`~chatcodec.Reasoning`
+each writer writes as its family's encoder does) straight into the
 private Structs below, in C. The Structs forbid unknown fields, so a key
 they do not name (a dialect's, a setting, a message ``name``...) fails the
 decode, and so does a value of another type. :func:`read` then checks what
@@ -25,6 +27,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._depth import check_depth
 from ..._errors import DepthError, ValidationError
+from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from ..._schema import any_open, unsupported
@@ -166,6 +169,8 @@ class Body(_Wire, kw_only=True):
     stop: list[str] | str | UnsetType = UNSET
     n: Literal[1] | UnsetType = UNSET
     response_format: _Format | UnsetType = UNSET
+    # A value OpenAI added later is kept as sent by the general path: not here.
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | UnsetType = UNSET
 
 
 class Schema(Struct, frozen=True, gc=False):
@@ -204,6 +209,7 @@ class Read(Struct, gc=False):
     forced: str | None  # the tool a "tool" choice names
     kept: dict[str, Any] | None  # the keys the source alone keeps, in body order: reported
     source: str = "openai"  # the source's family: the one whose extras ``kept`` are
+    reasoning: Reasoning | None = None  # the reasoning setting, as the general path reads it
 
 
 _decoder = msgspec.json.Decoder(Body)
@@ -320,9 +326,12 @@ def shaped(
         start += 1
     if kept is None and r.stream_options is not UNSET:
         kept = {"stream_options": r.stream_options}
-    return Read(
+    found = Read(
         r, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept, source
     )
+    if r.reasoning_effort is not UNSET:
+        found.reasoning = Reasoning(r.reasoning_effort)
+    return found
 
 
 def check_sampling(r: Read, family: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
 from .._wire import MAX_BODY, encode_body
 from ..anthropic._encode_parts import IMAGE_TYPES
@@ -93,6 +94,11 @@ class _Choice(_Wire, kw_only=True):
     name: str | UnsetType = UNSET
 
 
+class _Thinking(_Wire, kw_only=True):
+    type: Literal["enabled", "disabled"]
+    budget_tokens: int | UnsetType = UNSET
+
+
 class _Request(_Wire, kw_only=True):
     model: str | UnsetType = UNSET
     max_tokens: int | UnsetType = UNSET
@@ -104,6 +110,7 @@ class _Request(_Wire, kw_only=True):
     top_p: int | float | UnsetType = UNSET
     stop_sequences: list[str] | UnsetType = UNSET
     stream: bool | UnsetType = UNSET
+    thinking: _Thinking | UnsetType = UNSET
 
 
 class _Tool(_Wire, kw_only=True):
@@ -176,9 +183,31 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if model is None and r.model is not UNSET:
         model = r.model
     out = Body(messages=messages, temperature=r.temperature, top_p=r.top_p, stream=r.stream)
-    return Read(
+    found = Read(
         out, start, model, limit, arguments, names, images, tools, stop, choice, forced, None, NAME
     )
+    if r.thinking is not UNSET:
+        found.reasoning = _reasoning(r.thinking)
+    return found
+
+
+def _reasoning(thinking: _Thinking) -> Reasoning:
+    """The reasoning setting ``thinking`` says, as the general path reads it.
+
+    Raises
+    ------
+    Fallback
+        When the general path keeps it as sent (a budget that is not a
+        count, enabled without one, disabled with one).
+    """
+    budget = thinking.budget_tokens
+    if thinking.type == "disabled":
+        if budget is not UNSET:
+            raise Fallback
+        return Reasoning("none")
+    if budget is UNSET or not 0 <= budget < 2**64:
+        raise Fallback
+    return Reasoning(budget_tokens=budget)
 
 
 _BLOCK_FIELDS = _Block.__struct_fields__

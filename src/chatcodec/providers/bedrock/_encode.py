@@ -37,6 +37,7 @@ from ._decode import finish_reason, response_format
 __all__ = ["encode_request", "encode_response"]
 
 INNER_CACHE = "bedrock takes a cache point after a tool result, not inside it"
+NO_REASONING = f"a reasoning setting: {NAME} has no such setting (models take it their own way)"
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 
 
@@ -417,10 +418,11 @@ def _lost_settings(request: Request, enc: Encoding) -> None:
         (request.presence_penalty, "$.presence_penalty", "a presence penalty"),
         (request.frequency_penalty, "$.frequency_penalty", "a frequency penalty"),
         (request.user, "$.user", "an end user's id"),
-        (request.reasoning, "$.reasoning", "a reasoning setting"),
     ):
         if value is not None:
             enc.lose(path, f"{said}: {NAME} has no such setting (models take it their own way)")
+    if request.reasoning is not None:
+        enc.lose("$.reasoning", NO_REASONING)
     if request.n is not None and request.n != 1:
         enc.lose("$.n", f"several answers: {NAME} gives one answer per request")
 

@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._errors import DECODE_FAILURES
-from ..._exchange import EFFORT_BUDGETS, ProviderTool, Request, Response
+from ..._exchange import EFFORT_BUDGETS, ProviderTool, Reasoning, Request, Response
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -87,9 +87,8 @@ def encode_request(
         if choice.mode == "tool":
             enc.lose("$.tool_choice.name", "cohere cannot force one named tool: sent as REQUIRED")
         out["tool_choice"] = "NONE" if choice.mode == "none" else "REQUIRED"
-    thinking = _thinking(request, enc)
-    if thinking is not None:
-        out["thinking"] = thinking
+    if request.reasoning is not None:
+        out["thinking"] = thinking(request.reasoning, enc)
     _kept(own, out, "priority")
     if request.stream is not None:
         out["stream"] = request.stream
@@ -180,10 +179,8 @@ def _sampling(request: Request, own: dict[str, Any], out: dict[str, Any]) -> Non
     number("p", request.top_p)
 
 
-def _thinking(request: Request, enc: Encoding) -> dict[str, Any] | None:
-    reasoning = request.reasoning
-    if reasoning is None:
-        return None
+def thinking(reasoning: Reasoning, enc: Encoding) -> dict[str, Any]:
+    """Cohere's ``thinking`` for a reasoning setting (an effort as its token budget, reported)."""
     if reasoning.off:
         return {"type": "disabled"}
     if reasoning.budget_tokens is not None:

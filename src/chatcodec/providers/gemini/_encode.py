@@ -16,7 +16,7 @@ from msgspec import Raw
 
 from ..._content import TextPart
 from ..._depth import refuses_depth
-from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Request, Response
+from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Reasoning, Request, Response
 from ..._frozen import FrozenMap
 from ..._loss import Loss, a
 from ..._messages import (
@@ -34,6 +34,7 @@ from .._cite import lose_citations
 from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import (
+    CAMEL,
     NAME,
     NO_PARTS,
     SKIP_SIGNATURE,
@@ -412,22 +413,12 @@ class _Encoder(_PartEncoder):
         if request.user is not None:
             enc.lose("$.user", "an end-user id: gemini has no such setting")
         reasoning = request.reasoning
-        if reasoning is None or (reasoning.effort is None and reasoning.budget_tokens is None):
-            return  # Gemini thinks by default
-        thinking: dict[str, Any] = {}
-        kept = keep.get(k["thinkingConfig"]) if type(keep) is dict else None
-        effort, budget = reasoning.effort, reasoning.budget_tokens
-        if effort == "none" and budget is None:
-            budget = 0  # off: a budget of 0, as Gemini 2.5 takes it
-        elif effort is not None and budget is None and not _levels(request.model):
-            budget = EFFORT_BUDGETS[effort]
-            rule = f"a reasoning effort: gemini before 3 takes a token budget (sent as {budget})"
-            enc.lose("$.reasoning.effort", rule)
-        elif effort is not None and effort != "none":
-            thinking[k["thinkingLevel"]] = effort
-        if budget is not None:
-            thinking[k["thinkingBudget"]] = budget
-        config[k["thinkingConfig"]] = fill(thinking, kept) if type(kept) is dict else thinking
+        if reasoning is None:
+            return
+        thinking = thinking_config(reasoning, request.model, enc, k)
+        if thinking is not None:
+            kept = keep.get(k["thinkingConfig"]) if type(keep) is dict else None
+            config[k["thinkingConfig"]] = fill(thinking, kept) if type(kept) is dict else thinking
 
     # -- responses --------------------------------------------------------
 
@@ -493,6 +484,31 @@ class _Encoder(_PartEncoder):
                 "$.usage.cache_write_tokens", "gemini has no count of tokens written to a cache"
             )
         return fill(out, own)
+
+
+def thinking_config(
+    reasoning: Reasoning, model: str | None, enc: Encoding, k: Mapping[str, str] = CAMEL
+) -> dict[str, Any] | None:
+    """``thinkingConfig`` for a reasoning setting, or None for thinking at the default.
+
+    Gemini 3 takes a level; the models before it a token budget (an effort
+    is sent as its budget, and reported). ``k``: the body's spelling of the keys.
+    """
+    effort, budget = reasoning.effort, reasoning.budget_tokens
+    if effort is None and budget is None:
+        return None  # Gemini thinks by default
+    thinking: dict[str, Any] = {}
+    if effort == "none" and budget is None:
+        budget = 0  # off: a budget of 0, as Gemini 2.5 takes it
+    elif effort is not None and budget is None and not _levels(model):
+        budget = EFFORT_BUDGETS[effort]
+        rule = f"a reasoning effort: gemini before 3 takes a token budget (sent as {budget})"
+        enc.lose("$.reasoning.effort", rule)
+    elif effort is not None and effort != "none":
+        thinking[k["thinkingLevel"]] = effort
+    if budget is not None:
+        thinking[k["thinkingBudget"]] = budget
+    return thinking
 
 
 def _levels(model: str | None) -> bool:

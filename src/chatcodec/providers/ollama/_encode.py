@@ -24,7 +24,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
-from ..._exchange import ProviderTool, Request, Response
+from ..._exchange import ProviderTool, Reasoning, Request, Response
 from ..._loss import Loss, a
 from ..._messages import (
     AssistantMessage,
@@ -90,9 +90,8 @@ def encode_request(
         enc.lose("$.tool_choice", "ollama cannot require or forbid tool calls")
     if request.parallel_tool_calls is not None:
         enc.lose("$.parallel_tool_calls", "ollama has no parallel tool calls setting")
-    think = _think(request, enc)
-    if think is not None:
-        out["think"] = think
+    if request.reasoning is not None:
+        out["think"] = think(request.reasoning, enc)
     if request.n is not None and request.n != 1:
         enc.lose("$.n", "several answers: ollama gives one answer per request")
     if request.user is not None:
@@ -142,11 +141,8 @@ def _options(request: Request, own: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _think(request: Request, enc: Encoding) -> Any:
-    """Ollama's ``think``: a switch, or a level for the models that take one."""
-    reasoning = request.reasoning
-    if reasoning is None:
-        return None
+def think(reasoning: Reasoning, enc: Encoding) -> Any:
+    """Ollama's ``think`` for a reasoning setting: a switch, or a level some models take."""
     if reasoning.off:
         return False
     effort = reasoning.effort

@@ -24,6 +24,7 @@ from ..._errors import ValidationError
 from ..._exchange import (
     Choice,
     ProviderTool,
+    Reasoning,
     Request,
     Response,
     ResponseFormat,
@@ -225,17 +226,22 @@ def _settings(request: Request, own: dict[str, Any], out: dict[str, Any], enc: E
             out["top_k"] = request.top_k
         else:
             enc.lose("$.top_k", "top_k sampling: openai has no such setting")
-    reasoning = request.reasoning
-    if reasoning is not None:
-        if reasoning.effort is not None:
-            out["reasoning_effort"] = reasoning.effort
-        elif reasoning.budget_tokens is not None:
-            effort = effort_of(reasoning.budget_tokens)
+    if request.reasoning is not None:
+        effort = reasoning_effort(request.reasoning, enc)
+        if effort is not None:
             out["reasoning_effort"] = effort
-            enc.lose(
-                "$.reasoning.budget_tokens",
-                f"a thinking budget: openai takes an effort, not tokens (sent as {effort!r})",
-            )
+
+
+def reasoning_effort(reasoning: Reasoning, enc: Encoding) -> str | None:
+    """``reasoning_effort`` for a reasoning setting (a budget as its nearest effort, reported)."""
+    if reasoning.effort is not None:
+        return reasoning.effort
+    if reasoning.budget_tokens is None:
+        return None  # thinking at the provider's default: nothing to send
+    effort = effort_of(reasoning.budget_tokens)
+    rule = f"a thinking budget: {NAME} takes an effort, not tokens (sent as {effort!r})"
+    enc.lose("$.reasoning.budget_tokens", rule)
+    return effort
 
 
 def _response_format(rf: ResponseFormat, enc: Encoding) -> dict[str, Any]:

@@ -351,20 +351,20 @@ def _write_settings(request: Request, out: dict[str, Any], enc: Encoding) -> Non
             enc.lose(path, f"{said}: {NAME} has no such setting")
     if request.n is not None and request.n != 1:
         enc.lose("$.n", f"several answers: {NAME} gives one answer per request")
-    reasoning = request.reasoning
-    if reasoning is None:
-        return
+    if request.reasoning is not None:
+        out["reasoning"] = reasoning_field(request.reasoning, enc)
+
+
+def reasoning_field(reasoning: Reasoning, enc: Encoding) -> dict[str, Any]:
+    """``reasoning`` for a reasoning setting (a budget as the effort nearest it, reported)."""
     if reasoning.effort is not None:
-        out["reasoning"] = {"effort": reasoning.effort}
-    elif reasoning.budget_tokens is not None:
-        effort = effort_of(reasoning.budget_tokens)
-        out["reasoning"] = {"effort": effort}
-        enc.lose(
-            "$.reasoning.budget_tokens",
-            f"a thinking budget: {NAME} takes an effort, not tokens (sent as {effort!r})",
-        )
-    else:
-        out["reasoning"] = {}
+        return {"effort": reasoning.effort}
+    if reasoning.budget_tokens is None:
+        return {}  # thinking at the provider's default
+    effort = effort_of(reasoning.budget_tokens)
+    rule = f"a thinking budget: {NAME} takes an effort, not tokens (sent as {effort!r})"
+    enc.lose("$.reasoning.budget_tokens", rule)
+    return {"effort": effort}
 
 
 def _write_tool(tool: Tool, path: str, enc: Encoding) -> Any:
