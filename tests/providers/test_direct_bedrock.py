@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec.bulk import _core
+from chatcodec.providers._direct import direct_request
 
 TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "ollama", "cohere")
 
@@ -238,6 +239,20 @@ class TestDeclines:
         assert same(last(_RESULT, _PDF), target, "m", 64) is (target != "openai")
         text = {"document": {**_PDF["document"], "format": "txt"}}
         assert not same(last(_RESULT, text), target, "m", 64)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_a_key_bedrock_alone_keeps_is_reported_first(self, target: str) -> None:
+        sent = json.loads(last(_RESULT, _PDF))
+        sent["additionalModelRequestFields"] = {"top_k": 3}
+        request = json.dumps(sent).encode()
+        assert same(request, target, "m", 64) is (target != "openai")
+        done = direct_request("bedrock", target, request, "m", 64)
+        if done is not None:
+            kept = cc.Loss(
+                "$.extras.bedrock.additionalModelRequestFields",
+                f"a bedrock field {target} has no place for",
+            )
+            assert done[1][0] == kept
 
 
 _TEXT = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}', ""])
