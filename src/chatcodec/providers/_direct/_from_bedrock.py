@@ -1,21 +1,24 @@
 """The usual Bedrock Converse request, read into the typed request the writers take.
 
 Most Converse requests are ``system`` text blocks, user and assistant turns
-of text, calls (``toolUse``) and their results as one text (``toolResult``),
-``toolSpec`` tools with a tool choice, and an ``inferenceConfig`` of the
-common settings. msgspec decodes that shape straight into the private
-Structs below, in C; they forbid unknown fields, so anything else (a cache
-point, an image, a document, reasoning, a result's error status, guardrails,
-``additionalModelRequestFields``, ``outputConfig``...) fails the decode and
-goes the general way. The turns become the OpenAI Chat messages the general
-path reads them as (:func:`chatcodec.providers.bedrock.decode_request`): each
-system block an instruction, a user turn's results as tool messages before
-its text, an assistant turn's calls with their input written as JSON, one
-text as a string and several as text parts. Then :func:`~._source.shaped`
-checks the conversation as it checks an OpenAI request, the tools are
-checked by :func:`~._source.check_specs`, and every writer serves the result.
-What the general path reads otherwise (a second turn of a role, text after a
-call, an empty block, a result of several blocks) is declined.
+of text, base64 images and PDFs, calls (``toolUse``) and their results as
+one text (``toolResult``), ``toolSpec`` tools with a tool choice, and an
+``inferenceConfig`` of the common settings. msgspec decodes that shape
+straight into the private Structs below, in C; they forbid unknown fields,
+so anything else (a cache point, a video, an image in a result, reasoning,
+a result's error status, ``outputConfig``...) fails the decode and goes the
+general way. A top-level key the general path does not read
+(``additionalModelRequestFields``, ``guardrailConfig``...) is kept and
+reported as it reports one. The turns become the OpenAI Chat messages the
+general path reads them as (:func:`chatcodec.providers.bedrock.decode_request`):
+each system block an instruction, a user turn's results as tool messages
+before its other blocks, an image as its data URL, a PDF as a file with its
+name, an assistant turn's calls with their input written as JSON, one text
+as a string and several as text parts. Then :func:`~._source.shaped` checks
+the conversation as it checks an OpenAI request, the tools are checked by
+:func:`~._source.check_specs`, and every writer serves the result. What the
+general path reads otherwise (a second turn of a role, text after a call,
+an empty block, a result of several blocks) is declined.
 """
 
 from __future__ import annotations
