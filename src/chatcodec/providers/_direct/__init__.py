@@ -35,6 +35,7 @@ from . import (
     _anthropic,
     _bedrock,
     _cohere,
+    _from_bedrock,
     _from_cohere,
     _from_ollama,
     _gemini,
@@ -57,6 +58,7 @@ _READERS: Mapping[str, Reader] = FrozenMap(
         "ollama": _from_ollama.read,
         "cohere": _from_cohere.read,
         "openai-responses": _source_responses.read,
+        "bedrock": _from_bedrock.read,
     }
 )
 _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
@@ -91,6 +93,12 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai-responses", "bedrock"): _bedrock.write,
         ("openai-responses", "ollama"): _ollama.write,
         ("openai-responses", "cohere"): _cohere.write,
+        ("bedrock", "openai"): _openai.write,
+        ("bedrock", "anthropic"): _anthropic.write,
+        ("bedrock", "gemini"): _gemini.write,
+        ("bedrock", "openai-responses"): _responses.write,
+        ("bedrock", "ollama"): _ollama.write,
+        ("bedrock", "cohere"): _cohere.write,
     }
 )
 
