@@ -119,6 +119,16 @@ class TestShape:
         assert same(self.body(), target, None, 64)
 
     @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("effort", ["none", "low", "high"])
+    def test_a_reasoning_effort_is_taken(self, target: str, effort: str) -> None:
+        # Written as each target writes a reasoning setting (Anthropic's thinking, with
+        # rules of its own, the general way), or left out for a model that does not
+        # think (gpt-4o, the body's, for OpenAI Chat).
+        body = self.body(reasoning={"effort": effort})
+        for model in (None, "m"):
+            assert same(body, target, model, 4096) is (target != "anthropic")
+
+    @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
         ("changes", "taken"),
         [
@@ -127,7 +137,7 @@ class TestShape:
             ({"instructions": None}, True),
             ({"include": ["reasoning.encrypted_content"], "store": False}, True),  # reported
             ({"reasoning": {"summary": "auto"}}, True),  # kept as sent: reported
-            ({"reasoning": {"effort": "low"}}, False),  # a setting each target reads
+            ({"reasoning": {"effort": "max"}}, True),  # an effort it does not know: reported
             ({"text": {"format": {"type": "json_object"}}}, True),
             ({"text": {"format": {"type": "text"}, "verbosity": "low"}}, False),
             ({"max_output_tokens": 100, "temperature": 0.5, "stream": True}, True),

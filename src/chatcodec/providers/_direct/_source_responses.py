@@ -26,6 +26,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ..._exchange import Reasoning
 from .._fastpath import carrier, in_wire_order
 from .._wire import MAX_BODY
 from ..openai_responses._common import NAME
@@ -178,13 +179,15 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         messages.append(Message(role="user", content=r.input))
     else:
         _items(r.input, messages)
+    setting: Reasoning | None = None
     reasoning = r.reasoning
     if reasoning is not UNSET:
         if type(reasoning) is dict and reasoning.keys() == {"effort"}:
             effort = reasoning["effort"]
             if type(effort) is str and effort in _EFFORTS:
-                raise Fallback  # a reasoning setting: each target has its own rule for it
-        kept["reasoning"] = reasoning
+                setting = Reasoning(reasoning["effort"])  # a setting, as the general path reads it
+        if setting is None:
+            kept["reasoning"] = reasoning
     images: list[tuple[str, Any]] = []
     arguments, names = _messages(messages, images)
     tools = None if r.tools is UNSET else _tools(r.tools)
@@ -215,6 +218,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         forced,
         kept or None,
         NAME,
+        setting,
     )
 
 
