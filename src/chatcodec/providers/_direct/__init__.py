@@ -33,6 +33,7 @@ from . import (
     _bedrock,
     _cohere,
     _from_cohere,
+    _from_gemini,
     _from_ollama,
     _gemini,
     _ollama,
@@ -53,6 +54,7 @@ _READERS: Mapping[str, Reader] = FrozenMap(
         "anthropic": _source_anthropic.read,
         "ollama": _from_ollama.read,
         "cohere": _from_cohere.read,
+        "gemini": _from_gemini.read,
         "openai-responses": _source_responses.read,
     }
 )
@@ -81,6 +83,12 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("cohere", "openai-responses"): _responses.write,
         ("cohere", "bedrock"): _bedrock.write,
         ("cohere", "ollama"): _ollama.write,
+        ("gemini", "openai"): _openai.write,
+        ("gemini", "anthropic"): _anthropic.write,
+        ("gemini", "openai-responses"): _responses.write,
+        ("gemini", "bedrock"): _bedrock.write,
+        ("gemini", "ollama"): _ollama.write,
+        ("gemini", "cohere"): _cohere.write,
         ("openai-responses", "openai"): _openai.write,
         ("openai-responses", "anthropic"): _anthropic.write,
         ("openai-responses", "gemini"): _gemini.write,

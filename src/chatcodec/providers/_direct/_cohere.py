@@ -22,7 +22,7 @@ from ..._loss import Loss
 from .._models import foreign_model
 from .._wire import encode_body
 from ..cohere._common import data_url
-from ._source import NOT_JSON, Fallback, Message, Read, Tools, kept_losses, once
+from ._source import NOT_JSON, Fallback, Message, Read, Tools, kept_losses, once, tool_losses
 
 __all__ = ["write"]
 
@@ -58,6 +58,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.kept is not None:
         losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
+    tool_losses(r, NAME, losses)  # after the messages, each tool's before the strict switch
     if tools is not None:
         out["tools"], strict = tools
         if strict is True:

@@ -1,0 +1,320 @@
+"""The usual Gemini ``generateContent`` request, read into the typed request the writers take.
+
+Most Gemini requests are a few contents of text, the model's function calls
+with their ids and the results that answer them, a system instruction of
+text, function declarations with a JSON schema, a function calling mode and
+a few generation settings. msgspec decodes that shape, spelled in camelCase,
+straight into the private Structs below, in C; anything else (inline data, a
+thought or its signature, a snake_case key, Google's own tools, a Gemini
+schema, a setting the shape does not name) fails the decode and goes the
+general way. The contents are then written as the OpenAI Chat messages they
+stand for, as :func:`chatcodec.providers.gemini.decode_request` reads them
+(each model content one answer, its calls after its text; each content of
+results one tool message per result, the text a ``{"result": ...}`` wraps or
+the response as JSON), so that the OpenAI source's own checks
+(:func:`._source.shaped`, :func:`._source.check_specs`) rule on the
+conversation and the tools, and every writer serves the result. What the
+general path keeps as sent (the safety settings, ``responseModalities``) is
+reported as it reports it; what it reads otherwise (a call without an id,
+whose id it makes up; a result that is an error, or for no call of the turn
+before; a mode of several allowed functions) is declined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from ..._frozen import FrozenMap
+from ._source import (
+    Body,
+    Fallback,
+    FunctionSpec,
+    Message,
+    Part,
+    Read,
+    Tools,
+    ToolSpec,
+    _Call,
+    _choice,
+    _Forced,
+    _Format,
+    _Function,
+    _Named,
+    check_specs,
+    decoded,
+    once,
+    shaped,
+)
+
+__all__ = ["read"]
+
+NAME = "gemini"
+
+
+class _Wire(Struct, forbid_unknown_fields=True, gc=False):
+    pass
+
+
+class _FunctionCall(_Wire):
+    name: str
+    args: dict[str, Any]
+    id: str
+
+
+class _FunctionResponse(_Wire):
+    name: str
+    response: dict[str, Any]
+    id: str
+
+
+class _Part(_Wire, kw_only=True):
+    text: str | UnsetType = UNSET
+    functionCall: _FunctionCall | UnsetType = UNSET  # noqa: N815 (the wire's spelling)
+    functionResponse: _FunctionResponse | UnsetType = UNSET  # noqa: N815
+
+
+class _Content(_Wire):
+    role: Literal["user", "model"]
+    parts: list[_Part]
+
+
+class _Text(_Wire):
+    text: str
+
+
+class _Instruction(_Wire, kw_only=True):
+    role: str | UnsetType = UNSET  # a hint for the way back: no target writes it
+    parts: list[_Text]
+
+
+class _Declarations(_Wire):
+    functionDeclarations: Raw  # noqa: N815 (checked once per array of tools: see _tools)
+
+
+class _Declaration(_Wire, kw_only=True):
+    name: str
+    description: str | None | UnsetType = UNSET
+    parametersJsonSchema: Raw  # noqa: N815
+
+
+class _Calling(_Wire, kw_only=True):
+    mode: Literal["AUTO", "ANY", "NONE", "VALIDATED"]
+    allowedFunctionNames: list[str] | UnsetType = UNSET  # noqa: N815
+
+
+class _ToolConfig(_Wire):
+    functionCallingConfig: _Calling  # noqa: N815
+
+
+class _Generation(_Wire, kw_only=True):
+    maxOutputTokens: int | UnsetType = UNSET  # noqa: N815
+    temperature: int | float | UnsetType = UNSET
+    topP: int | float | UnsetType = UNSET  # noqa: N815
+    stopSequences: list[str] | UnsetType = UNSET  # noqa: N815
+    responseMimeType: Literal["application/json", "text/plain"] | UnsetType = UNSET  # noqa: N815
+    responseModalities: Any = UNSET  # noqa: N815 (kept as sent by the general path: reported)
+
+
+class _Request(_Wire, kw_only=True):
+    contents: list[_Content]
+    systemInstruction: _Instruction | UnsetType = UNSET  # noqa: N815
+    tools: list[_Declarations] | UnsetType = UNSET
+    toolConfig: _ToolConfig | UnsetType = UNSET  # noqa: N815
+    generationConfig: _Generation | UnsetType = UNSET  # noqa: N815
+    model: str | UnsetType = UNSET
+    safetySettings: Any = UNSET  # noqa: N815 (kept as sent by the general path: reported)
+
+
+_decoder = msgspec.json.Decoder(_Request)
+_declarations = msgspec.json.Decoder(list[_Declaration])
+_encode = msgspec.json.Encoder().encode
+_WRAP = "result"  # {"result": text} is how a result's text is sent
+_MODES: Mapping[str, Literal["auto", "required", "none"]] = FrozenMap(
+    {"AUTO": "auto", "VALIDATED": "auto", "ANY": "required", "NONE": "none"}
+)
+_FORMATS: Mapping[str, Literal["text", "json_object"]] = FrozenMap(
+    {"text/plain": "text", "application/json": "json_object"}
+)
+
+
+def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
+    """The typed request, checked to be of the usual shape (see :func:`~._source.read`).
+
+    The model is the caller's, else the body's ``model`` (Gemini names it in
+    the URL, so most bodies have none).
+
+    Raises
+    ------
+    Fallback
+        When the body is not of the usual shape (or not JSON).
+    """
+    r = decoded(_decoder, body)
+    messages: list[Message] = []
+    system = r.systemInstruction
+    if system is not UNSET:
+        if not system.parts or not all(part.text for part in system.parts):
+            raise Fallback  # kept as sent by the general path
+        messages += [Message(role="system", content=part.text) for part in system.parts]
+    _contents(r.contents, messages)
+    typed = Body(messages=messages)
+    typed.model = r.model
+    kept: dict[str, Any] = {}
+    if r.safetySettings is not UNSET:
+        kept["safetySettings"] = r.safetySettings
+    config = r.generationConfig
+    if config is not UNSET:
+        _generation(config, typed, kept)
+    read = shaped(typed, kept or None, model, max_tokens, NAME)
+    if r.tools is not UNSET:
+        read.tools = _tools(r.tools)
+    if r.toolConfig is not UNSET:
+        read.choice, read.forced = _choice(_choice_of(r.toolConfig.functionCallingConfig), read.tools)
+    return read
+
+
+def _generation(config: _Generation, typed: Body, kept: dict[str, Any]) -> None:
+    """The settings of ``config`` into ``typed``; what the general path keeps, into ``kept``."""
+    if config.maxOutputTokens is not UNSET:
+        typed.max_tokens = config.maxOutputTokens
+    typed.temperature = config.temperature  # an int stays one, as the general path reads it
+    typed.top_p = config.topP
+    typed.stop = config.stopSequences
+    if config.responseMimeType is not UNSET:
+        typed.response_format = _Format(_FORMATS[config.responseMimeType])
+    if config.responseModalities is not UNSET:
+        kept["generationConfig"] = {"responseModalities": config.responseModalities}
+
+
+def _contents(contents: list[_Content], out: list[Message]) -> None:
+    """Each content as the OpenAI Chat messages the general path reads it as."""
+    results = False  # the content before held only results
+    names: dict[str, str] = {}  # the tool name of each call of the last answer, by id
+    for content in contents:
+        parts = content.parts
+        if not parts:
+            raise Fallback  # refused, or kept as an empty answer, by the general path
+        if content.role == "model":
+            answer = _answer(parts)
+            out.append(answer)
+            names = {}
+            if answer.tool_calls is not UNSET:
+                names = {c.id: c.function.name for c in answer.tool_calls}
+            results = False
+        elif parts[0].functionResponse is not UNSET:
+            if results:
+                raise Fallback  # a second content of results: marked apart by the general path
+            out += [_result(part, names) for part in parts]
+            results = True
+        else:
+            out.append(_user(parts))
+            results = False
+
+
+def _user(parts: list[_Part]) -> Message:
+    texts: list[Part] = []
+    for part in parts:
+        text = part.text
+        if text is UNSET or part.functionCall is not UNSET or part.functionResponse is not UNSET:
+            raise Fallback  # a result after text keeps its place in the general path
+        texts.append(Part(type="text", text=text))  # "" is refused by _source._messages
+    if len(texts) == 1:
+        return Message(role="user", content=texts[0].text)
+    return Message(role="user", content=texts)
+
+
+def _result(part: _Part, names: dict[str, str]) -> Message:
+    """A result, as a tool message; ``names``: the calls it may answer (see _contents)."""
+    result = part.functionResponse
+    if result is UNSET or part.text is not UNSET or part.functionCall is not UNSET:
+        raise Fallback
+    if not result.id or names.pop(result.id, None) != result.name:
+        # Answered by name (the general path makes up its call's id), or for no call
+        # of the answer before, or under another name: the general path keeps its name.
+        raise Fallback
+    response = result.response
+    if len(response) == 1:
+        [(key, value)] = response.items()
+        if key == "error":
+            raise Fallback  # an error flag: not every target has one
+        if key == _WRAP and type(value) is str:
+            if value[:1] == "{" or value[:1].isspace():
+                raise Fallback  # a hint the general path writes for the way back
+            return Message(role="tool", content=value, tool_call_id=result.id)
+    text = _encode(response).decode()
+    return Message(role="tool", content=text, tool_call_id=result.id)
+
+
+def _answer(parts: list[_Part]) -> Message:
+    texts: list[Part] = []
+    calls: list[_Call] = []
+    for part in parts:
+        call = part.functionCall
+        if call is not UNSET:
+            if part.text is not UNSET or part.functionResponse is not UNSET:
+                raise Fallback
+            if not call.id or not call.name:
+                raise Fallback  # an id made up, or an invalid call, by the general path
+            arguments = _encode(call.args).decode()  # the general path's bytes
+            calls.append(_Call(id=call.id, type="function", function=_Function(call.name, arguments)))
+            continue
+        if calls or part.text is UNSET or part.functionResponse is not UNSET:
+            raise Fallback  # text after a call keeps its place in the general path
+        if not part.text:
+            raise Fallback
+        texts.append(Part(type="text", text=part.text))
+    content: Any = texts
+    if len(texts) == 1:
+        content = texts[0].text
+    if not calls:
+        return Message(role="assistant", content=content)
+    return Message(role="assistant", content=content or None, tool_calls=calls)
+
+
+def _choice_of(calling: _Calling) -> str | _Forced:
+    """The function calling mode as the OpenAI source reads a tool choice."""
+    names = calling.allowedFunctionNames
+    if names is UNSET:
+        return _MODES[calling.mode]
+    if calling.mode != "ANY" or len(names) != 1 or not names[0]:
+        raise Fallback  # kept beside the mode by the general path: reported
+    return _Forced("function", _Named(names[0]))
+
+
+# Each array of tools checked, by its bytes, as the OpenAI source keeps its own.
+_TOOLS: dict[bytes, Tools | None] = {}
+
+
+def _tools(groups: list[_Declarations]) -> Tools:
+    key = b"[" + b",".join(bytes(group.functionDeclarations) for group in groups) + b"]"
+    return once(_TOOLS, key, _check_tools, key)
+
+
+def _check_tools(key: bytes) -> Tools | None:
+    """The declarations as the OpenAI source reads its tools, if every one is usual; else None.
+
+    ``key`` is the groups' declarations as sent, in one array: the general path
+    reads the groups' declarations as one list of tools.
+    """
+    try:
+        groups = msgspec.json.decode(key, type=list[Raw])
+        listed = [_declarations.decode(group) for group in groups]
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    if not all(listed):
+        return None  # no declarations: kept as a tool of Gemini's own
+    declarations = [d for group in listed for d in group]
+    specs: list[ToolSpec] = []
+    extras: list[tuple[int, dict[str, Any]]] = []
+    for k, d in enumerate(declarations):
+        description = d.description
+        if description is None or description == "":
+            # Canonically absent, kept in the tool's extras for the way back: reported.
+            extras.append((k, {NAME: {"description": description}}))
+            description = UNSET
+        spec = FunctionSpec(name=d.name, description=description, parameters=d.parametersJsonSchema)
+        specs.append(ToolSpec(type="function", function=spec))
+    return check_specs(key, specs, tuple(extras))
