@@ -3507,6 +3507,7 @@ NAMES = frozenset(
         "signature",
         "signature_delta",
         "signed_principal",
+        "signing",
         "signing_secret",
         "signing_secret_hint",
         "silenceDurationMs",

@@ -7,11 +7,11 @@ target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
 Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). The usual Anthropic,
-Responses API, Ollama and Cohere requests are read into the same typed form
-(see :mod:`._source_anthropic`, :mod:`._source_responses`,
-:mod:`._from_ollama`, :mod:`._from_cohere`) and go to each of those but their
-own family, and to OpenAI Chat (:mod:`._openai`, a writer that takes any
-source's typed form). Each gives the same bytes and the same losses as that
+Responses API, Ollama, Cohere and Gemini requests are read into the same
+typed form (see :mod:`._source_anthropic`, :mod:`._source_responses`,
+:mod:`._from_ollama`, :mod:`._from_cohere`, :mod:`._from_gemini`) and go to
+each of those but their own family, and to OpenAI Chat (:mod:`._openai`, a
+writer that takes any source's typed form). Each gives the same bytes and the same losses as that
 general path, for a request whose preflight finds nothing. Anything else (a
 key or part they do not know, a value the general path keeps or reports, a
 problem the preflight would find) makes them decline, and ``convert`` takes
@@ -83,12 +83,12 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("cohere", "openai-responses"): _responses.write,
         ("cohere", "bedrock"): _bedrock.write,
         ("cohere", "ollama"): _ollama.write,
-        ("gemini", "openai"): _openai.write,
-        ("gemini", "anthropic"): _anthropic.write,
-        ("gemini", "openai-responses"): _responses.write,
-        ("gemini", "bedrock"): _bedrock.write,
-        ("gemini", "ollama"): _ollama.write,
-        ("gemini", "cohere"): _cohere.write,
+        ("gemini", "openai"): _from_gemini.signing(_openai.write, "openai"),
+        ("gemini", "anthropic"): _from_gemini.signing(_anthropic.write, "anthropic"),
+        ("gemini", "openai-responses"): _from_gemini.signing(_responses.write, "openai-responses"),
+        ("gemini", "bedrock"): _from_gemini.signing(_bedrock.write, "bedrock"),
+        ("gemini", "ollama"): _from_gemini.signing(_ollama.write, "ollama"),
+        ("gemini", "cohere"): _from_gemini.signing(_cohere.write, "cohere"),
         ("openai-responses", "openai"): _openai.write,
         ("openai-responses", "anthropic"): _anthropic.write,
         ("openai-responses", "gemini"): _gemini.write,

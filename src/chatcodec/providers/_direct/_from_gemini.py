@@ -22,13 +22,16 @@ before; a mode of several allowed functions) is declined.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
+from ..._loss import Loss
+from .._wire import Encoding
+from ..openai._encode_assistant import _GEMINI_ONLY as GEMINI_ONLY
 from ._source import (
     Body,
     Fallback,
@@ -50,7 +53,9 @@ from ._source import (
     shaped,
 )
 
-__all__ = ["read"]
+__all__ = ["read", "signing"]
+
+Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 
 NAME = "gemini"
 
@@ -72,9 +77,14 @@ class _FunctionResponse(_Wire):
 
 
 class _Part(_Wire, kw_only=True):
+    # Gemini takes either spelling of a key: the general path reads both alike.
     text: str | UnsetType = UNSET
     functionCall: _FunctionCall | UnsetType = UNSET  # noqa: N815 (the wire's spelling)
+    function_call: _FunctionCall | UnsetType = UNSET
     functionResponse: _FunctionResponse | UnsetType = UNSET  # noqa: N815
+    function_response: _FunctionResponse | UnsetType = UNSET
+    thoughtSignature: str | UnsetType = UNSET  # noqa: N815
+    thought_signature: str | UnsetType = UNSET
 
 
 class _Content(_Wire):
@@ -97,8 +107,9 @@ class _Declarations(_Wire):
 
 class _Declaration(_Wire, kw_only=True):
     name: str
-    description: str | None | UnsetType = UNSET
-    parametersJsonSchema: Raw  # noqa: N815
+    description: str | UnsetType | None = UNSET
+    parametersJsonSchema: Raw | UnsetType = UNSET  # noqa: N815
+    parameters_json_schema: Raw | UnsetType = UNSET  # the same, as Gemini also spells it
 
 
 class _Calling(_Wire, kw_only=True):
@@ -159,7 +170,8 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         if not system.parts or not all(part.text for part in system.parts):
             raise Fallback  # kept as sent by the general path
         messages += [Message(role="system", content=part.text) for part in system.parts]
-    _contents(r.contents, messages)
+    signed: list[tuple[str, str, str]] = []
+    _contents(r.contents, messages, signed)
     typed = Body(messages=messages)
     typed.model = r.model
     kept: dict[str, Any] = {}
@@ -169,10 +181,13 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if config is not UNSET:
         _generation(config, typed, kept)
     read = shaped(typed, kept or None, model, max_tokens, NAME)
+    read.signed = tuple(signed)
     if r.tools is not UNSET:
         read.tools = _tools(r.tools)
     if r.toolConfig is not UNSET:
-        read.choice, read.forced = _choice(_choice_of(r.toolConfig.functionCallingConfig), read.tools)
+        read.choice, read.forced = _choice(
+            _choice_of(r.toolConfig.functionCallingConfig), read.tools
+        )
     return read
 
 
@@ -189,8 +204,13 @@ def _generation(config: _Generation, typed: Body, kept: dict[str, Any]) -> None:
         kept["generationConfig"] = {"responseModalities": config.responseModalities}
 
 
-def _contents(contents: list[_Content], out: list[Message]) -> None:
-    """Each content as the OpenAI Chat messages the general path reads it as."""
+def _contents(
+    contents: list[_Content], out: list[Message], signed: list[tuple[str, str, str]]
+) -> None:
+    """Each content as the OpenAI Chat messages the general path reads it as.
+
+    ``signed``: each call's thought signature, as :attr:`~._source.Read.signed` holds them.
+    """
     results = False  # the content before held only results
     names: dict[str, str] = {}  # the tool name of each call of the last answer, by id
     for content in contents:
@@ -198,13 +218,13 @@ def _contents(contents: list[_Content], out: list[Message]) -> None:
         if not parts:
             raise Fallback  # refused, or kept as an empty answer, by the general path
         if content.role == "model":
-            answer = _answer(parts)
+            answer = _answer(parts, len(out), signed)
             out.append(answer)
             names = {}
             if answer.tool_calls is not UNSET:
                 names = {c.id: c.function.name for c in answer.tool_calls}
             results = False
-        elif parts[0].functionResponse is not UNSET:
+        elif _response(parts[0]) is not UNSET:
             if results:
                 raise Fallback  # a second content of results: marked apart by the general path
             out += [_result(part, names) for part in parts]
@@ -218,8 +238,10 @@ def _user(parts: list[_Part]) -> Message:
     texts: list[Part] = []
     for part in parts:
         text = part.text
-        if text is UNSET or part.functionCall is not UNSET or part.functionResponse is not UNSET:
+        if text is UNSET or _call(part) is not UNSET or _response(part) is not UNSET:
             raise Fallback  # a result after text keeps its place in the general path
+        if _signature(part):
+            raise Fallback
         texts.append(Part(type="text", text=text))  # "" is refused by _source._messages
     if len(texts) == 1:
         return Message(role="user", content=texts[0].text)
@@ -228,8 +250,8 @@ def _user(parts: list[_Part]) -> Message:
 
 def _result(part: _Part, names: dict[str, str]) -> Message:
     """A result, as a tool message; ``names``: the calls it may answer (see _contents)."""
-    result = part.functionResponse
-    if result is UNSET or part.text is not UNSET or part.functionCall is not UNSET:
+    result = _response(part)
+    if result is UNSET or part.text is not UNSET or _call(part) is not UNSET or _signature(part):
         raise Fallback
     if not result.id or names.pop(result.id, None) != result.name:
         # Answered by name (the general path makes up its call's id), or for no call
@@ -248,20 +270,25 @@ def _result(part: _Part, names: dict[str, str]) -> Message:
     return Message(role="tool", content=text, tool_call_id=result.id)
 
 
-def _answer(parts: list[_Part]) -> Message:
+def _answer(parts: list[_Part], k: int, signed: list[tuple[str, str, str]]) -> Message:
+    """A model content as an answer, the ``k``-th message; its calls' signatures into ``signed``."""
     texts: list[Part] = []
     calls: list[_Call] = []
     for part in parts:
-        call = part.functionCall
+        call = _call(part)
         if call is not UNSET:
-            if part.text is not UNSET or part.functionResponse is not UNSET:
+            if part.text is not UNSET or _response(part) is not UNSET:
                 raise Fallback
             if not call.id or not call.name:
                 raise Fallback  # an id made up, or an invalid call, by the general path
             arguments = _encode(call.args).decode()  # the general path's bytes
-            calls.append(_Call(id=call.id, type="function", function=_Function(call.name, arguments)))
+            function = _Function(call.name, arguments)
+            signature = _signature(part)
+            if signature is not None:
+                signed.append((f"$.messages[{k}].tool_calls[{len(calls)}]", *signature))
+            calls.append(_Call(id=call.id, type="function", function=function))
             continue
-        if calls or part.text is UNSET or part.functionResponse is not UNSET:
+        if calls or part.text is UNSET or _response(part) is not UNSET or _signature(part):
             raise Fallback  # text after a call keeps its place in the general path
         if not part.text:
             raise Fallback
@@ -315,6 +342,81 @@ def _check_tools(key: bytes) -> Tools | None:
             # Canonically absent, kept in the tool's extras for the way back: reported.
             extras.append((k, {NAME: {"description": description}}))
             description = UNSET
-        spec = FunctionSpec(name=d.name, description=description, parameters=d.parametersJsonSchema)
+        schema = d.parametersJsonSchema
+        if schema is UNSET:
+            schema = d.parameters_json_schema
+        elif d.parameters_json_schema is not UNSET:
+            return None  # the second spelling is kept as sent
+        if schema is UNSET:
+            return None  # no parameters, or Gemini's own schema: read otherwise
+        spec = FunctionSpec(name=d.name, description=description, parameters=schema)
         specs.append(ToolSpec(type="function", function=spec))
     return check_specs(key, specs, tuple(extras))
+
+
+def _call(part: _Part) -> _FunctionCall | UnsetType:
+    """The part's call, in either spelling."""
+    call = part.functionCall
+    if call is UNSET:
+        return part.function_call
+    if part.function_call is not UNSET:
+        raise Fallback  # the second spelling is kept as sent
+    return call
+
+
+def _response(part: _Part) -> _FunctionResponse | UnsetType:
+    """The part's result, in either spelling."""
+    result = part.functionResponse
+    if result is UNSET:
+        return part.function_response
+    if part.function_response is not UNSET:
+        raise Fallback  # the second spelling is kept as sent
+    return result
+
+
+def _signature(part: _Part) -> tuple[str, str] | None:
+    """The part's thought signature and the key it is sent under, or None."""
+    signature = part.thoughtSignature
+    if signature is UNSET:
+        if part.thought_signature is UNSET:
+            return None
+        return "thought_signature", part.thought_signature
+    if part.thought_signature is not UNSET:
+        raise Fallback  # the second spelling is kept as sent
+    return "thoughtSignature", signature
+
+
+def signing(write: Writer, target: str) -> Writer:
+    """``write``, reporting the calls' thought signatures as the general path reports them.
+
+    The general encoder reports a call's extras as it writes the call: after
+    the keys only the source keeps, which every writer reports first, and
+    before the rest. A request whose messages the writer reports on too
+    goes the general way, where the two are told in the messages' order.
+    """
+    openai = target == "openai"
+
+    def write_signed(r: Read) -> tuple[bytes, list[Loss]]:
+        out, losses = write(r)
+        if not r.signed:
+            return out, losses
+        start = 0
+        while start < len(losses) and losses[start].path.startswith(_EXTRAS):
+            start += 1
+        if any(loss.path.startswith(_MESSAGES) for loss in losses):
+            raise Fallback
+        said: list[Loss] = []
+        encoding = Encoding(target, said)
+        for path, key, value in r.signed:
+            if openai:
+                said.append(Loss(f"{path}.extras.{NAME}.{key}", GEMINI_ONLY))
+            else:
+                encoding.own({NAME: {key: value}}, path)
+        losses[start:start] = said
+        return out, losses
+
+    return write_signed
+
+
+_EXTRAS = "$.extras."
+_MESSAGES = "$.messages["

@@ -204,6 +204,9 @@ class Read(Struct, gc=False):
     forced: str | None  # the tool a "tool" choice names
     kept: dict[str, Any] | None  # the keys the source alone keeps, in body order: reported
     source: str = "openai"  # the source's family: the one whose extras ``kept`` are
+    # The thought signatures of the calls, as (path of the call, key as sent, value),
+    # in order: kept in the call's extras by the general path, and reported.
+    signed: tuple[tuple[str, str, str], ...] = ()
 
 
 _decoder = msgspec.json.Decoder(Body)
