@@ -45,8 +45,9 @@ def test_many_recorded_requests_take_the_direct_path(target: str) -> None:
     if not paths:
         pytest.skip(NO_CORPUS)
     taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
-    # Most recorded requests hold media, Google's own tools or an error result.
-    assert len(taken) * 5 > len(paths), (len(taken), len(paths))
+    # Many recorded requests hold media, Google's own tools or a JSON schema;
+    # Cohere's preflight warns of an error result's flag, which it leaves out.
+    assert len(taken) * (5 if target == "cohere" else 3) > len(paths), (len(taken), len(paths))
 
 
 @pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
@@ -99,6 +100,7 @@ def body(**changes: Any) -> bytes:
 
 
 JOINED = "taken, but where the texts are joined"
+FLAGGED = "taken, but where the error flag is warned of"
 
 
 def contents(*turns: Any) -> list[Any]:
@@ -289,13 +291,20 @@ class TestDeclines:
             (
                 CALL,
                 {"functionResponse": {**RESULT["functionResponse"], "response": {"error": "no"}}},
-                False,
+                FLAGGED,
+            ),
+            (
+                CALL,
+                {"functionResponse": {**RESULT["functionResponse"], "response": {"error": " no"}}},
+                False,  # a hint the general path writes for the way back
             ),
             (CALL, {**RESULT, "thoughtSignature": "c2ln"}, False),
         ],
         ids=repr,
     )
-    def test_calls(self, target: str, call: Any, result: Any, taken: bool) -> None:
+    def test_calls(self, target: str, call: Any, result: Any, taken: bool | str) -> None:
+        if taken == FLAGGED:
+            taken = target != "cohere"  # its preflight warns of the flag it leaves out
         turns = [
             BASE["contents"][0],
             {"role": "model", "parts": [{"text": "Let me see."}, call]},

@@ -1,22 +1,26 @@
 """The usual Gemini ``generateContent`` request, read into the typed request the writers take.
 
 Most Gemini requests are a few contents of text, the model's function calls
-with their ids and the results that answer them, a system instruction of
-text, function declarations with a JSON schema, a function calling mode and
-a few generation settings. msgspec decodes that shape, spelled in camelCase,
-straight into the private Structs below, in C; anything else (inline data, a
-thought or its signature, a snake_case key, Google's own tools, a Gemini
-schema, a setting the shape does not name) fails the decode and goes the
-general way. The contents are then written as the OpenAI Chat messages they
-stand for, as :func:`chatcodec.providers.gemini.decode_request` reads them
-(each model content one answer, its calls after its text; each content of
-results one tool message per result, the text a ``{"result": ...}`` wraps or
-the response as JSON), so that the OpenAI source's own checks
-(:func:`._source.shaped`, :func:`._source.check_specs`) rule on the
+with their ids (and thought signatures) and the results that answer them, a
+system instruction of text, function declarations with a JSON schema, a
+function calling mode and a few generation settings. msgspec decodes that
+shape, in either of the spellings Gemini takes for a part's keys, straight
+into the private Structs below, in C; anything else (inline data, a
+thought, a Gemini schema, Google's own tools, a setting the shape does not
+name) fails the decode and goes the general way. The contents are then
+written as the OpenAI Chat messages they stand for, as
+:func:`chatcodec.providers.gemini.decode_request` reads them (each model
+content one answer, its calls after its text; each content of results one
+tool message per result, the text a ``{"result": ...}`` or ``{"error":
+...}`` wraps or the response as JSON), so that the OpenAI source's own
+checks (:func:`._source.shaped`, :func:`._source.check_specs`) rule on the
 conversation and the tools, and every writer serves the result. What the
-general path keeps as sent (the safety settings, ``responseModalities``) is
-reported as it reports it; what it reads otherwise (a call without an id,
-whose id it makes up; a result that is an error, or for no call of the turn
+general path keeps as sent is reported as it reports it: the safety
+settings and ``responseModalities`` by the writers
+(:attr:`~._source.Read.kept`), a call's signature and a result's error
+flag by :func:`holding` (:attr:`~._source.Read.held`), the flag written
+where the target has one. What the general path reads otherwise (a call
+without an id, whose id it makes up; a result for no call of the turn
 before; a mode of several allowed functions) is declined.
 """
 
@@ -31,7 +35,10 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._wire import Encoding
+from ..ollama._encode import NO_ERROR_FLAG as OLLAMA_FLAG
+from ..openai._encode import NO_ERROR_FLAG as OPENAI_FLAG
 from ..openai._encode_assistant import _GEMINI_ONLY as GEMINI_ONLY
+from ..openai_responses._encode_items import NO_ERROR_FLAG as RESPONSES_FLAG
 from ._source import (
     Body,
     Fallback,
@@ -53,7 +60,7 @@ from ._source import (
     shaped,
 )
 
-__all__ = ["read", "signing"]
+__all__ = ["IS_ERROR", "holding", "read"]
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 
@@ -143,7 +150,9 @@ class _Request(_Wire, kw_only=True):
 _decoder = msgspec.json.Decoder(_Request)
 _declarations = msgspec.json.Decoder(list[_Declaration])
 _encode = msgspec.json.Encoder().encode
-_WRAP = "result"  # {"result": text} is how a result's text is sent
+_WRAPS = frozenset(("result", "error"))  # {"result": text} is how a result's text is sent
+IS_ERROR = "is_error"
+"""The key :attr:`~._source.Read.held` names a result's error flag by."""
 _MODES: Mapping[str, Literal["auto", "required", "none"]] = FrozenMap(
     {"AUTO": "auto", "VALIDATED": "auto", "ANY": "required", "NONE": "none"}
 )
@@ -170,8 +179,8 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         if not system.parts or not all(part.text for part in system.parts):
             raise Fallback  # kept as sent by the general path
         messages += [Message(role="system", content=part.text) for part in system.parts]
-    signed: list[tuple[str, str, str]] = []
-    _contents(r.contents, messages, signed)
+    held: list[tuple[str, str, Any]] = []
+    _contents(r.contents, messages, held)
     typed = Body(messages=messages)
     typed.model = r.model
     kept: dict[str, Any] = {}
@@ -181,7 +190,10 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if config is not UNSET:
         _generation(config, typed, kept)
     read = shaped(typed, kept or None, model, max_tokens, NAME)
-    read.signed = tuple(signed)
+    read.held = tuple(held)
+    failed = [value for _, key, value in held if key == IS_ERROR]
+    if failed:
+        read.failed = frozenset(failed)
     if r.tools is not UNSET:
         read.tools = _tools(r.tools)
     if r.toolConfig is not UNSET:
@@ -205,11 +217,11 @@ def _generation(config: _Generation, typed: Body, kept: dict[str, Any]) -> None:
 
 
 def _contents(
-    contents: list[_Content], out: list[Message], signed: list[tuple[str, str, str]]
+    contents: list[_Content], out: list[Message], held: list[tuple[str, str, Any]]
 ) -> None:
     """Each content as the OpenAI Chat messages the general path reads it as.
 
-    ``signed``: each call's thought signature, as :attr:`~._source.Read.signed` holds them.
+    ``held``: what the messages hold that no writer writes (see ``Read.held``).
     """
     results = False  # the content before held only results
     names: dict[str, str] = {}  # the tool name of each call of the last answer, by id
@@ -218,7 +230,7 @@ def _contents(
         if not parts:
             raise Fallback  # refused, or kept as an empty answer, by the general path
         if content.role == "model":
-            answer = _answer(parts, len(out), signed)
+            answer = _answer(parts, len(out), held)
             out.append(answer)
             names = {}
             if answer.tool_calls is not UNSET:
@@ -227,7 +239,8 @@ def _contents(
         elif _response(parts[0]) is not UNSET:
             if results:
                 raise Fallback  # a second content of results: marked apart by the general path
-            out += [_result(part, names) for part in parts]
+            for part in parts:
+                out.append(_result(part, names, len(out), held))
             results = True
         else:
             out.append(_user(parts))
@@ -248,8 +261,10 @@ def _user(parts: list[_Part]) -> Message:
     return Message(role="user", content=texts)
 
 
-def _result(part: _Part, names: dict[str, str]) -> Message:
-    """A result, as a tool message; ``names``: the calls it may answer (see _contents)."""
+def _result(
+    part: _Part, names: dict[str, str], k: int, held: list[tuple[str, str, Any]]
+) -> Message:
+    """A result, as the ``k``-th message; ``names``: the calls it may answer (see _contents)."""
     result = _response(part)
     if result is UNSET or part.text is not UNSET or _call(part) is not UNSET or _signature(part):
         raise Fallback
@@ -260,18 +275,18 @@ def _result(part: _Part, names: dict[str, str]) -> Message:
     response = result.response
     if len(response) == 1:
         [(key, value)] = response.items()
-        if key == "error":
-            raise Fallback  # an error flag: not every target has one
-        if key == _WRAP and type(value) is str:
+        if key in _WRAPS and type(value) is str:
             if value[:1] == "{" or value[:1].isspace():
                 raise Fallback  # a hint the general path writes for the way back
+            if key == "error":
+                held.append((f"$.messages[{k}]", IS_ERROR, result.id))  # the general path's flag
             return Message(role="tool", content=value, tool_call_id=result.id)
     text = _encode(response).decode()
     return Message(role="tool", content=text, tool_call_id=result.id)
 
 
-def _answer(parts: list[_Part], k: int, signed: list[tuple[str, str, str]]) -> Message:
-    """A model content as an answer, the ``k``-th message; its calls' signatures into ``signed``."""
+def _answer(parts: list[_Part], k: int, held: list[tuple[str, str, Any]]) -> Message:
+    """A model content as the ``k``-th message; its calls' signatures into ``held``."""
     texts: list[Part] = []
     calls: list[_Call] = []
     for part in parts:
@@ -285,7 +300,7 @@ def _answer(parts: list[_Part], k: int, signed: list[tuple[str, str, str]]) -> M
             function = _Function(call.name, arguments)
             signature = _signature(part)
             if signature is not None:
-                signed.append((f"$.messages[{k}].tool_calls[{len(calls)}]", *signature))
+                held.append((f"$.messages[{k}].tool_calls[{len(calls)}]", *signature))
             calls.append(_Call(id=call.id, type="function", function=function))
             continue
         if calls or part.text is UNSET or _response(part) is not UNSET or _signature(part):
@@ -386,19 +401,23 @@ def _signature(part: _Part) -> tuple[str, str] | None:
     return "thoughtSignature", signature
 
 
-def signing(write: Writer, target: str) -> Writer:
-    """``write``, reporting the calls' thought signatures as the general path reports them.
+def holding(write: Writer, target: str) -> Writer:
+    """``write``, reporting what the messages hold as the general path reports it.
 
-    The general encoder reports a call's extras as it writes the call: after
-    the keys only the source keeps, which every writer reports first, and
-    before the rest. A request whose messages the writer reports on too
-    goes the general way, where the two are told in the messages' order.
+    The general encoder reports a call's extras as it writes the call, and a
+    result's error flag as it writes the result: after the keys only the
+    source keeps, which every writer reports first, and before the rest. A
+    request whose messages the writer reports on too goes the general way,
+    where the two are told in the messages' order; so does an error flag
+    for a target that carries it (Anthropic, Bedrock) or warns of it
+    (Cohere's preflight).
     """
+    flag = _ERROR_FLAGS.get(target)
     openai = target == "openai"
 
-    def write_signed(r: Read) -> tuple[bytes, list[Loss]]:
+    def write_held(r: Read) -> tuple[bytes, list[Loss]]:
         out, losses = write(r)
-        if not r.signed:
+        if not r.held:
             return out, losses
         start = 0
         while start < len(losses) and losses[start].path.startswith(_EXTRAS):
@@ -407,16 +426,27 @@ def signing(write: Writer, target: str) -> Writer:
             raise Fallback
         said: list[Loss] = []
         encoding = Encoding(target, said)
-        for path, key, value in r.signed:
-            if openai:
+        for path, key, value in r.held:
+            if key == IS_ERROR:
+                if flag is None:
+                    if target in _FLAGGED:
+                        continue  # written by the writer (see Read.failed)
+                    raise Fallback
+                said.append(Loss(f"{path}.{IS_ERROR}", flag))
+            elif openai:
                 said.append(Loss(f"{path}.extras.{NAME}.{key}", GEMINI_ONLY))
             else:
                 encoding.own({NAME: {key: value}}, path)
         losses[start:start] = said
         return out, losses
 
-    return write_signed
+    return write_held
 
 
+_FLAGGED = frozenset(("anthropic", "bedrock"))  # the targets that write a result's error flag
+# What each target that has no error flag for a result says of one.
+_ERROR_FLAGS: Mapping[str, str] = FrozenMap(
+    {"openai": OPENAI_FLAG, "openai-responses": RESPONSES_FLAG, "ollama": OLLAMA_FLAG}
+)
 _EXTRAS = "$.extras."
 _MESSAGES = "$.messages["
