@@ -99,8 +99,13 @@ def body(**changes: Any) -> bytes:
     return json.dumps({key: value for key, value in values.items() if value is not None}).encode()
 
 
-JOINED = "taken, but where the texts are joined"
-FLAGGED = "taken, but where the error flag is warned of"
+# Taken by the targets named: Ollama joins the texts of a message and says so
+# among the signatures of the calls before (the general path tells the two in
+# order); Cohere's preflight warns of an error flag it leaves out; OpenAI Chat,
+# Ollama and Cohere leave a PDF out, or write it in a form of their own.
+JOINED = frozenset(TARGETS) - {"ollama"}
+FLAGGED = frozenset(TARGETS) - {"cohere"}
+PDF = frozenset(("anthropic", "openai-responses", "bedrock"))
 
 
 def contents(*turns: Any) -> list[Any]:
@@ -237,24 +242,31 @@ class TestDeclines:
                 ],
                 JOINED,
             ),
-            (
-                [
-                    {"role": "model", "parts": [{"text": "A"}]},
-                    {
-                        "role": "user",
-                        "parts": [{"inlineData": {"mimeType": "image/png", "data": "iVBO"}}],
-                    },
-                ],
-                False,
-            ),
+            *[
+                (
+                    [
+                        {"role": "model", "parts": [{"text": "A"}]},
+                        {"role": "user", "parts": [{"text": "What is this?"}, media]},
+                    ],
+                    taken,
+                )
+                for media, taken in [  # taken by every target, or those named
+                    ({"inlineData": {"mimeType": "image/png", "data": "iVBORw=="}}, True),
+                    ({"inline_data": {"mime_type": "image/png", "data": "iVBORw=="}}, True),
+                    ({"inlineData": {"mimeType": "image/jpeg", "data": "_9j_4A"}}, True),
+                    ({"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0x"}}, PDF),
+                    ({"inlineData": {"mimeType": "audio/mpeg", "data": "SUQz"}}, False),
+                    ({"inlineData": {"mimeType": "image/png", "data": "iVBO\\nRw=="}}, False),
+                    ({"inlineData": {"mimeType": "image/png", "data": "iVBO"}, "text": "A"}, False),
+                    ({"fileData": {"mimeType": "image/png", "fileUri": "gs://b/a.png"}}, False),
+                ]
+            ],
         ],
         ids=repr,
     )
-    def test_turns(self, target: str, turns: list[Any], taken: bool | str) -> None:
-        if taken == JOINED:
-            # Ollama joins the texts and says so, among the signatures of the calls
-            # before: the two are told in order by the general path.
-            taken = target != "ollama"
+    def test_turns(self, target: str, turns: list[Any], taken: bool | frozenset[str]) -> None:
+        if isinstance(taken, frozenset):
+            taken = target in taken
         assert same(body(contents=contents(*turns)), target, "m", 64) is taken
 
     @pytest.mark.parametrize("target", TARGETS)
@@ -302,9 +314,9 @@ class TestDeclines:
         ],
         ids=repr,
     )
-    def test_calls(self, target: str, call: Any, result: Any, taken: bool | str) -> None:
-        if taken == FLAGGED:
-            taken = target != "cohere"  # its preflight warns of the flag it leaves out
+    def test_calls(self, target: str, call: Any, result: Any, taken: bool | frozenset[str]) -> None:
+        if isinstance(taken, frozenset):
+            taken = target in taken
         turns = [
             BASE["contents"][0],
             {"role": "model", "parts": [{"text": "Let me see."}, call]},
@@ -330,6 +342,17 @@ class TestDeclines:
 _TEXT = st.sampled_from(["Hi", "Ünïcode ✓", "line\nbreak", '{"json": "text"}', "", " "])
 _RESPONSES: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [{"temp": 21}, {"result": "ok"}, {"result": "{}"}, {"error": "no"}, {}, {"result": 1}]
+)
+
+
+_MEDIA: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [
+        {"mimeType": "image/png", "data": "iVBORw=="},
+        {"mimeType": "image/jpeg", "data": "_9j_4A"},
+        {"mimeType": "image/gif", "data": "R0lG"},
+        {"mimeType": "application/pdf", "data": "JVBERi0x"},
+        {"mimeType": "audio/mpeg", "data": "SUQz"},
+    ]
 )
 
 
@@ -364,6 +387,8 @@ def requests(draw: st.DrawFn) -> bytes:
                 pending.append(f"c{i}{j}")
         else:
             pending = []
+            if draw(st.booleans()):
+                parts.append({"inlineData": draw(_MEDIA)})
         turns.append({"role": role, "parts": parts})
     values: dict[str, Any] = {"contents": turns}
     if draw(st.booleans()):

@@ -1,13 +1,14 @@
 """The usual Gemini ``generateContent`` request, read into the typed request the writers take.
 
-Most Gemini requests are a few contents of text, the model's function calls
-with their ids (and thought signatures) and the results that answer them, a
-system instruction of text, function declarations with a JSON schema, a
-function calling mode and a few generation settings. msgspec decodes that
-shape, in either of the spellings Gemini takes for a part's keys, straight
-into the private Structs below, in C; anything else (inline data, a
-thought, a Gemini schema, Google's own tools, a setting the shape does not
-name) fails the decode and goes the general way. The contents are then
+Most Gemini requests are a few contents of text and inline images or PDFs,
+the model's function calls with their ids (and thought signatures) and the
+results that answer them, a system instruction of text, function
+declarations with a JSON schema, a function calling mode and a few
+generation settings. msgspec decodes that shape, in either of the spellings
+Gemini takes for a part's keys, straight into the private Structs below, in
+C; anything else (a file by URI, audio, a thought, a result with parts, a
+Gemini schema, Google's own tools, a setting the shape does not name) fails
+the decode or is declined, and goes the general way. The contents are then
 written as the OpenAI Chat messages they stand for, as
 :func:`chatcodec.providers.gemini.decode_request` reads them (each model
 content one answer, its calls after its text; each content of results one
@@ -34,12 +35,14 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from .._wire import Encoding
+from .._wire import Encoding, base64_form, to_standard_base64
+from ..anthropic._encode_parts import IMAGE_TYPES
 from ..ollama._encode import NO_ERROR_FLAG as OLLAMA_FLAG
 from ..openai._encode import NO_ERROR_FLAG as OPENAI_FLAG
 from ..openai._encode_assistant import _GEMINI_ONLY as GEMINI_ONLY
 from ..openai_responses._encode_items import NO_ERROR_FLAG as RESPONSES_FLAG
 from ._source import (
+    _URL,
     Body,
     Fallback,
     FunctionSpec,
@@ -50,6 +53,7 @@ from ._source import (
     ToolSpec,
     _Call,
     _choice,
+    _File,
     _Forced,
     _Format,
     _Function,
@@ -92,6 +96,14 @@ class _Part(_Wire, kw_only=True):
     function_response: _FunctionResponse | UnsetType = UNSET
     thoughtSignature: str | UnsetType = UNSET  # noqa: N815
     thought_signature: str | UnsetType = UNSET
+    inlineData: _Inline | UnsetType = UNSET  # noqa: N815
+    inline_data: _Inline | UnsetType = UNSET
+
+
+class _Inline(_Wire, kw_only=True):
+    mimeType: str | UnsetType = UNSET  # noqa: N815
+    mime_type: str | UnsetType = UNSET
+    data: Raw  # base64 of megabytes: copied as sent, not read (see _media)
 
 
 class _Content(_Wire):
@@ -148,6 +160,8 @@ class _Request(_Wire, kw_only=True):
 
 
 _decoder = msgspec.json.Decoder(_Request)
+_DATA = b'"data:'
+_BASE64 = b";base64,"
 _declarations = msgspec.json.Decoder(list[_Declaration])
 _encode = msgspec.json.Encoder().encode
 _WRAPS = frozenset(("result", "error"))  # {"result": text} is how a result's text is sent
@@ -248,17 +262,54 @@ def _contents(
 
 
 def _user(parts: list[_Part]) -> Message:
-    texts: list[Part] = []
+    """A user content of text and inline images or PDFs, as one user message."""
+    out: list[Part] = []
     for part in parts:
+        if _call(part) is not UNSET or _response(part) is not UNSET or _signature(part):
+            raise Fallback  # a result after the user's parts keeps its place in the general path
+        inline = _inline(part)
         text = part.text
-        if text is UNSET or _call(part) is not UNSET or _response(part) is not UNSET:
-            raise Fallback  # a result after text keeps its place in the general path
-        if _signature(part):
+        if inline is not UNSET:
+            if text is not UNSET:
+                raise Fallback  # kept whole by the general path
+            out.append(_media(inline))
+        elif text is UNSET:
             raise Fallback
-        texts.append(Part(type="text", text=text))  # "" is refused by _source._messages
-    if len(texts) == 1:
-        return Message(role="user", content=texts[0].text)
-    return Message(role="user", content=texts)
+        else:
+            out.append(Part(type="text", text=text))  # "" is refused by _source._messages
+    if len(out) == 1 and out[0].type == "text":
+        return Message(role="user", content=out[0].text)
+    return Message(role="user", content=out)
+
+
+_PDF = "application/pdf"
+
+
+def _media(inline: _Inline) -> Part:
+    """An inline image or PDF as the OpenAI source's part of its data URL.
+
+    The data is copied as sent (see :func:`._source.image`), or in the
+    standard padded alphabet when it is sent in another (URL-safe, unpadded),
+    as the general path reads it. One with an escape goes the general way,
+    as does another type.
+    """
+    mime = inline.mimeType
+    if mime is UNSET:
+        mime = inline.mime_type
+    elif inline.mime_type is not UNSET:
+        raise Fallback  # the second spelling is kept as sent
+    if mime is UNSET or not (mime in IMAGE_TYPES or mime == _PDF):
+        raise Fallback  # audio, video, another file: read otherwise
+    data = bytes(inline.data)
+    if data[:1] != b'"' or b"\\" in data or not data.isascii():
+        raise Fallback
+    text = data[1:-1].decode()
+    if base64_form(text) is not None:
+        data = b'"' + to_standard_base64(text).encode() + b'"'
+    url = Raw(b"".join((_DATA, mime.encode(), _BASE64, memoryview(data)[1:])))
+    if mime == _PDF:
+        return Part(type="file", file=_File(file_data=url))
+    return Part(type="image_url", image_url=_URL(url))
 
 
 def _result(
@@ -387,6 +438,16 @@ def _response(part: _Part) -> _FunctionResponse | UnsetType:
     if part.function_response is not UNSET:
         raise Fallback  # the second spelling is kept as sent
     return result
+
+
+def _inline(part: _Part) -> _Inline | UnsetType:
+    """The part's inline data, in either spelling."""
+    inline = part.inlineData
+    if inline is UNSET:
+        return part.inline_data
+    if part.inline_data is not UNSET:
+        raise Fallback  # the second spelling is kept as sent
+    return inline
 
 
 def _signature(part: _Part) -> tuple[str, str] | None:
