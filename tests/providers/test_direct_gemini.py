@@ -108,6 +108,29 @@ FLAGGED = frozenset(TARGETS) - {"cohere"}
 PDF = frozenset(("anthropic", "openai-responses", "bedrock"))
 
 
+# A declaration's parameters, and whether the direct path takes them.
+SCHEMAS: list[tuple[dict[str, Any], bool]] = [
+    (
+        {"parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}},
+        True,
+    ),
+    ({"parameters": {"type": 6, "properties": {"a": {"type": 1}}}}, True),
+    ({"parameters": {"type": "OBJECT", "properties": {"a": {"type": 1}}}}, False),
+    (
+        {"parameters": {"type": "OBJECT", "properties": {"a": {"type": "string"}}}},
+        False,
+    ),
+    ({"parameters": {"type": "STRING"}}, False),
+    ({"parameters": {"type": "OBJECT"}, **WEATHER}, False),  # both: one kept
+    ({}, False),  # no parameters
+]
+
+
+def declared(schemas: dict[str, Any]) -> dict[str, Any]:
+    """A declaration of the weather tool with ``schemas`` as its parameters."""
+    return {"name": "get_weather", **schemas}
+
+
 def contents(*turns: Any) -> list[Any]:
     """The conversation of BASE up to its result, then ``turns``."""
     return [*BASE["contents"][:3], *turns]
@@ -207,18 +230,10 @@ class TestDeclines:
                 },
                 True,
             ),
-            (
-                {
-                    "tools": [
-                        {
-                            "functionDeclarations": [
-                                {"name": "get_weather", "parameters": {"type": "OBJECT"}}
-                            ]
-                        }
-                    ]
-                },
-                False,  # Gemini's own schema
-            ),
+            *[
+                ({"tools": [{"functionDeclarations": [declared(schemas)]}]}, taken)
+                for schemas, taken in SCHEMAS
+            ],
         ],
         ids=repr,
     )

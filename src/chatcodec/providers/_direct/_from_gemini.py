@@ -33,10 +33,12 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ..._errors import DepthError
 from ..._frozen import FrozenMap
 from ..._loss import Loss
 from .._wire import Encoding, base64_form, to_standard_base64
 from ..anthropic._encode_parts import IMAGE_TYPES
+from ..gemini._common import from_gemini_schema
 from ..ollama._encode import NO_ERROR_FLAG as OLLAMA_FLAG
 from ..openai._encode import NO_ERROR_FLAG as OPENAI_FLAG
 from ..openai._encode_assistant import _GEMINI_ONLY as GEMINI_ONLY
@@ -129,6 +131,7 @@ class _Declaration(_Wire, kw_only=True):
     description: str | UnsetType | None = UNSET
     parametersJsonSchema: Raw | UnsetType = UNSET  # noqa: N815
     parameters_json_schema: Raw | UnsetType = UNSET  # the same, as Gemini also spells it
+    parameters: dict[str, Any] | UnsetType = UNSET  # Gemini's own schema (see _schema)
 
 
 class _Calling(_Wire, kw_only=True):
@@ -408,13 +411,9 @@ def _check_tools(key: bytes) -> Tools | None:
             # Canonically absent, kept in the tool's extras for the way back: reported.
             extras.append((k, {NAME: {"description": description}}))
             description = UNSET
-        schema = d.parametersJsonSchema
-        if schema is UNSET:
-            schema = d.parameters_json_schema
-        elif d.parameters_json_schema is not UNSET:
-            return None  # the second spelling is kept as sent
-        if schema is UNSET:
-            return None  # no parameters, or Gemini's own schema: read otherwise
+        schema = _schema(d)
+        if schema is None:
+            return None
         spec = FunctionSpec(name=d.name, description=description, parameters=schema)
         specs.append(ToolSpec(type="function", function=spec))
     return check_specs(key, specs, tuple(extras))
@@ -511,3 +510,28 @@ _ERROR_FLAGS: Mapping[str, str] = FrozenMap(
 )
 _EXTRAS = "$.extras."
 _MESSAGES = "$.messages["
+
+
+def _schema(d: _Declaration) -> Raw | None:
+    """The declaration's parameters as a JSON schema, as the general path reads them; or None.
+
+    None when it has none, or both or a schema of Gemini's own the general
+    path keeps beside them, or one it cannot read.
+    """
+    schema = d.parametersJsonSchema
+    if schema is UNSET:
+        schema = d.parameters_json_schema
+    elif d.parameters_json_schema is not UNSET:
+        return None  # the second spelling is kept as sent
+    own = d.parameters
+    if schema is not UNSET:
+        return schema if own is UNSET else None
+    if own is UNSET:
+        return None
+    try:
+        converted = from_gemini_schema(own)
+    except DepthError:
+        return None
+    if converted is None or converted[0].get("type") != "object":
+        return None
+    return Raw(_encode(converted[0]))
