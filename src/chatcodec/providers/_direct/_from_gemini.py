@@ -102,9 +102,14 @@ class _Part(_Wire, kw_only=True):
     inline_data: _Inline | UnsetType = UNSET
 
 
+# The types taken (the images every target takes, and PDFs), named in the type so
+# that audio or video of megabytes stops the decode where its type is read.
+_Media = Literal["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf"]
+
+
 class _Inline(_Wire, kw_only=True):
-    mimeType: str | UnsetType = UNSET  # noqa: N815
-    mime_type: str | UnsetType = UNSET
+    mimeType: _Media | UnsetType = UNSET  # noqa: N815
+    mime_type: _Media | UnsetType = UNSET
     data: Raw  # base64 of megabytes: copied as sent, not read (see _media)
 
 
@@ -302,7 +307,7 @@ def _media(inline: _Inline) -> Part:
     elif inline.mime_type is not UNSET:
         raise Fallback  # the second spelling is kept as sent
     if mime is UNSET or not (mime in IMAGE_TYPES or mime == _PDF):
-        raise Fallback  # audio, video, another file: read otherwise
+        raise Fallback  # no type, or one the targets read otherwise
     data = bytes(inline.data)
     if data[:1] != b'"' or b"\\" in data or not data.isascii():
         raise Fallback
