@@ -89,6 +89,17 @@ class _FunctionResponse(_Wire):
     id: str
 
 
+# The types taken (the images every target takes, and PDFs), named in the type so
+# that audio or video of megabytes stops the decode where its type is read.
+_Media = Literal["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf"]
+
+
+class _Inline(_Wire, kw_only=True):
+    mimeType: _Media | UnsetType = UNSET  # noqa: N815
+    mime_type: _Media | UnsetType = UNSET
+    data: Raw  # base64 of megabytes: copied as sent, not read (see _media)
+
+
 class _Part(_Wire, kw_only=True):
     # Gemini takes either spelling of a key: the general path reads both alike.
     text: str | UnsetType = UNSET
@@ -100,17 +111,6 @@ class _Part(_Wire, kw_only=True):
     thought_signature: str | UnsetType = UNSET
     inlineData: _Inline | UnsetType = UNSET  # noqa: N815
     inline_data: _Inline | UnsetType = UNSET
-
-
-# The types taken (the images every target takes, and PDFs), named in the type so
-# that audio or video of megabytes stops the decode where its type is read.
-_Media = Literal["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf"]
-
-
-class _Inline(_Wire, kw_only=True):
-    mimeType: _Media | UnsetType = UNSET  # noqa: N815
-    mime_type: _Media | UnsetType = UNSET
-    data: Raw  # base64 of megabytes: copied as sent, not read (see _media)
 
 
 class _Content(_Wire):
