@@ -107,6 +107,7 @@ CACHES = {
     "chatcodec.providers._direct._bedrock._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._cohere._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._from_bedrock._TOOLS": "a tool array checked once; bounded",
+    "chatcodec.providers._direct._from_gemini._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._direct._gemini._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._ollama._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._openai._WRITTEN": "a tool array written once; bounded",

@@ -7,14 +7,15 @@ target's body straight from msgspec's typed decode of the source, one module
 per target: Anthropic (:mod:`._anthropic`), Gemini (:mod:`._gemini`), the
 Responses API (:mod:`._responses`), Bedrock Converse (:mod:`._bedrock`),
 Ollama (:mod:`._ollama`) and Cohere (:mod:`._cohere`). The usual Anthropic,
-Responses API, Ollama and Cohere requests are read into the same typed form
-(see :mod:`._source_anthropic`, :mod:`._source_responses`,
-:mod:`._from_ollama`, :mod:`._from_cohere`) and go to each of those but their
-own family, and to OpenAI Chat (:mod:`._openai`, a writer that takes any
-source's typed form). Each gives the same bytes and the same losses as that
-general path, for a request whose preflight finds nothing; a reasoning
-setting is left out first for a model that does not think, as the general
-path leaves it out (see :mod:`.._model_fit`). Anything else (a
+Responses API, Ollama, Cohere, Gemini and Bedrock requests are read into
+the same typed form (see :mod:`._source_anthropic`, :mod:`._source_responses`,
+:mod:`._from_ollama`, :mod:`._from_cohere`, :mod:`._from_gemini`,
+:mod:`._from_bedrock`) and go to each of those but their own family, and to
+OpenAI Chat (:mod:`._openai`, a writer that takes any source's typed form).
+Each gives the same bytes and the same losses as that general path, for a
+request whose preflight finds nothing; a reasoning setting is left out first
+for a model that does not think, as the general path leaves it out (see
+:mod:`.._model_fit`). Anything else (a
 key or part they do not know, a value the general path keeps or reports, a
 problem the preflight would find) makes them decline, and ``convert`` takes
 the general path. Tests prove both paths equal on every
@@ -37,6 +38,7 @@ from . import (
     _cohere,
     _from_bedrock,
     _from_cohere,
+    _from_gemini,
     _from_ollama,
     _gemini,
     _ollama,
@@ -57,6 +59,7 @@ _READERS: Mapping[str, Reader] = FrozenMap(
         "anthropic": _source_anthropic.read,
         "ollama": _from_ollama.read,
         "cohere": _from_cohere.read,
+        "gemini": _from_gemini.read,
         "openai-responses": _source_responses.read,
         "bedrock": _from_bedrock.read,
     }
@@ -87,6 +90,12 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("cohere", "openai-responses"): _responses.write,
         ("cohere", "bedrock"): _bedrock.write,
         ("cohere", "ollama"): _ollama.write,
+        ("gemini", "openai"): _from_gemini.holding(_openai.write, "openai"),
+        ("gemini", "anthropic"): _from_gemini.holding(_anthropic.write, "anthropic"),
+        ("gemini", "openai-responses"): _from_gemini.holding(_responses.write, "openai-responses"),
+        ("gemini", "bedrock"): _from_gemini.holding(_bedrock.write, "bedrock"),
+        ("gemini", "ollama"): _from_gemini.holding(_ollama.write, "ollama"),
+        ("gemini", "cohere"): _from_gemini.holding(_cohere.write, "cohere"),
         ("openai-responses", "openai"): _openai.write,
         ("openai-responses", "anthropic"): _anthropic.write,
         ("openai-responses", "gemini"): _gemini.write,

@@ -118,13 +118,14 @@ def _turns(r: Read, losses: list[Loss]) -> list[Any]:
                 if item.role == "tool":
                     if type(item.content) is not str:
                         raise Fallback  # text parts: no source of this writer's has them
-                    results.append(
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": item.tool_call_id,
-                            "content": item.content,
-                        }
-                    )
+                    result: dict[str, Any] = {
+                        "type": "tool_result",
+                        "tool_use_id": item.tool_call_id,
+                        "content": item.content,
+                    }
+                    if item.tool_call_id in r.failed:
+                        result["is_error"] = True
+                    results.append(result)
                 else:
                     _user(item.content, blocks, images, j, losses)
             turns.append({"role": "user", "content": results + blocks})

@@ -134,6 +134,8 @@ def _turns(r: Read, losses: list[Loss], called: list[str]) -> list[Any]:
             else:  # text parts (see _source._messages)
                 texts = [{"text": part.text} for part in content]
             result = {"toolUseId": m.tool_call_id, "content": texts}
+            if m.tool_call_id in r.failed:
+                result["status"] = "error"
             new: list[Any] = [{"toolResult": result}]
         else:
             new = _user(m.content, images, k, losses)

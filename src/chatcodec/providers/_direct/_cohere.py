@@ -59,7 +59,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.kept is not None:
         losses += kept_losses(NAME, r)
     out: dict[str, Any] = {"model": r.model, "messages": _messages(r, losses)}
-    tool_losses(r, NAME, losses)  # after the messages, as the general encoder
+    tool_losses(r, NAME, losses)  # after the messages, each tool's before the strict switch
     if tools is not None:
         out["tools"], strict = tools
         if strict is True:

@@ -210,6 +210,12 @@ class Read(Struct, gc=False):
     kept: dict[str, Any] | None  # the keys the source alone keeps, in body order: reported
     source: str = "openai"  # the source's family: the one whose extras ``kept`` are
     reasoning: Reasoning | None = None  # the reasoning setting, as the general path reads it
+    # What the messages hold that no writer writes and the general path reports, in
+    # order, as (path of the message or call, key, value): a call's thought signature
+    # under its key as sent, kept in its extras; a result's error flag ("is_error", with
+    # the id of the call it answers).
+    held: tuple[tuple[str, str, Any], ...] = ()
+    failed: frozenset[str] = frozenset()  # the calls whose results are errors, by id
 
 
 _decoder = msgspec.json.Decoder(Body)

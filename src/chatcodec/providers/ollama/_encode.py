@@ -42,7 +42,7 @@ from .._lower import DENIED_RESULT, lower
 from .._wire import Encoding, encode_body, fill
 from ._common import ABSENT, DERIVED, FINISH, NAME, is_object, standard_base64, tool_call_order
 
-__all__ = ["encode_request", "encode_response"]
+__all__ = ["NO_ERROR_FLAG", "encode_request", "encode_response"]
 
 _SEPARATOR = "\n"
 """Between the texts of several text parts, joined into one ``content``."""
@@ -210,7 +210,7 @@ def _messages(request: Request, enc: Encoding) -> list[dict[str, Any]]:
             if own.get("~tool_call_id") != DERIVED:
                 item["tool_call_id"] = message.tool_call_id
             if message.is_error:
-                enc.lose(path + ".is_error", "ollama has no tool error flag")
+                enc.lose(path + ".is_error", NO_ERROR_FLAG)
         else:
             assert isinstance(message, SystemMessage | DeveloperMessage)
             own = enc.own(message.extras, path)
@@ -426,3 +426,6 @@ def _done_reason(
 
 def _has_calls(message: AssistantMessage | None) -> bool:
     return message is not None and bool(message.tool_calls or message.invalid_tool_calls)
+
+
+NO_ERROR_FLAG = "ollama has no tool error flag"

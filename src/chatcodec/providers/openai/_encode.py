@@ -56,7 +56,7 @@ from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normal
 from ._dialect import OPENAI, Dialect, DialectEncoding
 from ._encode_assistant import assistant_wire
 
-__all__ = ["encode_request", "encode_response"]
+__all__ = ["NO_ERROR_FLAG", "encode_request", "encode_response"]
 
 DeveloperRole = Literal["developer", "system"]
 _NO_CONTENT: Mapping[str, Any] = FrozenMap({"null": None, "empty": ""})
@@ -476,7 +476,7 @@ def _tool_message(
     if m.name is not None:
         out["name"] = m.name
     if m.is_error:
-        enc.lose(f"{path}.is_error", "openai has no error flag for tool results")
+        enc.lose(f"{path}.is_error", NO_ERROR_FLAG)
     return out
 
 
@@ -680,3 +680,6 @@ def _usage(usage: Usage, enc: Encoding) -> dict[str, Any]:
             "reasoning_tokens": usage.reasoning_tokens,
         }
     return fill(out, own)
+
+
+NO_ERROR_FLAG = "openai has no error flag for tool results"

@@ -38,7 +38,7 @@ from ..openai._common import data_url
 from ._cite import write_annotations
 from ._common import NAME, SUMMARY_JOIN, split_lengths
 
-__all__ = ["write_message", "write_user_parts"]
+__all__ = ["NO_ERROR_FLAG", "write_message", "write_user_parts"]
 
 
 def write_message(
@@ -132,7 +132,7 @@ def _tool_output(
         if not output and "~output" not in own:
             output = ""  # every part was left out: an empty result, not an empty list
     if message.is_error:
-        enc.lose(f"{path}.is_error", f"{NAME} has no error flag for a tool result")
+        enc.lose(f"{path}.is_error", NO_ERROR_FLAG)
     return fill({"type": kind, "call_id": message.tool_call_id, "output": output}, own)
 
 
@@ -320,3 +320,6 @@ def _invalid(call: InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
         },
         own,
     )
+
+
+NO_ERROR_FLAG = f"{NAME} has no error flag for a tool result"
