@@ -89,6 +89,10 @@ class _Interrupt:
 
     def _handle(self, signum: int, frame: object) -> None:
         self.seen = True
+        # Quiet first: distributed answers the interrupt with a callback on its
+        # loop's thread (it cancels what it waited for), which can fail there and
+        # be logged with its traceback before the run's own handler runs.
+        _quiet()
         raise KeyboardInterrupt
 
     def check(self) -> None:
