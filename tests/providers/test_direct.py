@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import either_path
 import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated, needs_corpus
+from corpus import NO_CORPUS, corpus
 from either_path import FILLS, OWN_MODEL
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -32,23 +32,12 @@ def same(body: bytes, target: str, model: str | None, max_tokens: int | None) ->
 
 @pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
 @pytest.mark.parametrize("target", TARGETS)
-class TestSameAsGeneral:
-    """Every recorded OpenAI Chat request converts the same by either path."""
-
-    @pytest.mark.parametrize("path", needs_corpus(corpus("openai", "request")))
-    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
-
-    @pytest.mark.parametrize("path", curated("openai", "request"))
-    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
-
-    @pytest.mark.parametrize("size", ["small", "medium", "large"])
-    def test_benchmark_requests_take_the_direct_path(
-        self, size: str, target: str, fill: tuple[str | None, int | None]
-    ) -> None:
-        # The benchmark's requests, as it converts them (with max_tokens) and with a model.
-        assert same((PERF / f"{size}.json").read_bytes(), target, fill[0], 1024)
+@pytest.mark.parametrize("size", ["small", "medium", "large"])
+def test_benchmark_requests_take_the_direct_path(
+    size: str, target: str, fill: tuple[str | None, int | None]
+) -> None:
+    # The benchmark's requests, as it converts them (with max_tokens) and with a model.
+    assert same((PERF / f"{size}.json").read_bytes(), target, fill[0], 1024)
 
 
 BULK = Path(__file__).parents[1] / "data" / "bulk"

@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 import either_path
 import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated, needs_corpus
-from either_path import FILLS, OWN_MODEL
+from corpus import NO_CORPUS, corpus
+from either_path import OWN_MODEL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,20 +30,6 @@ def same(body: bytes, target: str, model: str | None, max_tokens: int | None) ->
 
 def recorded() -> list[Path]:
     return [param.values[0] for param in corpus("anthropic", "request")]
-
-
-@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
-@pytest.mark.parametrize("target", TARGETS)
-class TestSameAsGeneral:
-    """Every recorded and curated Anthropic request converts the same by either path."""
-
-    @pytest.mark.parametrize("path", needs_corpus(corpus("anthropic", "request")))
-    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
-
-    @pytest.mark.parametrize("path", curated("anthropic", "request"))
-    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
 
 
 @pytest.mark.parametrize("target", TARGETS)

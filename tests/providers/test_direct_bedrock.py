@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import either_path
 import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated, needs_corpus
-from either_path import FILLS
+from corpus import NO_CORPUS, corpus, curated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,20 +22,6 @@ TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "ollama", "coher
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
     """Whether the direct path took ``body`` from bedrock; it gives the general path's answer."""
     return either_path.same("bedrock", body, target, model, max_tokens)
-
-
-@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
-@pytest.mark.parametrize("target", TARGETS)
-class TestSameAsGeneral:
-    """Every recorded and curated Bedrock request converts the same by either path."""
-
-    @pytest.mark.parametrize("path", needs_corpus(corpus("bedrock", "request")))
-    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
-
-    @pytest.mark.parametrize("path", curated("bedrock", "request"))
-    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import either_path
 import msgspec
 import pytest
 from corpus import curated
-from either_path import FILLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,16 +21,6 @@ TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "olla
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
     """Whether the direct path took ``body`` from cohere; it gives the general path's answer."""
     return either_path.same("cohere", body, target, model, max_tokens)
-
-
-@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
-@pytest.mark.parametrize("target", TARGETS)
-class TestSameAsGeneral:
-    """Every curated Cohere request (the corpus has none) converts the same by either path."""
-
-    @pytest.mark.parametrize("path", curated("cohere", "request"))
-    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
 
 
 @pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))

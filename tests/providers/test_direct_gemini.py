@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import either_path
 import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated, needs_corpus
-from either_path import FILLS
+from corpus import NO_CORPUS, corpus, curated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,20 +21,6 @@ TARGETS = ("openai", "anthropic", "openai-responses", "bedrock", "ollama", "cohe
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
     """Whether the direct path took ``body`` from gemini; it gives the general path's answer."""
     return either_path.same("gemini", body, target, model, max_tokens)
-
-
-@pytest.mark.parametrize("fill", FILLS, ids=("as-sent", "filled"))
-@pytest.mark.parametrize("target", TARGETS)
-class TestSameAsGeneral:
-    """Every recorded and curated Gemini request converts the same by either path."""
-
-    @pytest.mark.parametrize("path", needs_corpus(corpus("gemini", "request")))
-    def test_corpus(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
-
-    @pytest.mark.parametrize("path", curated("gemini", "request"))
-    def test_curated(self, path: Path, target: str, fill: tuple[str | None, int | None]) -> None:
-        same(path.read_bytes(), target, *fill)
 
 
 @pytest.mark.parametrize("target", TARGETS)
