@@ -30,11 +30,10 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
-from .._wire import MAX_BODY, as_kept, encode_body
+from .._wire import as_kept, encode_body
 from ..bedrock._blocks import IMAGE_FORMATS
 from ..bedrock._decode import _TOP as READ
 from ._source import (
-    _UNKNOWN_KEY,
     _URL,
     Body,
     Fallback,
@@ -51,6 +50,7 @@ from ._source import (
     _Function,
     _Named,
     check_specs,
+    decoded_keeping,
     once,
     shaped,
 )
@@ -171,17 +171,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
-    if len(body) > MAX_BODY:
-        raise Fallback  # the general path refuses it
-    kept: dict[str, Any] | None = None
-    try:
-        r = _decoder.decode(body)
-    except msgspec.ValidationError as exc:
-        if not str(exc).startswith(_UNKNOWN_KEY) or " - at " in str(exc):
-            raise Fallback from None
-        r, kept = _keys_kept(body)  # a key at the top that only Bedrock keeps
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
+    r, kept = decoded_keeping(_decoder, body, _keys_kept)
     messages: list[Message] = []
     if r.system is not UNSET:
         # [] is kept by the general path, and says nothing: no loss to report.

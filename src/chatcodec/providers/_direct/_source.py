@@ -238,18 +238,37 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
+    r, kept = decoded_keeping(_decoder, body, _keys_kept)
+    return shaped(r, kept, model, max_tokens)
+
+
+def decoded_keeping(
+    decoder: msgspec.json.Decoder[T],
+    body: bytes | str,
+    keys_kept: Callable[[bytes | str], tuple[T, dict[str, Any]]],
+) -> tuple[T, dict[str, Any] | None]:
+    """``body`` decoded into a source's typed request, and the top-level keys its family keeps.
+
+    A key at the top that the typed request does not name is one the general
+    path keeps as sent (and reports) or one it reads: ``keys_kept`` tells them
+    apart, giving the request without the first kind and those keys, or
+    raising :class:`Fallback` for the second.
+
+    Raises
+    ------
+    Fallback
+        When it is too large, not JSON, or not of the typed shape.
+    """
     if len(body) > MAX_BODY:
         raise Fallback  # the general path refuses it
-    kept: dict[str, Any] | None = None
     try:
-        r = _decoder.decode(body)
+        return decoder.decode(body), None
     except msgspec.ValidationError as exc:
         if not str(exc).startswith(_UNKNOWN_KEY) or " - at " in str(exc):
             raise Fallback from None
-        r, kept = _keys_kept(body)  # a key at the top that only OpenAI keeps
+        return keys_kept(body)  # a key at the top that only the source's family keeps
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
-    return shaped(r, kept, model, max_tokens)
 
 
 def decoded(decoder: msgspec.json.Decoder[T], body: bytes | str) -> T:
