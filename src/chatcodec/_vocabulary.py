@@ -21,6 +21,7 @@ NAMES = frozenset(
         "$vocabulary",
         "A",
         "ABSENT",
+        "ADAPTIVE_ONLY",
         "ADDR",
         "AFTER",
         "ALIASES",

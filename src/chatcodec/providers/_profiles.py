@@ -61,6 +61,17 @@ Reasoning (``reasoning=False``: the model refuses a reasoning setting):
   github.com/taketwo/llm-ollama/pull/54),
   for ``think`` that turns thinking on.
 
+Thinking with a budget (``thinking_budget=False``: Anthropic's ``thinking``
+of type ``enabled`` is refused; the model thinks adaptively, with
+``output_config.effort``):
+
+* Claude Opus 4.7 and the models after it: 400 "'thinking.type.enabled' is
+  not supported for this model. Use 'thinking.type.adaptive' and
+  'output_config.effort' to control thinking behavior." (its quotes double)
+  (github.com/earendil-works/pi/issues/3297 for Opus 4.7,
+  github.com/openclaw/openclaw/issues/87801 for Opus 4.8 on Anthropic and
+  Bedrock, github.com/AAClause/nvda-OpenAI/issues/126 for Sonnet 5).
+
 Structured output (``structured_output=False``: no JSON-schema answer format;
 ``structured_output="tool"`` in :func:`chatcodec.convert` sends it as a tool):
 
@@ -113,6 +124,7 @@ from .._frozen import FrozenMap
 from .._problems import Problem
 
 __all__ = [
+    "ADAPTIVE_ONLY",
     "NO_IMAGES",
     "NO_REASONING",
     "NO_STRUCTURED_OUTPUT",
@@ -159,6 +171,10 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
     images : bool or None
         Whether the model takes image parts. The form it takes them in (by
         URL or as bytes) is the family's rule, not the model's.
+    thinking_budget : bool or None
+        Anthropic only: whether the model takes thinking with a token budget
+        (``thinking`` of type ``enabled``). ``False``: it thinks adaptively
+        only, and refuses that form.
     """
 
     sampling: Sampling = "any"
@@ -166,6 +182,7 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
     json_schema: bool = True
     structured_output: bool | None = None
     images: bool | None = None
+    thinking_budget: bool | None = None
 
 
 SAMPLING_RULES: Mapping[Sampling, str] = FrozenMap(
@@ -188,6 +205,11 @@ NO_STRUCTURED_OUTPUT = (
 
 NO_IMAGES = "this model takes no images"
 """The rule for an image sent to a model that takes none."""
+
+ADAPTIVE_ONLY = (
+    "this model takes no thinking budget (thinking of type enabled): it thinks adaptively"
+)
+"""The rule for Anthropic's thinking with a budget sent to a model that refuses it."""
 
 # Claude's names on the Anthropic API and on Bedrock (``anthropic.`` and an
 # inference profile's prefix before them: a region's, or ``global.``), with
@@ -232,7 +254,11 @@ _OPENAI = frozenset({"openai", "openai-responses"})
 
 # First match wins: a name is matched against the rows in order.
 _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
-    (_ANTHROPIC, _NONE, Profile("none", reasoning=True, structured_output=True)),
+    (
+        _ANTHROPIC,
+        _NONE,
+        Profile("none", reasoning=True, structured_output=True, thinking_budget=False),
+    ),
     (frozenset({"bedrock"}), _OPUS_41, Profile("one", reasoning=True, structured_output=False)),
     (_ANTHROPIC, _ONE, Profile("one", reasoning=True, structured_output=True)),
     (_ANTHROPIC, _CLAUDE_40, Profile(reasoning=True, structured_output=False)),

@@ -18,7 +18,7 @@ from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
-from .._profiles import profile_problems, sampling_problems
+from .._profiles import ADAPTIVE_ONLY, profile, profile_problems, sampling_problems
 from ._decode import NAME
 from ._encode_parts import IMAGE_TYPES, borrow_cache
 from ._settings import THINKING_MIN, effort_budget
@@ -144,6 +144,10 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         budget = thinking.get("budget_tokens")
     else:
         return
+    found_profile = profile(NAME, request.model)
+    if found_profile is not None and found_profile.thinking_budget is False:
+        found.append(Problem(path.removesuffix(".budget_tokens"), ADAPTIVE_ONLY))
+        return  # the budget's own rules say nothing more to such a model
     if type(budget) is not int or budget < THINKING_MIN:
         found.append(Problem(path, f"must be an integer of at least {THINKING_MIN}"))
     elif request.max_tokens is not None and budget >= request.max_tokens:
