@@ -6,14 +6,12 @@ import json
 from typing import Any
 
 import either_path
-import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated
+from corpus import NO_CORPUS, corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec.bulk import _core
 from chatcodec.providers._direct import direct_request
 
 TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "ollama", "cohere")
@@ -33,28 +31,6 @@ def test_many_recorded_requests_take_the_direct_path(target: str) -> None:
         pytest.skip(NO_CORPUS)
     taken = [path for path in paths if same(path.read_bytes(), target, "m", 1024)]
     assert len(taken) * 5 > len(paths) * 2, (len(taken), len(paths))
-
-
-@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
-@pytest.mark.parametrize("target", TARGETS)
-def test_a_bulk_run_gives_the_general_records(
-    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies()]
-    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
-    fast = cc.convert_lines(lines, source="bedrock", target=target, **options)
-    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
-    general = cc.convert_lines(lines, source="bedrock", target=target, **options)
-    assert fast.records == general.records
-    assert fast.problems == general.problems
-    assert fast.counts() == general.counts()
-
-
-def _bodies() -> list[bytes]:
-    paths = [param.values[0] for param in corpus("bedrock", "request")]
-    paths += [param.values[0] for param in curated("bedrock", "request")]
-    bodies = [path.read_bytes() for path in paths]
-    return [body for body in bodies if type(json.loads(body)) is dict]
 
 
 _WEATHER = {

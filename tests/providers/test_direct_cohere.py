@@ -6,14 +6,9 @@ import json
 from typing import Any
 
 import either_path
-import msgspec
 import pytest
-from corpus import curated
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import chatcodec as cc
-from chatcodec.bulk import _core
 
 TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "ollama")
 
@@ -21,25 +16,6 @@ TARGETS = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "olla
 def same(body: bytes, target: str, model: str | None, max_tokens: int | None) -> bool:
     """Whether the direct path took ``body`` from cohere; it gives the general path's answer."""
     return either_path.same("cohere", body, target, model, max_tokens)
-
-
-@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
-@pytest.mark.parametrize("target", TARGETS)
-def test_a_bulk_run_gives_the_general_records(
-    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies()]
-    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
-    fast = cc.convert_lines(lines, source="cohere", target=target, **options)
-    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
-    general = cc.convert_lines(lines, source="cohere", target=target, **options)
-    assert fast.records == general.records
-    assert fast.problems == general.problems
-    assert fast.counts() == general.counts()
-
-
-def _bodies() -> list[bytes]:
-    return [param.values[0].read_bytes() for param in curated("cohere", "request")]
 
 
 BASE: dict[str, Any] = {

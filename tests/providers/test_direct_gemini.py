@@ -6,14 +6,12 @@ import json
 from typing import Any
 
 import either_path
-import msgspec
 import pytest
-from corpus import NO_CORPUS, corpus, curated
+from corpus import NO_CORPUS, corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec.bulk import _core
 
 TARGETS = ("openai", "anthropic", "openai-responses", "bedrock", "ollama", "cohere")
 
@@ -32,28 +30,6 @@ def test_many_recorded_requests_take_the_direct_path(target: str) -> None:
     # Many recorded requests hold media, Google's own tools or a JSON schema;
     # Cohere's preflight warns of an error result's flag, which it leaves out.
     assert len(taken) * (5 if target == "cohere" else 3) > len(paths), (len(taken), len(paths))
-
-
-@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
-@pytest.mark.parametrize("target", TARGETS)
-def test_a_bulk_run_gives_the_general_records(
-    target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies()]
-    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
-    fast = cc.convert_lines(lines, source="gemini", target=target, **options)
-    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
-    general = cc.convert_lines(lines, source="gemini", target=target, **options)
-    assert fast.records == general.records
-    assert fast.problems == general.problems
-    assert fast.counts() == general.counts()
-
-
-def _bodies() -> list[bytes]:
-    paths = [param.values[0] for param in corpus("gemini", "request")]
-    paths += [param.values[0] for param in curated("gemini", "request")]
-    bodies = [path.read_bytes() for path in paths]
-    return [body for body in bodies if type(json.loads(body)) is dict]
 
 
 WEATHER = {

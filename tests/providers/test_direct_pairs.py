@@ -9,15 +9,19 @@ holds what is particular to its reader.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from corpus import corpus, curated, needs_corpus
 from either_path import FILLS, same
 
+import chatcodec as cc
 from chatcodec import providers
+from chatcodec.bulk import _core
 
 SOURCES = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "ollama", "cohere")
 
@@ -45,3 +49,33 @@ def test_recorded(
 @pytest.mark.parametrize(("source", "target", "path"), _requests(curated))
 def test_curated(source: str, target: str, path: Path, fill: tuple[str | None, int | None]) -> None:
     same(source, path.read_bytes(), target, *fill)
+
+
+# The sources whose bulk runs are proven here (the others' files prove theirs
+# with batch forms of their own).
+BULK_SOURCES = ("gemini", "bedrock", "ollama", "cohere")
+
+
+@pytest.mark.parametrize("model", [None, "m"], ids=("as-sent", "named"))
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [(source, target) for source in BULK_SOURCES for target in providers.NAMES if target != source],
+)
+def test_a_bulk_run_gives_the_general_records(
+    source: str, target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies(source)]
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source=source, target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source=source, target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()
+
+
+def _bodies(source: str) -> list[bytes]:
+    """The recorded and curated request bodies of ``source`` that are JSON objects."""
+    params = corpus(source, "request") + curated(source, "request")
+    bodies = [param.values[0].read_bytes() for param in params]
+    return [body for body in bodies if type(json.loads(body)) is dict]
