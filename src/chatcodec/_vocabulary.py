@@ -3075,6 +3075,7 @@ NAMES = frozenset(
         "reasoning_details",
         "reasoning_effort",
         "reasoning_from",
+        "reasoning_left_out",
         "reasoning_problems",
         "reasoning_text",
         "reasoning_tokens",

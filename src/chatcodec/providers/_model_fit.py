@@ -34,7 +34,13 @@ from .._loss import Loss
 from .._problems import Problem
 from ._profiles import has_images, images_refused, profile, sends_reasoning
 
-__all__ = ["IMAGE_LEFT_OUT", "REASONING_LEFT_OUT", "fit_model", "restore_paths"]
+__all__ = [
+    "IMAGE_LEFT_OUT",
+    "REASONING_LEFT_OUT",
+    "fit_model",
+    "reasoning_left_out",
+    "restore_paths",
+]
 
 REASONING_LEFT_OUT = "the target model does not think: its reasoning setting is left out"
 IMAGE_LEFT_OUT = "the target model takes no images: the image is left out"
@@ -50,11 +56,9 @@ def fit_model(request: Request, family: str, losses: list[Loss]) -> tuple[Reques
     index of each part it keeps (else ``None``).
     """
     fields: dict[str, Any] = {}
-    if sends_reasoning(family, request.reasoning):
-        found = profile(family, request.model)
-        if found is not None and found.reasoning is False:
-            losses.append(Loss("$.reasoning", REASONING_LEFT_OUT))
-            fields["reasoning"] = None
+    if reasoning_left_out(family, request.model, request.reasoning):
+        losses.append(Loss("$.reasoning", REASONING_LEFT_OUT))
+        fields["reasoning"] = None
     moved: dict[int, tuple[int, ...]] | None = None
     messages: list[Any] | None = None
     if has_images(family, request.messages) and images_refused(family, request.model):
@@ -83,6 +87,14 @@ def fit_model(request: Request, family: str, losses: list[Loss]) -> tuple[Reques
     if not fields:
         return request, None
     return msgspec.structs.replace(request, **fields), moved
+
+
+def reasoning_left_out(family: str, model: str | None, reasoning: Any) -> bool:
+    """Whether ``family`` would send ``reasoning`` (or None) to a model that does not think."""
+    if not sends_reasoning(family, reasoning):
+        return False
+    found = profile(family, model)
+    return found is not None and found.reasoning is False
 
 
 def _restore(path: str, moved: Moved) -> str:

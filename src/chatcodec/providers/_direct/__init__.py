@@ -30,8 +30,8 @@ from msgspec import UNSET
 
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from .._model_fit import REASONING_LEFT_OUT
-from .._profiles import images_refused, profile, sends_reasoning
+from .._model_fit import REASONING_LEFT_OUT, reasoning_left_out
+from .._profiles import images_refused
 from . import (
     _anthropic,
     _bedrock,
@@ -145,11 +145,7 @@ def _written(write: Writer, r: Read, target: str) -> tuple[bytes, list[Loss]]:
     """
     if r.images and images_refused(target, r.model):
         raise Fallback
-    reasoning = r.reasoning
-    if reasoning is None or not sends_reasoning(target, reasoning):
-        return write(r)
-    found = profile(target, r.model)
-    if found is None or found.reasoning is not False:
+    if not reasoning_left_out(target, r.model, r.reasoning):
         return write(r)
     r.reasoning = None
     out, losses = write(r)
