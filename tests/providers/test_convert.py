@@ -711,8 +711,7 @@ class TestSettings:
     }
     LOST: ClassVar[dict[str, list[str]]] = {
         "openai": ["$.top_k"],
-        "anthropic": [
-            "$.reasoning.effort",
+        "anthropic": [  # the effort goes as adaptive thinking's
             "$.seed",
             "$.presence_penalty",
             "$.frequency_penalty",
@@ -786,7 +785,7 @@ class TestSettings:
         ("target", "wire"),
         [
             ("openai", {"reasoning_effort": "low"}),
-            ("anthropic", {"thinking": {"type": "enabled", "budget_tokens": 1024}}),
+            ("anthropic", {"thinking": {"type": "adaptive"}, "output_config": {"effort": "low"}}),
             ("gemini", {"generationConfig": {"thinkingConfig": {"thinkingLevel": "low"}}}),
             ("ollama", {"think": "low"}),
         ],
@@ -809,8 +808,12 @@ class TestSettings:
 
     @pytest.mark.parametrize(("limit", "budget"), [(30000, 24576), (4096, 4095), (1000, None)])
     def test_an_effort_fits_anthropics_max_tokens(self, limit: int, budget: int | None) -> None:
+        # A model that takes thinking with a budget only (no adaptive thinking).
         request = cc.Request(
-            (cc.user("q"),), model="m", max_tokens=limit, reasoning=cc.Reasoning("high")
+            (cc.user("q"),),
+            model="claude-sonnet-4-5",
+            max_tokens=limit,
+            reasoning=cc.Reasoning("high"),
         )
         body, losses = _encode("anthropic", request)
         sent = body.get("thinking")

@@ -11,7 +11,6 @@ import chatcodec as cc
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
 from chatcodec.providers._model_fit import IMAGE_LEFT_OUT
 from chatcodec.providers._profiles import (
-    ADAPTIVE_ONLY,
     NO_IMAGES,
     NO_REASONING,
     NO_STRUCTURED_OUTPUT,
@@ -564,64 +563,3 @@ class TestConvertImages:
         left = [loss for loss in report.losses if loss.reason.startswith("the target model")]
         assert len(left) == dropped
         assert profiled(list(report.problems)) == []
-
-
-class TestThinkingBudget:
-    """Claude Opus 4.7 and after think adaptively only: a thinking budget is refused."""
-
-    @pytest.mark.parametrize(
-        ("model", "taken"),
-        [
-            ("claude-opus-4-7", False),
-            ("claude-opus-4-8-20260601", False),
-            ("claude-sonnet-5", False),
-            ("claude-opus-4-6", None),
-            ("claude-sonnet-4-5", None),
-            ("claude-3-7-sonnet-latest", None),
-        ],
-    )
-    def test_rows(self, model: str, taken: bool | None) -> None:
-        found = profile("anthropic", model)
-        assert found is not None
-        assert found.thinking_budget is taken
-
-    @pytest.mark.parametrize(
-        "setting", [cc.Reasoning(budget_tokens=2048), cc.Reasoning("high")], ids=repr
-    )
-    def test_refused(self, setting: cc.Reasoning) -> None:
-        # An effort goes as a budget too: Anthropic's encoder sends thinking enabled.
-        sent = cc.Request((cc.user("Hi"),), model="claude-opus-4-7", max_tokens=8192,
-                          reasoning=setting)  # fmt: skip
-        found = [(p.path, p.rule) for p in anthropic.check_request(sent)]
-        assert ("$.reasoning", ADAPTIVE_ONLY) in found
-        assert not [rule for _, rule in found if "max_tokens" in rule or "at least" in rule]
-
-    @pytest.mark.parametrize("model", ["claude-opus-4-6", "claude-sonnet-4-5", "my-claude"])
-    def test_taken_by_the_others(self, model: str) -> None:
-        sent = cc.Request((cc.user("Hi"),), model=model, max_tokens=8192,
-                          reasoning=cc.Reasoning(budget_tokens=2048))  # fmt: skip
-        assert ADAPTIVE_ONLY not in [p.rule for p in anthropic.check_request(sent)]
-
-    def test_thinking_off_is_taken(self) -> None:
-        sent = cc.Request((cc.user("Hi"),), model="claude-opus-4-7", max_tokens=64,
-                          reasoning=cc.Reasoning("none"))  # fmt: skip
-        assert ADAPTIVE_ONLY not in [p.rule for p in anthropic.check_request(sent)]
-
-    def test_kept_as_sent(self) -> None:
-        # A thinking setting the decoder keeps as sent (a key it does not read).
-        body = {
-            "model": "claude-opus-4-7",
-            "max_tokens": 8192,
-            "thinking": {"type": "enabled", "budget_tokens": 2048, "display": "summarized"},
-            "messages": [{"role": "user", "content": "Hi"}],
-        }
-        sent = anthropic.decode_request(json.dumps(body).encode())
-        found = [(p.path, p.rule) for p in anthropic.check_request(sent)]
-        assert ("$.extras.anthropic.thinking", ADAPTIVE_ONLY) in found
-
-    def test_convert_names_it(self) -> None:
-        body = {"model": "o3", "reasoning_effort": "high",
-                "messages": [{"role": "user", "content": "Why?"}]}  # fmt: skip
-        _, report = cc.convert(body, source="openai", target="anthropic",
-                               model="claude-opus-4-7", max_tokens=8192)  # fmt: skip
-        assert ("$.reasoning", ADAPTIVE_ONLY) in [(p.path, p.rule) for p in report.problems]

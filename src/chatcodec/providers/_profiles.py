@@ -70,7 +70,30 @@ of type ``enabled`` is refused; the model thinks adaptively, with
   'output_config.effort' to control thinking behavior." (its quotes double)
   (github.com/earendil-works/pi/issues/3297 for Opus 4.7,
   github.com/openclaw/openclaw/issues/87801 for Opus 4.8 on Anthropic and
-  Bedrock, github.com/AAClause/nvda-OpenAI/issues/126 for Sonnet 5).
+  Bedrock, github.com/AAClause/nvda-OpenAI/issues/126 for Sonnet 5). Bedrock's
+  adaptive-thinking page says the same of Claude Mythos Preview, Fable 5 and
+  Mythos 5
+  (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html).
+
+Adaptive thinking (``adaptive``: whether ``thinking`` of type ``adaptive``, with
+``output_config.effort``, is taken):
+
+* Claude Opus 4.6 and Sonnet 4.6 take both forms (the budget is deprecated
+  there); "Older models (Claude Sonnet 4.5, Claude Opus 4.5, etc.) do not
+  support adaptive thinking and require thinking.type: "enabled" with
+  budget_tokens" (Bedrock's adaptive-thinking page, above). The effort levels
+  ``low``, ``medium`` and ``high`` are on every model that takes an effort;
+  ``xhigh`` and ``max`` on some only (Anthropic's effort guide,
+  platform.claude.com/docs/en/build-with-claude/effort).
+
+Thinking turned off (``thinking_off=False``: ``thinking`` of type ``disabled``
+is refused):
+
+* Claude Opus 4.7, Mythos Preview, Fable 5 and Mythos 5: "Manual extended
+  thinking [...] and disabled thinking (thinking.type: "disabled") are not
+  supported on these models and will return a 400 error" (Bedrock's
+  adaptive-thinking page, above); "Claude Fable 5 always thinks and cannot
+  honor a request with thinking disabled" (github.com/zed-industries/zed/pull/58980).
 
 Structured output (``structured_output=False``: no JSON-schema answer format;
 ``structured_output="tool"`` in :func:`chatcodec.convert` sends it as a tool):
@@ -125,6 +148,8 @@ from .._problems import Problem
 
 __all__ = [
     "ADAPTIVE_ONLY",
+    "ALWAYS_THINKS",
+    "BUDGET_ONLY",
     "NO_IMAGES",
     "NO_REASONING",
     "NO_STRUCTURED_OUTPUT",
@@ -175,6 +200,13 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
         Anthropic only: whether the model takes thinking with a token budget
         (``thinking`` of type ``enabled``). ``False``: it thinks adaptively
         only, and refuses that form.
+    adaptive : bool or None
+        Anthropic only: whether the model takes adaptive thinking
+        (``thinking`` of type ``adaptive``, its effort in
+        ``output_config.effort``). ``False``: it takes a budget only.
+    thinking_off : bool or None
+        Anthropic only: whether the model takes thinking turned off
+        (``thinking`` of type ``disabled``). ``False``: it always thinks.
     """
 
     sampling: Sampling = "any"
@@ -183,6 +215,8 @@ class Profile(msgspec.Struct, frozen=True, gc=False):
     structured_output: bool | None = None
     images: bool | None = None
     thinking_budget: bool | None = None
+    adaptive: bool | None = None
+    thinking_off: bool | None = None
 
 
 SAMPLING_RULES: Mapping[Sampling, str] = FrozenMap(
@@ -211,13 +245,25 @@ ADAPTIVE_ONLY = (
 )
 """The rule for Anthropic's thinking with a budget sent to a model that refuses it."""
 
+BUDGET_ONLY = (
+    "this model takes no adaptive thinking: it takes a thinking budget (thinking of type enabled)"
+)
+"""The rule for Anthropic's adaptive thinking sent to a model that refuses it."""
+
+ALWAYS_THINKS = "this model always thinks: it takes no thinking of type disabled"
+"""The rule for Anthropic's thinking turned off, sent to a model that refuses it."""
+
 # Claude's names on the Anthropic API and on Bedrock (``anthropic.`` and an
 # inference profile's prefix before them: a region's, or ``global.``), with
 # their dated forms.
 _CLAUDE = r"(?:(?:[a-z]{2,4}\.|us-gov\.|global\.)?anthropic\.)?claude-"
 _END = r"(?:$|[-@:])"
-_ONE = re.compile(_CLAUDE + r"(?:opus-4-1|(?:sonnet|haiku|opus)-4-[56])" + _END)
+_ONE = re.compile(_CLAUDE + r"(?:opus-4-1|(?:sonnet|haiku|opus)-4-5)" + _END)
+_BOTH_FORMS = re.compile(_CLAUDE + r"(?:sonnet|haiku|opus)-4-6" + _END)
 _NONE = re.compile(_CLAUDE + r"(?:(?:opus|sonnet|haiku)-(?:4-[7-9]|[5-9](?:-\d)?))" + _END)
+# The models that always think, Opus 4.7 first (it also takes no sampling parameters).
+_OPUS_47 = re.compile(_CLAUDE + r"opus-4-7" + _END)
+_ALWAYS = re.compile(_CLAUDE + r"(?:fable|mythos)-(?:[5-9](?:-\d)?|preview)" + _END)
 # Claude 3 and 3.5 (every size), and their older "claude-3-5-sonnet-latest" names.
 _OPUS_41 = re.compile(_CLAUDE + r"opus-4-1" + _END)
 _CLAUDE_3 = re.compile(_CLAUDE + r"3-(?:5-)?(?:haiku|sonnet|opus)" + _END)
@@ -250,19 +296,59 @@ _GEMINI_20 = re.compile(
 )
 
 _ANTHROPIC = frozenset({"anthropic", "bedrock"})
+# Claude 3.7 Sonnet and the 4.0 models: thinking with a budget, no JSON-schema format.
+_BUDGET_NO_FORMAT = Profile(
+    reasoning=True, structured_output=False, thinking_budget=True, adaptive=False
+)
 _OPENAI = frozenset({"openai", "openai-responses"})
 
 # First match wins: a name is matched against the rows in order.
 _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
     (
         _ANTHROPIC,
-        _NONE,
-        Profile("none", reasoning=True, structured_output=True, thinking_budget=False),
+        _OPUS_47,
+        Profile(
+            "none",
+            reasoning=True,
+            structured_output=True,
+            thinking_budget=False,
+            adaptive=True,
+            thinking_off=False,
+        ),
     ),
-    (frozenset({"bedrock"}), _OPUS_41, Profile("one", reasoning=True, structured_output=False)),
-    (_ANTHROPIC, _ONE, Profile("one", reasoning=True, structured_output=True)),
-    (_ANTHROPIC, _CLAUDE_40, Profile(reasoning=True, structured_output=False)),
-    (_ANTHROPIC, _CLAUDE_37, Profile(reasoning=True, structured_output=False)),
+    (
+        _ANTHROPIC,
+        _NONE,
+        Profile(
+            "none", reasoning=True, structured_output=True, thinking_budget=False, adaptive=True
+        ),
+    ),
+    (
+        _ANTHROPIC,
+        _ALWAYS,
+        Profile(reasoning=True, thinking_budget=False, adaptive=True, thinking_off=False),
+    ),
+    (
+        frozenset({"bedrock"}),
+        _OPUS_41,
+        Profile(
+            "one", reasoning=True, structured_output=False, thinking_budget=True, adaptive=False
+        ),
+    ),
+    (
+        _ANTHROPIC,
+        _BOTH_FORMS,
+        Profile("one", reasoning=True, structured_output=True, thinking_budget=True, adaptive=True),
+    ),
+    (
+        _ANTHROPIC,
+        _ONE,
+        Profile(
+            "one", reasoning=True, structured_output=True, thinking_budget=True, adaptive=False
+        ),
+    ),
+    (_ANTHROPIC, _CLAUDE_40, _BUDGET_NO_FORMAT),
+    (_ANTHROPIC, _CLAUDE_37, _BUDGET_NO_FORMAT),
     (_ANTHROPIC, _CLAUDE_3, Profile(reasoning=False, structured_output=False)),
     (
         _OPENAI,

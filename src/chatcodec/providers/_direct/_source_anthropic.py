@@ -24,6 +24,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
+from .._profiles import profile
 from .._wire import MAX_BODY, encode_body
 from ..anthropic._encode_parts import IMAGE_TYPES
 from ..gemini._check import STOP_LIMIT
@@ -187,25 +188,31 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         out, start, model, limit, arguments, names, images, tools, stop, choice, forced, None, NAME
     )
     if r.thinking is not UNSET:
-        found.reasoning = _reasoning(r.thinking)
+        found.reasoning = _reasoning(r.thinking, None if r.model is UNSET else r.model)
     return found
 
 
-def _reasoning(thinking: _Thinking) -> Reasoning:
+def _reasoning(thinking: _Thinking, model: str | None) -> Reasoning:
     """The reasoning setting ``thinking`` says, as the general path reads it.
+
+    ``model`` is the body's: a form its profile refuses is kept as sent.
 
     Raises
     ------
     Fallback
         When the general path keeps it as sent (a budget that is not a
-        count, enabled without one, disabled with one).
+        count, enabled without one, disabled with one, a form the model
+        refuses).
     """
     budget = thinking.budget_tokens
+    found = profile("anthropic", model)
     if thinking.type == "disabled":
-        if budget is not UNSET:
+        if budget is not UNSET or (found is not None and found.thinking_off is False):
             raise Fallback
         return Reasoning("none")
     if budget is UNSET or not 0 <= budget < 2**64:
+        raise Fallback
+    if found is not None and found.thinking_budget is False:
         raise Fallback
     return Reasoning(budget_tokens=budget)
 

@@ -33,7 +33,10 @@ How the wire maps to canonical values:
   ``none`` -> modes ``auto``/``required``/``tool``/``none``, and
   ``disable_parallel_tool_use`` -> ``parallel_tool_calls`` (negated).
   ``stop_sequences`` -> ``stop``; ``output_config.format`` with a JSON schema
-  -> ``response_format``.
+  -> ``response_format``. ``thinking`` -> ``reasoning``: ``enabled`` with its
+  budget, ``disabled``, ``adaptive`` with the effort of ``output_config.effort``;
+  written in the form the request's model takes (see
+  :mod:`~chatcodec.providers.anthropic._settings`).
 - Tool ids must match ``^[a-zA-Z0-9_-]+$``: another source's id that does not
   is rewritten to a derived ``toolu_`` id, the same in the call and in its
   result. The conversation means the same, so this is not reported as a loss.

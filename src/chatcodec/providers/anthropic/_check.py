@@ -13,15 +13,23 @@ import msgspec
 
 from ..._content import ImagePart, TextPart
 from ..._exchange import ProviderTool, Request
+from ..._frozen import FrozenMap
 from ..._messages import AssistantMessage, ToolMessage, UserMessage
 from ..._problems import Problem
 from ..._tools import ToolDefinition
 from .._cache import CACHE_LIMITS, count_cache
 from .._models import foreign_model
-from .._profiles import ADAPTIVE_ONLY, profile, profile_problems, sampling_problems
+from .._profiles import (
+    ADAPTIVE_ONLY,
+    ALWAYS_THINKS,
+    BUDGET_ONLY,
+    profile,
+    profile_problems,
+    sampling_problems,
+)
 from ._decode import NAME
 from ._encode_parts import IMAGE_TYPES, borrow_cache
-from ._settings import THINKING_MIN, effort_budget
+from ._settings import THINKING_MIN, thinking_sent
 
 
 def _parts(request: Request, found: list[Problem]) -> None:
@@ -127,31 +135,44 @@ def _tools(request: Request, found: list[Problem]) -> None:
         found.append(Problem("$.tool_choice.name", "must name one of the tools"))
 
 
+# A form of thinking sent as kept (not read as canonical) that the model's
+# profile refuses: the column that says so, and the rule.
+_REFUSED_FORMS = FrozenMap(
+    {
+        "enabled": ("thinking_budget", ADAPTIVE_ONLY),
+        "adaptive": ("adaptive", BUDGET_ONLY),
+        "disabled": ("thinking_off", ALWAYS_THINKS),
+    }
+)
+
+
 def _thinking(request: Request, found: list[Problem]) -> None:
-    reasoning = request.reasoning
+    """The rules of the ``thinking`` the encoder writes, for the request's model."""
     own = (request.extras or {}).get(NAME)
-    thinking: Any = own.get("thinking") if type(own) is dict else None
-    if reasoning is not None and not reasoning.off:
-        # What the encoder sends: the budget, or the one an effort stands for.
-        path = "$.reasoning.budget_tokens"
-        budget: Any = reasoning.budget_tokens
-        if budget is None:
-            budget = effort_budget(reasoning, request.max_tokens)
-            if budget is None:
-                return  # no thinking is sent (the encoder reports it)
-    elif type(thinking) is dict and thinking.get("type") == "enabled":
-        path = f"$.extras.{NAME}.thinking.budget_tokens"
-        budget = thinking.get("budget_tokens")
+    kept: Any = own.get("thinking") if type(own) is dict else None
+    if request.reasoning is not None:
+        # The encoder writes the form the model takes (reporting any change).
+        wire = thinking_sent(request).thinking
+        path = "$.reasoning"
+    elif type(kept) is dict and kept.get("type") in _REFUSED_FORMS:
+        wire, path = kept, f"$.extras.{NAME}.thinking"
+        column, rule = _REFUSED_FORMS[kept["type"]]
+        found_profile = profile(NAME, request.model)
+        if found_profile is not None and getattr(found_profile, column) is False:
+            found.append(Problem(path, rule))
+            return  # the form's own rules say nothing more to such a model
     else:
         return
-    found_profile = profile(NAME, request.model)
-    if found_profile is not None and found_profile.thinking_budget is False:
-        found.append(Problem(path.removesuffix(".budget_tokens"), ADAPTIVE_ONLY))
-        return  # the budget's own rules say nothing more to such a model
+    if wire is None or wire.get("type") != "enabled":
+        # No thinking, or adaptive thinking: the model may answer without
+        # thinking, and a forced tool is taken (a recorded request had one).
+        return
+    budget = wire.get("budget_tokens")
+    where = f"{path}.budget_tokens"
     if type(budget) is not int or budget < THINKING_MIN:
-        found.append(Problem(path, f"must be an integer of at least {THINKING_MIN}"))
+        found.append(Problem(where, f"must be an integer of at least {THINKING_MIN}"))
     elif request.max_tokens is not None and budget >= request.max_tokens:
-        found.append(Problem(path, "must be less than max_tokens"))
+        found.append(Problem(where, "must be less than max_tokens"))
     if request.temperature is not None and request.temperature != 1:
         found.append(Problem("$.temperature", "must be 1 or unset when thinking is enabled"))
     if request.top_p is not None and request.top_p < 0.95:

@@ -563,7 +563,7 @@ def decode_request(body: bytes | str) -> Request:
     for key in ("tools", "tool_choice"):
         if key in data and data[key] is None:
             rest[key] = None
-    settings = read_settings(data, rest)
+    settings = read_settings(data, rest, model)
     return Request(
         messages=tuple(messages),
         model=model,

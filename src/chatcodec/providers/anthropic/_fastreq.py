@@ -225,7 +225,7 @@ def fast_request(body: bytes | str) -> Request | None:
         if r.top_k is not UNSET or r.metadata is not UNSET or r.thinking is not UNSET:
             found: dict[str, Any] = {}
             _carry_settings(r, found)
-            settings = read_settings(found, own)
+            settings = read_settings(found, own, None if r.model is UNSET else r.model)
         stop = r.stop_sequences
         return Request(
             messages=tuple(messages),
