@@ -1829,6 +1829,7 @@ NAMES = frozenset(
         "headers",
         "heading",
         "height",
+        "held",
         "hide_input_in_errors",
         "high",
         "history",

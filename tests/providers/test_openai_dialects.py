@@ -282,6 +282,248 @@ class TestOpenRouter:
         assert found
 
 
+SIGNED = {"type": "reasoning.encrypted", "data": "S", "id": "call_1", "format": "google-gemini-v1"}
+
+
+class TestGeminiCallSignatures:
+    """A Gemini call's thought signature through OpenRouter: an encrypted entry keyed by id.
+
+    OpenRouter hands Gemini's function-call signatures over as
+    ``reasoning_details`` entries ``{"type": "reasoning.encrypted", "data": ...,
+    "id": <the call's id>, "format": "google-gemini-v1"}`` and wants them back on
+    the next request (Gemini 3 answers 400 "Function call is missing a
+    thought_signature" otherwise).
+    """
+
+    GEMINI: ClassVar[dict[str, Any]] = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather in Paris and Rome?"}]},
+            {
+                "role": "model",
+                "parts": [
+                    {"text": "Two lookups.", "thought": True, "thoughtSignature": "T-SIG"},
+                    {
+                        "functionCall": {"id": "c1", "name": "get", "args": {"city": "Paris"}},
+                        "thoughtSignature": "SIG-1",
+                    },
+                    {"functionCall": {"id": "c2", "name": "get", "args": {"city": "Rome"}}},
+                ],
+            },
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"id": "c1", "name": "get", "response": {"r": "sun"}}},
+                    {"functionResponse": {"id": "c2", "name": "get", "response": {"r": "rain"}}},
+                ],
+            },
+        ]
+    }
+    # As OpenRouter answers and takes it back: the entries in its order, with
+    # their index.
+    OPENROUTER: ClassVar[dict[str, Any]] = {
+        "model": "google/gemini-3-pro-preview",
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_details": [
+                    {"type": "reasoning.encrypted", "data": "SIG-1", "id": "call_1",
+                     "format": "google-gemini-v1", "index": 0},
+                    {"type": "reasoning.text", "text": "Look it up.",
+                     "format": "google-gemini-v1", "index": 1},
+                ],
+                "tool_calls": [
+                    {"id": "call_1", "type": "function",
+                     "function": {"name": "get", "arguments": "{}"}},
+                ],
+            },
+            {"role": "tool", "content": "sun", "tool_call_id": "call_1"},
+        ],
+    }  # fmt: skip
+
+    def test_written_for_openrouter(self) -> None:
+        body, losses = _to("openrouter", self.GEMINI, "gemini")
+        assert body["messages"][1]["reasoning_details"] == [
+            {
+                "type": "reasoning.text",
+                "text": "Two lookups.",
+                "signature": "T-SIG",
+                "format": "google-gemini-v1",
+            },
+            {
+                "type": "reasoning.encrypted",
+                "data": "SIG-1",
+                "id": "c1",
+                "format": "google-gemini-v1",
+            },
+        ]
+        assert "extra_content" not in body["messages"][1]["tool_calls"][0]
+        assert losses == []
+
+    def test_back_to_gemini(self) -> None:
+        there, _ = cc.convert(self.GEMINI, source="gemini", target="openrouter")
+        back, report = cc.convert(there, source="openrouter", target="gemini")
+        assert json.loads(back) == self.GEMINI
+        assert not report
+
+    def test_read_onto_the_call(self) -> None:
+        request = providers.get("openrouter").decode_request(json.dumps(self.OPENROUTER))
+        message = request.messages[1]
+        assert isinstance(message, cc.AssistantMessage)
+        call = message.tool_calls[0]
+        assert call.extras is not None
+        assert call.extras["gemini"] == {"thoughtSignature": "SIG-1"}
+        assert [type(part) for part in message.content or ()] == [cc.ReasoningPart]
+
+    def test_openrouter_body_round_trips(self) -> None:
+        codec = providers.get("openrouter")
+        data = json.dumps(self.OPENROUTER).encode()
+        assert json.loads(codec.encode_request(codec.decode_request(data))) == self.OPENROUTER
+        same, _ = cc.convert(data, source="openai", target="openai")
+        assert json.loads(same) == self.OPENROUTER
+
+    def test_to_gemini_with_the_real_signature(self) -> None:
+        out, report = cc.convert(self.OPENROUTER, source="openrouter", target="gemini")
+        parts = json.loads(out)["contents"][1]["parts"]
+        calls = [part for part in parts if "functionCall" in part]
+        assert calls[0]["thoughtSignature"] == "SIG-1"
+        assert "skip_thought_signature_validator" not in out.decode()
+        assert not [loss for loss in report.losses if "call" in loss.path]
+
+    def test_to_gemini_openai_as_extra_content(self) -> None:
+        body, losses = _to("gemini-openai", self.OPENROUTER, "openrouter")
+        call = body["messages"][1]["tool_calls"][0]
+        assert call["extra_content"] == {"google": {"thought_signature": "SIG-1"}}
+        assert not [loss for loss in losses if "tool_calls" in loss]
+
+    @pytest.mark.parametrize(
+        "entry",
+        [
+            # The id names no call of the message.
+            {**SIGNED, "id": "other"},
+            # Another family's format.
+            {**SIGNED, "format": "anthropic-claude-v1"},
+            # A key the signature's entry does not have.
+            {**SIGNED, "x": 1},
+        ],
+    )
+    def test_other_entries_stay_reasoning(self, entry: dict[str, Any]) -> None:
+        body = json.loads(json.dumps(self.OPENROUTER))
+        body["messages"][1]["reasoning_details"] = [entry]
+        request = providers.get("openrouter").decode_request(json.dumps(body))
+        message = request.messages[1]
+        assert isinstance(message, cc.AssistantMessage)
+        assert "gemini" not in (message.tool_calls[0].extras or {})
+        assert [type(part) for part in message.content or ()] == [cc.ReasoningPart]
+        same = providers.get("openrouter").encode_request(request)
+        assert json.loads(same) == body
+
+    ANSWER: ClassVar[dict[str, Any]] = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {
+                            "functionCall": {"id": "c1", "name": "get", "args": {"city": "P"}},
+                            "thoughtSignature": "SIG-1",
+                        }
+                    ],
+                },
+                "finishReason": "STOP",
+            }
+        ]
+    }
+
+    @pytest.mark.parametrize("size", [1, 7, 64, 10_000])
+    def test_streamed_through_openrouter(self, size: int) -> None:
+        answer = providers.get("gemini").decode_response(json.dumps(self.ANSWER))
+        stream = providers.get("openrouter").encode_stream(answer)
+        assert b'"id":"c1","format":"google-gemini-v1"' in stream
+        translator = cc.translate_stream("openrouter", "gemini")
+        out = b"".join(
+            translator.feed(stream[at : at + size]) for at in range(0, len(stream), size)
+        )
+        tail, report = translator.finish()
+        back = providers.get("gemini").stream()
+        back.feed(out + tail)
+        message = back.finish().choices[0].message
+        assert message is not None
+        assert (message.tool_calls[0].extras or {}).get("gemini") == {"thoughtSignature": "SIG-1"}
+        assert not report
+
+    def test_a_streamed_entry_no_call_takes_is_reasoning(self) -> None:
+        answer = providers.get("gemini").decode_response(json.dumps(self.ANSWER))
+        stream = (
+            providers.get("openrouter")
+            .encode_stream(answer)
+            .replace(b'"id":"c1","f', b'"id":"c9","f')
+        )
+        decoder = providers.get("openrouter").stream()
+        events = decoder.feed(stream) + decoder.flush()
+        message = decoder.finish().choices[0].message
+        assert message is not None
+        assert [type(e).__name__ for e in events].count("PartReceived") == 1
+        assert [type(p) for p in message.content or ()] == [cc.ReasoningPart]
+
+
+class TestReportedOnlyWhenLost:
+    """What a dialect's wire form marks (an entry's type, format, index) is no loss elsewhere."""
+
+    def test_openrouter_back_to_anthropic(self) -> None:
+        there, _ = cc.convert(ANTHROPIC, source="anthropic", target="openrouter", check=False)
+        back, report = cc.convert(
+            there, source="openrouter", target="anthropic", model="claude-sonnet-4-5",
+            max_tokens=256,
+        )  # fmt: skip
+        assert json.loads(back)["messages"] == ANTHROPIC["messages"]
+        assert report.losses == ()
+
+    def test_an_entry_s_index_and_format_are_not_lost(self) -> None:
+        body = {
+            "model": "anthropic/claude-sonnet-4.5",
+            "messages": [
+                {"role": "user", "content": "Hi"},
+                {
+                    "role": "assistant",
+                    "content": "Hello",
+                    "reasoning_details": [
+                        {"type": "reasoning.text", "text": "Greet.", "signature": "S",
+                         "format": "anthropic-claude-v1", "index": 0},
+                    ],
+                },
+            ],
+        }  # fmt: skip
+        _, report = cc.convert(body, source="openrouter", target="anthropic",
+                               model="claude-sonnet-4-5", max_tokens=64)  # fmt: skip
+        assert report.losses == ()
+
+    def test_an_unknown_format_and_an_id_are_reported(self) -> None:
+        body = {
+            "messages": [
+                {"role": "user", "content": "Hi"},
+                {
+                    "role": "assistant",
+                    "content": "Hello",
+                    "reasoning_details": [
+                        {"type": "reasoning.text", "text": "Greet.", "format": "unknown",
+                         "id": "rd_1", "index": 0},
+                    ],
+                },
+            ],
+        }  # fmt: skip
+        _, report = cc.convert(body, source="openrouter", target="gemini")
+        assert sorted(report.paths) == [
+            "$.messages[1].content[0].extras.openai.format",
+            "$.messages[1].content[0].extras.openai.id",
+        ]
+
+    def test_gemini_openai_back_to_gemini(self) -> None:
+        _, report = cc.convert(TestGeminiOpenAI.DOCUMENTED, source="gemini-openai", target="gemini")
+        assert report.losses == ()
+
+
 class TestGeminiOpenAI:
     """Gemini's OpenAI-compatible endpoint: a call's signature in extra_content."""
 

@@ -35,7 +35,7 @@ from ._common import (
     opt_str,
     rest,
 )
-from ._dialect import BY_FORMAT
+from ._dialect import BY_FORMAT, FORMATS
 from ._fast import fast_response
 
 __all__ = ["TYPE_TEXT", "assistant", "decode_response", "general_response"]
@@ -93,6 +93,9 @@ def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
         own["role"] = role
 
     reasoning = _reasoning(m, own)
+    signed: dict[str, tuple[str, int, Any]] = {}
+    if reasoning and own.get("~reasoning") == "reasoning_details":
+        reasoning = _call_signatures(reasoning, m.get("tool_calls"), signed)
     content: Any = m.get("content", ABSENT)
     refusal = m.get("refusal", ABSENT)
     if type(refusal) is not str and refusal is not ABSENT:
@@ -124,6 +127,8 @@ def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
     calls = m.get("tool_calls", ABSENT)
     if type(calls) is list:
         at = _calls(calls, path, index, valid, invalid)
+        if signed:
+            valid = [_signed(call, signed) for call in valid]
         if at:
             own["~invalid_at"] = at
         elif not calls:
@@ -181,6 +186,64 @@ def _reasoning(m: dict[str, Any], own: dict[str, Any]) -> list[AssistantPart]:
     return parts
 
 
+def _call_signatures(
+    parts: list[AssistantPart], calls: Any, signed: dict[str, tuple[str, int, Any]]
+) -> list[AssistantPart]:
+    """``parts`` without the entries that are a Gemini call's thought signature.
+
+    OpenRouter carries the signature Gemini made a function call with as a
+    ``reasoning.encrypted`` entry of ``format`` ``google-gemini-v1`` whose
+    ``id`` is the call's. Each one found goes to ``signed`` (by call id: the
+    signature, the entry's place in the list, its ``index``); the call gets it
+    where Gemini's codec keeps one.
+    """
+    if type(calls) is not list:
+        return parts
+    ids = {
+        call["id"]
+        for call in calls
+        if type(call) is dict and type(call.get("id")) is str and "extra_content" not in call
+    }
+    kept: list[AssistantPart] = []
+    for k, part in enumerate(parts):
+        own = (part.extras or {}).get(NAME) if type(part) is ReasoningPart else None
+        if (
+            type(part) is ReasoningPart
+            and part.provider == "gemini"
+            and part.redacted is not None
+            and not part.text
+            and type(own) is dict
+            and own.get("~detail") == "reasoning.encrypted"
+            and own.get("~format") == FORMATS["gemini"]
+            and own.keys() <= _CALL_SIGNATURE
+            and own.get("id") in ids
+            and own["id"] not in signed
+        ):
+            signed[own["id"]] = (part.redacted, k, own.get("~index"))
+        else:
+            kept.append(part)
+    return kept
+
+
+_CALL_SIGNATURE = frozenset(("~detail", "~format", "~index", "id"))
+
+
+def _signed(call: ToolCall, signed: dict[str, tuple[str, int, Any]]) -> ToolCall:
+    """``call`` with the thought signature OpenRouter's entries gave it, if any."""
+    found = signed.get(call.id)
+    if found is None:
+        return call
+    signature, at, index = found
+    extras = dict(call.extras or {})
+    own = dict(extras.get(NAME) or {})
+    own["~detail_at"] = at
+    if index is not None:
+        own["~index"] = index
+    extras[NAME] = own
+    extras["gemini"] = {"thoughtSignature": signature}
+    return msgspec.structs.replace(call, extras=extras)
+
+
 def _details(items: list[Any]) -> list[AssistantPart] | None:
     parts: list[AssistantPart] = []
     for item in items:
@@ -195,13 +258,22 @@ def _details(items: list[Any]) -> list[AssistantPart] | None:
         signature = item.get("signature")
         if type(value) is not str or (signature is not None and type(signature) is not str):
             return None
+        # The entry's type, a format that names a family and its index are its
+        # wire form (hints: written back here, no loss elsewhere); any other
+        # key is kept as sent.
+        own: dict[str, Any] = {"~detail": kind}
         others = rest(item, known)
-        own = {"type": kind, **others} if others else {"type": kind}
+        fmt = item.get("format")
+        if others:
+            if type(fmt) is str and fmt in BY_FORMAT:
+                own["~format"] = others.pop("format")
+            if type(others.get("index")) is int:
+                own["~index"] = others.pop("index")
+            own.update(others)
         if signature is None and "signature" in item:
             own["signature"] = None
         # The format names the family that made the signature or the data:
         # it is theirs, replayed to that family (see _dialect).
-        fmt = item.get("format")
         made_by = BY_FORMAT.get(fmt, NAME) if type(fmt) is str else NAME
         if key == "data" and made_by == "openai-responses":
             # A Responses item's encrypted_content, as that codec holds it.
@@ -307,8 +379,15 @@ def _call(c: dict[str, Any], index: int, j: int) -> ToolCall | InvalidToolCall:
         call_id = derive_id("call_", index, j, name, arguments)
     if inner:
         own["~function"] = inner
-    found: dict[str, Any] | None = {NAME: own} if own else None
     signature = _thought_signature(own["extra_content"]) if "extra_content" in own else None
+    if signature is not None and own["extra_content"] == {
+        "google": {"thought_signature": signature}
+    }:
+        # Nothing but the signature: the encoder writes it back from Gemini's
+        # key (a hint here, so that no family reports it lost).
+        del own["extra_content"]
+        own["~extra_content"] = 1
+    found: dict[str, Any] | None = {NAME: own} if own else None
     if signature is not None:
         # Gemini's OpenAI-compatible endpoint: the call's thought signature,
         # also where Gemini's own codec keeps it (the call goes back as read).

@@ -48,7 +48,17 @@ def assistant_wire(
         out["content"] = content
     elif content is not None:
         _assistant_parts(content, own, out, path, enc, response)
-    calls = _calls(m, own, path, enc)
+    # A Gemini call's thought signature goes to OpenRouter as an entry of
+    # reasoning_details keyed by the call's id (see _decode_assistant).
+    signed: list[tuple[str, str, Any, Any]] | None = None
+    if "reasoning_details" not in own and (
+        enc.dialect.reasoning == "reasoning_details"
+        or (enc.dialect.reasoning is None and own.get("~reasoning") == "reasoning_details")
+    ):
+        signed = []
+    calls = _calls(m, own, path, enc, signed)
+    if signed:
+        _signed_calls(signed, out)
     if calls and not response and enc.dialect.call_signatures and "extra_content" not in calls[0]:
         # Gemini 3 refuses the first call of a turn without the signature it
         # made it with: a call it did not make gets Google's placeholder (in a
@@ -208,8 +218,8 @@ def _detail(
     replays it to that family's models only); a Responses reasoning item is
     two entries, its summary and its encrypted content, as OpenRouter sends it.
     """
-    kind = part_own.get("type")
-    fmt = part_own.get("format")
+    kind = part_own.get("~detail")
+    fmt = part_own.get("~format", part_own.get("format"))
     # The family whose signature the entry may carry: OpenAI's own (an entry
     # read without a format chatcodec knows), or the one its format names.
     family = BY_FORMAT.get(fmt, NAME) if type(fmt) is str else NAME
@@ -241,8 +251,10 @@ def _detail(
             _foreign_signature(at, part, enc)
     if part.redacted is not None and kind != "reasoning.encrypted" and not ours:
         _foreign_signature(at, part, enc)
-    if "type" not in part_own and fmt is not None:
-        item["format"] = fmt
+    if ("~detail" not in part_own and fmt is not None) or "~format" in part_own:
+        item["format"] = fmt  # another family's, or as it came
+    if "~index" in part_own:
+        item["index"] = part_own["~index"]
     out.append(fill(item, part_own))
 
 
@@ -260,8 +272,32 @@ def _responses_details(part: ReasoningPart, fmt: str, out: list[Any]) -> None:
         out.append(item)
 
 
-def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: DialectEncoding) -> list[Any]:
-    valid = [_call(c, f"{path}.tool_calls[{j}]", enc) for j, c in enumerate(m.tool_calls)]
+def _signed_calls(signed: list[tuple[str, str, Any, Any]], out: dict[str, Any]) -> None:
+    """Add a ``reasoning_details`` entry for each signed call, at its place when read."""
+    details = out.setdefault("reasoning_details", [])
+    placed = sorted(signed, key=lambda s: s[2] if type(s[2]) is int else len(details) + 1)
+    for ident, signature, at, index in placed:
+        entry: dict[str, Any] = {
+            "type": "reasoning.encrypted",
+            "data": signature,
+            "id": ident,
+            "format": FORMATS["gemini"],
+        }
+        if index is not None:
+            entry["index"] = index
+        details.insert(at if type(at) is int and 0 <= at <= len(details) else len(details), entry)
+
+
+def _calls(
+    m: AssistantMessage,
+    own: dict[str, Any],
+    path: str,
+    enc: DialectEncoding,
+    signed: list[tuple[str, str, Any, Any]] | None = None,
+) -> list[Any]:
+    valid = [
+        _call(c, f"{path}.tool_calls[{j}]", enc, signed) for j, c in enumerate(m.tool_calls)
+    ]
     invalid = [
         _call(c, f"{path}.invalid_tool_calls[{j}]", enc) for j, c in enumerate(m.invalid_tool_calls)
     ]
@@ -283,7 +319,12 @@ def _calls(m: AssistantMessage, own: dict[str, Any], path: str, enc: DialectEnco
     return [call if call is not None else next(rest) for call in merged]
 
 
-def _call(call: ToolCall | InvalidToolCall, path: str, enc: DialectEncoding) -> dict[str, Any]:
+def _call(
+    call: ToolCall | InvalidToolCall,
+    path: str,
+    enc: DialectEncoding,
+    signed: list[tuple[str, str, Any, Any]] | None = None,
+) -> dict[str, Any]:
     extras = call.extras
     signature = key = None
     if extras is not None and "gemini" in extras:
@@ -309,8 +350,10 @@ def _call(call: ToolCall | InvalidToolCall, path: str, enc: DialectEncoding) -> 
     inner = own.get("~function")
     out["function"] = fill(fn, inner) if inner else fn
     if signature is not None and "extra_content" not in own:
-        if enc.dialect.call_signatures:
+        if enc.dialect.call_signatures or "~extra_content" in own:
             out["extra_content"] = {"google": {"thought_signature": signature}}
+        elif signed is not None and "id" in out:
+            signed.append((out["id"], signature, own.get("~detail_at"), own.get("~index")))
         else:
             enc.lose(f"{path}.extras.gemini.{key}", _GEMINI_ONLY)
     return fill(out, own)

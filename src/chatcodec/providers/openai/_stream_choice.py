@@ -36,6 +36,7 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta
 from .._wire import expect_dict
 from ._common import NAME, encode_json
 from ._decode_assistant import assistant
+from ._dialect import FORMATS
 from ._stream_chunks import _MISSING, _NULL, _Delta, _keep, _merge_list, _PlainCall
 
 __all__ = ["_Answer", "_Call", "_cut", "_thinking_text"]
@@ -91,6 +92,7 @@ class _Answer:
         "content",
         "fields",
         "finish",
+        "held",
         "k",
         "key",
         "logprobs",
@@ -120,6 +122,9 @@ class _Answer:
         )
         self.max_arguments = limits.max_arguments
         self.completed = 0  # calls already reported complete
+        # Encrypted Gemini entries with an id: a call's signature (no event of
+        # their own) or reasoning, known when the calls are.
+        self.held: list[tuple[Any, ReasoningPart]] = []
         self.logprobs: Any = _MISSING
         self.finish: Any = _MISSING
 
@@ -209,7 +214,10 @@ class _Answer:
                 sign = signature if type(signature) is str and signature else None
                 if kind == "reasoning.encrypted" and type(entry.get("data")) is str:
                     part = ReasoningPart(redacted=entry["data"], provider=NAME)
-                    events.append(PartReceived(part, self.key))
+                    if entry.get("format") == FORMATS["gemini"] and type(entry.get("id")) is str:
+                        self.held.append((entry["id"], part))
+                    else:
+                        events.append(PartReceived(part, self.key))
                 elif (type(text) is str and text) or sign is not None:
                     events.append(ReasoningDelta(text if type(text) is str else "", self.key, sign))
         _merge_list(merged, entries, path)
@@ -338,10 +346,14 @@ class _Answer:
                 _keep(function, key, value)
 
     def complete(self, events: list[StreamEvent]) -> None:
-        """Report the calls not yet reported as complete."""
+        """Report the calls not yet reported as complete, and the entries held for them."""
         if self.completed == len(self.calls):
+            if self.held:
+                message = assistant(self.body()["message"], f"$.choices[{self.k}].message", 0)
+                self._release(message.tool_calls, events)
             return
         message = assistant(self.body()["message"], f"$.choices[{self.k}].message", 0)
+        self._release(message.tool_calls, events)
         valid = list(message.tool_calls)
         invalid = [_cut(call) if self.cut() else call for call in message.invalid_tool_calls]
         own = (message.extras or {}).get(NAME) or {}
@@ -352,6 +364,14 @@ class _Answer:
         for slot in range(self.completed, len(ordered)):
             events.append(ToolCallCompleted(slot, ordered[slot], self.key))
         self.completed = len(ordered)
+
+    def _release(self, calls: tuple[ToolCall, ...], events: list[StreamEvent]) -> None:
+        """A held entry no call took as its signature is reasoning, announced now."""
+        taken = {call.id for call in calls if "~detail_at" in ((call.extras or {}).get(NAME) or {})}
+        for ident, part in self.held:
+            if ident not in taken:
+                events.append(PartReceived(part, self.key))
+        self.held = []
 
     # -- message --------------------------------------------------------------
 
