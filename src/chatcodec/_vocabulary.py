@@ -731,6 +731,7 @@ NAMES = frozenset(
         "cache_control",
         "cache_creation",
         "cache_creation_input_tokens",
+        "cache_limit",
         "cache_miss_reason",
         "cache_missed_input_tokens",
         "cache_missed_tokens",

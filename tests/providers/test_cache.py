@@ -503,6 +503,47 @@ class TestLimits:
         assert [p.path for p in report.problems] == ["$.messages[1].content[3].cache"]
 
 
+class TestGatewayLimits:
+    """A gateway passes a Claude model's cache points on: Anthropic's limit of four holds."""
+
+    def _for(self, model: str, count: int) -> Request:
+        return msgspec.structs.replace(_marked(count), model=model)
+
+    @pytest.mark.parametrize("model", ["anthropic/claude-sonnet-4.5", "claude-sonnet-4-5"])
+    def test_the_fifth_is_refused(self, model: str) -> None:
+        found = openai.check_request(self._for(model, 5))
+        assert [(p.path, p.severity) for p in found] == [
+            ("$.messages[1].content[3].cache", "error")
+        ]
+        assert "at most 4 cache points" in found[0].rule
+        assert openai.check_request(self._for(model, 4)) == []
+
+    def test_no_limit_is_assumed_for_another_model(self) -> None:
+        assert openai.check_request(self._for("google/gemini-2.5-pro", 6)) == []
+
+    @pytest.mark.parametrize("target", ["openrouter", "openai"])
+    def test_convert_leaves_out_the_fifth(self, target: str) -> None:
+        body = anthropic.encode_request(_marked(6))
+        out, report = cc.convert(
+            body, source="anthropic", target=target, model="anthropic/claude-sonnet-4.5"
+        )
+        assert report.problems == ()
+        assert [loss.path for loss in report.losses] == [
+            "$.messages[1].content[3].cache",
+            "$.messages[1].content[4].cache",
+        ]
+        assert all("claude takes at most 4" in loss.reason for loss in report.losses)
+        assert out.count(b"cache_control") == 4
+
+    def test_a_model_routed_elsewhere_keeps_them_all(self) -> None:
+        body = anthropic.encode_request(_marked(6))
+        out, report = cc.convert(
+            body, source="anthropic", target="openrouter", model="google/gemini-2.5-pro"
+        )
+        assert out.count(b"cache_control") == 6
+        assert not report.losses
+
+
 class TestCachePoint:
     """The record: a lifetime of five minutes or an hour, on what may close a cache."""
 

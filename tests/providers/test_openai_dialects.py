@@ -217,6 +217,78 @@ class TestOpenRouter:
         ]
         assert not [loss for loss in losses if "reasoning" in loss or "signature" in loss]
 
+    RESPONSES_ITEM: ClassVar[dict[str, Any]] = {
+        "model": "o4-mini",
+        "input": [
+            {"role": "user", "content": "Hi"},
+            {
+                "type": "reasoning",
+                "id": "rs_1",
+                "summary": [{"type": "summary_text", "text": "Greeting."}],
+                "encrypted_content": "gAAAA-enc",
+            },
+            {"role": "assistant", "content": "Hello"},
+        ],
+    }
+
+    def test_a_responses_item_comes_back_whole(self) -> None:
+        there, _ = cc.convert(self.RESPONSES_ITEM, source="openai-responses", target="openrouter")
+        back, report = cc.convert(there, source="openrouter", target="openai-responses")
+        assert json.loads(back) == self.RESPONSES_ITEM
+        assert not report
+
+    @pytest.mark.parametrize(
+        "details",
+        [
+            # As OpenRouter answers: each entry with its index.
+            [
+                {"type": "reasoning.summary", "summary": "S.", "format": "openai-responses-v1",
+                 "index": 0},
+                {"type": "reasoning.encrypted", "data": "E", "id": "rs_9",
+                 "format": "openai-responses-v1", "index": 0},
+            ],
+            # The encrypted entry alone, without an id; an empty summary.
+            [{"type": "reasoning.encrypted", "data": "E", "format": "openai-responses-v1"}],
+            [
+                {"type": "reasoning.summary", "summary": "", "format": "openai-responses-v1"},
+                {"type": "reasoning.encrypted", "data": "E", "format": "openai-responses-v1"},
+            ],
+        ],
+    )  # fmt: skip
+    def test_read_as_one_responses_item(self, details: list[Any]) -> None:
+        body = {
+            "messages": [
+                {"role": "user", "content": "Hi"},
+                {"role": "assistant", "content": "Hello", "reasoning_details": details},
+            ]
+        }
+        codec = providers.get("openrouter")
+        request = codec.decode_request(json.dumps(body))
+        message = request.messages[1]
+        assert isinstance(message, cc.AssistantMessage)
+        reasoning = [p for p in message.content or () if isinstance(p, cc.ReasoningPart)]
+        assert len(reasoning) == 1
+        assert (reasoning[0].provider, reasoning[0].signature) == ("openai-responses", "E")
+        assert json.loads(codec.encode_request(request)) == body
+        out, report = cc.convert(body, source="openrouter", target="openai-responses")
+        item = json.loads(out)["input"][1]
+        assert (item["type"], item["encrypted_content"]) == ("reasoning", "E")
+        assert not report.losses
+
+    def test_a_summary_before_another_family_s_entry_stays_apart(self) -> None:
+        details = [
+            {"type": "reasoning.summary", "summary": "S.", "format": "openai-responses-v1"},
+            {"type": "reasoning.encrypted", "data": "E", "format": "anthropic-claude-v1"},
+        ]
+        body = {"messages": [{"role": "assistant", "content": "A", "reasoning_details": details}]}
+        codec = providers.get("openrouter")
+        request = codec.decode_request(json.dumps(body))
+        message = request.messages[0]
+        assert isinstance(message, cc.AssistantMessage)
+        reasoning = [p for p in message.content or () if isinstance(p, cc.ReasoningPart)]
+        assert [p.provider for p in reasoning] == [None, "anthropic"]
+        assert json.loads(codec.encode_request(request)) == body
+
     def test_gemini_thought_signature(self) -> None:
         gemini = {
             "contents": [

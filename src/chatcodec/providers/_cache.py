@@ -36,6 +36,7 @@ __all__ = [
     "CACHE_LIMITS",
     "NO_CACHE",
     "cache_control",
+    "cache_limit",
     "cache_points",
     "carry_automatic_cache",
     "count_cache",
@@ -149,17 +150,39 @@ def report_cache(request: Request, enc: Encoding) -> None:
         enc.lose(path, reason)
 
 
+def cache_limit(family: str, model: str | None) -> int | None:
+    """The most cache points ``family`` takes for ``model``; None when no limit is known.
+
+    A gateway on the OpenAI Chat wire (OpenRouter, LiteLLM) passes the cache
+    points of a request for a Claude model on to Anthropic or Bedrock, whose
+    limit holds.
+
+    Examples
+    --------
+    >>> cache_limit("anthropic", None), cache_limit("openai", "anthropic/claude-sonnet-4.5")
+    (4, 4)
+    >>> cache_limit("openai", "google/gemini-2.5-pro") is None
+    True
+    """
+    limit = CACHE_LIMITS.get(family)
+    if limit is None and family == "openai" and model is not None and "claude" in model:
+        return CACHE_LIMITS["anthropic"]
+    return limit
+
+
 def trim_cache(request: Request, target: str, losses: list[Loss]) -> Request:
     """``request`` with the cache points beyond ``target``'s limit left out, each reported.
 
     The first ones in the prompt's order are kept: a request converted from
     another family is sent as the target takes it instead of being refused.
     """
-    limit = CACHE_LIMITS.get(target)
+    limit = cache_limit(target, request.model)
     if limit is None or count_cache(request) <= limit:
         return request
     found = cache_points(request)
     reason = f"{target} takes at most {limit} cache points: left out"
+    if target not in CACHE_LIMITS:  # a gateway's Claude model
+        reason = f"claude takes at most {limit} cache points (a gateway passes them on): left out"
     losses.extend(Loss(path, reason) for path in found[limit:])
     left = limit
 

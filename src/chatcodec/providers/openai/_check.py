@@ -18,6 +18,7 @@ from ..._messages import AssistantMessage, ToolMessage
 from ..._paths import key_step
 from ..._problems import Problem
 from ..._tools import ToolDefinition
+from .._cache import cache_limit, cache_points, count_cache
 from .._profiles import profile_problems, sampling_problems
 from ._common import NAME
 
@@ -190,6 +191,16 @@ def _profile(request: Request) -> Iterator[Problem]:
     yield from profile_problems(NAME, request)
 
 
+def _cache(request: Request) -> Iterator[Problem]:
+    """More cache points than a gateway's Claude model takes (Anthropic's limit)."""
+    limit = cache_limit(NAME, request.model)
+    if limit is not None and count_cache(request) > limit:
+        rule = (
+            f"at most {limit} cache points: the gateway passes them to Claude, which refuses more"
+        )
+        yield Problem(cache_points(request)[limit], rule)
+
+
 _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _messages,
     _model,
@@ -201,6 +212,7 @@ _RULES: tuple[Callable[[Request], Iterator[Problem]], ...] = (
     _sampling,
     _response_format,
     _profile,
+    _cache,
 )
 
 

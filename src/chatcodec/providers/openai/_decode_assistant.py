@@ -10,7 +10,7 @@ spelled so the encoder can spread them back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import msgspec
 from msgspec import Raw
@@ -96,6 +96,7 @@ def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
     signed: dict[str, tuple[str, int, Any]] = {}
     if reasoning and own.get("~reasoning") == "reasoning_details":
         reasoning = _call_signatures(reasoning, m.get("tool_calls"), signed)
+        reasoning = _responses_items(reasoning)
     content: Any = m.get("content", ABSENT)
     refusal = m.get("refusal", ABSENT)
     if type(refusal) is not str and refusal is not ABSENT:
@@ -226,6 +227,67 @@ def _call_signatures(
 
 
 _CALL_SIGNATURE = frozenset(("~detail", "~format", "~index", "id"))
+_SUMMARY = frozenset(("~detail", "~format", "~index"))
+_RESPONSES = FORMATS["openai-responses"]
+
+
+def _responses_items(parts: list[AssistantPart]) -> list[AssistantPart]:
+    """``parts`` with each Responses reasoning item OpenRouter split in two made one again.
+
+    OpenRouter writes a Responses reasoning item as a ``reasoning.summary`` entry
+    and a ``reasoning.encrypted`` entry (the item's ``id`` and its
+    ``encrypted_content``), both of format ``openai-responses-v1``: read back as
+    the one part the Responses codec reads from the item (its summary, its
+    encrypted content as the signature, its id), and written back as the two.
+    """
+    out: list[AssistantPart] = []
+    k = 0
+    while k < len(parts):
+        part = parts[k]
+        after = parts[k + 1] if k + 1 < len(parts) else None
+        if _entry(part, "reasoning.encrypted", _CALL_SIGNATURE):
+            out.append(_item(None, part))
+        elif _entry(part, "reasoning.summary", _SUMMARY) and _entry(
+            after, "reasoning.encrypted", _CALL_SIGNATURE
+        ):
+            out.append(_item(part, after))
+            k += 1
+        else:
+            out.append(part)
+        k += 1
+    return out
+
+
+def _entry(part: AssistantPart | None, kind: str, keys: frozenset[str]) -> TypeGuard[ReasoningPart]:
+    """Whether ``part`` was read from a Responses entry of ``kind`` with only ``keys``."""
+    if type(part) is not ReasoningPart or part.redacted is not None:
+        return False
+    own = (part.extras or {}).get(NAME)
+    return (
+        type(own) is dict
+        and own.get("~detail") == kind
+        and own.get("~format") == _RESPONSES
+        and own.keys() <= keys
+        and (kind == "reasoning.summary" or type(own.get("id", "")) is str)
+    )
+
+
+def _item(summary: ReasoningPart | None, encrypted: ReasoningPart) -> ReasoningPart:
+    """One Responses reasoning item from OpenRouter's entries (see _responses_items)."""
+    own = (encrypted.extras or {})[NAME]
+    # Whether a summary entry came, and each entry's index (None: it had none).
+    said = (summary.extras or {})[NAME] if summary is not None else {}
+    hint = {"~item": [summary is not None, said.get("~index"), own.get("~index")]}
+    theirs = {"id": own["id"]} if "id" in own else None
+    extras: dict[str, Any] = {NAME: hint}
+    if theirs:
+        extras["openai-responses"] = theirs
+    return ReasoningPart(
+        summary.text if summary is not None else "",
+        encrypted.signature,
+        provider="openai-responses",
+        extras=extras,
+    )
 
 
 def _signed(call: ToolCall, signed: dict[str, tuple[str, int, Any]]) -> ToolCall:

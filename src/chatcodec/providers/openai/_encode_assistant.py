@@ -228,7 +228,7 @@ def _detail(
         if fmt is not None:
             family = part.provider or NAME
             if family == "openai-responses":
-                _responses_details(part, fmt, out)
+                _responses_details(part, part_own, fmt, out)
                 return
         kind = "reasoning.encrypted" if part.redacted is not None and not part.text else None
         kind = kind or "reasoning.text"
@@ -258,10 +258,22 @@ def _detail(
     out.append(fill(item, part_own))
 
 
-def _responses_details(part: ReasoningPart, fmt: str, out: list[Any]) -> None:
-    """A Responses reasoning item as OpenRouter writes it: summary, then encrypted data."""
-    if part.text:
-        out.append({"type": "reasoning.summary", "summary": part.text, "format": fmt})
+def _responses_details(
+    part: ReasoningPart, part_own: dict[str, Any], fmt: str, out: list[Any]
+) -> None:
+    """A Responses reasoning item as OpenRouter writes it: summary, then encrypted data.
+
+    An item read from OpenRouter goes back as its entries came (``~item``:
+    whether a summary entry came, and each entry's index).
+    """
+    said = part_own.get("~item")
+    if type(said) is not list or len(said) != 3:
+        said = [bool(part.text), None, None]
+    if said[0] or part.text:
+        summary = {"type": "reasoning.summary", "summary": part.text, "format": fmt}
+        if said[1] is not None:
+            summary["index"] = said[1]
+        out.append(summary)
     if part.signature is not None:
         item: dict[str, Any] = {"type": "reasoning.encrypted", "data": part.signature}
         theirs = (part.extras or {}).get("openai-responses")
@@ -269,6 +281,8 @@ def _responses_details(part: ReasoningPart, fmt: str, out: list[Any]) -> None:
         if type(ident) is str:
             item["id"] = ident
         item["format"] = fmt
+        if said[2] is not None:
+            item["index"] = said[2]
         out.append(item)
 
 
@@ -295,9 +309,7 @@ def _calls(
     enc: DialectEncoding,
     signed: list[tuple[str, str, Any, Any]] | None = None,
 ) -> list[Any]:
-    valid = [
-        _call(c, f"{path}.tool_calls[{j}]", enc, signed) for j, c in enumerate(m.tool_calls)
-    ]
+    valid = [_call(c, f"{path}.tool_calls[{j}]", enc, signed) for j, c in enumerate(m.tool_calls)]
     invalid = [
         _call(c, f"{path}.invalid_tool_calls[{j}]", enc) for j, c in enumerate(m.invalid_tool_calls)
     ]
