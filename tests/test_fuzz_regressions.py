@@ -249,6 +249,13 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
     ],
     "translate_stream": [
+        # A Cohere stream whose calls 0 and 5 had one id, translated to Ollama: the
+        # events said two calls, and Ollama's decoder refused the output. A call whose
+        # id another call has is refused where it starts.
+        pytest.param(
+            (HOSTILE / "translate_cohere_ollama_one_id_twice.bin").read_bytes(),
+            id="cohere-calls-of-one-id",
+        ),
         # A Cohere stream that starts over (a second message-start and a second start of
         # content item 0, no message-end between), translated to Gemini: the events said
         # both texts, the response held one. An item or a call starts once.

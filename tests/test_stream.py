@@ -7,12 +7,14 @@ import re
 from types import ModuleType
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import ToolCallDelta as D
+from chatcodec._eventstream import EventStreamReader, encode_message
 from strategies import names
 
 jiter: ModuleType | None
@@ -606,3 +608,62 @@ class TestOddInput:
         calls, invalid = acc.finish()
         assert [(c.id, bytes(c.arguments)) for c in calls] == [("c1", b'{"a":1}')]
         assert invalid == ()
+
+
+class TestUniqueIds:
+    """Two calls of one id are refused where the second one comes (a fuzz find).
+
+    The answer would be refused whole at the end; a stream translated from it
+    would have said both calls, and its target refused the output.
+    """
+
+    def test_a_new_call_with_another_s_id(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c1", "f", "{}"))
+        with pytest.raises(cc.ValidationError, match="tool call ids must be unique"):
+            acc.feed(D(1, "c1", "g", "{}"))
+
+    def test_an_id_that_comes_late(self) -> None:
+        acc = cc.ToolCallAccumulator()
+        acc.feed(D(0, "c1", "f", "{}"))
+        acc.feed(D(1, None, "g", "{"))
+        with pytest.raises(cc.ValidationError, match="tool call ids must be unique"):
+            acc.feed(D(1, "c1", None, "}"))
+
+    def test_one_call_says_its_id_again(self) -> None:
+        assert run([D(0, "c1", "f", '{"a":'), D(0, "c1", None, "1}")]) == [("c1", "f", '{"a":1}')]
+        assert run([D(None, "c1", "f", '{"a":'), D(None, "c1", None, "1}")]) == [
+            ("c1", "f", '{"a":1}')
+        ]
+
+    def test_an_index_used_again_by_a_call_of_another_id(self) -> None:
+        assert run([D(0, "c1", "f", "{}"), D(0, "c2", "g", "{}")]) == [
+            ("c1", "f", "{}"),
+            ("c2", "g", "{}"),
+        ]
+
+    @pytest.mark.parametrize("family", cc.providers.NAMES)
+    def test_every_stream_decoder_refuses_it_where_it_comes(self, family: str) -> None:
+        codec = cc.providers.get(family)
+        calls = (
+            cc.ToolCall("idAAA1", "f", msgspec.Raw(b'{"a":1}')),
+            cc.ToolCall("idBBB2", "g", msgspec.Raw(b'{"b":2}')),
+        )
+        answer = cc.Response(
+            id="r",
+            model="m",
+            choices=(cc.Choice(cc.AssistantMessage(None, calls), finish_reason="tool_calls"),),
+        )
+        written = codec.encode_stream(answer)
+        if family == "bedrock":
+            frames = EventStreamReader().feed(written)
+            written = b"".join(
+                encode_message(m.headers, m.payload.replace(b"idBBB2", b"idAAA1")) for m in frames
+            )
+        elif b"idBBB2" in written:
+            written = written.replace(b"idBBB2", b"idAAA1")
+        else:
+            pytest.skip(f"{family} streams no call ids")
+        decoder = codec.stream()
+        with pytest.raises(cc.StreamError, match="tool call ids must be unique"):
+            decoder.feed(written)

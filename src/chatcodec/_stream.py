@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import msgspec
 from msgspec import Raw
 
-from ._errors import NotFoundError, StreamError
+from ._errors import NotFoundError, StreamError, ValidationError
 from ._framing import DEFAULT_LIMITS, over_limit
 from ._preview import PartialJSON
 from ._record import Record, json_decoder
@@ -177,6 +177,8 @@ class ToolCallAccumulator:
         ------
         StreamError
             If called after :meth:`finish`, or past a limit (``.limit`` names it).
+        ValidationError
+            For a new call with the id of another call (ids are unique).
         """
         if self._finished:
             raise StreamError("fed after finish()")
@@ -293,10 +295,15 @@ class ToolCallAccumulator:
         if call is None:
             if len(self._calls) >= self._max_calls:
                 raise self._over("max_tool_calls")
+            if call_id is not None and call_id in self._by_id:
+                # Another call of that id: the answer would be refused whole at the end.
+                raise ValidationError("tool call ids must be unique", "$.tool_calls")
             call = _Call(len(self._calls), index, call_id, name, self._preview)
             self._calls.append(call)
             events.append(ToolCallStarted(call.slot, call_id, name, self._choice))
         else:
+            if call.id is None and call_id is not None and call_id in self._by_id:
+                raise ValidationError("tool call ids must be unique", "$.tool_calls")
             call.id = call.id or call_id
             call.name = call.name or name
         if index is not None:

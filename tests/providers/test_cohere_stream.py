@@ -292,6 +292,22 @@ class TestTheEventsAndTheResponseAgree:
         with pytest.raises(cc.StreamError, match="a content item starts once"):
             run(frames)
 
+    def test_a_second_call_of_one_id_is_refused(self) -> None:
+        # Calls 0 and 5 of one id: the events said two calls, the response would be
+        # refused whole (a fuzz find of translate_stream, Cohere to Ollama).
+        def start(index: int, ident: str) -> dict[str, Any]:
+            call = {"id": ident, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            return {"type": "tool-call-start", "index": index,
+                    "delta": {"message": {"tool_calls": call}}}  # fmt: skip
+
+        decoder = codec.stream()
+        decoder.feed(_frames(_START, start(0, "c1")))
+        with pytest.raises(cc.StreamError, match="tool call ids must be unique"):
+            decoder.feed(_frames(start(5, "c1")))  # where it comes, not at the end
+        ends = [{"type": "tool-call-end", "index": i} for i in (0, 5)]
+        _, response = run(_frames(_START, start(0, "c1"), start(5, "c2"), *ends, _END))
+        assert [call.id for call in response.tool_calls] == ["c1", "c2"]
+
     def test_a_call_that_starts_again_is_refused(self) -> None:
         call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": ""}}
         start = {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": call}}}
