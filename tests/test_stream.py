@@ -652,7 +652,11 @@ class TestUniqueIds:
         answer = cc.Response(
             id="r",
             model="m",
-            choices=(cc.Choice(cc.AssistantMessage(None, calls), finish_reason="tool_calls"),),
+            choices=(
+                cc.Choice(
+                    cc.AssistantMessage(None, calls), finish_reason=cc.FinishReason.TOOL_CALLS
+                ),
+            ),
         )
         written = codec.encode_stream(answer)
         if family == "bedrock":
