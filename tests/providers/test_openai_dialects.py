@@ -552,40 +552,23 @@ class TestReportedOnlyWhenLost:
         assert json.loads(back)["messages"] == ANTHROPIC["messages"]
         assert report.losses == ()
 
+    @staticmethod
+    def _said(entry: dict[str, Any]) -> dict[str, Any]:
+        """A request whose answer came with one reasoning_details ``entry``."""
+        answer = {"role": "assistant", "content": "Hello", "reasoning_details": [entry]}
+        return {"messages": [{"role": "user", "content": "Hi"}, answer]}
+
     def test_an_entry_s_index_and_format_are_not_lost(self) -> None:
-        body = {
-            "model": "anthropic/claude-sonnet-4.5",
-            "messages": [
-                {"role": "user", "content": "Hi"},
-                {
-                    "role": "assistant",
-                    "content": "Hello",
-                    "reasoning_details": [
-                        {"type": "reasoning.text", "text": "Greet.", "signature": "S",
-                         "format": "anthropic-claude-v1", "index": 0},
-                    ],
-                },
-            ],
-        }  # fmt: skip
-        _, report = cc.convert(body, source="openrouter", target="anthropic",
+        entry = {"type": "reasoning.text", "text": "Greet.", "signature": "S",
+                 "format": "anthropic-claude-v1", "index": 0}  # fmt: skip
+        _, report = cc.convert(self._said(entry), source="openrouter", target="anthropic",
                                model="claude-sonnet-4-5", max_tokens=64)  # fmt: skip
         assert report.losses == ()
 
     def test_an_unknown_format_and_an_id_are_reported(self) -> None:
-        body = {
-            "messages": [
-                {"role": "user", "content": "Hi"},
-                {
-                    "role": "assistant",
-                    "content": "Hello",
-                    "reasoning_details": [
-                        {"type": "reasoning.text", "text": "Greet.", "format": "unknown",
-                         "id": "rd_1", "index": 0},
-                    ],
-                },
-            ],
-        }  # fmt: skip
-        _, report = cc.convert(body, source="openrouter", target="gemini")
+        entry = {"type": "reasoning.text", "text": "Greet.", "format": "unknown", "id": "rd_1",
+                 "index": 0}  # fmt: skip
+        _, report = cc.convert(self._said(entry), source="openrouter", target="gemini")
         assert sorted(report.paths) == [
             "$.messages[1].content[0].extras.openai.format",
             "$.messages[1].content[0].extras.openai.id",
