@@ -255,6 +255,37 @@ class TestRead:
             assert fast is None or fast == anthropic.decode_request(sent)
 
 
+class TestDisplayWithoutThinking:
+    """How thinking is shown goes with a thinking setting, never alone."""
+
+    def test_left_out_and_reported_when_no_thinking_is_sent(self) -> None:
+        # Claude Sonnet 4.5 takes a budget; max_tokens leaves no room for one.
+        source = body(
+            "claude-opus-4-6",
+            max_tokens=1000,
+            thinking={"type": "adaptive", "display": "summarized"},
+            output_config={"effort": "low"},
+        )
+        out, report = cc.convert(source, source="anthropic", target="anthropic",
+                                 model="claude-sonnet-4-5")  # fmt: skip
+        assert "thinking" not in json.loads(out)
+        assert "$.extras.anthropic.thinking" in report.paths
+        assert "$.reasoning.effort" in report.paths
+
+    def test_named_by_the_preflight_when_left_alone(self) -> None:
+        # A model that does not think: the setting is left out, and what shows it is
+        # no thinking setting Anthropic takes.
+        source = body("claude-opus-4-6", thinking={"type": "adaptive", "display": "summarized"})
+        _, report = cc.convert(source, source="anthropic", target="anthropic",
+                               model="claude-3-5-sonnet-20241022")  # fmt: skip
+        assert "$.extras.anthropic.thinking" in [p.path for p in report.problems]
+
+    @pytest.mark.parametrize("kind", [["enabled"], {"a": 1}, 3])
+    def test_a_type_of_another_kind_is_no_problem(self, kind: Any) -> None:
+        sent = anthropic.decode_request(body("claude-opus-4-7", thinking={"type": kind}))
+        assert problems(sent) == []
+
+
 class TestCheck:
     """The preflight names a form kept as sent that the model refuses."""
 

@@ -540,6 +540,73 @@ class TestGeminiCallSignatures:
         assert [type(p) for p in message.content or ()] == [cc.ReasoningPart]
 
 
+class TestHostileEntries:
+    """reasoning_details entries of odd shapes: kept as they came, never another exception."""
+
+    @staticmethod
+    def _body(details: list[Any], calls: list[Any]) -> dict[str, Any]:
+        answer = {"role": "assistant", "content": None, "reasoning_details": details,
+                  "tool_calls": calls}  # fmt: skip
+        return {"messages": [{"role": "user", "content": "Hi"}, answer]}
+
+    CALL: ClassVar[dict[str, Any]] = {
+        "id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"},
+    }  # fmt: skip
+
+    @pytest.mark.parametrize("ident", [[1], {"a": 1}, 3, None])
+    def test_an_id_of_another_type(self, ident: Any) -> None:
+        body = self._body([{**SIGNED, "id": ident}], [self.CALL])
+        codec = providers.get("openrouter")
+        assert json.loads(codec.encode_request(codec.decode_request(json.dumps(body)))) == body
+
+    def test_a_signature_for_an_invalid_call(self) -> None:
+        bad = {**self.CALL, "id": "call_1", "function": {"name": "f", "arguments": "{bad"}}
+        body = self._body([SIGNED], [bad])
+        codec = providers.get("openrouter")
+        request = codec.decode_request(json.dumps(body))
+        message = request.messages[1]
+        assert isinstance(message, cc.AssistantMessage)
+        assert (message.invalid_tool_calls[0].extras or {})["gemini"] == {"thoughtSignature": "S"}
+        assert json.loads(codec.encode_request(request)) == body
+
+    def test_a_summary_with_a_signature_of_its_own(self) -> None:
+        summary = {"type": "reasoning.summary", "summary": "s", "format": "openai-responses-v1",
+                   "signature": "q"}  # fmt: skip
+        encrypted = {"type": "reasoning.encrypted", "data": "e", "format": "openai-responses-v1"}
+        body = self._body([summary, encrypted], [self.CALL])
+        codec = providers.get("openrouter")
+        assert json.loads(codec.encode_request(codec.decode_request(json.dumps(body)))) == body
+
+    def test_two_entries_of_one_id_in_a_stream(self) -> None:
+        entries = [{**SIGNED, "id": "a", "data": "SIG"}, {**SIGNED, "id": "a", "data": "OTHER"}]
+        chunks = [
+            {"choices": [{"index": 0, "delta": {"reasoning_details": entries}}]},
+            {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, **self.CALL}]}}]},
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+        ]  # fmt: skip
+        stream = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+        decoder = providers.get("openrouter").stream()
+        events = decoder.feed(stream + b"data: [DONE]\n\n") + decoder.flush()
+        message = decoder.finish().choices[0].message
+        assert message is not None
+        said = [getattr(e.part, "redacted", None) for e in events if isinstance(e, cc.PartReceived)]
+        held = [p.redacted for p in message.content or () if isinstance(p, cc.ReasoningPart)]
+        assert said == held == ["OTHER"]
+
+    def test_a_streamed_signature_a_writer_does_not_carry_is_reported(self) -> None:
+        answer = providers.get("gemini").decode_response(
+            json.dumps(TestGeminiCallSignatures.ANSWER)
+        )
+        stream = providers.get("gemini").encode_stream(answer)
+        for target in ("openai", "openrouter", "anthropic", "bedrock", "cohere"):
+            translator = cc.translate_stream("gemini", target)
+            translator.feed(stream)
+            _, report = translator.finish()
+            assert "$.choices[0].message.tool_calls[0].extras.gemini.thoughtSignature" in (
+                report.paths
+            ), target
+
+
 class TestReportedOnlyWhenLost:
     """What a dialect's wire form marks (an entry's type, format, index) is no loss elsewhere."""
 

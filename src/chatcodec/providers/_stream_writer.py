@@ -38,6 +38,7 @@ from .._messages import AssistantMessage
 from .._stream import ToolCallStarted
 from .._tools import InvalidToolCall, ToolCall
 from .._usage import FinishReason, Usage
+from ._wire import Encoding
 
 CITED_NOTHING = "a citation came with no text block open: left out"
 WIDENED = "the family cites whole text blocks: a citation's span was widened to its block"
@@ -208,6 +209,20 @@ def arguments_rest(sent: list[str], call: ToolCall | InvalidToolCall) -> str | N
     return None
 
 
+def report_extras(
+    family: str, call: ToolCall | InvalidToolCall, path: str, losses: list[Loss]
+) -> None:
+    """Report what another family kept on a call a stream wrote in fragments.
+
+    A call written whole goes through the family's body encoder, which
+    reports it; one written fragment by fragment says only its id, name and
+    arguments, so the rest (a Gemini call's thought signature...) is reported
+    here, as the body encoder would report it.
+    """
+    if call.extras:
+        Encoding(family, losses).own(call.extras, path)
+
+
 DIFFERENT_ARGUMENTS = "a call's arguments differ from the fragments sent before it completed"
 LATE_ARGUMENTS = "a call's arguments completed after the stop closed its block"
 READ_WHOLE = "an invalid call's arguments are empty or an object: a block reads it as a whole call"
@@ -307,6 +322,9 @@ class BlockStreamEncoder(StreamEncoder):
     send. Subclasses write a block's start (``_block_start``, possibly
     nothing), its stop (``_block_stop``) and a whole block (``_whole``).
     """
+
+    FAMILY = ""
+    """The family written (what another family kept on a call is reported)."""
 
     __slots__ = (
         "_calls",
@@ -419,6 +437,8 @@ class BlockStreamEncoder(StreamEncoder):
             self._lose(f"$.choices[{event.choice}].message.invalid_tool_calls", READ_WHOLE)
         if index is not None:
             out = b""
+            where = f"$.choices[{event.choice}].message.tool_calls[{event.slot}]"
+            report_extras(self.FAMILY, call, where, self.losses)
             if rest is None:
                 self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)
             elif rest:

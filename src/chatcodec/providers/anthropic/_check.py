@@ -146,6 +146,9 @@ _REFUSED_FORMS = FrozenMap(
 )
 
 
+_NO_FORM = "must have a type: enabled, adaptive or disabled"
+
+
 def _thinking(request: Request, found: list[Problem]) -> None:
     """The rules of the ``thinking`` the encoder writes, for the request's model."""
     own = (request.extras or {}).get(NAME)
@@ -154,13 +157,16 @@ def _thinking(request: Request, found: list[Problem]) -> None:
         # The encoder writes the form the model takes (reporting any change).
         wire = thinking_sent(request).thinking
         path = "$.reasoning"
-    elif type(kept) is dict and kept.get("type") in _REFUSED_FORMS:
+    elif type(kept) is dict and type(kept.get("type")) is str and kept["type"] in _REFUSED_FORMS:
         wire, path = kept, f"$.extras.{NAME}.thinking"
         column, rule = _REFUSED_FORMS[kept["type"]]
         found_profile = profile(NAME, request.model)
         if found_profile is not None and getattr(found_profile, column) is False:
             found.append(Problem(path, rule))
             return  # the form's own rules say nothing more to such a model
+    elif type(kept) is dict and "type" not in kept:
+        found.append(Problem(f"$.extras.{NAME}.thinking", _NO_FORM))
+        return
     else:
         return
     if wire is None or wire.get("type") != "enabled":

@@ -136,6 +136,10 @@ def encode_request(
         elif fmt.type != "text":
             enc.lose("$.response_format", NO_SCHEMA)
     write_settings(request, own, out, enc)
+    if request.reasoning is not None and "thinking" in own and "thinking" not in out:
+        # How thinking is shown (display), kept beside a setting not sent to this model.
+        enc.lose(f"$.extras.{NAME}.thinking", "how thinking is shown: no thinking is sent")
+        own = {key: value for key, value in own.items() if key != "thinking"}
     return encode_body(fill(out, own) if own else out)
 
 

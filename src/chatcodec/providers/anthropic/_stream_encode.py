@@ -130,6 +130,8 @@ _NO_USAGE = "no usage came: anthropic requires one, written as zero counts"
 class AnthropicStreamEncoder(BlockStreamEncoder):
     """Write an Anthropic Messages stream; made by :func:`stream_encoder`, see there."""
 
+    FAMILY = "anthropic"
+
     __slots__ = ("_body", "_ping", "_started", "_stop", "_tools", "_usage")
 
     @refuses_depth

@@ -198,6 +198,8 @@ def _role(body: dict[str, Any]) -> dict[str, Any]:
 class BedrockStreamEncoder(BlockStreamEncoder):
     """Write a Bedrock ``ConverseStream``; made by :func:`stream_encoder`, see there."""
 
+    FAMILY = "bedrock"
+
     __slots__ = ("_body", "_started", "_stop_reason", "_tools", "_usage")
 
     @refuses_depth

@@ -51,6 +51,7 @@ from .._stream_writer import (
     arguments_rest,
     dumps,
     loads,
+    report_extras,
     sse,
     tiny,
 )
@@ -291,6 +292,8 @@ class CohereStreamEncoder(StreamEncoder):
         index = self._calls.pop(event.slot, None)
         if index is not None:
             rest = arguments_rest(self._sent.pop(event.slot, []), event.call)
+            where = f"$.choices[0].message.tool_calls[{event.slot}]"
+            report_extras(NAME, event.call, where, self.losses)
             out = b""
             if rest is None:
                 self._lose("$.choices[0].message.tool_calls", DIFFERENT_ARGUMENTS)

@@ -10,7 +10,7 @@ spelled so the encoder can spread them back.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 import msgspec
 from msgspec import Raw
@@ -130,6 +130,7 @@ def assistant(m: dict[str, Any], path: str, index: int) -> AssistantMessage:
         at = _calls(calls, path, index, valid, invalid)
         if signed:
             valid = [_signed(call, signed) for call in valid]
+            invalid = [_signed(call, signed) for call in invalid]
         if at:
             own["~invalid_at"] = at
         elif not calls:
@@ -217,7 +218,8 @@ def _call_signatures(
             and own.get("~detail") == "reasoning.encrypted"
             and own.get("~format") == FORMATS["gemini"]
             and own.keys() <= _CALL_SIGNATURE
-            and own.get("id") in ids
+            and type(own.get("id")) is str
+            and own["id"] in ids
             and own["id"] not in signed
         ):
             signed[own["id"]] = (part.redacted, k, own.get("~index"))
@@ -227,6 +229,7 @@ def _call_signatures(
 
 
 _CALL_SIGNATURE = frozenset(("~detail", "~format", "~index", "id"))
+_AnyCall = TypeVar("_AnyCall", ToolCall, InvalidToolCall)
 _SUMMARY = frozenset(("~detail", "~format", "~index"))
 _RESPONSES = FORMATS["openai-responses"]
 
@@ -262,6 +265,8 @@ def _entry(part: AssistantPart | None, kind: str, keys: frozenset[str]) -> TypeG
     """Whether ``part`` was read from a Responses entry of ``kind`` with only ``keys``."""
     if type(part) is not ReasoningPart or part.redacted is not None:
         return False
+    if kind == "reasoning.summary" and part.signature is not None:
+        return False  # a summary that says a signature of its own: kept as it came
     own = (part.extras or {}).get(NAME)
     return (
         type(own) is dict
@@ -290,9 +295,9 @@ def _item(summary: ReasoningPart | None, encrypted: ReasoningPart) -> ReasoningP
     )
 
 
-def _signed(call: ToolCall, signed: dict[str, tuple[str, int, Any]]) -> ToolCall:
+def _signed(call: _AnyCall, signed: dict[str, tuple[str, int, Any]]) -> _AnyCall:
     """``call`` with the thought signature OpenRouter's entries gave it, if any."""
-    found = signed.get(call.id)
+    found = signed.get(call.id) if call.id is not None else None
     if found is None:
         return call
     signature, at, index = found

@@ -311,7 +311,8 @@ def _calls(
 ) -> list[Any]:
     valid = [_call(c, f"{path}.tool_calls[{j}]", enc, signed) for j, c in enumerate(m.tool_calls)]
     invalid = [
-        _call(c, f"{path}.invalid_tool_calls[{j}]", enc) for j, c in enumerate(m.invalid_tool_calls)
+        _call(c, f"{path}.invalid_tool_calls[{j}]", enc, signed)
+        for j, c in enumerate(m.invalid_tool_calls)
     ]
     if not invalid:
         return valid

@@ -8,6 +8,7 @@ decoder itself, inline; everything else comes here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -350,10 +351,10 @@ class _Answer:
         if self.completed == len(self.calls):
             if self.held:
                 message = assistant(self.body()["message"], f"$.choices[{self.k}].message", 0)
-                self._release(message.tool_calls, events)
+                self._release((*message.tool_calls, *message.invalid_tool_calls), events)
             return
         message = assistant(self.body()["message"], f"$.choices[{self.k}].message", 0)
-        self._release(message.tool_calls, events)
+        self._release((*message.tool_calls, *message.invalid_tool_calls), events)
         valid = list(message.tool_calls)
         invalid = [_cut(call) if self.cut() else call for call in message.invalid_tool_calls]
         own = (message.extras or {}).get(NAME) or {}
@@ -365,11 +366,15 @@ class _Answer:
             events.append(ToolCallCompleted(slot, ordered[slot], self.key))
         self.completed = len(ordered)
 
-    def _release(self, calls: tuple[ToolCall, ...], events: list[StreamEvent]) -> None:
+    def _release(
+        self, calls: Iterable[ToolCall | InvalidToolCall], events: list[StreamEvent]
+    ) -> None:
         """A held entry no call took as its signature is reasoning, announced now."""
         taken = {call.id for call in calls if "~detail_at" in ((call.extras or {}).get(NAME) or {})}
         for ident, part in self.held:
-            if ident not in taken:
+            if ident in taken:
+                taken.discard(ident)  # the first entry of that id is the call's, as in the body
+            else:
                 events.append(PartReceived(part, self.key))
         self.held = []
 

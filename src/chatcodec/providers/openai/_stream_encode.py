@@ -42,6 +42,7 @@ from .._stream_writer import (
     arguments_rest,
     dumps,
     loads,
+    report_extras,
     sse,
     tiny,
 )
@@ -241,6 +242,8 @@ class OpenAIStreamEncoder(StreamEncoder):
             if event.slot in answer.calls:
                 # Written fragment by fragment: what they left unsaid (all, when none came).
                 rest = arguments_rest(answer.sent.pop(event.slot, []), event.call)
+                where = f"$.choices[{event.choice}].message.tool_calls[{event.slot}]"
+                report_extras(NAME, event.call, where, self.losses)
                 named = self._named(answer, event.slot, event.call)
                 if rest is None:
                     self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)

@@ -59,6 +59,7 @@ from .._stream_writer import (
     arguments_rest,
     dumps,
     loads,
+    report_extras,
     tiny,
 )
 from .._wire import Encoding
@@ -409,6 +410,8 @@ class ResponsesStreamEncoder(StreamEncoder):
             call = self._calls.pop(event.slot, None)
             rest = arguments_rest(call.pieces if call is not None else [], event.call)
             if call is not None:
+                where = f"$.choices[0].message.tool_calls[{event.slot}]"
+                report_extras(NAME, event.call, where, self.losses)
                 # What the fragments left unsaid (all, when none came), then the item done.
                 if rest is None:
                     self._lose("$.choices[0].message.tool_calls", DIFFERENT_ARGUMENTS)
