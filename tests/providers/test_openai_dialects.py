@@ -525,6 +525,24 @@ class TestGeminiCallSignatures:
         assert (message.tool_calls[0].extras or {}).get("gemini") == {"thoughtSignature": "SIG-1"}
         assert not report
 
+    @pytest.mark.parametrize("size", [1, 7, 64, 10_000])
+    def test_streamed_from_gemini(self, size: int) -> None:
+        stream = providers.get("gemini").encode_stream(
+            providers.get("gemini").decode_response(json.dumps(self.ANSWER))
+        )
+        translator = cc.translate_stream("gemini", "openrouter")
+        out = b"".join(
+            translator.feed(stream[at : at + size]) for at in range(0, len(stream), size)
+        )
+        tail, report = translator.finish()
+        decoder = providers.get("openrouter").stream()
+        events = decoder.feed(out + tail) + decoder.flush()
+        message = decoder.finish().choices[0].message
+        assert message is not None
+        assert (message.tool_calls[0].extras or {}).get("gemini") == {"thoughtSignature": "SIG-1"}
+        assert not [e for e in events if isinstance(e, cc.PartReceived)]
+        assert not report
+
     def test_a_streamed_entry_no_call_takes_is_reasoning(self) -> None:
         answer = providers.get("gemini").decode_response(json.dumps(self.ANSWER))
         stream = (
@@ -598,7 +616,7 @@ class TestHostileEntries:
             json.dumps(TestGeminiCallSignatures.ANSWER)
         )
         stream = providers.get("gemini").encode_stream(answer)
-        for target in ("openai", "openrouter", "anthropic", "bedrock", "cohere"):
+        for target in ("openai", "anthropic", "bedrock", "cohere"):
             translator = cc.translate_stream("gemini", target)
             translator.feed(stream)
             _, report = translator.finish()

@@ -49,7 +49,7 @@ from .._stream_writer import (
 from .._wire import Encoding
 from ._cite import write_annotation
 from ._common import NAME
-from ._dialect import OPENAI, Dialect
+from ._dialect import FORMATS, OPENAI, Dialect
 from ._encode import _usage, encode_response
 
 __all__ = ["OpenAIStreamEncoder", "encode_stream", "stream_encoder"]
@@ -132,6 +132,7 @@ class OpenAIStreamEncoder(StreamEncoder):
     __slots__ = (
         "_answers",
         "_before",
+        "_details",
         "_heads",
         "_include_usage",
         "_reasoning",
@@ -156,6 +157,8 @@ class OpenAIStreamEncoder(StreamEncoder):
         self._reasoning = (
             "reasoning" if dialect.reasoning in ("reasoning", "reasoning_details") else REASONING
         )
+        # OpenRouter's streams carry a Gemini call's signature as an entry.
+        self._details = dialect.reasoning == "reasoning_details"
         self._top = _top(body)
         self._top.setdefault("object", "chat.completion.chunk")
         # What dumps({**top, "choices": [choice]}) writes before the choice.
@@ -242,15 +245,16 @@ class OpenAIStreamEncoder(StreamEncoder):
             if event.slot in answer.calls:
                 # Written fragment by fragment: what they left unsaid (all, when none came).
                 rest = arguments_rest(answer.sent.pop(event.slot, []), event.call)
+                signed = self._signature(answer, event.call)
                 where = f"$.choices[{event.choice}].message.tool_calls[{event.slot}]"
-                report_extras(NAME, event.call, where, self.losses)
+                report_extras(NAME, _unsigned(event.call) if signed else event.call, where,
+                              self.losses)  # fmt: skip
                 named = self._named(answer, event.slot, event.call)
                 if rest is None:
                     self._lose(f"$.choices[{event.choice}].message.tool_calls", DIFFERENT_ARGUMENTS)
                     rest = ""
-                if not rest and named is None:
-                    return b""
-                return self._arguments(answer, event.slot, rest, named)
+                out = self._arguments(answer, event.slot, rest, named) if rest or named else b""
+                return out + signed
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             call = wire["choices"][0]["message"]["tool_calls"][0]
             answer.calls[event.slot] = index = len(answer.calls)
@@ -282,6 +286,25 @@ class OpenAIStreamEncoder(StreamEncoder):
             delta["annotations"], answer.notes = answer.notes, []
         choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
         return self._chunk(choice)
+
+    def _signature(self, answer: _Answer, call: ToolCall | InvalidToolCall) -> bytes:
+        """OpenRouter's entry for a Gemini call's thought signature, or nothing.
+
+        The entry (keyed by the call's id) comes after the call; the decoder
+        puts it on the call, as a body's entry.
+        """
+        theirs = (call.extras or {}).get("gemini")
+        signature = theirs.get("thoughtSignature") if type(theirs) is dict else None
+        if not self._details or type(signature) is not str or not call.id:
+            return b""
+        entry = {
+            "type": "reasoning.encrypted",
+            "data": signature,
+            "id": call.id,
+            "format": FORMATS["gemini"],
+        }
+        answer.details += 1
+        return self._delta(answer.index, {"reasoning_details": [entry]})
 
     def _arguments(
         self, answer: _Answer, slot: int, text: str, named: dict[str, Any] | None = None
@@ -385,6 +408,15 @@ _DELTA_TEXT: tuple[tuple[str, tuple[type, ...]], ...] = (
     ("reasoning", (str, type(None))),
 )
 _PLACE = "a stream's reasoning_details entry is at its index: another index is not carried"
+
+
+def _unsigned(call: ToolCall | InvalidToolCall) -> ToolCall | InvalidToolCall:
+    """``call`` without the Gemini signature its stream carried as an entry."""
+    extras = dict(call.extras or {})
+    theirs = {k: v for k, v in extras.pop("gemini").items() if k != "thoughtSignature"}
+    if theirs:
+        extras["gemini"] = theirs
+    return msgspec.structs.replace(call, extras=extras or None)
 
 
 def _placed(entries: Any, start: int, path: str, losses: list[Loss] | None) -> Any:
