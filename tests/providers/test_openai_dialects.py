@@ -191,32 +191,6 @@ class TestOpenRouter:
         _, report = cc.convert(there, source="openrouter", target="gemini", check=False)
         assert any(loss.path.endswith(".signature") for loss in report.losses)
 
-    def test_responses_reasoning_item_is_summary_and_encrypted_entry(self) -> None:
-        responses = {
-            "model": "o4-mini",
-            "input": [
-                {"role": "user", "content": "Hi"},
-                {
-                    "type": "reasoning",
-                    "id": "rs_1",
-                    "summary": [{"type": "summary_text", "text": "Greeting."}],
-                    "encrypted_content": "gAAAA-enc",
-                },
-                {"type": "message", "role": "assistant", "content": "Hello"},
-            ],
-        }
-        body, losses = _to("openrouter", responses, "openai-responses")
-        assert body["messages"][1]["reasoning_details"] == [
-            {"type": "reasoning.summary", "summary": "Greeting.", "format": "openai-responses-v1"},
-            {
-                "type": "reasoning.encrypted",
-                "data": "gAAAA-enc",
-                "id": "rs_1",
-                "format": "openai-responses-v1",
-            },
-        ]
-        assert not [loss for loss in losses if "reasoning" in loss or "signature" in loss]
-
     RESPONSES_ITEM: ClassVar[dict[str, Any]] = {
         "model": "o4-mini",
         "input": [
@@ -230,6 +204,19 @@ class TestOpenRouter:
             {"role": "assistant", "content": "Hello"},
         ],
     }
+
+    def test_responses_reasoning_item_is_summary_and_encrypted_entry(self) -> None:
+        body, losses = _to("openrouter", self.RESPONSES_ITEM, "openai-responses")
+        assert body["messages"][1]["reasoning_details"] == [
+            {"type": "reasoning.summary", "summary": "Greeting.", "format": "openai-responses-v1"},
+            {
+                "type": "reasoning.encrypted",
+                "data": "gAAAA-enc",
+                "id": "rs_1",
+                "format": "openai-responses-v1",
+            },
+        ]
+        assert not [loss for loss in losses if "reasoning" in loss or "signature" in loss]
 
     def test_a_responses_item_comes_back_whole(self) -> None:
         there, _ = cc.convert(self.RESPONSES_ITEM, source="openai-responses", target="openrouter")
