@@ -247,3 +247,34 @@ class TestDask:
         )
         assert done.returncode == 2
         assert b"reads and writes files" in done.stderr
+
+
+class TestInterruptInACallback:
+    """Ctrl-C that lands in a callback Python calls with no caller (distributed's
+    garbage-collection callback) is printed by Python as "ignored", with its
+    traceback; the run raises it again once it returns, so nothing is printed."""
+
+    def test_nothing_is_printed_for_it(self) -> None:
+        from types import SimpleNamespace
+
+        from chatcodec.bulk._dask_command import _Interrupt
+
+        before = sys.unraisablehook
+        seen: list[Any] = []
+        sys.unraisablehook = seen.append
+        try:
+            stop = _Interrupt()
+            stop.watch()
+            try:
+                stop.seen = True  # as the handler says it (it also quiets distributed's logs)
+                sys.unraisablehook(SimpleNamespace(exc_type=KeyboardInterrupt))
+                other = SimpleNamespace(exc_type=ValueError)
+                sys.unraisablehook(other)
+                with pytest.raises(KeyboardInterrupt):
+                    stop.check()
+            finally:
+                stop.restore()
+            assert seen == [other]  # another exception is still printed
+            assert sys.unraisablehook == seen.append
+        finally:
+            sys.unraisablehook = before

@@ -77,15 +77,22 @@ class _Interrupt:
     :meth:`check` raises it again once the run returns.
     """
 
-    __slots__ = ("previous", "seen")
+    __slots__ = ("hook", "previous", "seen")
 
     def __init__(self) -> None:
         self.seen = False
         self.previous: Any = None
+        self.hook: Any = None
 
     def watch(self) -> None:
         if threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGINT, self._handle)
+            # The handler may run inside a callback Python calls with no caller
+            # to raise into (distributed's garbage-collection callback): Python
+            # prints the interrupt there as "ignored", with its traceback. It is
+            # not ignored (check raises it again): print nothing for it.
+            self.hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
 
     def _handle(self, signum: int, frame: object) -> None:
         self.seen = True
@@ -95,6 +102,11 @@ class _Interrupt:
         _quiet()
         raise KeyboardInterrupt
 
+    def _unraisable(self, unraisable: Any) -> None:
+        if self.seen and unraisable.exc_type is KeyboardInterrupt:
+            return
+        self.hook(unraisable)
+
     def check(self) -> None:
         if self.seen:
             raise KeyboardInterrupt
@@ -103,6 +115,9 @@ class _Interrupt:
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
             self.previous = None
+        if self.hook is not None:
+            sys.unraisablehook = self.hook
+            self.hook = None
 
 
 def dask_command(args: argparse.Namespace) -> int:
