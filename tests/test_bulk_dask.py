@@ -35,7 +35,7 @@ def cluster() -> Iterator[Any]:
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",  # a free port: 8787 may be another cluster's
     )
     try:
         yield cluster
@@ -278,3 +278,34 @@ class TestInterruptInACallback:
             assert sys.unraisablehook == seen.append
         finally:
             sys.unraisablehook = before
+
+
+def test_a_cluster_of_its_own_takes_no_fixed_port(big: Path, tmp_path: Path) -> None:
+    """The cluster ``--engine dask`` starts serves HTTP on loopback at a free port.
+
+    Port 8787 (distributed's default) may be held by another cluster or a
+    notebook's dashboard: it then warned and took another port; now it asks
+    for a free one on 127.0.0.1.
+    """
+    import socket
+
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    except OSError:
+        pass  # held already by another process: the run must not mind either
+    try:
+        out = tmp_path / "out.jsonl"
+        done = subprocess.run(
+            [sys.executable, "-m", "chatcodec", "convert", "--from", "openai", "--to", "gemini",
+             str(big), str(out), "--engine", "dask", "--jobs", "1"],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )  # fmt: skip
+    finally:
+        held.close()
+    assert done.returncode == 1, done.stderr  # the one bad line
+    assert b"8787" not in done.stderr
+    assert out.exists()

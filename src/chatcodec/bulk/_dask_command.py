@@ -54,7 +54,9 @@ def _client(args: argparse.Namespace) -> tuple[Any, Any]:
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            # Its HTTP server on loopback at a free port: with no address it takes
+            # 8787, which another cluster or a notebook's dashboard may hold.
+            dashboard_address="127.0.0.1:0",
             silence_logs=logging.ERROR,  # a worker's warnings are not the run's summary
         )
     finally:
