@@ -1838,6 +1838,7 @@ NAMES = frozenset(
         "history_config",
         "hold_key",
         "holding",
+        "hook",
         "hover",
         "html",
         "httpBasicAuthConfig",
