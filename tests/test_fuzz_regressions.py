@@ -60,6 +60,17 @@ EMPTY_ARGUMENTS = (
     b'"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}\n\n'
     b"data: [DONE]\n\n"
 )
+ONLY_THE_LAST_EVENT = (
+    b'event: response.completed\ndata: {"type":"response.completed","response":{"id":"r",'
+    b'"object":"response","status":"completed","model":"deepseek-v4-flash","output":['
+    b'{"type":"reasoning","id":"rs","status":"completed","content":[{"type":"reasoning_text",'
+    b'"text":"I\'ll call the tool."}],"summary":[]},'
+    b'{"type":"message","id":"m","status":"completed","role":"assistant","content":['
+    b'{"type":"output_text","text":"4","annotations":[]}]},'
+    b'{"type":"function_call","id":"fc","status":"completed","arguments":"{\\"city\\": '
+    b'\\"Tokyo\\"}","call_id":"call_00","name":"get_temperature"}],"usage":{"input_tokens":366,'
+    b'"output_tokens":59,"total_tokens":425}},"sequence_number":33}\n\n'
+)
 
 # Inputs that crashed a target, by target: the exact bytes the fuzzer wrote, or
 # the input an issue named, with the target's header.
@@ -247,6 +258,9 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(b"\x02\x00\x3f" + CUT_TOOL_USE, id="anthropic-cut-call-read-whole"),
         # A delta of an unknown type adding to the text: in the response, not in the events.
         pytest.param(b"\x02\x00\x3f" + OTHER_DELTA, id="anthropic-text-of-another-delta"),
+        # A Responses stream of its final event alone (a recorded stream, all else cut):
+        # the response held the call and the text, the events said neither.
+        pytest.param(b"\x04\xf7\x8f" + ONLY_THE_LAST_EVENT, id="responses-only-the-last-event"),
     ],
     "translate_stream": [
         # A Cohere stream whose calls 0 and 5 had one id, translated to Ollama: the

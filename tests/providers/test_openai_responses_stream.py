@@ -274,3 +274,139 @@ class TestPartsInTheOtherList:
         events = [json.loads(line[6:]) for line in lines if line.startswith(b"data: ")]
         deltas = [e for e in events if e["type"].endswith(".delta")]
         assert [(e["type"], e["delta"]) for e in deltas] == [("response.output_text.delta", "b")]
+
+
+def _final(*output: dict[str, Any], n: int = 9) -> dict[str, Any]:
+    body = {**CREATED, "status": "completed", "output": list(output)}
+    return event("response.completed", n, response=body)
+
+
+def _message(text: str, ident: str = "msg_1", role: str = "assistant") -> dict[str, Any]:
+    part = {"type": "output_text", "text": text, "annotations": []}
+    return {"type": "message", "id": ident, "role": role, "status": "completed", "content": [part]}
+
+
+_CALLED = {**CALL, "arguments": '{"city": "Tokyo"}', "status": "completed"}
+_REASONED = {
+    "type": "reasoning",
+    "id": "rs_1",
+    "summary": [{"type": "summary_text", "text": "I'll call the tool."}],
+}
+
+
+def _deltas(index: int, text: str, n: int) -> list[dict[str, Any]]:
+    """An assistant message item at ``index`` given by its events: added, one delta, done."""
+    item = _message(text, f"msg_{index}")
+    return [
+        event("response.output_item.added", n, output_index=index, item={**item, "content": []}),
+        event("response.output_text.delta", n + 1, output_index=index, content_index=0, delta=text),
+        event("response.output_item.done", n + 2, output_index=index, item=item),
+    ]
+
+
+class TestWhatOnlyTheFinalEventHolds:
+    """What the final body holds and no event gave is given at the end (a fuzz find).
+
+    A stream cut down to its final event gave a response with a call and text, and
+    events saying neither: a stream encoder fed the events wrote neither.
+    """
+
+    def test_a_stream_of_its_final_event_alone_says_it_all(self) -> None:
+        raw = sse([_final(_REASONED, _message("4"), _CALLED)])
+        for sizes in (None, [1] * len(raw), random_sizes(len(raw), 5)):
+            events, response = run_stream(codec.stream, raw, sizes)
+            assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "4"
+            reasoning = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+            assert reasoning == "I'll call the tool." == response.message.reasoning
+            completed = [e for e in events if isinstance(e, ToolCallCompleted)]
+            assert [(e.slot, e.call) for e in completed] == [(0, response.tool_calls[0])]
+            assert response.text == "4"
+            assert isinstance(events[-1], Finished)
+
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_the_events_write_what_the_response_holds(self, family: str) -> None:
+        raw = sse([_final(_message("4"), _CALLED)])
+        events, response = run_stream(codec.stream, raw)
+        losses: list[cc.Loss] = []
+        encoder = providers.get(family).stream_encoder(cc.Response(id="r"), losses=losses)
+        written = encoder.encode_all(events) + encoder.finish()
+        decoder = providers.get(family).stream()
+        decoder.feed(written)
+        again = decoder.finish()
+        assert again.text == response.text == "4"
+        # (Ollama, Gemini and Bedrock carry arguments as objects: their spacing is theirs.)
+        got = [(c.name, json.loads(bytes(c.arguments))) for c in again.tool_calls]
+        assert got == [("f", {"city": "Tokyo"})]
+
+    def test_text_only_in_the_done_event_follows_the_text_given(self) -> None:
+        done = _message("It is sunny.", "msg_1")
+        events_in = [
+            *_deltas(0, "Weather: ", 1),
+            event("response.output_item.added", 4, output_index=1, item={**done, "content": []}),
+            event("response.output_item.done", 5, output_index=1, item=done),
+            _final(_message("Weather: ", "msg_0"), done),
+        ]
+        events, response = run_stream(codec.stream, sse(events_in))
+        said = [e.text for e in events if isinstance(e, TextDelta)]
+        assert said == ["Weather: ", "It is sunny."]
+        assert response.text == "Weather: It is sunny."
+
+    def test_text_no_event_gave_before_text_they_gave_is_refused(self) -> None:
+        raw = sse(
+            [*_deltas(1, "second", 1), _final(_message("first", "msg_0"), _message("second"))]
+        )
+        with pytest.raises(cc.StreamError) as caught:
+            run_stream(codec.stream, raw)
+        assert "no event gave it" in str(caught.value)
+        assert "$.response.output[0].content[0]" in str(caught.value)
+
+    def test_a_call_no_event_gave_before_one_they_gave_is_refused(self) -> None:
+        second = {**_CALLED, "id": "fc_2", "call_id": "call_2"}
+        given = [
+            event(
+                "response.output_item.added", 1, output_index=1, item={**second, "arguments": ""}
+            ),
+            event("response.output_item.done", 2, output_index=1, item=second),
+        ]
+        with pytest.raises(cc.StreamError) as caught:
+            run_stream(codec.stream, sse([*given, _final(_CALLED, second)]))
+        assert "$.response.output[0]`" in str(caught.value)
+
+    def test_a_call_whose_done_event_never_came_completes_from_the_final_body(self) -> None:
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=CALL),
+            event("response.function_call_arguments.delta", 2, output_index=0, delta='{"city": '),
+            _final(_CALLED),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        completed = [e for e in events if isinstance(e, ToolCallCompleted)]
+        assert [(e.slot, e.call) for e in completed] == [(0, response.tool_calls[0])]
+        assert bytes(response.tool_calls[0].arguments) == b'{"city": "Tokyo"}'
+
+    def test_built_in_items_added_and_only_held_by_the_final_body_come_late(self) -> None:
+        # As a recorded stream does: MCP tool lists added, never done, then the answer.
+        listing = {"type": "mcp_list_tools", "id": "mcpl_1", "server_label": "s", "tools": []}
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=listing),
+            *_deltas(1, "Done.", 2),
+            _final(listing, _message("Done.", "msg_1")),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        received = [e.part for e in events if isinstance(e, PartReceived)]
+        parts = response.message.content
+        assert isinstance(parts, tuple)
+        assert received == [p for p in parts if isinstance(p, cc.OpaquePart)]
+        assert len(received) == 1
+
+    def test_a_final_body_holding_what_no_model_makes_is_refused_after_an_answer(self) -> None:
+        user = _message("Hi", "msg_u", role="user")
+        with pytest.raises(cc.StreamError, match="must hold only what the model made"):
+            run_stream(
+                codec.stream, sse([*_deltas(0, "Hello", 1), _final(_message("Hello"), user)])
+            )
+
+    def test_a_final_body_holding_what_no_model_makes_alone_says_nothing(self) -> None:
+        user = _message("Hi", "msg_u", role="user")
+        events, response = run_stream(codec.stream, sse([_final(_message("Hello"), user)]))
+        assert response.message is None
+        assert not [e for e in events if isinstance(e, TextDelta | ToolCallCompleted)]

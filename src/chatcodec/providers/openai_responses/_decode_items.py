@@ -45,7 +45,7 @@ from ..openai._common import split_data_url
 from ._cite import read_annotations
 from ._common import ABSENT, NAME, SUMMARY_JOIN, encode_json, extras, opaque, rest
 
-__all__ = ["Run", "model_item", "read_items", "user_parts"]
+__all__ = ["Run", "assistant_part", "model_item", "read_items", "user_parts"]
 
 _MESSAGE = frozenset({"role", "content"})
 _CALL = frozenset({"type", "call_id", "name", "arguments"})
@@ -276,7 +276,7 @@ def _assistant_item(item: dict[str, Any], run: Run) -> None:
     if type(content) is not list or not content or not all(type(p) is dict for p in content):
         run.content([opaque(item)])
         return
-    parts = [_assistant_part(part) for part in content]
+    parts = [assistant_part(part) for part in content]
     first = parts[0]
     parts[0] = _with_extras(first, _item_keys(item_own, first.extras[NAME] if first.extras else {}))
     run.content(parts)
@@ -311,7 +311,8 @@ def _with_extras(part: AssistantPart, own: dict[str, Any]) -> AssistantPart:
     return msgspec.structs.replace(part, extras={NAME: own})
 
 
-def _assistant_part(part: dict[str, Any]) -> AssistantPart:
+def assistant_part(part: dict[str, Any]) -> AssistantPart:
+    """The canonical part of an assistant message item's content part."""
     kind = part.get("type")
     if kind == "output_text" and type(part.get("text")) is str:
         own = rest(part, _OUTPUT_TEXT)

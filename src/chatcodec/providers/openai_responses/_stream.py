@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from ..._content import AssistantPart, ReasoningPart, RefusalPart, TextPart
 from ..._errors import StreamError, ValidationError
 from ..._events import (
     CitationReceived,
@@ -39,16 +40,18 @@ from ..._exchange import Response
 from ..._framing import DEFAULT_LIMITS, Framing, Limits, limits
 from ..._frozen import FrozenMap
 from ..._stream import ToolCallAccumulator
-from ..._tools import ToolCall, ToolCallDelta, parse_tool_call
+from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
 from ._cite import read_annotations
 from ._common import NAME, SUMMARY_JOIN, encode_json, opaque
+from ._decode_items import Run, assistant_part, model_item
 from ._response import read_response
 
 __all__ = ["ResponsesStreamDecoder", "stream"]
 
 _decode = msgspec.json.Decoder().decode
 _UNSAID = "must be the text its output_text deltas gave"
+UNSTREAMED_RULE = "must follow what the events gave: no event gave it"
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
@@ -93,12 +96,14 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_base",
         "_closed",
         "_final",
+        "_given",
         "_items",
         "_misplaced",
         "_said",
         "_slots",
         "_streamed",
         "_texts",
+        "_told",
     )
 
     _LAST = "response.completed, response.incomplete or response.failed"
@@ -118,6 +123,10 @@ class ResponsesStreamDecoder(StreamDecoder):
         # The output text the events gave, by (output index, content index).
         self._said: dict[tuple[int, int], list[str]] = {}
         self._closed: set[int] = set()  # output indexes whose item's done event came
+        # What the events gave: output indexes any event came for, and the parts
+        # whose text deltas came, by (output index, content index; -1 for reasoning).
+        self._given: set[int] = set()
+        self._told: set[tuple[int, int]] = set()
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
         self._misplaced: ValidationError | None = None
@@ -206,6 +215,9 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
             if kind == "response.output_text":
                 self._said.setdefault((index, at), []).append(delta)
+            reasoning = kind != "response.output_text" and kind != "response.refusal"
+            self._told.add((index, -1 if reasoning else at))
+            self._given.add(index)
         if kind == "response.output_text":
             self._streamed += len(delta)
             events.append(TextDelta(delta))
@@ -223,9 +235,11 @@ class ResponsesStreamDecoder(StreamDecoder):
             # Its input is free text, not JSON: the call goes out whole at its item's
             # done event, as a call whose arguments are {"input": text} (as the body
             # decoder reads it). The accumulator only numbers it among the calls.
+            self._given.add(index)
             self._slots[index] = len(self._slots)
             self._acc.feed(ToolCallDelta(index, "", "", None))
         elif item.get("type") == "function_call":
+            self._given.add(index)
             self._slots[index] = len(self._slots)
             call_id, name = item.get("call_id"), item.get("name")
             events += self._acc.feed(
@@ -267,8 +281,10 @@ class ResponsesStreamDecoder(StreamDecoder):
             # an item with no summary text says nothing else.
             signature = item.get("encrypted_content")
             if type(signature) is str:
+                self._given.add(index)
                 events.append(ReasoningDelta("", signature=signature))
         elif kind not in _MODELED:
+            self._given.add(index)
             events.append(PartReceived(opaque(item)))
 
     def _index(self, at: Any, index: int, key: str, index_key: str) -> int:
@@ -369,11 +385,129 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._final = response
         self._check_said(response.get("output"))
         final = self._response()
+        message = final.choices[0].message if final.choices else None
+        if message is None:
+            if self._given:
+                # Items the reply does not hold (a user message...) are kept whole
+                # in the response: then it has no answer, and the events gave one.
+                raise ValidationError("must hold only what the model made", "$.response.output")
+        else:
+            self._unsaid(self._body().get("output"), events)
         if final.usage is not None:
             events.append(UsageReported(final.usage))
         choice = final.choices[0] if final.choices else None
         if choice is not None:
             events.append(Finished(choice.finish_reason, choice.raw_finish_reason))
+
+    def _unsaid(self, output: Any, events: list[StreamEvent]) -> None:
+        """Give what the final body holds and no event gave, after the rest.
+
+        A server may send an item, or a whole answer, in the last event alone
+        (or an item's added event, and the item whole only in the last):
+        its events come now, so that the events say what the response holds.
+        Text, a refusal or a call no event gave, before text or a call they
+        gave, would change the answer's order, and the stream is refused;
+        other parts (a built-in tool's item, reasoning) come late.
+
+        Raises
+        ------
+        ValidationError
+            If text, a refusal or a call no event gave comes before one they gave.
+        """
+        if type(output) is not list:
+            return
+        pieces: list[tuple[int, int, AssistantPart | Run]] = []
+        last = (-1, -1)  # the place of the last text or call the events gave
+        for index, item in enumerate(output):
+            if type(item) is not dict:
+                continue
+            kind = item.get("type")
+            content = item.get("content")
+            if (kind is None or kind == "message") and type(content) is list and content:
+                for at, part in enumerate(content):
+                    if (index, at) in self._told:
+                        last = (index, at)
+                    elif type(part) is dict:
+                        pieces.append((index, at, assistant_part(part)))
+                continue
+            if kind == "function_call" or kind == "custom_tool_call":
+                given = index in self._slots
+            elif kind == "reasoning":
+                given = (index, -1) in self._told or index in self._closed
+            else:
+                given = index in self._given or index in self._closed
+            if given:
+                if index in self._slots:
+                    last = (index, -1)
+                if index not in self._closed:
+                    self._close(index, item, events)  # its done event never came
+                continue
+            run = Run()
+            model_item(item, kind, item.get("role"), run)
+            pieces.append((index, -1, run))  # the whole item
+        for index, at, piece in pieces:
+            ordered = self._say(index, piece, events)
+            if ordered and (index, at) < last:
+                where = f"$.response.output[{index}]" + (f".content[{at}]" if at >= 0 else "")
+                raise ValidationError(UNSTREAMED_RULE, where)
+
+    def _close(self, index: int, item: dict[str, Any], events: list[StreamEvent]) -> None:
+        """The events of an item given in part whose done event never came."""
+        run = Run()
+        model_item(item, item.get("type"), item.get("role"), run)
+        calls: list[ToolCall | InvalidToolCall] = [*run.calls, *run.invalid]
+        for call in calls:
+            events.append(ToolCallCompleted(self._slots[index], call))
+        for part in run.parts:
+            if type(part) is ReasoningPart and part.signature is not None:
+                events.append(ReasoningDelta("", signature=part.signature))
+
+    def _say(self, index: int, piece: AssistantPart | Run, events: list[StreamEvent]) -> bool:
+        """Give ``piece`` of the item at ``index`` as events: whether text or a call came."""
+        if not isinstance(piece, Run):
+            return self._say_part(piece, events)
+        ordered = False
+        for part in piece.parts:
+            ordered = self._say_part(part, events) or ordered
+        calls: list[ToolCall | InvalidToolCall] = [*piece.calls, *piece.invalid]
+        for call in calls:
+            ordered = True
+            slot = self._slots[index] = len(self._slots)
+            text = bytes(call.arguments).decode() if isinstance(call, ToolCall) else call.arguments
+            # The accumulator numbers it among the calls and checks its id.
+            events += self._acc.feed(ToolCallDelta(index, call.id, call.name, text))
+            events.append(ToolCallCompleted(slot, call))
+        return ordered
+
+    def _say_part(self, part: AssistantPart, events: list[StreamEvent]) -> bool:
+        """Give ``part`` as events: whether it was text or a refusal that said something."""
+        if type(part) is TextPart:
+            base = self._streamed
+            if part.text:
+                self._streamed += len(part.text)
+                events.append(TextDelta(part.text))
+            for citation in part.citations or ():
+                if citation.start is not None:
+                    end = citation.end
+                    citation = msgspec.structs.replace(
+                        citation,
+                        start=citation.start + base,
+                        end=None if end is None else end + base,
+                    )
+                events.append(CitationReceived(citation))
+            return bool(part.text)
+        if type(part) is RefusalPart:
+            if part.text:
+                events.append(RefusalDelta(part.text))
+            return bool(part.text)
+        if type(part) is ReasoningPart:
+            if part.text:
+                events.append(ReasoningDelta(part.text))
+            if part.signature is not None:
+                events.append(ReasoningDelta("", signature=part.signature))
+        else:
+            events.append(PartReceived(part))
+        return False
 
     def _end(self, events: list[StreamEvent]) -> None:
         """Nothing pends: each call completes with its item's done event."""
@@ -426,6 +560,7 @@ class ResponsesStreamDecoder(StreamDecoder):
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
         self._said = {}
+        self._given, self._told = set(), set()
         self._misplaced = None
 
 
