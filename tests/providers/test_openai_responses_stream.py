@@ -410,3 +410,54 @@ class TestWhatOnlyTheFinalEventHolds:
         events, response = run_stream(codec.stream, sse([_final(_message("Hello"), user)]))
         assert response.message is None
         assert not [e for e in events if isinstance(e, TextDelta | ToolCallCompleted)]
+
+    def test_text_said_where_the_body_holds_no_answer_text_is_refused(self) -> None:
+        # Deltas for output 0, whose item the final body gives as one of no known kind:
+        # kept whole, it holds no text, and the events said some (a fuzz find).
+        deltas = [
+            event("response.output_text.delta", n, output_index=0, content_index=0, delta=d)
+            for n, d in enumerate(("2 + 2", " = 4."), 1)
+        ]
+        other = {**_message("2 + 2 = 4."), "type": "age"}
+        with pytest.raises(cc.StreamError) as caught:
+            run_stream(codec.stream, sse([*deltas, _final(other)]))
+        assert "output_text deltas" in str(caught.value)
+        assert "$.response.output[0].content[0].text" in str(caught.value)
+
+    def test_a_done_event_without_its_call_completes_from_the_final_body(self) -> None:
+        # The done event's item lost its name and arguments (a fuzz find): the
+        # events started a call and never completed it, the response held it.
+        broken = {"type": "function_call", "id": "fc_1", "call_id": "call_1"}
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=CALL),
+            event("response.output_item.done", 2, output_index=0, item=broken),
+            _final(_CALLED),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        completed = [e for e in events if isinstance(e, ToolCallCompleted)]
+        assert [(e.slot, e.call) for e in completed] == [(0, response.tool_calls[0])]
+
+    @pytest.mark.parametrize(
+        "held",
+        [
+            {**_CALLED, "arguments": '{"city": "Paris"}'},
+            {**_CALLED, "call_id": "call_9"},
+            _message("Tokyo."),
+        ],
+        ids=("other-arguments", "other-id", "no-call"),
+    )
+    def test_a_call_the_final_body_holds_otherwise_is_refused(self, held: Any) -> None:
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=CALL),
+            event("response.output_item.done", 2, output_index=0, item=_CALLED),
+            _final(held),
+        ]
+        with pytest.raises(cc.StreamError) as caught:
+            run_stream(codec.stream, sse(given))
+        assert "must be the call its events gave" in str(caught.value)
+        assert "$.response.output[0]`" in str(caught.value)
+
+    def test_a_started_call_the_final_body_does_not_hold_is_refused(self) -> None:
+        given = [event("response.output_item.added", 1, output_index=0, item=CALL)]
+        with pytest.raises(cc.StreamError, match="must be the call its events gave"):
+            run_stream(codec.stream, sse([*given, _final(_message("Tokyo."))]))

@@ -52,6 +52,8 @@ __all__ = ["ResponsesStreamDecoder", "stream"]
 _decode = msgspec.json.Decoder().decode
 _UNSAID = "must be the text its output_text deltas gave"
 UNSTREAMED_RULE = "must follow what the events gave: no event gave it"
+_UNCALLED = "must be the call its events gave"
+_CALLS = frozenset({"function_call", "custom_tool_call"})
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
 _MODELED = frozenset({"message", "function_call", "custom_tool_call", "reasoning"})
@@ -95,6 +97,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_acc",
         "_base",
         "_closed",
+        "_completed",
         "_final",
         "_given",
         "_items",
@@ -127,6 +130,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         # whose text deltas came, by (output index, content index; -1 for reasoning).
         self._given: set[int] = set()
         self._told: set[tuple[int, int]] = set()
+        self._completed: dict[int, ToolCall | InvalidToolCall] = {}  # calls given, by index
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
         self._misplaced: ValidationError | None = None
@@ -266,6 +270,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
                 call = parse_tool_call(call_id, name, arguments)
+                self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
         elif kind == "custom_tool_call" and index in self._slots:
             call_id, name, text = item.get("call_id"), item.get("name"), item.get("input")
@@ -275,6 +280,7 @@ class ResponsesStreamDecoder(StreamDecoder):
                     # A custom_tool_call, written back as one by this family (extras of its own).
                     custom = {NAME: {"~custom": 1}}
                     call = ToolCall(call.id, call.name, call.arguments, extras=custom)
+                self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
         elif kind == "reasoning":
             # The item's signature, as Anthropic's signature_delta closes a thinking block:
@@ -367,15 +373,17 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._texts.pop((payload["output_index"], key, at, field), None)
 
     def _check_said(self, output: Any) -> None:
-        """Refuse a final body whose output text is not what the events said, part by part."""
+        """Refuse a final body whose output text is not what the events said, part by part.
+
+        Each text the deltas gave is the text of an assistant message's part
+        at their place: a body with other text there, or no such part, would
+        give a response without the text the events said.
+        """
         if not self._said or type(output) is not list:
             return
         for (index, at), pieces in self._said.items():
-            item = output[index] if index < len(output) else None
-            parts = item.get("content") if type(item) is dict else None
-            part = parts[at] if type(parts) is list and at < len(parts) else None
-            text = part.get("text") if type(part) is dict else None
-            if type(text) is str and text != "".join(pieces):
+            said = "".join(pieces)
+            if said and _text_at(output, index, at) != said:
                 raise ValidationError(_UNSAID, f"$.response.output[{index}].content[{at}].text")
 
     def _finish_event(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
@@ -383,7 +391,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         if type(response) is not dict:
             raise StreamError("a final event has no response object")
         self._final = response
-        self._check_said(response.get("output"))
+        output = self._body().get("output")
+        self._check_said(output)
         final = self._response()
         message = final.choices[0].message if final.choices else None
         if message is None:
@@ -392,7 +401,7 @@ class ResponsesStreamDecoder(StreamDecoder):
                 # in the response: then it has no answer, and the events gave one.
                 raise ValidationError("must hold only what the model made", "$.response.output")
         else:
-            self._unsaid(self._body().get("output"), events)
+            self._unsaid(output, events)
         if final.usage is not None:
             events.append(UsageReported(final.usage))
         choice = final.choices[0] if final.choices else None
@@ -432,6 +441,10 @@ class ResponsesStreamDecoder(StreamDecoder):
                 continue
             if kind == "function_call" or kind == "custom_tool_call":
                 given = index in self._slots
+                if index in self._completed:
+                    self._same_call(index, item)
+                    last = (index, -1)
+                    continue
             elif kind == "reasoning":
                 given = (index, -1) in self._told or index in self._closed
             else:
@@ -439,24 +452,39 @@ class ResponsesStreamDecoder(StreamDecoder):
             if given:
                 if index in self._slots:
                     last = (index, -1)
-                if index not in self._closed:
-                    self._close(index, item, events)  # its done event never came
+                if index not in self._closed or index in self._slots:
+                    self._close(index, item, events)  # no done event, or one without a call
                 continue
             run = Run()
             model_item(item, kind, item.get("role"), run)
             pieces.append((index, -1, run))  # the whole item
+        for index in self._slots:
+            # A call the events started or gave is a call of the body, in its place.
+            item = output[index] if index < len(output) else None
+            if type(item) is not dict or item.get("type") not in _CALLS:
+                raise ValidationError(_UNCALLED, f"$.response.output[{index}]")
+            if index not in self._completed:
+                raise ValidationError(_UNCALLED, f"$.response.output[{index}]")
         for index, at, piece in pieces:
             ordered = self._say(index, piece, events)
             if ordered and (index, at) < last:
                 where = f"$.response.output[{index}]" + (f".content[{at}]" if at >= 0 else "")
                 raise ValidationError(UNSTREAMED_RULE, where)
 
+    def _same_call(self, index: int, item: dict[str, Any]) -> None:
+        """Refuse a final body whose call at ``index`` is not the one the events completed."""
+        given = self._completed[index]
+        found = _calls_of(item)
+        if len(found) != 1 or _call_key(found[0]) != _call_key(given):
+            raise ValidationError(_UNCALLED, f"$.response.output[{index}]")
+
     def _close(self, index: int, item: dict[str, Any], events: list[StreamEvent]) -> None:
-        """The events of an item given in part whose done event never came."""
+        """The events of an item given in part: its call, its reasoning's signature."""
         run = Run()
         model_item(item, item.get("type"), item.get("role"), run)
         calls: list[ToolCall | InvalidToolCall] = [*run.calls, *run.invalid]
         for call in calls:
+            self._completed[index] = call
             events.append(ToolCallCompleted(self._slots[index], call))
         for part in run.parts:
             if type(part) is ReasoningPart and part.signature is not None:
@@ -560,8 +588,39 @@ class ResponsesStreamDecoder(StreamDecoder):
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
         self._said = {}
-        self._given, self._told = set(), set()
+        self._given, self._told, self._completed = set(), set(), {}
         self._misplaced = None
+
+
+def _text_at(output: list[Any], index: int, at: int) -> str | None:
+    """The text of part ``at`` of the assistant message item at ``index``, if it is one."""
+    item = output[index] if index < len(output) else None
+    if type(item) is not dict or item.get("role") != "assistant":
+        return None
+    if item.get("type", "message") not in (None, "message"):
+        return None
+    content = item.get("content")
+    if type(content) is str:
+        return content if at == 0 else None
+    if type(content) is not list or not all(type(part) is dict for part in content):
+        return None  # kept whole, as an opaque part
+    part = content[at] if at < len(content) else None
+    if part is None or part.get("type") != "output_text":
+        return None
+    text = part.get("text")
+    return text if type(text) is str else None
+
+
+def _calls_of(item: dict[str, Any]) -> list[ToolCall | InvalidToolCall]:
+    run = Run()
+    model_item(item, item.get("type"), item.get("role"), run)
+    return [*run.calls, *run.invalid]
+
+
+def _call_key(call: ToolCall | InvalidToolCall) -> tuple[str | None, str | None, bytes]:
+    if isinstance(call, ToolCall):
+        return call.id, call.name, bytes(call.arguments)
+    return call.id, call.name, call.arguments.encode()
 
 
 def stream(
