@@ -461,3 +461,19 @@ class TestWhatOnlyTheFinalEventHolds:
         given = [event("response.output_item.added", 1, output_index=0, item=CALL)]
         with pytest.raises(cc.StreamError, match="must be the call its events gave"):
             run_stream(codec.stream, sse([*given, _final(_message("Tokyo."))]))
+
+    def test_a_done_message_item_without_its_type_is_read_as_the_body_reads_it(self) -> None:
+        # An assistant message item whose "type" is absent: the body reader takes it
+        # for a message, the done event took it for an item of another kind and gave
+        # it whole after its text (a fuzz find: the text came out twice).
+        item = {k: v for k, v in _message("2+2 = 4").items() if k != "type"}
+        given = [
+            event("response.output_text.delta", 1, output_index=0, content_index=0, delta="2+2"),
+            event("response.output_text.delta", 2, output_index=0, content_index=0, delta=" = 4"),
+            event("response.output_item.done", 3, output_index=0, item=item),
+            _final(item),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        assert not [e for e in events if isinstance(e, PartReceived)]
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == response.text
+        assert response.text == "2+2 = 4"

@@ -289,7 +289,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             if type(signature) is str:
                 self._given.add(index)
                 events.append(ReasoningDelta("", signature=signature))
-        elif kind not in _MODELED:
+        elif kind not in _MODELED and not _answer(item):
             self._given.add(index)
             events.append(PartReceived(opaque(item)))
 
@@ -432,14 +432,16 @@ class ResponsesStreamDecoder(StreamDecoder):
                 continue
             kind = item.get("type")
             content = item.get("content")
-            if (kind is None or kind == "message") and type(content) is list and content:
+            if _answer(item) and type(content) is list and _parts_of(content):
                 for at, part in enumerate(content):
                     if (index, at) in self._told:
                         last = (index, at)
-                    elif type(part) is dict:
+                    else:
                         pieces.append((index, at, assistant_part(part)))
                 continue
-            if kind == "function_call" or kind == "custom_tool_call":
+            if kind is None or kind == "message":
+                given = index in self._given  # its done event says nothing
+            elif kind == "function_call" or kind == "custom_tool_call":
                 given = index in self._slots
                 if index in self._completed:
                     self._same_call(index, item)
@@ -592,17 +594,26 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._misplaced = None
 
 
+def _answer(item: dict[str, Any]) -> bool:
+    """Whether the body reader takes ``item`` for an assistant message (its type may be absent)."""
+    kind = item.get("type")
+    return (kind is None or kind == "message") and item.get("role") == "assistant"
+
+
+def _parts_of(content: list[Any]) -> bool:
+    """Whether a message's content is read part by part (else the item is kept whole)."""
+    return bool(content) and all(type(part) is dict for part in content)
+
+
 def _text_at(output: list[Any], index: int, at: int) -> str | None:
     """The text of part ``at`` of the assistant message item at ``index``, if it is one."""
     item = output[index] if index < len(output) else None
-    if type(item) is not dict or item.get("role") != "assistant":
-        return None
-    if item.get("type", "message") not in (None, "message"):
+    if type(item) is not dict or not _answer(item):
         return None
     content = item.get("content")
     if type(content) is str:
         return content if at == 0 else None
-    if type(content) is not list or not all(type(part) is dict for part in content):
+    if type(content) is not list or not _parts_of(content):
         return None  # kept whole, as an opaque part
     part = content[at] if at < len(content) else None
     if part is None or part.get("type") != "output_text":
