@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
 from chatcodec.providers._model_fit import IMAGE_LEFT_OUT
 from chatcodec.providers._profiles import (
+    _ROWS,
     NO_IMAGES,
     NO_REASONING,
     NO_STRUCTURED_OUTPUT,
     SAMPLING_RULES,
+    Profile,
     profile,
 )
 from corpus_root import CORPUS, HAVE_CORPUS, NO_CORPUS
@@ -563,3 +568,47 @@ class TestConvertImages:
         left = [loss for loss in report.losses if loss.reason.startswith("the target model")]
         assert len(left) == dropped
         assert profiled(list(report.problems)) == []
+
+
+def _row_by_row(family: str, model: str) -> Profile | None:
+    """The table read as it is written: the first row of the family whose pattern matches."""
+    for families, pattern, found in _ROWS:
+        if family in families and pattern.match(model):
+            return found
+    return None
+
+
+_FAMILIES = [*sorted({family for families, _, _ in _ROWS for family in families}), "cohere"]
+_NAMES = [
+    *(re.sub(r"[\\()?:|\[\]{}^$*+.]", "", pattern.pattern) for _, pattern, _ in _ROWS),
+    "gpt-4o-2024-05-13",
+    "o1-mini",
+    "claude-sonnet-4-5-20250929",
+    "anthropic.claude-opus-4-1-20250805-v1:0",
+    "us.anthropic.claude-sonnet-4-6",
+    "claude-fable-5",
+    "gemini-2.0-flash",
+    "llama3.1:8b",
+]
+
+
+class TestOneMatchPerLookup:
+    """``profile`` matches each family's rows as one pattern: the first row still wins."""
+
+    @pytest.mark.parametrize("family", _FAMILIES)
+    @pytest.mark.parametrize("name", _NAMES)
+    def test_the_rows_names(self, family: str, name: str) -> None:
+        assert profile(family, name) is _row_by_row(family, name)
+
+    @given(
+        family=st.sampled_from(_FAMILIES),
+        name=st.tuples(st.sampled_from(_NAMES), st.text("-.:@v0123456789abc", max_size=8)).flatmap(
+            lambda pair: st.sampled_from([pair[0] + pair[1], pair[1] + pair[0], pair[0]])
+        ),
+    )
+    def test_any_name(self, family: str, name: str) -> None:
+        assert profile(family, name) is _row_by_row(family, name)
+
+    def test_a_family_without_rows_has_no_profile(self) -> None:
+        assert profile("cohere", "command-a-03-2025") is None
+        assert profile("nowhere", "gpt-4o") is None

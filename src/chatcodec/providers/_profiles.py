@@ -370,6 +370,36 @@ _ROWS: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...] = (
 )
 
 
+def _by_family(
+    rows: tuple[tuple[frozenset[str], re.Pattern[str], Profile], ...],
+) -> FrozenMap[str, tuple[re.Pattern[str], tuple[Profile | None, ...]]]:
+    """Each family's rows as one pattern, and the profile of each of its groups.
+
+    The pattern is the family's row patterns in order, each in a group of its
+    own, as alternatives: matched at the start of a name, the first that
+    matches wins, as it does row by row, and the group that closed last
+    (``lastindex``) is that row's. One match per lookup instead of one per row.
+    """
+    grouped: dict[str, list[tuple[re.Pattern[str], Profile]]] = {}
+    for families, pattern, found in rows:
+        for family in sorted(families):
+            grouped.setdefault(family, []).append((pattern, found))
+    table: dict[str, tuple[re.Pattern[str], tuple[Profile | None, ...]]] = {}
+    for family, pairs in grouped.items():
+        names = [f"row{k}" for k in range(len(pairs))]
+        either = re.compile(
+            "|".join(f"(?P<{n}>{p.pattern})" for n, (p, _) in zip(names, pairs, strict=True))
+        )
+        at: list[Profile | None] = [None] * (either.groups + 1)
+        for name, (_, found) in zip(names, pairs, strict=True):
+            at[either.groupindex[name]] = found
+        table[family] = (either, tuple(at))
+    return FrozenMap(table)
+
+
+_BY_FAMILY = _by_family(_ROWS)
+
+
 def profile(family: str, model: str | None) -> Profile | None:
     """The profile of ``model`` served by ``family``, or None when the table does not know it.
 
@@ -388,10 +418,11 @@ def profile(family: str, model: str | None) -> Profile | None:
     """
     if not model:
         return None
-    for families, pattern, found in _ROWS:
-        if family in families and pattern.match(model):
-            return found
-    return None
+    rows = _BY_FAMILY.get(family)
+    if rows is None:
+        return None
+    matched = rows[0].match(model)
+    return None if matched is None else rows[1][matched.lastindex or 0]
 
 
 def sampling_problems(
