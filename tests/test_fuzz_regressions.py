@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,15 @@ MISPLACED_PARTS = (
     b'{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":['
     b'{"type":"summary_text","text":"c"},{"type":"output_text","text":"b","annotations":[]}]}]}'
 )
+
+TEXT_PART = {"type": "output_text", "text": "OSS", "annotations": []}
+NAMELESS_CALL = {"type": "function_call", "id": "f", "call_id": "c"}
+
+
+def _responses_body(*output: dict[str, Any]) -> bytes:
+    body = {"id": "r", "object": "response", "model": "m", "status": "completed"}
+    return json.dumps({**body, "output": list(output)}).encode()
+
 
 CRASHERS: dict[str, list[Any]] = {
     "openai_stream": [
@@ -159,6 +169,30 @@ CRASHERS: dict[str, list[Any]] = {
         # A Responses body with a summary's part in "content" and another in "summary":
         # their text went out in events that placed it in the other list.
         pytest.param(b"\x04\x01" + MISPLACED_PARTS, id="responses-parts-in-the-other-list"),
+        # Items the Responses body reader keeps whole, written with events that said
+        # their text or call: a message without a role, a call without a name, a
+        # reasoning part of an unknown type. The decoder refused the stream.
+        pytest.param(
+            b"\x04\x01" + _responses_body({"type": "message", "id": "m", "content": [TEXT_PART]}),
+            id="responses-message-without-role",
+        ),
+        pytest.param(
+            b"\x04\x01" + _responses_body({**NAMELESS_CALL, "arguments": "{}"}),
+            id="responses-call-without-name",
+        ),
+        pytest.param(
+            b"\x04\x01"
+            + _responses_body(
+                {
+                    "type": "reasoning",
+                    "id": "r",
+                    "summary": [],
+                    "content": [{"type": "reasoning_t", "text": "Think."}],
+                },
+                {"type": "message", "id": "m", "role": "assistant", "content": [TEXT_PART]},
+            ),
+            id="responses-reasoning-part-of-an-unknown-type",
+        ),
         # An Ollama body without "done": its stream ended without "done": true.
         pytest.param(
             b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',
@@ -276,6 +310,13 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(
             (HOSTILE / "translate_cohere_gemini_starts_over.bin").read_bytes(),
             id="cohere-stream-starting-over",
+        ),
+        # An OpenAI stream whose first call never got a name, translated to the
+        # Responses API: its item was written with argument events, and read back
+        # as no call (a fuzz find).
+        pytest.param(
+            (HOSTILE / "translate_openai_responses_call_without_name.bin").read_bytes(),
+            id="openai-call-without-name-to-responses",
         ),
         # A Cohere content-start that said nothing of its item, then text deltas: the
         # events said the text, the response held an item of no kind without it.

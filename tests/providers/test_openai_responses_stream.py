@@ -477,3 +477,32 @@ class TestWhatOnlyTheFinalEventHolds:
         assert not [e for e in events if isinstance(e, PartReceived)]
         assert "".join(e.text for e in events if isinstance(e, TextDelta)) == response.text
         assert response.text == "2+2 = 4"
+
+    def test_a_call_named_only_by_its_done_event_is_given_there(self) -> None:
+        # Its added event names no call: the call is given whole when its item is done,
+        # before the text that follows it.
+        nameless = {"type": "function_call", "id": "fc_1", "arguments": ""}
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=nameless),
+            event("response.output_item.done", 2, output_index=0, item=_CALLED),
+            *_deltas(1, "Done.", 3),
+            _final(_CALLED, _message("Done.", "msg_1")),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        kinds = [type(e).__name__ for e in events]
+        assert kinds.index("ToolCallCompleted") < kinds.index("TextDelta")
+        completed = [e for e in events if isinstance(e, ToolCallCompleted)]
+        assert [(e.slot, e.call.id, e.call.name) for e in completed] == [(0, "call_1", "f")]
+        assert [c.id for c in response.tool_calls] == ["call_1"]
+
+    def test_an_item_kept_whole_is_a_part_once(self) -> None:
+        nameless = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "arguments": "{}"}
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=nameless),
+            event("response.output_item.done", 2, output_index=0, item=nameless),
+            _final(nameless),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        received = [e.part for e in events if isinstance(e, PartReceived)]
+        assert received == list(response.message.content)
+        assert not [e for e in events if isinstance(e, ToolCallCompleted)]

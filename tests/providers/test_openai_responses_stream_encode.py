@@ -352,3 +352,82 @@ class TestReasoningItems:
         assert added == [0, 1, 2]
         assert decode(FAMILY, raw)[0] == events
         assert responses_sdk(raw).output[0].summary[1].text == "Then"
+
+
+class TestItemsTheReaderKeepsWhole:
+    """An item the body reader keeps whole goes whole: no event says its text or call.
+
+    Fuzz finds of ``encode_stream``: a message item without a role, a call item
+    without a name and a reasoning part of an unknown type were written with
+    text or argument events, which said text or a call the response, read
+    from the final body, did not hold.
+    """
+
+    @staticmethod
+    def body(*output: dict[str, Any]) -> bytes:
+        return json.dumps(
+            {
+                "id": "resp_1",
+                "object": "response",
+                "model": "gpt-5",
+                "status": "completed",
+                "output": list(output),
+            }
+        ).encode()
+
+    @pytest.mark.parametrize(
+        "item",
+        [
+            {"type": "message", "id": "msg_1", "content": [{"type": "output_text", "text": "Hi"}]},
+            {
+                "type": "message",
+                "id": "msg_1",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Hi"}, "not a part"],
+            },
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "arguments": "{}"},
+            {"type": "function_call", "id": "fc_1", "call_id": "", "name": "f", "arguments": "{}"},
+            {"type": "custom_tool_call", "id": "ct_1", "call_id": "call_1", "input": "x"},
+        ],
+        ids=(
+            "message-without-role",
+            "part-not-an-object",
+            "call-without-name",
+            "call-with-empty-id",
+            "custom-call-without-name",
+        ),
+    )
+    def test_written_whole_and_read_back_as_the_body(self, item: dict[str, Any]) -> None:
+        body = self.body(item)
+        whole = openai_responses.decode_response(body)
+        written = openai_responses.encode_stream(whole)
+        kinds = [e["type"] for e in events_of(written)]
+        assert kinds == [
+            "response.created",
+            "response.in_progress",
+            "response.output_item.added",
+            "response.output_item.done",
+            "response.completed",
+        ]
+        events, again = decode(FAMILY, written)
+        assert again == whole
+        assert [type(e).__name__ for e in events] == ["PartReceived", "Finished"]
+
+    def test_a_reasoning_part_of_an_unknown_type_goes_whole(self) -> None:
+        reasoning = {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [],
+            "content": [{"type": "reasoning_t", "text": "Think."}],
+        }
+        answer = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "OSS", "annotations": []}],
+        }
+        whole = openai_responses.decode_response(self.body(reasoning, answer))
+        written = openai_responses.encode_stream(whole)
+        deltas = [(e["type"], e["delta"]) for e in events_of(written) if "delta" in e]
+        assert deltas == [("response.output_text.delta", "OSS")]
+        assert decode(FAMILY, written)[1] == whole

@@ -45,7 +45,16 @@ from ..openai._common import split_data_url
 from ._cite import read_annotations
 from ._common import ABSENT, NAME, SUMMARY_JOIN, encode_json, extras, opaque, rest
 
-__all__ = ["Run", "assistant_part", "model_item", "read_items", "user_parts"]
+__all__ = [
+    "Run",
+    "answer_parts",
+    "assistant_part",
+    "kept_whole",
+    "model_item",
+    "read_items",
+    "reads_as_call",
+    "user_parts",
+]
 
 _MESSAGE = frozenset({"role", "content"})
 _CALL = frozenset({"type", "call_id", "name", "arguments"})
@@ -263,6 +272,41 @@ def _file(part: dict[str, Any]) -> FilePart | None:
     return FilePart(data=value, filename=filename, extras=extras(own))
 
 
+def answer_parts(item: dict[str, Any]) -> bool:
+    """Whether ``item`` is read as an assistant message, part by part.
+
+    An item of type ``message`` (or of none) whose role is ``assistant`` and
+    whose content is a list of objects: each is a part of the answer. The
+    stream writer writes such an item's text as events, and the stream
+    decoder reads the events so; any other message item goes whole.
+    """
+    kind = item.get("type")
+    if (kind is not None and kind != "message") or item.get("role") != "assistant":
+        return False
+    content = item.get("content")
+    return type(content) is list and bool(content) and all(type(p) is dict for p in content)
+
+
+def kept_whole(item: dict[str, Any]) -> bool:
+    """Whether a message item (type ``message`` or none) is read as one opaque part.
+
+    So it is when it is neither an answer (its content text, or parts) nor
+    a user, system or developer message of a shape the reader takes.
+    """
+    role = item.get("role")
+    if role == "assistant":
+        return type(item.get("content")) is not str and not answer_parts(item)
+    if type(role) is str:
+        return _plain_message(item, role) is None
+    return True
+
+
+def reads_as_call(item: dict[str, Any]) -> bool:
+    """Whether a ``function_call`` or ``custom_tool_call`` item is read as a call (else whole)."""
+    kind = item.get("type")
+    return (kind == "function_call" or kind == "custom_tool_call") and _call(item, kind, Run())
+
+
 def _assistant_item(item: dict[str, Any], run: Run) -> None:
     content = item.get("content")
     item_own = rest(item, _MESSAGE)
@@ -273,10 +317,10 @@ def _assistant_item(item: dict[str, Any], run: Run) -> None:
         own["~item"]["~str"] = 1
         run.content([TextPart(content, extras=extras(own))])
         return
-    if type(content) is not list or not content or not all(type(p) is dict for p in content):
+    if not answer_parts(item):
         run.content([opaque(item)])
         return
-    parts = [assistant_part(part) for part in content]
+    parts = [assistant_part(part) for part in item["content"]]
     first = parts[0]
     parts[0] = _with_extras(first, _item_keys(item_own, first.extras[NAME] if first.extras else {}))
     run.content(parts)

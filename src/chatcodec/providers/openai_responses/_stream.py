@@ -44,7 +44,7 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
 from ._cite import read_annotations
 from ._common import NAME, SUMMARY_JOIN, encode_json, opaque
-from ._decode_items import Run, assistant_part, model_item
+from ._decode_items import Run, answer_parts, assistant_part, kept_whole, model_item
 from ._response import read_response
 
 __all__ = ["ResponsesStreamDecoder", "stream"]
@@ -235,24 +235,22 @@ class ResponsesStreamDecoder(StreamDecoder):
         if type(item) is not dict or type(index) is not int:
             return
         self._items[index] = dict(item)
-        if item.get("type") == "custom_tool_call":
+        kind = item.get("type")
+        if kind not in _CALLS:
+            return
+        call_id, name = item.get("call_id"), item.get("name")
+        if type(call_id) is not str or not call_id or type(name) is not str or not name:
+            return  # no call the body reader would read: the item comes whole when done
+        self._given.add(index)
+        self._slots[index] = len(self._slots)
+        if kind == "custom_tool_call":
             # Its input is free text, not JSON: the call goes out whole at its item's
             # done event, as a call whose arguments are {"input": text} (as the body
             # decoder reads it). The accumulator only numbers it among the calls.
-            self._given.add(index)
-            self._slots[index] = len(self._slots)
             self._acc.feed(ToolCallDelta(index, "", "", None))
-        elif item.get("type") == "function_call":
-            self._given.add(index)
-            self._slots[index] = len(self._slots)
-            call_id, name = item.get("call_id"), item.get("name")
+        else:
             events += self._acc.feed(
-                ToolCallDelta(
-                    index,
-                    call_id if type(call_id) is str else None,
-                    name if type(name) is str else None,
-                    item.get("arguments") or None,
-                )
+                ToolCallDelta(index, call_id, name, item.get("arguments") or None)
             )
 
     def _item_done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
@@ -266,13 +264,20 @@ class ResponsesStreamDecoder(StreamDecoder):
         kind = item.get("type")
         if kind is not None and type(kind) is not str:
             raise ValidationError("must be a string", "$.item.type")
-        if kind == "function_call" and index in self._slots:
+        if kind in _CALLS and index not in self._slots:
+            # A call whose added event did not name it, or an item the body reader
+            # keeps whole: said now, as the reader reads it.
+            run = Run()
+            model_item(item, kind, None, run)
+            self._given.add(index)
+            self._say(index, run, events)
+        elif kind == "function_call":
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
                 call = parse_tool_call(call_id, name, arguments)
                 self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
-        elif kind == "custom_tool_call" and index in self._slots:
+        elif kind == "custom_tool_call":
             call_id, name, text = item.get("call_id"), item.get("name"), item.get("input")
             if type(call_id) is str and type(name) is str and type(text) is str:
                 call = parse_tool_call(call_id, name, encode_json({"input": text}))
@@ -289,7 +294,11 @@ class ResponsesStreamDecoder(StreamDecoder):
             if type(signature) is str:
                 self._given.add(index)
                 events.append(ReasoningDelta("", signature=signature))
-        elif kind not in _MODELED and not _answer(item):
+        elif kind is None or kind == "message":
+            if kept_whole(item):  # a message of no shape the body reader takes: one part
+                self._given.add(index)
+                events.append(PartReceived(opaque(item)))
+        elif kind not in _MODELED:  # a built-in tool's item, kept whole
             self._given.add(index)
             events.append(PartReceived(opaque(item)))
 
@@ -431,9 +440,8 @@ class ResponsesStreamDecoder(StreamDecoder):
             if type(item) is not dict:
                 continue
             kind = item.get("type")
-            content = item.get("content")
-            if _answer(item) and type(content) is list and _parts_of(content):
-                for at, part in enumerate(content):
+            if answer_parts(item):
+                for at, part in enumerate(item["content"]):
                     if (index, at) in self._told:
                         last = (index, at)
                     else:
@@ -442,7 +450,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             if kind is None or kind == "message":
                 given = index in self._given  # its done event says nothing
             elif kind == "function_call" or kind == "custom_tool_call":
-                given = index in self._slots
+                given = index in self._slots or index in self._given
                 if index in self._completed:
                     self._same_call(index, item)
                     last = (index, -1)
@@ -506,6 +514,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             text = bytes(call.arguments).decode() if isinstance(call, ToolCall) else call.arguments
             # The accumulator numbers it among the calls and checks its id.
             events += self._acc.feed(ToolCallDelta(index, call.id, call.name, text))
+            self._completed[index] = call
             events.append(ToolCallCompleted(slot, call))
         return ordered
 
@@ -594,28 +603,19 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._misplaced = None
 
 
-def _answer(item: dict[str, Any]) -> bool:
-    """Whether the body reader takes ``item`` for an assistant message (its type may be absent)."""
-    kind = item.get("type")
-    return (kind is None or kind == "message") and item.get("role") == "assistant"
-
-
-def _parts_of(content: list[Any]) -> bool:
-    """Whether a message's content is read part by part (else the item is kept whole)."""
-    return bool(content) and all(type(part) is dict for part in content)
-
-
 def _text_at(output: list[Any], index: int, at: int) -> str | None:
     """The text of part ``at`` of the assistant message item at ``index``, if it is one."""
     item = output[index] if index < len(output) else None
-    if type(item) is not dict or not _answer(item):
+    if type(item) is not dict:
         return None
     content = item.get("content")
-    if type(content) is str:
-        return content if at == 0 else None
-    if type(content) is not list or not _parts_of(content):
-        return None  # kept whole, as an opaque part
-    part = content[at] if at < len(content) else None
+    if type(content) is str and item.get("role") == "assistant":
+        kind = item.get("type")
+        return content if at == 0 and (kind is None or kind == "message") else None
+    if not answer_parts(item):
+        return None  # no answer, or one kept whole as an opaque part
+    parts: list[Any] = item["content"]
+    part = parts[at] if at < len(parts) else None
     if part is None or part.get("type") != "output_text":
         return None
     text = part.get("text")

@@ -21,6 +21,7 @@ from msgspec import Raw
 from ..._frozen import FrozenMap
 from .._stream_writer import dumps, sse
 from .._wire import derive_id
+from ._decode_items import answer_parts, reads_as_call
 
 __all__ = ["Sequence", "adding", "item_id", "started", "text_event", "text_of", "whole_item"]
 
@@ -95,6 +96,12 @@ _TEXT_EVENTS: Mapping[Any, str] = FrozenMap(
 )
 
 
+# The part types each list reads as text, by the kind of item.
+_ANSWER_TEXT = frozenset({"output_text", "refusal"})
+_SUMMARY_TEXT = frozenset({"summary_text"})
+_REASONING_TEXT = frozenset({"reasoning_text"})
+
+
 def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
     """An item as its ``output_item.added`` shows it: ``empty`` fields, in progress."""
     out = {**item, **empty}
@@ -103,8 +110,15 @@ def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> bytes:
-    """The events of a list of text parts: each added, its text as a delta, done."""
+def _parts(
+    write: Sequence, where: dict[str, Any], key: str, parts: Any, kinds: frozenset[str]
+) -> bytes:
+    """The events of a list of text parts: each added, its text as a delta, done.
+
+    A part of a type outside ``kinds`` (the text types of its item's list) goes
+    whole in its ``added`` and ``done`` events: the body reader does not read
+    it as that list's text, so no text event may say it.
+    """
     added, done = "response.content_part.added", "response.content_part.done"
     if key == "summary":
         added, done = (
@@ -120,10 +134,9 @@ def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> byte
         text = part.get(field)
         at = {**where, index_key: k}
         kind = text_event(part)
-        in_summary = kind == "response.reasoning_summary_text"
-        if type(text) is not str or in_summary != (key == "summary"):
-            # No text, or text whose events would place it in the item's other list
-            # (a summary's part in ``content``, or any other in ``summary``): whole.
+        if type(text) is not str or part.get("type") not in kinds:
+            # No text, or text of a type the item's list does not read as text (a
+            # summary's part in ``content``, an unknown type...): whole.
             out.append(write(added, **at, part=part))
             out.append(write(done, **at, part=part))
             continue
@@ -144,6 +157,15 @@ def _parts(write: Sequence, where: dict[str, Any], key: str, parts: Any) -> byte
     return b"".join(out)
 
 
+def _a_call(item: dict[str, Any], kind: str) -> bool:
+    """Whether the body reader reads ``item`` as a call (else it goes whole)."""
+    field = "arguments" if kind == "function_call" else "input"
+    value = item.get(field)
+    if isinstance(value, Raw):  # as ``loads`` keeps it: the JSON of a string
+        value = msgspec.json.decode(bytes(value))
+    return reads_as_call({**item, field: value})
+
+
 def whole_item(write: Sequence, index: int, item: Any) -> bytes:
     """A finished output item written as OpenAI streams one."""
     if type(item) is not dict:
@@ -153,13 +175,13 @@ def whole_item(write: Sequence, index: int, item: Any) -> bytes:
     kind = item.get("type")
     where = {"item_id": item_id(item, index), "output_index": index}
     out = []
-    if kind == "message" and type(item.get("content")) is list:
+    if answer_parts(item):  # (else the reader keeps it whole: it goes whole)
         out.append(
             write(
                 "response.output_item.added", output_index=index, item=adding(item, {"content": []})
             )
         )
-        out.append(_parts(write, where, "content", item["content"]))
+        out.append(_parts(write, where, "content", item["content"], _ANSWER_TEXT))
     elif kind == "reasoning":
         empty: dict[str, Any] = {"summary": []}
         if type(item.get("content")) is list:
@@ -167,9 +189,9 @@ def whole_item(write: Sequence, index: int, item: Any) -> bytes:
         out.append(
             write("response.output_item.added", output_index=index, item=adding(item, empty))
         )
-        out.append(_parts(write, where, "summary", item.get("summary")))
-        out.append(_parts(write, where, "content", item.get("content")))
-    elif kind == "function_call" or kind == "custom_tool_call":
+        out.append(_parts(write, where, "summary", item.get("summary"), _SUMMARY_TEXT))
+        out.append(_parts(write, where, "content", item.get("content"), _REASONING_TEXT))
+    elif (kind == "function_call" or kind == "custom_tool_call") and _a_call(item, kind):
         field = "arguments" if kind == "function_call" else "input"
         name = (
             "response.function_call_arguments"
