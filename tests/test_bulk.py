@@ -414,6 +414,25 @@ class TestCanonical:
         direct = cc.convert_lines(source, source="openai", target="openai")
         assert back.records == direct.records
 
+    @pytest.mark.parametrize("target", ["openai", "openai-responses"])
+    def test_an_unknown_record_beside_an_image_for_a_model_without_images(
+        self, target: str
+    ) -> None:
+        # A record of an unknown role has no content: the check for images a model
+        # refuses read it, and the run raised AttributeError (a fuzz find of bulk).
+        image = {"type": "image", "url": "https://example.com/cat.png"}
+        messages = [
+            {"role": "user", "content": [image, {"type": "text", "text": "What is it?"}]},
+            {"role": "wizard", "content": "x"},
+        ]
+        line = json.dumps({"model": "gpt-3.5-turbo", "messages": messages}).encode()
+        result = cc.convert_lines(
+            [line], source="chatcodec", target=target, kind="request", model="gpt-3.5-turbo"
+        )
+        accounted(result)
+        assert result.lossy == 1
+        assert b"example.com" not in result.records[0]  # the model takes no images
+
 
 class TestBatch:
     """Batch files convert between every pair of providers with every id kept."""

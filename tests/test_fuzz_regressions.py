@@ -121,6 +121,13 @@ CRASHERS: dict[str, list[Any]] = {
             ),
             id="kept-key-not-utf8",
         ),
+        # chatcodec's JSON to OpenAI: a record of an unknown role, which has no content,
+        # read by the check for images the model refuses (AttributeError).
+        pytest.param(
+            b'\x97\x00\x00{"model":"gpt-3.5-turbo","messages":[{"role":" of France"}],'
+            b'"temperature":0}',
+            id="unknown-record-in-the-image-check",
+        ),
     ],
     # Found by the targets of the surfaces around the decoders (surfaces.py).
     "encode_stream": [

@@ -65,7 +65,7 @@ def fit_model(request: Request, family: str, losses: list[Loss]) -> tuple[Reques
         messages = list(request.messages)
         moved = {}
         for i, message in enumerate(request.messages):
-            content = message.content
+            content = getattr(message, "content", None)  # (an unknown record has none)
             if type(content) is not tuple:
                 continue
             kept = [j for j, part in enumerate(content) if type(part) is not ImagePart]

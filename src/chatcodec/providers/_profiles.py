@@ -546,7 +546,7 @@ def has_images(family: str, messages: Iterable[Any]) -> bool:
     if family not in _IMAGES_REFUSED:
         return False
     for message in messages:
-        content = message.content
+        content = getattr(message, "content", None)  # (an unknown record has none)
         if type(content) is tuple:
             for part in content:
                 if type(part) is ImagePart:
@@ -576,7 +576,7 @@ def image_problems(
     return [
         (f"$.messages[{i}].content[{j}]", NO_IMAGES)
         for i, message in enumerate(messages)
-        if type(message.content) is tuple
+        if type(getattr(message, "content", None)) is tuple
         for j, part in enumerate(message.content)
         if type(part) is ImagePart
     ]
