@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
 from chatcodec._errors import ChatCodecError
+from chatcodec.bulk import _core
 from chatcodec.providers._direct import direct_request
 
 # (model, max_tokens) as convert takes them: none, and the target's model with a limit
@@ -43,3 +48,20 @@ def same(source: str, body: bytes, target: str, model: str | None, max_tokens: i
     assert taken[1] == losses
     assert problems == []  # the direct path declines what the preflight would refuse
     return True
+
+
+def bulk_paths_agree(
+    lines: list[bytes],
+    source: str,
+    target: str,
+    model: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bulk run gives the same records, problems and counts with its direct path and without."""
+    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
+    fast = cc.convert_lines(lines, source=source, target=target, **options)
+    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
+    general = cc.convert_lines(lines, source=source, target=target, **options)
+    assert fast.records == general.records
+    assert fast.problems == general.problems
+    assert fast.counts() == general.counts()

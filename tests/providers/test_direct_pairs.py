@@ -17,11 +17,9 @@ from typing import Any
 import msgspec
 import pytest
 from corpus import corpus, curated, needs_corpus
-from either_path import FILLS, same
+from either_path import FILLS, bulk_paths_agree, same
 
-import chatcodec as cc
 from chatcodec import providers
-from chatcodec.bulk import _core
 
 SOURCES = ("openai", "anthropic", "gemini", "openai-responses", "bedrock", "ollama", "cohere")
 
@@ -65,13 +63,7 @@ def test_a_bulk_run_gives_the_general_records(
     source: str, target: str, model: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = [msgspec.json.encode(msgspec.json.decode(body)) for body in _bodies(source)]
-    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
-    fast = cc.convert_lines(lines, source=source, target=target, **options)
-    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
-    general = cc.convert_lines(lines, source=source, target=target, **options)
-    assert fast.records == general.records
-    assert fast.problems == general.problems
-    assert fast.counts() == general.counts()
+    bulk_paths_agree(lines, source, target, model, monkeypatch)
 
 
 def _bodies(source: str) -> list[bytes]:

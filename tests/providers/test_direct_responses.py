@@ -10,14 +10,13 @@ import either_path
 import msgspec
 import pytest
 from corpus import NO_CORPUS, corpus
-from either_path import OWN_MODEL
+from either_path import OWN_MODEL, bulk_paths_agree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
 from chatcodec import providers
 from chatcodec._convert import general_request
-from chatcodec.bulk import _core
 from chatcodec.providers._direct import BATCH_STREAM, direct, direct_request
 
 SOURCE = "openai-responses"
@@ -55,13 +54,7 @@ def test_a_bulk_run_of_the_recorded_requests_gives_the_general_records(
     if not paths:
         pytest.skip(NO_CORPUS)
     lines = [msgspec.json.encode(msgspec.json.decode(path.read_bytes())) for path in paths]
-    options: dict[str, Any] = {"model": model, "max_tokens": 1024, "keep_refused": True}
-    fast = cc.convert_lines(lines, source=SOURCE, target=target, **options)
-    monkeypatch.setattr(_core, "direct", lambda *args, **kwargs: None)
-    general = cc.convert_lines(lines, source=SOURCE, target=target, **options)
-    assert fast.records == general.records
-    assert fast.problems == general.problems
-    assert fast.counts() == general.counts()
+    bulk_paths_agree(lines, SOURCE, target, model, monkeypatch)
 
 
 class TestShape:
