@@ -3069,6 +3069,7 @@ NAMES = frozenset(
         "read_settings",
         "read_stream",
         "read_transcript",
+        "read_whole",
         "reads_as_call",
         "realtimeInput",
         "realtimeInputConfig",

@@ -15,6 +15,7 @@ from chatcodec._events import (
     Finished,
     PartReceived,
     ReasoningDelta,
+    RefusalDelta,
     TextDelta,
     ToolCallCompleted,
     UsageReported,
@@ -506,3 +507,148 @@ class TestWhatOnlyTheFinalEventHolds:
         received = [e.part for e in events if isinstance(e, PartReceived)]
         assert received == list(response.message.content)
         assert not [e for e in events if isinstance(e, ToolCallCompleted)]
+
+
+def _add(index: int, item: dict[str, Any], n: int = 1) -> dict[str, Any]:
+    return event("response.output_item.added", n, output_index=index, item=item)
+
+
+def _done(index: int, item: dict[str, Any], n: int = 2) -> dict[str, Any]:
+    return event("response.output_item.done", n, output_index=index, item=item)
+
+
+def _delta(index: int, text: str, at: int = 0, kind: str = "output_text") -> dict[str, Any]:
+    name = f"response.{kind}.delta"
+    return event(name, 3, output_index=index, content_index=at, delta=text)
+
+
+def _refused(given: list[dict[str, Any]], rule: str, where: str) -> None:
+    with pytest.raises(cc.StreamError) as caught:
+        run_stream(codec.stream, sse(given))
+    assert rule in str(caught.value)
+    assert where in str(caught.value)
+
+
+class TestTheEventsAgreeWithTheFinalBody:
+    """What the events gave and what the final body holds agree, or the stream is refused.
+
+    Found by a second reading of the decoder: text given twice, text or a call
+    the events gave that the body holds otherwise, and exceptions of no
+    ``ChatCodecError``.
+    """
+
+    def test_text_at_a_place_no_part_can_be_is_refused(self) -> None:
+        empty = {**_message(""), "content": []}
+        body = {**_message(""), "content": [*_message("")["content"], *_message("B")["content"]]}
+        given = [_add(0, empty), _delta(0, "B", at=1), _done(0, body), _final(body)]
+        _refused(given, "must be the index of a part so far or of the next one", "content_index")
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            [_delta(-1, "A"), _final(_message("A"))],
+            [_add(-5, _CALLED), _done(-5, _CALLED), _final(_message("A"))],
+        ],
+        ids=("text", "call"),
+    )
+    def test_a_negative_output_index_is_refused(self, given: list[dict[str, Any]]) -> None:
+        _refused(given, "must not be negative", "$.output_index")
+
+    def test_an_empty_delta_gives_nothing_and_the_body_gives_the_text(self) -> None:
+        given = [_add(0, {**_message(""), "content": []}), _delta(0, ""), _final(_message("Hello"))]
+        events, response = run_stream(codec.stream, sse(given))
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello"
+        assert response.text == "Hello"
+
+    def test_a_refusal_is_checked_against_the_bodys_refusal(self) -> None:
+        refusal = {**_message(""), "content": [{"type": "refusal", "refusal": "Nope"}]}
+        start = _add(0, {**_message(""), "content": []})
+        _refused(
+            [start, _delta(0, "No", kind="refusal"), _final(_message("Hello"))],
+            "output_text deltas",
+            "$.response.output[0].content[0].refusal",
+        )
+        _refused(
+            [start, _delta(0, "No", kind="refusal"), _final(refusal)],
+            "output_text deltas",
+            "$.response.output[0].content[0].refusal",
+        )
+        events, _ = run_stream(
+            codec.stream, sse([start, _delta(0, "Nope", kind="refusal"), _final(refusal)])
+        )
+        assert [e.text for e in events if isinstance(e, RefusalDelta)] == ["Nope"]
+
+    def test_arguments_of_another_type_in_an_added_event_are_passed_over(self) -> None:
+        given = [_add(0, {**_CALLED, "arguments": 5}), _done(0, _CALLED), _final(_CALLED)]
+        events, response = run_stream(codec.stream, sse(given))
+        (completed,) = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+        assert isinstance(completed, cc.ToolCall)
+        (call,) = response.tool_calls
+        assert (completed.id, bytes(completed.arguments)) == (call.id, bytes(call.arguments))
+
+    def test_an_item_is_added_once_and_done_once(self) -> None:
+        other = {**_CALLED, "id": "fc_2", "call_id": "call_2"}
+        _refused(
+            [_add(0, _CALLED), _done(0, _CALLED), _add(0, other), _done(0, other), _final(other)],
+            "an output item is added once",
+            "$.output_index",
+        )
+        _refused(
+            [_add(0, _CALLED), _done(0, _CALLED), _done(0, _CALLED), _final(_CALLED)],
+            "an output item is done once",
+            "$.output_index",
+        )
+
+    @pytest.mark.parametrize(
+        ("done_item", "body_item"),
+        [
+            ({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f"}, _CALLED),
+            ({k: v for k, v in _message("A").items() if k != "role"}, _message("A")),
+        ],
+        ids=("a call-shaped part then a call", "a role-less message then an answer"),
+    )
+    def test_an_item_given_whole_when_done_is_whole_in_the_body(
+        self, done_item: dict[str, Any], body_item: dict[str, Any]
+    ) -> None:
+        _refused(
+            [
+                _add(0, {"type": done_item["type"], "id": "x"}),
+                _done(0, done_item),
+                _final(body_item),
+            ],
+            "must be kept whole, as its done event was",
+            "$.response.output[0]",
+        )
+
+    def test_text_of_an_earlier_item_after_a_later_ones_is_refused(self) -> None:
+        first, second = _message("A", "msg_a"), _message("B", "msg_b")
+        given = [
+            _add(1, {**second, "content": []}),
+            _delta(1, "B"),
+            _add(0, {**first, "content": []}),
+            _delta(0, "A"),
+            _final(first, second),
+        ]
+        _refused(given, "must not place text before text the events already gave", "output_index")
+
+    def test_a_custom_call_only_the_final_body_holds_stays_a_custom_call(self) -> None:
+        custom = {
+            "type": "custom_tool_call",
+            "id": "ct",
+            "call_id": "c9",
+            "name": "g",
+            "input": "x y",
+        }
+        events, _ = run_stream(codec.stream, sse([_final(custom)]))
+        assert [type(e).__name__ for e in events] == ["ToolCallCompleted", "Finished"]
+        encoder = providers.get("openai-responses").stream_encoder(cc.Response(id="r"))
+        written = encoder.encode_all(events) + encoder.finish()
+        last = json.loads(written.rsplit(b"data: ", 1)[1])
+        assert last["response"]["output"][0]["type"] == "custom_tool_call"
+
+    def test_text_a_done_event_alone_gives_comes_there_in_its_place(self) -> None:
+        whole = {"type": "message", "id": "msg_0", "role": "assistant", "content": "A"}
+        given = [_add(0, {**whole, "content": ""}), _done(0, whole), *_deltas(1, "B", 3)]
+        events, response = run_stream(codec.stream, sse([*given, _final(whole, _message("B"))]))
+        assert [e.text for e in events if isinstance(e, TextDelta)] == ["A", "B"]
+        assert response.text == "AB"

@@ -388,6 +388,8 @@ class TestItemsTheReaderKeepsWhole:
             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "arguments": "{}"},
             {"type": "function_call", "id": "fc_1", "call_id": "", "name": "f", "arguments": "{}"},
             {"type": "custom_tool_call", "id": "ct_1", "call_id": "call_1", "input": "x"},
+            {"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": {}},
+            {"type": "custom_tool_call", "id": "ct_1", "call_id": "call_1", "name": "g"},
         ],
         ids=(
             "message-without-role",
@@ -395,6 +397,8 @@ class TestItemsTheReaderKeepsWhole:
             "call-without-name",
             "call-with-empty-id",
             "custom-call-without-name",
+            "call-arguments-an-object",
+            "custom-call-without-input",
         ),
     )
     def test_written_whole_and_read_back_as_the_body(self, item: dict[str, Any]) -> None:
@@ -412,6 +416,25 @@ class TestItemsTheReaderKeepsWhole:
         events, again = decode(FAMILY, written)
         assert again == whole
         assert [type(e).__name__ for e in events] == ["PartReceived", "Finished"]
+
+    def test_a_call_kept_whole_is_not_announced_by_its_added_event(self) -> None:
+        item = {"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": {}}
+        written = openai_responses.encode_stream(openai_responses.decode_response(self.body(item)))
+        added = [e["item"] for e in events_of(written) if e["type"].endswith("item.added")]
+        assert added == [{"type": "function_call", "id": "fc_1", "arguments": {}}]
+
+    def test_an_answer_of_text_content_reads_back_in_its_place(self) -> None:
+        first = {"type": "message", "id": "msg_0", "role": "assistant", "content": "A"}
+        second = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "B", "annotations": []}],
+        }
+        whole = openai_responses.decode_response(self.body(first, second))
+        events, again = decode(FAMILY, openai_responses.encode_stream(whole))
+        assert again == whole
+        assert [e.text for e in events if type(e).__name__ == "TextDelta"] == ["A", "B"]
 
     def test_a_reasoning_part_of_an_unknown_type_goes_whole(self) -> None:
         reasoning = {

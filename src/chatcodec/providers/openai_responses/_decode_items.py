@@ -52,6 +52,7 @@ __all__ = [
     "kept_whole",
     "model_item",
     "read_items",
+    "read_whole",
     "reads_as_call",
     "user_parts",
 ]
@@ -298,6 +299,20 @@ def kept_whole(item: dict[str, Any]) -> bool:
         return type(item.get("content")) is not str and not answer_parts(item)
     if type(role) is str:
         return _plain_message(item, role) is None
+    return True
+
+
+def read_whole(item: dict[str, Any]) -> bool:
+    """Whether the reader keeps an output item whole, as one opaque part."""
+    kind = item.get("type")
+    if kind is None or kind == "message":
+        return kept_whole(item)
+    if kind == "function_call" or kind == "custom_tool_call":
+        return not reads_as_call(item)
+    if kind == "reasoning":
+        return _reasoning(item) is None
+    if kind == "function_call_output" or kind == "custom_tool_call_output":
+        return _tool_message(item, kind) is None
     return True
 
 

@@ -44,7 +44,14 @@ from ..._tools import InvalidToolCall, ToolCall, ToolCallDelta, parse_tool_call
 from .._streaming import StreamDecoder, cut_off
 from ._cite import read_annotations
 from ._common import NAME, SUMMARY_JOIN, encode_json, opaque
-from ._decode_items import Run, answer_parts, assistant_part, kept_whole, model_item
+from ._decode_items import (
+    Run,
+    answer_parts,
+    assistant_part,
+    kept_whole,
+    model_item,
+    read_whole,
+)
 from ._response import read_response
 
 __all__ = ["ResponsesStreamDecoder", "stream"]
@@ -53,6 +60,8 @@ _decode = msgspec.json.Decoder().decode
 _UNSAID = "must be the text its output_text deltas gave"
 UNSTREAMED_RULE = "must follow what the events gave: no event gave it"
 _UNCALLED = "must be the call its events gave"
+_UNPARTED = "must be kept whole, as its done event was"
+_BACKWARDS = "must not place text before text the events already gave"
 _CALLS = frozenset({"function_call", "custom_tool_call"})
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _STATE = frozenset({"response.created", "response.in_progress", "response.queued"})
@@ -101,7 +110,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_final",
         "_given",
         "_items",
+        "_last",
         "_misplaced",
+        "_parted",
         "_said",
         "_slots",
         "_streamed",
@@ -123,14 +134,17 @@ class ResponsesStreamDecoder(StreamDecoder):
         )
         self._slots: dict[int, int] = {}
         self._streamed = 0  # characters of output text so far
-        # The output text the events gave, by (output index, content index).
-        self._said: dict[tuple[int, int], list[str]] = {}
+        # The output text and refusals the events gave, by (output index, content
+        # index, "text" or "refusal"), and the place of the last of them.
+        self._said: dict[tuple[int, int, str], list[str]] = {}
+        self._last = (-1, -1)
         self._closed: set[int] = set()  # output indexes whose item's done event came
         # What the events gave: output indexes any event came for, and the parts
         # whose text deltas came, by (output index, content index; -1 for reasoning).
         self._given: set[int] = set()
         self._told: set[tuple[int, int]] = set()
         self._completed: dict[int, ToolCall | InvalidToolCall] = {}  # calls given, by index
+        self._parted: set[int] = set()  # output indexes given whole (one part) when done
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
         self._misplaced: ValidationError | None = None
@@ -144,6 +158,9 @@ class ResponsesStreamDecoder(StreamDecoder):
         kind = payload.get("type")
         if type(kind) is not str:
             kind = event or ""
+        at = payload.get("output_index")
+        if type(at) is int and at < 0:
+            raise ValidationError("must not be negative", "$.output_index")
         if kind.endswith(".delta"):
             self._delta(kind[:-6], payload, events)
         elif kind == "response.output_item.added":
@@ -217,11 +234,12 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._misplaced = self._misplaced or exc
         else:
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
-            if kind == "response.output_text":
-                self._said.setdefault((index, at), []).append(delta)
-            reasoning = kind != "response.output_text" and kind != "response.refusal"
-            self._told.add((index, -1 if reasoning else at))
-            self._given.add(index)
+            if delta:
+                if kind == "response.output_text" or kind == "response.refusal":
+                    self._tell(index, at, field, delta)
+                else:
+                    self._told.add((index, -1))
+                self._given.add(index)
         if kind == "response.output_text":
             self._streamed += len(delta)
             events.append(TextDelta(delta))
@@ -230,10 +248,28 @@ class ResponsesStreamDecoder(StreamDecoder):
         else:
             events.append(ReasoningDelta(delta))
 
+    def _tell(self, index: int, at: int, field: str, text: str) -> None:
+        """Note text (or a refusal) the events give for part ``at`` of the item at ``index``.
+
+        Raises
+        ------
+        ValidationError
+            If the part comes before one whose text the events already gave:
+            the events would say the answer's text in another order than its
+            items hold it.
+        """
+        if (index, at) < self._last:
+            raise ValidationError(_BACKWARDS, "$.output_index")
+        self._last = (index, at)
+        self._told.add((index, at))
+        self._said.setdefault((index, at, field), []).append(text)
+
     def _item_added(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         item, index = payload.get("item"), payload.get("output_index")
         if type(item) is not dict or type(index) is not int:
             return
+        if index in self._items:
+            raise ValidationError("an output item is added once", "$.output_index")
         self._items[index] = dict(item)
         kind = item.get("type")
         if kind not in _CALLS:
@@ -249,14 +285,16 @@ class ResponsesStreamDecoder(StreamDecoder):
             # decoder reads it). The accumulator only numbers it among the calls.
             self._acc.feed(ToolCallDelta(index, "", "", None))
         else:
-            events += self._acc.feed(
-                ToolCallDelta(index, call_id, name, item.get("arguments") or None)
-            )
+            arguments = item.get("arguments")
+            text = arguments if type(arguments) is str and arguments else None
+            events += self._acc.feed(ToolCallDelta(index, call_id, name, text))
 
     def _item_done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         item, index = payload.get("item"), payload.get("output_index")
         if type(item) is not dict or type(index) is not int:
             return
+        if index in self._closed:
+            raise ValidationError("an output item is done once", "$.output_index")
         self._items[index] = item
         self._closed.add(index)
         for key in [key for key in self._texts if key[0] == index]:
@@ -270,7 +308,10 @@ class ResponsesStreamDecoder(StreamDecoder):
             run = Run()
             model_item(item, kind, None, run)
             self._given.add(index)
-            self._say(index, run, events)
+            if run.calls or run.invalid:
+                self._say(index, run, events)
+            else:
+                self._part_whole(index, item, events)
         elif kind == "function_call":
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
@@ -296,11 +337,39 @@ class ResponsesStreamDecoder(StreamDecoder):
                 events.append(ReasoningDelta("", signature=signature))
         elif kind is None or kind == "message":
             if kept_whole(item):  # a message of no shape the body reader takes: one part
-                self._given.add(index)
-                events.append(PartReceived(opaque(item)))
+                self._part_whole(index, item, events)
+            else:
+                self._answer_done(index, item, events)
         elif kind not in _MODELED:  # a built-in tool's item, kept whole
-            self._given.add(index)
-            events.append(PartReceived(opaque(item)))
+            self._part_whole(index, item, events)
+
+    def _part_whole(self, index: int, item: dict[str, Any], events: list[StreamEvent]) -> None:
+        """Give an item the body reader keeps whole: one part of the answer."""
+        self._given.add(index)
+        self._parted.add(index)
+        events.append(PartReceived(opaque(item)))
+
+    def _answer_done(self, index: int, item: dict[str, Any], events: list[StreamEvent]) -> None:
+        """Give the text of an answer's item that no delta gave (a server sending it whole)."""
+        content = item.get("content")
+        if item.get("role") != "assistant":
+            return  # a user's (or another role's) message: no answer
+        if type(content) is str:
+            if content and (index, 0) not in self._told:
+                self._given.add(index)
+                self._tell(index, 0, "text", content)
+                self._say_part(TextPart(content), events)
+            return
+        if not answer_parts(item):
+            return
+        for at, part in enumerate(item["content"]):
+            said = assistant_part(part)
+            if (index, at) in self._told or not isinstance(said, TextPart | RefusalPart):
+                continue
+            if said.text:
+                self._given.add(index)
+                self._tell(index, at, "text" if type(said) is TextPart else "refusal", said.text)
+                self._say_part(said, events)
 
     def _index(self, at: Any, index: int, key: str, index_key: str) -> int:
         """``at``, the index of a part of the item at ``index``, checked against what exists.
@@ -390,16 +459,18 @@ class ResponsesStreamDecoder(StreamDecoder):
         """
         if not self._said or type(output) is not list:
             return
-        for (index, at), pieces in self._said.items():
-            said = "".join(pieces)
-            if said and _text_at(output, index, at) != said:
-                raise ValidationError(_UNSAID, f"$.response.output[{index}].content[{at}].text")
+        for (index, at, field), pieces in self._said.items():
+            if _text_at(output, index, at, field) != "".join(pieces):
+                where = f"$.response.output[{index}].content[{at}].{field}"
+                raise ValidationError(_UNSAID, where)
 
     def _finish_event(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
         response = payload.get("response")
         if type(response) is not dict:
             raise StreamError("a final event has no response object")
         self._final = response
+        if self._misplaced is not None:
+            raise self._misplaced  # text the events gave at no place the body can have
         output = self._body().get("output")
         self._check_said(output)
         final = self._response()
@@ -468,6 +539,11 @@ class ResponsesStreamDecoder(StreamDecoder):
             run = Run()
             model_item(item, kind, item.get("role"), run)
             pieces.append((index, -1, run))  # the whole item
+        for index in self._parted:
+            # An item given whole when done is one the body holds whole, in its place.
+            item = output[index] if index < len(output) else None
+            if type(item) is not dict or not read_whole(item):
+                raise ValidationError(_UNPARTED, f"$.response.output[{index}]")
         for index in self._slots:
             # A call the events started or gave is a call of the body, in its place.
             item = output[index] if index < len(output) else None
@@ -511,9 +587,17 @@ class ResponsesStreamDecoder(StreamDecoder):
         for call in calls:
             ordered = True
             slot = self._slots[index] = len(self._slots)
-            text = bytes(call.arguments).decode() if isinstance(call, ToolCall) else call.arguments
-            # The accumulator numbers it among the calls and checks its id.
-            events += self._acc.feed(ToolCallDelta(index, call.id, call.name, text))
+            own = (call.extras or {}).get(NAME)
+            if type(own) is dict and own.get("~custom"):
+                # A custom tool call goes out whole, as when its added event named it.
+                self._acc.feed(ToolCallDelta(index, "", "", None))
+            else:
+                # The accumulator numbers it among the calls and checks its id.
+                if isinstance(call, ToolCall):
+                    text = bytes(call.arguments).decode()
+                else:
+                    text = call.arguments
+                events += self._acc.feed(ToolCallDelta(index, call.id, call.name, text))
             self._completed[index] = call
             events.append(ToolCallCompleted(slot, call))
         return ordered
@@ -600,25 +684,27 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
         self._said = {}
         self._given, self._told, self._completed = set(), set(), {}
+        self._parted, self._last = set(), (-1, -1)
         self._misplaced = None
 
 
-def _text_at(output: list[Any], index: int, at: int) -> str | None:
-    """The text of part ``at`` of the assistant message item at ``index``, if it is one."""
+def _text_at(output: list[Any], index: int, at: int, field: str) -> str | None:
+    """The text (``field``: or refusal) of part ``at`` of the answer's item at ``index``."""
     item = output[index] if index < len(output) else None
     if type(item) is not dict:
         return None
     content = item.get("content")
     if type(content) is str and item.get("role") == "assistant":
         kind = item.get("type")
-        return content if at == 0 and (kind is None or kind == "message") else None
+        answer = at == 0 and field == "text" and (kind is None or kind == "message")
+        return content if answer else None
     if not answer_parts(item):
         return None  # no answer, or one kept whole as an opaque part
     parts: list[Any] = item["content"]
     part = parts[at] if at < len(parts) else None
-    if part is None or part.get("type") != "output_text":
+    if part is None or part.get("type") != ("output_text" if field == "text" else "refusal"):
         return None
-    text = part.get("text")
+    text = part.get(field)
     return text if type(text) is str else None
 
 

@@ -96,6 +96,8 @@ _TEXT_EVENTS: Mapping[Any, str] = FrozenMap(
 )
 
 
+# What an added item's call needs to be announced by it.
+_ANNOUNCING = frozenset({"call_id", "name"})
 # The part types each list reads as text, by the kind of item.
 _ANSWER_TEXT = frozenset({"output_text", "refusal"})
 _SUMMARY_TEXT = frozenset({"summary_text"})
@@ -205,6 +207,11 @@ def whole_item(write: Sequence, index: int, item: Any) -> bytes:
         if text:
             out.append(write(name + ".delta", **where, delta=text))
         out.append(write(name + ".done", **where, **{field: text}))
+    elif kind == "function_call" or kind == "custom_tool_call":
+        # A call item the reader keeps whole: added without the id and name that
+        # would announce a call, done as it is.
+        shown = {key: value for key, value in item.items() if key not in _ANNOUNCING}
+        out.append(write("response.output_item.added", output_index=index, item=shown))
     else:
         out.append(write("response.output_item.added", output_index=index, item=item))
     out.append(write("response.output_item.done", output_index=index, item=item))
