@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -503,3 +504,18 @@ class TestTargets:
 )
 def test_crashers(name: str, data: bytes) -> None:
     targets.TARGETS[name](data)
+
+
+def test_the_mutation_search_edits_a_seed_and_runs_a_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import mutate
+
+    rng = random.Random(0)
+    seed = bytes(range(100))
+    edited = [mutate.mutant(rng, seed) for _ in range(50)]
+    assert all(data != seed for data in edited)
+    assert mutate.mutant(rng, b"abc") == b"abc"  # too short to edit
+    monkeypatch.setattr(mutate, "WORK", tmp_path)
+    assert mutate.main(["accumulator", "--seconds", "0.5"]) == 0
+    assert "0 crashes" in capsys.readouterr().out
