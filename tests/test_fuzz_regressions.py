@@ -177,6 +177,14 @@ CRASHERS: dict[str, list[Any]] = {
         # A Responses body with a summary's part in "content" and another in "summary":
         # their text went out in events that placed it in the other list.
         pytest.param(b"\x04\x01" + MISPLACED_PARTS, id="responses-parts-in-the-other-list"),
+        # An OpenAI body whose choice's logprobs is a string (kept as it came): written
+        # into the last chunk, whose logprobs is an object or null, and refused.
+        pytest.param(
+            b'\x00\x01{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"message":{"role":"assistant","content":"Hi"},"logprobs":"tool_calls",'
+            b'"finish_reason":"stop"}]}',
+            id="openai-logprobs-a-string",
+        ),
         # Items the Responses body reader keeps whole, written with events that said
         # their text or call: a message without a role, a call without a name, a
         # reasoning part of an unknown type. The decoder refused the stream.

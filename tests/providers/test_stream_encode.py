@@ -542,6 +542,33 @@ class TestEncoderRules:
         decoder.feed(raw)
         assert decoder.finish().text == "Hi"
 
+    @pytest.mark.parametrize("logprobs", [b'"tool_calls"', b"[]", b"7", b"{}", b"null"])
+    def test_openai_logprobs_of_another_type_are_reported(self, logprobs: bytes) -> None:
+        # A body keeps such a value as it came; a chunk's is an object or null (the fuzz
+        # target encode_stream found a string written, and the decoder refusing it).
+        body = (
+            b'{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,'
+            b'"finish_reason":"stop","logprobs":' + logprobs + b","
+            b'"message":{"role":"assistant","content":"Hi"}}]}'
+        )
+        response = openai.decode_response(body)
+        kept = logprobs in (b"{}", b"null")
+        losses: list[Any] = []
+        raw = openai.encode_stream(response, losses=losses)
+        assert [loss.path for loss in losses] == ([] if kept else ["$.choices[0].logprobs"])
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+        # The same value in the head of the events' writer.
+        losses = []
+        encoder = openai.stream_encoder(response, losses=losses)
+        raw = encoder.encode_all([TextDelta("Hi"), Finished(FinishReason.STOP)])
+        raw += encoder.finish()
+        assert [loss.path for loss in losses] == ([] if kept else ["$.choices[0].logprobs"])
+        decoder = openai.stream()
+        decoder.feed(raw)
+        assert decoder.finish().text == "Hi"
+
     @pytest.mark.parametrize("parts", [b"null", b"{}", b'"model"', b"7"])
     def test_gemini_parts_that_are_no_list_are_reported(self, parts: bytes) -> None:
         # A body keeps such a value as it came; a chunk's parts are a list (the fuzz

@@ -284,7 +284,8 @@ class OpenAIStreamEncoder(StreamEncoder):
         if answer.notes:
             # Every citation in one list: a client merges a list of deltas only by index.
             delta["annotations"], answer.notes = answer.notes, []
-        choice = {"index": event.choice, "delta": delta, **answer.own, "finish_reason": reason}
+        own = _chunk_keys(answer.own, f"$.choices[{event.choice}]", self.losses)
+        choice = {"index": event.choice, "delta": delta, **own, "finish_reason": reason}
         return self._chunk(choice)
 
     def _signature(self, answer: _Answer, call: ToolCall | InvalidToolCall) -> bytes:
@@ -485,6 +486,21 @@ def stream_encoder(
     return OpenAIStreamEncoder(head, include_usage=include_usage, losses=losses, dialect=dialect)
 
 
+def _chunk_keys(keys: dict[str, Any], path: str, losses: list[Loss] | None) -> dict[str, Any]:
+    """A choice's other keys as a chunk may hold them: ``logprobs`` an object or null.
+
+    A body keeps such a value as it came (a string, a list); a chunk's
+    ``logprobs`` is merged by the decoder as an object, so any other value is
+    left out and reported.
+    """
+    value = keys.get("logprobs")
+    if value is None or type(value) is dict:
+        return keys
+    if losses is not None:
+        losses.append(Loss(f"{path}.logprobs", NO_STREAM_FORM))
+    return {key: item for key, item in keys.items() if key != "logprobs"}
+
+
 @refuses_depth
 def encode_stream(
     response: Response,
@@ -545,6 +561,7 @@ def encode_stream(
                 ]
                 chunk([{"index": index, "delta": {"tool_calls": calls}}])
         last = {key: value for key, value in choice.items() if key != "message"}
+        last = _chunk_keys(last, f"$.choices[{place}]", losses)
         reason = last.get("finish_reason")
         if reason is not None and type(reason) is not str:
             # A body keeps such a value as it came; a chunk's is text or null, by rule.
