@@ -58,7 +58,7 @@ __all__ = ["ResponsesStreamDecoder", "stream"]
 
 _decode = msgspec.json.Decoder().decode
 _UNSAID = "must be the text its output_text deltas gave"
-UNSTREAMED_RULE = "must follow what the events gave: no event gave it"
+_UNSTREAMED = "must follow what the events gave: no event gave it"
 _UNCALLED = "must be the call its events gave"
 _UNPARTED = "must be kept whole, as its done event was"
 _BACKWARDS = "must not place text before text the events already gave"
@@ -555,7 +555,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             ordered = self._say(index, piece, events)
             if ordered and (index, at) < last:
                 where = f"$.response.output[{index}]" + (f".content[{at}]" if at >= 0 else "")
-                raise ValidationError(UNSTREAMED_RULE, where)
+                raise ValidationError(_UNSTREAMED, where)
 
     def _same_call(self, index: int, item: dict[str, Any]) -> None:
         """Refuse a final body whose call at ``index`` is not the one the events completed."""
