@@ -311,6 +311,12 @@ CRASHERS: dict[str, list[Any]] = {
         # A Responses stream of its final event alone (a recorded stream, all else cut):
         # the response held the call and the text, the events said neither.
         pytest.param(b"\x04\xf7\x8f" + ONLY_THE_LAST_EVENT, id="responses-only-the-last-event"),
+        # A call its added event started under one name, the final body holding it under
+        # another: the events said the first name, the response the second.
+        pytest.param(
+            (HOSTILE / "stream_encode_responses_call_renamed.bin").read_bytes(),
+            id="responses-call-renamed-in-the-final-body",
+        ),
     ],
     "translate_stream": [
         # A Cohere stream whose calls 0 and 5 had one id, translated to Ollama: the
@@ -333,6 +339,18 @@ CRASHERS: dict[str, list[Any]] = {
         pytest.param(
             (HOSTILE / "translate_openai_responses_call_without_name.bin").read_bytes(),
             id="openai-call-without-name-to-responses",
+        ),
+        # An Anthropic stream that ended in a call's block, its fragments a whole object,
+        # translated to OpenAI: the call, cut off, was written as one its reader takes
+        # for valid, nothing reported.
+        pytest.param(
+            b"\x02\x00\x0e\x0f"
+            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+            b'"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}'
+            b'\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"input_json_delta","partial_json":"{\\"city\\": \\"Paris\\"}"}}'
+            b'\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+            id="anthropic-cut-call-reading-valid-to-openai",
         ),
         # A Cohere content-start that said nothing of its item, then text deltas: the
         # events said the text, the response held an item of no kind without it.

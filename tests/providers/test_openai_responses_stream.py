@@ -652,3 +652,18 @@ class TestTheEventsAgreeWithTheFinalBody:
         events, response = run_stream(codec.stream, sse([*given, _final(whole, _message("B"))]))
         assert [e.text for e in events if isinstance(e, TextDelta)] == ["A", "B"]
         assert response.text == "AB"
+
+    def test_a_call_renamed_after_its_added_event_is_refused(self) -> None:
+        # Its added event started "get_temperatuasoninre"; the events said that name and
+        # the response held another (a fuzz find of stream_encode).
+        started = {**CALL, "name": "get_weather_in"}
+        _refused(
+            [_add(0, started), _done(0, _CALLED), _final(_CALLED)],
+            "must name the call its added event started",
+            "$.item",
+        )
+        _refused(
+            [_add(0, started), _final(_CALLED)],
+            "must be the call its events gave",
+            "$.response.output[0]",
+        )

@@ -38,6 +38,7 @@ from chatcodec import (
     StreamError,
     Usage,
     assistant,
+    providers,
 )
 from chatcodec._content import OpaquePart, ReasoningPart, TextPart
 from chatcodec._events import (
@@ -54,6 +55,8 @@ from chatcodec._events import (
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._tools import InvalidToolCall, ToolCall
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
+from chatcodec.providers._stream_writer import READ_VALID
+from chatcodec.providers._streaming import TRUNCATED
 
 
 def without_usage(events: list[Any]) -> list[Any]:
@@ -921,3 +924,45 @@ class TestAnyEvents:
             assert [c.id for c in decoded.tool_calls] == [f"call_{k}" for k in range(len(calls))]
         assert decoded.usage is not None
         assert (decoded.usage.prompt_tokens, decoded.usage.completion_tokens) == usage
+
+
+class TestAnInvalidCallThatReadsBackValid:
+    """A call cut off (or refused) whose arguments are a whole object reads back valid.
+
+    A translated Anthropic stream that ended in a call's block, its fragments
+    a whole object: every writer wrote a call its reader took for a valid one,
+    nothing reported (a fuzz find of translate_stream). Now reported.
+    """
+
+    CUT = InvalidToolCall("toolu_1", "get_weather", '{"city": "Paris"}', TRUNCATED)
+
+    @pytest.mark.parametrize("family", providers.NAMES)
+    @pytest.mark.parametrize("fragments", [True, False], ids=("in-fragments", "whole"))
+    def test_reported(self, family: str, fragments: bool) -> None:
+        started: list[StreamEvent] = [ToolCallStarted(0, "toolu_1", "get_weather")]
+        deltas: list[StreamEvent] = [ToolCallArgumentsDelta(0, '{"city": "Paris"}')]
+        if not fragments:
+            started, deltas = [], []
+        events: list[StreamEvent] = [
+            *started,
+            *deltas,
+            ToolCallCompleted(0, self.CUT),
+            Finished(FinishReason.STOP),
+        ]
+        losses: list[Any] = []
+        encoder = providers.get(family).stream_encoder(Response(id="r", model="m"), losses=losses)
+        written = encoder.encode_all(events) + encoder.finish()
+        decoder = providers.get(family).stream()
+        decoder.feed(written)
+        again = decoder.finish()
+        assert [c.name for c in again.tool_calls] == ["get_weather"]
+        assert any("reads" in loss.reason for loss in losses), losses
+
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_one_that_reads_back_invalid_is_not(self, family: str) -> None:
+        cut = InvalidToolCall("toolu_1", "get_weather", '{"city": "Par', TRUNCATED)
+        events: list[StreamEvent] = [ToolCallCompleted(0, cut), Finished(FinishReason.STOP)]
+        losses: list[Any] = []
+        encoder = providers.get(family).stream_encoder(Response(id="r", model="m"), losses=losses)
+        encoder.encode_all(events)
+        assert not [loss for loss in losses if loss.reason == READ_VALID]

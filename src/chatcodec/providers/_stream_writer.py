@@ -36,7 +36,7 @@ from .._exchange import Choice, Response
 from .._loss import Loss
 from .._messages import AssistantMessage
 from .._stream import ToolCallStarted
-from .._tools import InvalidToolCall, ToolCall
+from .._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._usage import FinishReason, Usage
 from ._wire import Encoding
 
@@ -226,6 +226,24 @@ def report_extras(
 DIFFERENT_ARGUMENTS = "a call's arguments differ from the fragments sent before it completed"
 LATE_ARGUMENTS = "a call's arguments completed after the stop closed its block"
 READ_WHOLE = "an invalid call's arguments are empty or an object: a block reads it as a whole call"
+
+
+READ_VALID = "an invalid call's arguments are a JSON object: it reads back as a valid call"
+
+
+def report_read_valid(
+    call: ToolCall | InvalidToolCall, choice: int, losses: list[Loss] | None
+) -> None:
+    """Report an invalid call (cut off, or refused by a decoder) that will read back valid.
+
+    Its arguments are a whole JSON object: written into any family's stream,
+    the call that comes back is valid, and what made it invalid (a stream
+    cut in its middle) is lost. A caller would run a call that never ended.
+    """
+    if type(call) is not InvalidToolCall or losses is None or not call.id or not call.name:
+        return  # a valid call, or one that reads back invalid for its id or name
+    if type(parse_tool_call(call.id, call.name, call.arguments)) is ToolCall:
+        losses.append(Loss(f"$.choices[{choice}].message.invalid_tool_calls", READ_VALID))
 
 
 def read_whole(call: InvalidToolCall) -> bool:
@@ -433,8 +451,10 @@ class BlockStreamEncoder(StreamEncoder):
         call = event.call
         opened = index is not None or event.slot in self._ended
         if opened and type(call) is InvalidToolCall and read_whole(call):
-            # Sent whole, the family's body writer reports it; in a block, this does.
+            # In a block that is closed when written, even no input reads whole.
             self._lose(f"$.choices[{event.choice}].message.invalid_tool_calls", READ_WHOLE)
+        elif not opened:
+            report_read_valid(call, event.choice, self.losses)
         if index is not None:
             out = b""
             where = f"$.choices[{event.choice}].message.tool_calls[{event.slot}]"

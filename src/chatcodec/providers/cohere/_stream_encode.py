@@ -52,6 +52,7 @@ from .._stream_writer import (
     dumps,
     loads,
     report_extras,
+    report_read_valid,
     sse,
     tiny,
 )
@@ -269,6 +270,7 @@ class CohereStreamEncoder(StreamEncoder):
             return _call_delta(open_call, event.delta)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
+            report_read_valid(event.call, event.choice, self.losses)
             return self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)

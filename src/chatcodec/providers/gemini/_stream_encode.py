@@ -38,7 +38,16 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import NO_STREAM_FORM, StreamEncoder, dumps, loads, one_line, sse, tiny
+from .._stream_writer import (
+    NO_STREAM_FORM,
+    StreamEncoder,
+    dumps,
+    loads,
+    one_line,
+    report_read_valid,
+    sse,
+    tiny,
+)
 from .._wire import Encoding
 from ._encode import encode_response
 from ._ground import HINT, KEY, NAME, SHAPE, write_grounding
@@ -187,6 +196,7 @@ class GeminiStreamEncoder(StreamEncoder):
             return self._parts(event.choice, [part])
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
+            report_read_valid(event.call, event.choice, self.losses)
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             return self._parts(event.choice, wire["candidates"][0]["content"]["parts"])
         if kind is PartReceived:

@@ -28,7 +28,15 @@ from ..._events import (
 )
 from ..._exchange import Response
 from ..._loss import Loss
-from .._stream_writer import NO_STREAM_FORM, StreamEncoder, dumps, loads, one_line, tiny
+from .._stream_writer import (
+    NO_STREAM_FORM,
+    StreamEncoder,
+    dumps,
+    loads,
+    one_line,
+    report_read_valid,
+    tiny,
+)
 from ._common import NAME
 from ._encode import encode_response
 
@@ -87,6 +95,7 @@ class OllamaStreamEncoder(StreamEncoder):
             return self._piece({"content": "", "thinking": event.text}) if event.text else b""
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
+            report_read_valid(event.call, event.choice, self.losses)
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             calls = wire["message"].get("tool_calls")
             return self._piece({"content": "", "tool_calls": calls}) if calls else b""

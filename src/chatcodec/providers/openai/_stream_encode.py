@@ -43,6 +43,7 @@ from .._stream_writer import (
     dumps,
     loads,
     report_extras,
+    report_read_valid,
     sse,
     tiny,
 )
@@ -241,6 +242,7 @@ class OpenAIStreamEncoder(StreamEncoder):
             return self._call(self._answer(event.choice), event.slot, event.id, event.name)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
+            report_read_valid(event.call, event.choice, self.losses)
             answer = self._answer(event.choice)
             if event.slot in answer.calls:
                 # Written fragment by fragment: what they left unsaid (all, when none came).

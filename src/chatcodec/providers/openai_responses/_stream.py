@@ -61,6 +61,7 @@ _UNSAID = "must be the text its output_text deltas gave"
 _UNSTREAMED = "must follow what the events gave: no event gave it"
 _UNCALLED = "must be the call its events gave"
 _UNPARTED = "must be kept whole, as its done event was"
+_RENAMED = "must name the call its added event started"
 _BACKWARDS = "must not place text before text the events already gave"
 _CALLS = frozenset({"function_call", "custom_tool_call"})
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
@@ -104,6 +105,7 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     __slots__ = (
         "_acc",
+        "_announced",
         "_base",
         "_closed",
         "_completed",
@@ -133,6 +135,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             max_arguments=limits.max_arguments, max_tool_calls=limits.max_tool_calls
         )
         self._slots: dict[int, int] = {}
+        self._announced: dict[int, tuple[str, str]] = {}  # a started call's id and name
         self._streamed = 0  # characters of output text so far
         # The output text and refusals the events gave, by (output index, content
         # index, "text" or "refusal"), and the place of the last of them.
@@ -287,6 +290,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         else:
             arguments = item.get("arguments")
             text = arguments if type(arguments) is str and arguments else None
+            self._announced[index] = (call_id, name)
             events += self._acc.feed(ToolCallDelta(index, call_id, name, text))
 
     def _item_done(self, payload: dict[str, Any], events: list[StreamEvent]) -> None:
@@ -315,6 +319,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         elif kind == "function_call":
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
             if type(call_id) is str and type(name) is str and type(arguments) is str:
+                if self._announced.get(index, (call_id, name)) != (call_id, name):
+                    raise ValidationError(_RENAMED, "$.item")
                 call = parse_tool_call(call_id, name, arguments)
                 self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
@@ -570,6 +576,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         model_item(item, item.get("type"), item.get("role"), run)
         calls: list[ToolCall | InvalidToolCall] = [*run.calls, *run.invalid]
         for call in calls:
+            if self._announced.get(index, (call.id, call.name)) != (call.id, call.name):
+                raise ValidationError(_UNCALLED, f"$.response.output[{index}]")
             self._completed[index] = call
             events.append(ToolCallCompleted(self._slots[index], call))
         for part in run.parts:
@@ -684,7 +692,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
         self._said = {}
         self._given, self._told, self._completed = set(), set(), {}
-        self._parted, self._last = set(), (-1, -1)
+        self._parted, self._last, self._announced = set(), (-1, -1), {}
         self._misplaced = None
 
 

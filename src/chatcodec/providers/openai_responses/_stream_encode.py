@@ -60,6 +60,7 @@ from .._stream_writer import (
     dumps,
     loads,
     report_extras,
+    report_read_valid,
     tiny,
 )
 from .._wire import Encoding
@@ -407,6 +408,7 @@ class ResponsesStreamEncoder(StreamEncoder):
             return out + more
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
+            report_read_valid(event.call, event.choice, self.losses)
             call = self._calls.pop(event.slot, None)
             rest = arguments_rest(call.pieces if call is not None else [], event.call)
             if call is not None:
