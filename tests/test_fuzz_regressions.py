@@ -311,6 +311,20 @@ CRASHERS: dict[str, list[Any]] = {
         # A Responses stream of its final event alone (a recorded stream, all else cut):
         # the response held the call and the text, the events said neither.
         pytest.param(b"\x04\xf7\x8f" + ONLY_THE_LAST_EVENT, id="responses-only-the-last-event"),
+        # A Cohere text item whose later delta gave it another type: the events said its
+        # text, the response held it whole, without text.
+        pytest.param(
+            b"\x06\x00\x01"
+            b'event: content-start\ndata: {"type":"content-start","index":0,"delta":'
+            b'{"message":{"content":{"type":"text","text":""}}}}\n\n'
+            b'event: content-delta\ndata: {"type":"content-delta","index":0,"delta":'
+            b'{"message":{"content":{"text":"It"}}}}\n\n'
+            b'event: content-delta\ndata: {"type":"content-delta","index":0,"delta":'
+            b'{"message":{"content":{"type":"TEXT_CONTENT"}}}}\n\n'
+            b'event: message-end\ndata: {"type":"message-end","delta":{"finish_reason":"COMPLETE"}}'
+            b"\n\n",
+            id="cohere-item-retyped-by-a-delta",
+        ),
         # A call its added event started under one name, the final body holding it under
         # another: the events said the first name, the response the second.
         pytest.param(

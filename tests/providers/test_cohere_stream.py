@@ -292,6 +292,27 @@ class TestTheEventsAndTheResponseAgree:
         with pytest.raises(cc.StreamError, match="a content item starts once"):
             run(frames)
 
+    def test_a_delta_that_changes_an_items_type_is_refused(self) -> None:
+        # The events said the text item's text; a delta then gave the item another
+        # type, and the response held it whole, without text (a fuzz find).
+        retyped = {
+            "type": "content-delta",
+            "index": 0,
+            "delta": {"message": {"content": {"type": "TEXT_CONTENT", "x": 1}}},
+        }
+        with pytest.raises(cc.StreamError, match="a content item keeps its type"):
+            run(_frames(_START, _delta("It"), retyped, _END))
+
+    def test_a_delta_with_other_keys_keeps_the_text(self) -> None:
+        more = {
+            "type": "content-delta",
+            "index": 0,
+            "delta": {"message": {"content": {"type": "text", "x": 1}}},
+        }
+        events, response = run(_frames(_START, _delta("It"), more, _delta(" is"), _END))
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It is"
+        assert response.text == "It is"
+
     def test_a_second_call_of_one_id_is_refused(self) -> None:
         # Calls 0 and 5 of one id: the events said two calls, the response would be
         # refused whole (a fuzz find of translate_stream, Cohere to Ollama).

@@ -238,6 +238,10 @@ class CohereStreamDecoder(StreamDecoder):
                 item.setdefault(field, "")
                 if value:
                     events.append(TextDelta(value) if field == "text" else ReasoningDelta(value))
+            elif key == "type" and value != item.get("type"):
+                # Its text is in the events said; another type would hold it otherwise.
+                path = "$.delta.message.content.type"
+                raise ValidationError("a content item keeps its type", path)
             else:
                 item[key] = value
         logprobs = payload.get("logprobs")
