@@ -55,8 +55,8 @@ from chatcodec._events import (
 from chatcodec._stream import ToolCallArgumentsDelta, ToolCallStarted
 from chatcodec._tools import InvalidToolCall, ToolCall
 from chatcodec.providers import anthropic, bedrock, gemini, ollama, openai, openai_responses
-from chatcodec.providers._stream_writer import READ_VALID
 from chatcodec.providers._streaming import TRUNCATED
+from chatcodec.providers._wire import READ_VALID
 
 
 def without_usage(events: list[Any]) -> list[Any]:
@@ -956,7 +956,18 @@ class TestAnInvalidCallThatReadsBackValid:
         decoder.feed(written)
         again = decoder.finish()
         assert [c.name for c in again.tool_calls] == ["get_weather"]
-        assert any("reads" in loss.reason for loss in losses), losses
+        assert any("invalid_tool_calls" in loss.path for loss in losses), losses
+
+    @pytest.mark.parametrize("family", providers.NAMES)
+    def test_a_body_encoder_reports_it_too(self, family: str) -> None:
+        message = AssistantMessage(invalid_tool_calls=(self.CUT,))
+        response = Response((Choice(message, FinishReason.TOOL_CALLS),), "r", "m")
+        losses: list[Any] = []
+        body = providers.get(family).encode_response(response, losses=losses)
+        again = providers.get(family).decode_response(body)
+        assert [c.name for c in again.tool_calls] == ["get_weather"]
+        where = "$.choices[0].message.invalid_tool_calls[0]"
+        assert [loss.path for loss in losses if loss.path.startswith(where)], losses
 
     @pytest.mark.parametrize("family", providers.NAMES)
     def test_one_that_reads_back_invalid_is_not(self, family: str) -> None:

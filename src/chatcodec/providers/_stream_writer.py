@@ -38,7 +38,7 @@ from .._messages import AssistantMessage
 from .._stream import ToolCallStarted
 from .._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._usage import FinishReason, Usage
-from ._wire import Encoding
+from ._wire import READ_VALID, Encoding
 
 CITED_NOTHING = "a citation came with no text block open: left out"
 WIDENED = "the family cites whole text blocks: a citation's span was widened to its block"
@@ -228,17 +228,15 @@ LATE_ARGUMENTS = "a call's arguments completed after the stop closed its block"
 READ_WHOLE = "an invalid call's arguments are empty or an object: a block reads it as a whole call"
 
 
-READ_VALID = "an invalid call's arguments are a JSON object: it reads back as a valid call"
-
-
 def report_read_valid(
     call: ToolCall | InvalidToolCall, choice: int, losses: list[Loss] | None
 ) -> None:
-    """Report an invalid call (cut off, or refused by a decoder) that will read back valid.
+    """Report an invalid call written in fragments that will read back valid.
 
-    Its arguments are a whole JSON object: written into any family's stream,
-    the call that comes back is valid, and what made it invalid (a stream
-    cut in its middle) is lost. A caller would run a call that never ended.
+    As :func:`._wire.lose_if_read_valid` reports one a body encoder writes
+    (a call sent whole goes through it): its arguments are a whole JSON
+    object, so the call that comes back is valid, and what made it invalid
+    (a stream cut in its middle) is lost.
     """
     if type(call) is not InvalidToolCall or losses is None or not call.id or not call.name:
         return  # a valid call, or one that reads back invalid for its id or name
@@ -451,10 +449,9 @@ class BlockStreamEncoder(StreamEncoder):
         call = event.call
         opened = index is not None or event.slot in self._ended
         if opened and type(call) is InvalidToolCall and read_whole(call):
-            # In a block that is closed when written, even no input reads whole.
+            # Sent whole, the family's body writer reports it; a block closed when
+            # written reads whole even without input, and this reports it.
             self._lose(f"$.choices[{event.choice}].message.invalid_tool_calls", READ_WHOLE)
-        elif not opened:
-            report_read_valid(call, event.choice, self.losses)
         if index is not None:
             out = b""
             where = f"$.choices[{event.choice}].message.tool_calls[{event.slot}]"

@@ -28,6 +28,7 @@ from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspe
 from .._frozen import FrozenMap
 from .._loss import Loss, a
 from .._paths import key_step
+from .._tools import InvalidToolCall, ToolCall, parse_tool_call
 
 __all__ = [
     "HINT",
@@ -286,6 +287,23 @@ _COUNTS = (
     ("reasoning_tokens", "reasoning"),
     ("cache_write_tokens", "cache-write"),
 )
+
+
+READ_VALID = "an invalid call's arguments are a JSON object: it reads back as a valid call"
+
+
+def lose_if_read_valid(call: InvalidToolCall, path: str, enc: Encoding) -> None:
+    """Report an invalid call its family will read back as a valid one.
+
+    A call cut off with its stream (or refused by a decoder for its
+    arguments) whose arguments happen to be a whole JSON object, with an id
+    and a name: written, it reads back valid, and what made it invalid is lost.
+    A caller would run a call that never ended.
+    """
+    if not call.id or not call.name:
+        return  # it reads back invalid, for its id or name
+    if type(parse_tool_call(call.id, call.name, call.arguments)) is ToolCall:
+        enc.lose(path, READ_VALID)
 
 
 class Encoding:

@@ -32,7 +32,7 @@ from ..._messages import AssistantMessage, ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cache import cache_control
 from .._cite import lose_citations, pieces
-from .._wire import Encoding, derive_id, fill
+from .._wire import Encoding, derive_id, fill, lose_if_read_valid
 from ._cite import write_citations
 from ._decode import NAME, text_source
 
@@ -266,6 +266,7 @@ class Blocks:
             block["input"] = call.arguments
             return fill(self.mark(block, call.cache), own)
         assert isinstance(call, InvalidToolCall)
+        lose_if_read_valid(call, path, self.enc)
         if call.name is None and "name" not in own:
             self.enc.lose(path, "anthropic cannot carry a tool call without a name")
             return None

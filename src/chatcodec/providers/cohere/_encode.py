@@ -41,7 +41,7 @@ from .._cache import report_cache
 from .._cite import lose_citations
 from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
-from .._wire import Encoding, derive_id, encode_body, fill
+from .._wire import Encoding, derive_id, encode_body, fill, lose_if_read_valid
 from ._cite import write_citations
 from ._common import ABSENT, DERIVED, FINISH, NAME, data_url
 
@@ -390,6 +390,8 @@ def assistant_wire(
 
 
 def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
+    if type(call) is InvalidToolCall:
+        lose_if_read_valid(call, path, enc)
     own = enc.own(call.extras, path)
     out: dict[str, Any] = {}
     if own.get("~id") != DERIVED:

@@ -270,7 +270,6 @@ class CohereStreamEncoder(StreamEncoder):
             return _call_delta(open_call, event.delta)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            report_read_valid(event.call, event.choice, self.losses)
             return self._completed(event)
         if kind is PartReceived:
             assert isinstance(event, PartReceived)
@@ -293,6 +292,7 @@ class CohereStreamEncoder(StreamEncoder):
     def _completed(self, event: ToolCallCompleted) -> bytes:
         index = self._calls.pop(event.slot, None)
         if index is not None:
+            report_read_valid(event.call, event.choice, self.losses)
             rest = arguments_rest(self._sent.pop(event.slot, []), event.call)
             where = f"$.choices[0].message.tool_calls[{event.slot}]"
             report_extras(NAME, event.call, where, self.losses)

@@ -32,7 +32,7 @@ from ..._loss import a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
-from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64
+from .._wire import HINT, LITERAL, Encoding, fill, from_standard_base64, lose_if_read_valid
 from ._common import B64, NAME, NO_MIME
 
 _ABSENT: Any = object()
@@ -243,6 +243,7 @@ class _PartEncoder:
         return _fill({self.k["functionCall"]: out}, own, _CALL_KEY)
 
     def invalid(self, call: InvalidToolCall, path: str) -> dict[str, Any]:
+        lose_if_read_valid(call, path, self.enc)
         own = self.enc.own(call.extras, path)
         if call.id and call.name:
             self.names[call.id] = call.name

@@ -44,7 +44,6 @@ from .._stream_writer import (
     dumps,
     loads,
     one_line,
-    report_read_valid,
     sse,
     tiny,
 )
@@ -196,7 +195,6 @@ class GeminiStreamEncoder(StreamEncoder):
             return self._parts(event.choice, [part])
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            report_read_valid(event.call, event.choice, self.losses)
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             return self._parts(event.choice, wire["candidates"][0]["content"]["parts"])
         if kind is PartReceived:

@@ -39,7 +39,7 @@ from .._cache import report_cache
 from .._cite import lose_citations
 from .._finish import reason_of, write
 from .._lower import DENIED_RESULT, lower
-from .._wire import Encoding, encode_body, fill
+from .._wire import Encoding, encode_body, fill, lose_if_read_valid
 from ._common import ABSENT, DERIVED, FINISH, NAME, is_object, standard_base64, tool_call_order
 
 __all__ = ["NO_ERROR_FLAG", "encode_request", "encode_response"]
@@ -341,6 +341,8 @@ def _calls(
 
 
 def _call(call: ToolCall | InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
+    if type(call) is InvalidToolCall:
+        lose_if_read_valid(call, path, enc)
     own = enc.own(call.extras, path)
     form = own.get("~arguments")
     fn: dict[str, Any] = {}

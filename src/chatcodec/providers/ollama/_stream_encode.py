@@ -34,7 +34,6 @@ from .._stream_writer import (
     dumps,
     loads,
     one_line,
-    report_read_valid,
     tiny,
 )
 from ._common import NAME
@@ -95,7 +94,6 @@ class OllamaStreamEncoder(StreamEncoder):
             return self._piece({"content": "", "thinking": event.text}) if event.text else b""
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            report_read_valid(event.call, event.choice, self.losses)
             wire = tiny(encode_response, call=event.call, losses=self.losses)
             calls = wire["message"].get("tool_calls")
             return self._piece({"content": "", "tool_calls": calls}) if calls else b""

@@ -23,7 +23,7 @@ from ..._loss import a
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
-from .._wire import fill
+from .._wire import fill, lose_if_read_valid
 from ._cite import write_annotation
 from ._common import NAME
 from ._dialect import BY_FORMAT, FORMATS, DialectEncoding
@@ -338,6 +338,8 @@ def _call(
     enc: DialectEncoding,
     signed: list[tuple[str, str, Any, Any]] | None = None,
 ) -> dict[str, Any]:
+    if type(call) is InvalidToolCall:
+        lose_if_read_valid(call, path, enc)
     extras = call.extras
     signature = key = None
     if extras is not None and "gemini" in extras:

@@ -242,9 +242,9 @@ class OpenAIStreamEncoder(StreamEncoder):
             return self._call(self._answer(event.choice), event.slot, event.id, event.name)
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            report_read_valid(event.call, event.choice, self.losses)
             answer = self._answer(event.choice)
             if event.slot in answer.calls:
+                report_read_valid(event.call, event.choice, self.losses)
                 # Written fragment by fragment: what they left unsaid (all, when none came).
                 rest = arguments_rest(answer.sent.pop(event.slot, []), event.call)
                 signed = self._signature(answer, event.call)

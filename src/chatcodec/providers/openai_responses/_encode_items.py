@@ -33,7 +33,7 @@ from ..._messages import (
 )
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
-from .._wire import Encoding, derive_id, fill
+from .._wire import Encoding, derive_id, fill, lose_if_read_valid
 from ..openai._common import data_url
 from ._cite import write_annotations
 from ._common import NAME, SUMMARY_JOIN, split_lengths
@@ -307,6 +307,7 @@ def _call(call: ToolCall, path: str, enc: Encoding) -> dict[str, Any]:
 
 
 def _invalid(call: InvalidToolCall, path: str, enc: Encoding) -> dict[str, Any]:
+    lose_if_read_valid(call, path, enc)
     own = enc.own(call.extras, path)
     call_id = call.id or derive_id("call_", path, call.arguments)
     if call.id is None:

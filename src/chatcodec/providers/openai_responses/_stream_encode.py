@@ -408,10 +408,10 @@ class ResponsesStreamEncoder(StreamEncoder):
             return out + more
         if kind is ToolCallCompleted:
             assert isinstance(event, ToolCallCompleted)
-            report_read_valid(event.call, event.choice, self.losses)
             call = self._calls.pop(event.slot, None)
             rest = arguments_rest(call.pieces if call is not None else [], event.call)
             if call is not None:
+                report_read_valid(event.call, event.choice, self.losses)
                 where = f"$.choices[0].message.tool_calls[{event.slot}]"
                 report_extras(NAME, event.call, where, self.losses)
                 # What the fragments left unsaid (all, when none came), then the item done.
