@@ -369,8 +369,10 @@ class ResponsesStreamDecoder(StreamDecoder):
         if not answer_parts(item):
             return
         for at, part in enumerate(item["content"]):
+            if (index, at) in self._told:
+                continue  # its deltas gave it
             said = assistant_part(part)
-            if (index, at) in self._told or not isinstance(said, TextPart | RefusalPart):
+            if not isinstance(said, TextPart | RefusalPart):
                 continue
             if said.text:
                 self._given.add(index)
