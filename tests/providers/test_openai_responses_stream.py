@@ -443,9 +443,12 @@ class TestWhatOnlyTheFinalEventHolds:
         [
             {**_CALLED, "arguments": '{"city": "Paris"}'},
             {**_CALLED, "call_id": "call_9"},
+            {**_CALLED, "name": "get_time"},
+            {**_CALLED, "call_id": ""},
+            {**_CALLED, "type": "custom_tool_call", "input": '{"city": "Tokyo"}'},
             _message("Tokyo."),
         ],
-        ids=("other-arguments", "other-id", "no-call"),
+        ids=("other-arguments", "other-id", "other-name", "no-id", "custom", "no-call"),
     )
     def test_a_call_the_final_body_holds_otherwise_is_refused(self, held: Any) -> None:
         given = [
@@ -457,6 +460,30 @@ class TestWhatOnlyTheFinalEventHolds:
             run_stream(codec.stream, sse(given))
         assert "must be the call its events gave" in str(caught.value)
         assert "$.response.output[0]`" in str(caught.value)
+
+    @pytest.mark.parametrize("arguments", ['{"city": "Tokyo"}', ' {"city": "Tokyo"}\n'])
+    def test_the_same_call_written_otherwise_is_the_call(self, arguments: str) -> None:
+        # The body reader reads these arguments as the call the events completed
+        # (a JSON text without the blanks around it).
+        given = [
+            event("response.output_item.added", 1, output_index=0, item=CALL),
+            event("response.output_item.done", 2, output_index=0, item=_CALLED),
+            _final({**_CALLED, "arguments": arguments}),
+        ]
+        events, response = run_stream(codec.stream, sse(given))
+        completed = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+        assert [bytes(call.arguments) for call in completed] == [b'{"city": "Tokyo"}']
+        held = [bytes(call.arguments) for call in response.tool_calls]
+        assert held == [arguments.strip().encode()]
+
+    def test_a_second_final_event_gives_the_response(self) -> None:
+        # The response read at a final event is kept until another event comes.
+        later = {**_final(_message("B"), n=10), "type": "response.incomplete"}
+        later["response"] = {**later["response"], "status": "incomplete", "model": "other"}
+        decoder = codec.stream()
+        decoder.feed(sse([_final(_message("A")), later]))
+        response = decoder.finish()
+        assert (response.text, response.model) == ("B", "other")
 
     def test_a_started_call_the_final_body_does_not_hold_is_refused(self) -> None:
         given = [event("response.output_item.added", 1, output_index=0, item=CALL)]

@@ -115,6 +115,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_last",
         "_misplaced",
         "_parted",
+        "_read",
         "_said",
         "_slots",
         "_streamed",
@@ -128,6 +129,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         super().__init__(framing, limits)
         self._base: dict[str, Any] = {}
         self._final: dict[str, Any] | None = None
+        # The response read from the final event's body, until another event comes.
+        self._read: Response | None = None
         self._items: dict[int, dict[str, Any]] = {}
         # Text fragments by (output index, list key, index in that list, field).
         self._texts: dict[tuple[int, str, int, str], list[str]] = {}
@@ -155,6 +158,7 @@ class ResponsesStreamDecoder(StreamDecoder):
     def _frame(self, event: str | None, data: bytes, events: list[StreamEvent]) -> None:
         if data == b"[DONE]":  # OpenRouter ends its Responses streams as Chat streams end
             return
+        self._read = None
         payload = _decode(data)
         if type(payload) is not dict:
             raise StreamError("an event is not a JSON object")
@@ -481,7 +485,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             raise self._misplaced  # text the events gave at no place the body can have
         output = self._body().get("output")
         self._check_said(output)
-        final = self._response()
+        final = self._read = self._response()
         message = final.choices[0].message if final.choices else None
         if message is None:
             if self._given:
@@ -568,6 +572,18 @@ class ResponsesStreamDecoder(StreamDecoder):
     def _same_call(self, index: int, item: dict[str, Any]) -> None:
         """Refuse a final body whose call at ``index`` is not the one the events completed."""
         given = self._completed[index]
+        call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+        if (
+            type(given) is ToolCall
+            and item.get("type") == "function_call"
+            and call_id
+            and call_id == given.id
+            and name
+            and name == given.name
+            and type(arguments) is str
+            and bytes(given.arguments) == arguments.encode("utf-8", "surrogatepass")
+        ):
+            return  # the body reader reads the item as this call: no need to read it
         found = _calls_of(item)
         if len(found) != 1 or _call_key(found[0]) != _call_key(given):
             raise ValidationError(_UNCALLED, f"$.response.output[{index}]")
@@ -676,6 +692,8 @@ class ResponsesStreamDecoder(StreamDecoder):
         return [items[index] for index in sorted(items)]
 
     def _response(self) -> Response:
+        if self._read is not None:
+            return self._read
         response = read_response(self._body())
         if self._final is not None or not response.choices:
             return response
@@ -692,6 +710,7 @@ class ResponsesStreamDecoder(StreamDecoder):
 
     def _release(self) -> None:
         self._base, self._items, self._texts, self._final = {}, {}, {}, None
+        self._read = None
         self._said = {}
         self._given, self._told, self._completed = set(), set(), {}
         self._parted, self._last, self._announced = set(), (-1, -1), {}
