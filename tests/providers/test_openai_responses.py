@@ -334,6 +334,108 @@ class TestFastPath:
         same_json(json.loads(codec.encode_response(fast)), json.loads(body))
 
 
+RAW_REASONING = {
+    "content": [{"text": "We need the capital.", "type": "reasoning_text"}],
+    "id": "rs_2",
+    "status": "completed",
+    "summary": [],
+    "type": "reasoning",
+}
+TWO_PARTS = [
+    {"text": "First.", "type": "reasoning_text"},
+    {"text": "", "type": "reasoning_text"},
+]
+
+
+def _message_of(response: cc.Response) -> cc.AssistantMessage:
+    message = response.message
+    assert message is not None
+    return message
+
+
+def _kept(item: dict[str, Any]) -> dict[str, Any]:
+    """What a reasoning item's part keeps of it: its keys but those read, in order."""
+    kept = {k: v for k, v in item.items() if k not in ("type", "summary")}
+    return kept if type(item["summary"]) is list else {**kept, "summary": item["summary"]}
+
+
+class TestReasoningTextContent:
+    """The model's own reasoning, sent as ``reasoning_text`` content beside an empty summary.
+
+    DeepSeek, gpt-oss and OpenRouter send it so: it is the reasoning's text (a
+    stream says it in ``response.reasoning_text.delta`` events), carried to
+    other families, and written back where it came from.
+    """
+
+    @pytest.mark.parametrize(
+        ("item", "text"),
+        [
+            (RAW_REASONING, "We need the capital."),
+            ({**RAW_REASONING, "content": TWO_PARTS}, "First.\n\n"),
+            ({k: v for k, v in RAW_REASONING.items() if k != "summary"}, "We need the capital."),
+            ({**RAW_REASONING, "encrypted_content": "gAAA"}, "We need the capital."),
+        ],
+        ids=("one-part", "two-parts", "no-summary", "signed"),
+    )
+    def test_it_is_the_reasoning_text(self, item: dict[str, Any], text: str) -> None:
+        body = answer(item, TEXT_ITEM)
+        response = codec.decode_response(body)
+        assert _message_of(response).reasoning == text
+        assert fast_response(body) == general_response(body) == response
+        same_json(json.loads(codec.encode_response(response)), json.loads(body))
+        request = codec.decode_request(items({"role": "user", "content": "Hi"}, item))
+        assert isinstance(request.messages[1], cc.AssistantMessage)
+        assert request.messages[1].reasoning == text
+        same_json(json.loads(codec.encode_request(request))["input"][1], item)
+
+    @pytest.mark.parametrize(
+        "item",
+        [
+            {**RAW_REASONING, "summary": [{"type": "summary_text", "text": "Summed up."}]},
+            {**RAW_REASONING, "content": [{"type": "output_text", "text": "x"}]},
+            {**RAW_REASONING, "content": [{"type": "reasoning_text", "text": "x", "n": 1}]},
+            {**RAW_REASONING, "content": [{"type": "reasoning_text", "text": 7}]},
+            {**RAW_REASONING, "content": []},
+            {**RAW_REASONING, "summary": {"kept": "as sent"}},
+        ],
+        ids=("summed-up", "other-type", "other-key", "no-text", "empty", "odd-summary"),
+    )
+    def test_other_content_is_kept_as_sent(self, item: dict[str, Any]) -> None:
+        body = answer(item, TEXT_ITEM)
+        response = codec.decode_response(body)
+        summed_up = type(item["summary"]) is list and item["summary"]
+        message = _message_of(response)
+        assert message.reasoning == ("Summed up." if summed_up else "")
+        assert isinstance(message.content, tuple)
+        assert message.content[0].extras == {"openai-responses": _kept(item)}
+        same_json(json.loads(codec.encode_response(response)), json.loads(body))
+
+    def test_other_text_goes_in_one_part(self) -> None:
+        response = codec.decode_response(answer({**RAW_REASONING, "content": TWO_PARTS}))
+        message = _message_of(response)
+        assert isinstance(message.content, tuple)
+        part = message.content[0]
+        assert isinstance(part, cc.ReasoningPart)
+        changed = msgspec.structs.replace(part, text="Rethought.")
+        message = msgspec.structs.replace(message, content=(changed,))
+        choice = msgspec.structs.replace(response.choices[0], message=message)
+        written = codec.encode_response(msgspec.structs.replace(response, choices=(choice,)))
+        (item,) = json.loads(written)["output"]
+        assert item["content"] == [{"type": "reasoning_text", "text": "Rethought."}]
+        assert item["summary"] == []
+
+    def test_carried_to_another_family(self) -> None:
+        out, report = cc.convert(
+            answer(RAW_REASONING, TEXT_ITEM),
+            source="openai-responses",
+            target="gemini",
+            kind="response",
+        )
+        parts = json.loads(out)["candidates"][0]["content"]["parts"]
+        assert parts[0] == {"text": "We need the capital.", "thought": True}
+        assert not [loss for loss in report.losses if "content" in loss.path]
+
+
 class TestRequestSemantics:
     """What each kind of input item becomes."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from corpus import corpus, curated_streams, needs_corpus, random_sizes, run_stream
@@ -78,6 +78,11 @@ class TestRecorded:
             e.get("type") == "response.output_text.delta" for e in events
         ):
             assert text == message.text
+        reasoning = "".join(e.text for e in got_events if isinstance(e, ReasoningDelta))
+        if message is not None and any(
+            str(e.get("type")).startswith("response.reasoning_") for e in events
+        ):
+            assert reasoning == message.reasoning
         calls = [e.call for e in got_events if isinstance(e, ToolCallCompleted)]
         if message is not None:
             assert [c.id for c in calls] == [
@@ -472,7 +477,8 @@ class TestWhatOnlyTheFinalEventHolds:
         ]
         events, response = run_stream(codec.stream, sse(given))
         completed = [e.call for e in events if isinstance(e, ToolCallCompleted)]
-        assert [bytes(call.arguments) for call in completed] == [b'{"city": "Tokyo"}']
+        assert all(isinstance(call, cc.ToolCall) for call in completed)
+        assert [bytes(call.arguments) for call in completed] == [b'{"city": "Tokyo"}']  # type: ignore[arg-type]
         held = [bytes(call.arguments) for call in response.tool_calls]
         assert held == [arguments.strip().encode()]
 
@@ -694,3 +700,68 @@ class TestTheEventsAgreeWithTheFinalBody:
             "must be the call its events gave",
             "$.response.output[0]",
         )
+
+
+class TestReasoningTextContent:
+    """Reasoning given as ``reasoning_text`` content (DeepSeek, gpt-oss, OpenRouter).
+
+    The events say it, and the response holds it as its reasoning text; written
+    again, it goes back in the item's content.
+    """
+
+    SHELL: ClassVar[dict[str, Any]] = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [],
+        "content": [],
+    }
+
+    def given(self, texts: list[str], *, parts: bool = True) -> list[dict[str, Any]]:
+        """A reasoning item of ``texts`` in parts, then an answer (without the final event)."""
+        out = [_add(0, self.SHELL)]
+        for at, text in enumerate(texts):
+            part = {"type": "reasoning_text", "text": ""}
+            if parts:
+                out.append(
+                    event(
+                        "response.content_part.added",
+                        2,
+                        output_index=0,
+                        content_index=at,
+                        part=part,
+                    )
+                )
+            out.append(_delta(0, text, at=at, kind="reasoning_text"))
+        item = {**self.SHELL, "content": [{"type": "reasoning_text", "text": t} for t in texts]}
+        return [*out, _done(0, item), *_deltas(1, "Paris.", 5)]
+
+    def whole(self, texts: list[str]) -> dict[str, Any]:
+        item = {**self.SHELL, "content": [{"type": "reasoning_text", "text": t} for t in texts]}
+        return _final(item, _message("Paris.", "msg_1"))
+
+    @pytest.mark.parametrize("texts", [["Think."], ["First.", "Then."]], ids=("one", "two"))
+    def test_the_events_say_the_reasoning_the_response_holds(self, texts: list[str]) -> None:
+        raw = sse([*self.given(texts), self.whole(texts)])
+        for sizes in (None, random_sizes(len(raw), 9)):
+            events, response = run_stream(codec.stream, raw, sizes)
+            reasoning = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+            assert reasoning == "\n\n".join(texts) == summary(response)[1]
+            assert response.text == "Paris."
+
+    def test_cut_off_without_part_events(self) -> None:
+        raw = sse(self.given(["Think."], parts=False))
+        events, response = run_stream(codec.stream, raw, allow_incomplete=True)
+        assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "Think."
+        assert summary(response)[1] == "Think."
+
+    @pytest.mark.parametrize("texts", [["Think."], ["First.", "Then."]], ids=("one", "two"))
+    def test_written_again_it_reads_the_same(self, texts: list[str]) -> None:
+        response = codec.decode_response(json.dumps(self.whole(texts)["response"]))
+        written = codec.encode_stream(response)
+        _, again = run_stream(codec.stream, written)
+        assert summary(again)[1] == summary(response)[1] == "\n\n".join(texts)
+        kinds = {
+            json.loads(line[6:])["type"] for line in written.splitlines() if line[:5] == b"data:"
+        }
+        assert "response.reasoning_text.delta" in kinds
+        assert "response.reasoning_summary_text.delta" not in kinds

@@ -16,6 +16,8 @@ say how the wire spelled something that has no canonical field:
   (``phase``...), which sit beside the part's own keys; part ``"~in"``: an
   opaque part that sat inside a message's ``content``;
 - reasoning part ``"~summary"``: the lengths of the summary texts joined;
+  ``"~content"``: the text is the item's ``reasoning_text`` content, of parts
+  of these lengths (see :func:`reasoning_text`);
 - tool call and tool message ``"~custom"``: a ``custom_tool_call`` (its
   ``input`` is the call's ``{"input": ...}`` argument) or its output;
 - tool message ``"~output"``: ``"parts"`` when ``output`` was a list;
@@ -110,6 +112,39 @@ def opt_typed(
     if type(value) not in kinds:
         raise ValidationError(rule, f"$.{key}")
     return value
+
+
+_REASONING_TEXT = frozenset({"type", "text"})
+
+
+def reasoning_text(summary: list[str], own: dict[str, Any]) -> str:
+    """A reasoning item's text: its summary's, or else its ``reasoning_text`` content's.
+
+    ``summary`` holds the texts of the item's summary parts; ``own`` the keys
+    of the item kept as sent. Servers that give the model's own reasoning
+    (DeepSeek, gpt-oss, OpenRouter) send it as ``content`` parts of type
+    ``reasoning_text`` beside an empty summary: that text is then the
+    reasoning's, its parts joined as a summary's are, and ``content`` leaves
+    ``own`` for the hint ``"~content"`` (the parts' lengths).
+    """
+    if summary or "summary" in own:
+        return SUMMARY_JOIN.join(summary)
+    content = own.get("content")
+    if type(content) is not list or not content:
+        return ""
+    texts: list[str] = []
+    for part in content:
+        if (
+            type(part) is not dict
+            or part.keys() != _REASONING_TEXT
+            or part["type"] != "reasoning_text"
+            or type(part["text"]) is not str
+        ):
+            return ""
+        texts.append(part["text"])
+    del own["content"]
+    own["~content"] = [len(text) for text in texts]
+    return SUMMARY_JOIN.join(texts)
 
 
 def split_lengths(text: str, lengths: Any, sep: str) -> list[str] | None:

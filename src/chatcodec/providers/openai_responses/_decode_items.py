@@ -43,7 +43,15 @@ from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from .._wire import expect_dict
 from ..openai._common import split_data_url
 from ._cite import read_annotations
-from ._common import ABSENT, NAME, SUMMARY_JOIN, encode_json, extras, opaque, rest
+from ._common import (
+    ABSENT,
+    NAME,
+    encode_json,
+    extras,
+    opaque,
+    reasoning_text,
+    rest,
+)
 
 __all__ = [
     "Run",
@@ -431,9 +439,8 @@ def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
         return None
     if signature is None and "encrypted_content" in item:
         own["encrypted_content"] = None
-    return ReasoningPart(
-        SUMMARY_JOIN.join(texts), signature=signature, provider=NAME, extras=extras(own)
-    )
+    text = reasoning_text(texts, own)
+    return ReasoningPart(text, signature=signature, provider=NAME, extras=extras(own))
 
 
 def _tool_message(item: dict[str, Any], kind: str) -> ToolMessage | None:

@@ -271,10 +271,17 @@ def _reasoning(
     item: dict[str, Any] = {"type": "reasoning"}
     if output and "id" not in own:
         item["id"] = derive_id("rs_", path, n)
+    summary = part.text
+    lengths = own.get("~content")
+    if lengths is not None and "content" not in own:
+        # The model's own reasoning, read from the item's content (see reasoning_text).
+        texts = split_lengths(part.text, lengths, SUMMARY_JOIN) or [part.text]
+        item["content"] = [{"type": "reasoning_text", "text": t} for t in texts]
+        summary = ""
     if "summary" not in own and own.get("~summary", 0) is not None:
-        pieces = split_lengths(part.text, own.get("~summary"), SUMMARY_JOIN)
+        pieces = split_lengths(summary, own.get("~summary"), SUMMARY_JOIN)
         if pieces is None:
-            pieces = [part.text] if part.text else []
+            pieces = [summary] if summary else []
         item["summary"] = [{"type": "summary_text", "text": p} for p in pieces]
     if part.signature is not None:
         if ours:

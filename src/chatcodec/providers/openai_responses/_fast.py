@@ -34,7 +34,15 @@ from ..._tools import InvalidToolCall, ToolCall, parse_tool_call
 from ..._usage import FinishReason, Usage
 from .._fastpath import GIVE_UP, Wire, carrier
 from ._cite import read_annotations
-from ._common import ABSENT, NAME, SUMMARY_JOIN, extras, finish_of, input_details, output_details
+from ._common import (
+    ABSENT,
+    NAME,
+    extras,
+    finish_of,
+    input_details,
+    output_details,
+    reasoning_text,
+)
 from ._decode_items import Run, model_item
 
 __all__ = ["fast_response"]
@@ -299,9 +307,8 @@ def _reasoning(item: _Reasoning) -> ReasoningPart:
         signature = None
     elif signature is None:
         own["encrypted_content"] = None
-    return ReasoningPart(
-        SUMMARY_JOIN.join(texts), signature=signature, provider=NAME, extras=extras(own)
-    )
+    text = reasoning_text(texts, own)
+    return ReasoningPart(text, signature=signature, provider=NAME, extras=extras(own))
 
 
 def _call(item: _FunctionCall) -> ToolCall | InvalidToolCall:

@@ -77,6 +77,13 @@ _TEXT_KEYS = FrozenMap(
 )
 
 
+def _placed(kind: Any, key: str) -> str:
+    """The type of a part whose text came with no part event: what the text is."""
+    if key == "summary":
+        return "summary_text"
+    return "reasoning_text" if kind == "reasoning" else "output_text"
+
+
 PART_INDEX_RULE = "must be the index of a part so far or of the next one"
 
 
@@ -176,6 +183,12 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._item_done(payload, events)
         elif kind == "response.content_part.added" or kind == "response.content_part.done":
             self._part(payload, "content", "content_index", "part")
+            at = payload.get("content_index")
+            if kind == "response.content_part.added" and type(at) is int and at > 0:
+                item = self._item(payload)
+                if item is not None and item.get("type") == "reasoning":
+                    # Reasoning text in parts, joined as the response's text joins them.
+                    events.append(ReasoningDelta(SUMMARY_JOIN))
         elif kind.startswith("response.reasoning_summary_part."):
             self._part(payload, "summary", "summary_index", "part")
             at = payload.get("summary_index")
@@ -684,7 +697,7 @@ class ResponsesStreamDecoder(StreamDecoder):
             parts = item.get(key)
             parts = list(parts) if type(parts) is list else []
             while len(parts) <= at:
-                parts.append({"type": "output_text" if key == "content" else "summary_text"})
+                parts.append({"type": _placed(item.get("type"), key)})
             part = dict(parts[at]) if type(parts[at]) is dict else {}
             part[field] = text
             parts[at] = part
