@@ -765,3 +765,77 @@ class TestReasoningTextContent:
         }
         assert "response.reasoning_text.delta" in kinds
         assert "response.reasoning_summary_text.delta" not in kinds
+
+
+class TestReasoningTheReaderKeepsWhole:
+    """A reasoning item the body reader keeps whole (a signature that is no string).
+
+    Its summary deltas said reasoning the response did not hold, and the events
+    never gave the item: refused now, and an item given whole when done is one
+    part of the answer, as the response holds it.
+    """
+
+    ADDED: ClassVar[dict[str, Any]] = {"type": "reasoning", "id": "rs_1", "summary": []}
+    WHOLE: ClassVar[dict[str, Any]] = {
+        **ADDED,
+        "summary": [{"type": "summary_text", "text": "Think."}],
+        "encrypted_content": 5,
+    }
+    READ: ClassVar[dict[str, Any]] = {**WHOLE, "encrypted_content": "gAAA"}
+
+    def summary_delta(self) -> list[dict[str, Any]]:
+        part = {"type": "summary_text", "text": ""}
+        return [
+            event(
+                "response.reasoning_summary_part.added",
+                2,
+                output_index=0,
+                summary_index=0,
+                part=part,
+            ),
+            event(
+                "response.reasoning_summary_text.delta",
+                3,
+                output_index=0,
+                summary_index=0,
+                delta="Think.",
+            ),
+        ]
+
+    def test_summary_deltas_for_it_are_refused(self) -> None:
+        given = [_add(0, self.ADDED), *self.summary_delta(), _done(0, self.WHOLE, 4)]
+        _refused([*given, _final(self.WHOLE)], "must be reasoning, as its events gave it", "$.item")
+
+    def test_its_final_body_alone_holding_it_whole_is_refused(self) -> None:
+        given = [_add(0, self.ADDED), *self.summary_delta(), _done(0, self.READ, 4)]
+        _refused(
+            [*given, _final(self.WHOLE)],
+            "must be reasoning, as its events gave it",
+            "$.response.output[0]",
+        )
+
+    def test_given_whole_when_done(self) -> None:
+        given = [_add(0, self.ADDED), _done(0, self.WHOLE, 4), *_deltas(1, "Hi", 5)]
+        events, response = run_stream(
+            codec.stream, sse([*given, _final(self.WHOLE, _message("Hi"))])
+        )
+        assert not [e for e in events if isinstance(e, ReasoningDelta)]
+        message = response.message
+        assert message is not None
+        assert isinstance(message.content, tuple)
+        assert [e.part for e in events if isinstance(e, PartReceived)] == [message.content[0]]
+        assert response.text == "Hi"
+        encoder = codec.stream_encoder(cc.Response(id="r"))
+        _, again = run_stream(codec.stream, encoder.encode_all(events) + encoder.finish())
+        assert again.message is not None
+        assert isinstance(again.message.content, tuple)
+        assert (again.message.content[0], again.text) == (message.content[0], "Hi")
+
+    def test_encode_stream_writes_it_whole(self) -> None:
+        response = codec.decode_response(json.dumps(_final(self.WHOLE, _message("Hi"))["response"]))
+        written = codec.encode_stream(response)
+        assert b"response.reasoning_summary_text.delta" not in written
+        _, again = run_stream(codec.stream, written)
+        assert again.message is not None
+        assert response.message is not None
+        assert again.message.content == response.message.content

@@ -61,6 +61,7 @@ _UNSAID = "must be the text its output_text deltas gave"
 _UNSTREAMED = "must follow what the events gave: no event gave it"
 _UNCALLED = "must be the call its events gave"
 _UNPARTED = "must be kept whole, as its done event was"
+_UNREASONED = "must be reasoning, as its events gave it"
 _RENAMED = "must name the call its added event started"
 _BACKWARDS = "must not place text before text the events already gave"
 _CALLS = frozenset({"function_call", "custom_tool_call"})
@@ -352,6 +353,11 @@ class ResponsesStreamDecoder(StreamDecoder):
                 self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
         elif kind == "reasoning":
+            if read_whole(item):  # no reasoning the body reader takes: one part
+                if (index, -1) in self._told:
+                    raise ValidationError(_UNREASONED, "$.item")
+                self._part_whole(index, item, events)
+                return
             # The item's signature, as Anthropic's signature_delta closes a thinking block:
             # an item with no summary text says nothing else.
             signature = item.get("encrypted_content")
@@ -553,6 +559,9 @@ class ResponsesStreamDecoder(StreamDecoder):
                     continue
             elif kind == "reasoning":
                 given = (index, -1) in self._told or index in self._closed
+                if given and index not in self._parted and read_whole(item):
+                    # The events gave reasoning (or its signature): the body must hold it.
+                    raise ValidationError(_UNREASONED, f"$.response.output[{index}]")
             else:
                 given = index in self._given or index in self._closed
             if given:

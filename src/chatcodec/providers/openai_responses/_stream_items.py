@@ -21,7 +21,7 @@ from msgspec import Raw
 from ..._frozen import FrozenMap
 from .._stream_writer import dumps, sse
 from .._wire import derive_id
-from ._decode_items import answer_parts, reads_as_call
+from ._decode_items import answer_parts, read_whole, reads_as_call
 
 __all__ = ["Sequence", "adding", "item_id", "started", "text_event", "text_of", "whole_item"]
 
@@ -184,7 +184,7 @@ def whole_item(write: Sequence, index: int, item: Any) -> bytes:
             )
         )
         out.append(_parts(write, where, "content", item["content"], _ANSWER_TEXT))
-    elif kind == "reasoning":
+    elif kind == "reasoning" and not read_whole(item):  # (else it goes whole)
         empty: dict[str, Any] = {"summary": []}
         if type(item.get("content")) is list:
             empty["content"] = []
