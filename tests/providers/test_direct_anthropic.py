@@ -237,6 +237,9 @@ class TestShapes:
             ),
             ({"cache_control": {"type": "ephemeral"}}, False),
             ({"type": "web_search_20250305"}, False),
+            ({"defer_loading": True}, True),  # kept in the tool's extras: reported
+            ({"defer_loading": "yes"}, True),  # kept as sent, whatever it is
+            ({"description": "", "defer_loading": True}, False),  # two kept, in the wire's order
         ],
         ids=repr,
     )

@@ -120,6 +120,7 @@ class _Tool(_Wire, kw_only=True):
     description: str | UnsetType = UNSET
     input_schema: Raw
     strict: Literal[True] | UnsetType = UNSET  # false is kept by the general path: reported
+    defer_loading: Any = UNSET  # kept in the tool's extras by the general path: reported
 
 
 _decoder = msgspec.json.Decoder(_Request)
@@ -346,6 +347,10 @@ def _check_tools(key: bytes) -> Tools | None:
     extras: list[tuple[int, dict[str, Any]]] = []
     for k, t in enumerate(tools):
         description = t.description
+        if t.defer_loading is not UNSET:
+            if description == "":
+                return None  # two keys kept: the general path keeps them in the wire's order
+            extras.append((k, {NAME: {"defer_loading": t.defer_loading}}))
         if description == "":
             # Canonically absent, kept in the tool's extras for the way back: reported.
             extras.append((k, {NAME: {"description": ""}}))

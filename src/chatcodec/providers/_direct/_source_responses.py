@@ -337,12 +337,15 @@ def _check_tools(key: bytes) -> Tools | None:
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
     specs: list[ToolSpec] = []
-    for t in flat:
-        if t.description == "":
-            return None  # kept as sent by the general path: reported
+    extras: list[tuple[int, dict[str, Any]]] = []
+    for k, t in enumerate(flat):
         description = UNSET if t.description is None else t.description
+        if description == "":
+            # Canonically absent, kept in the tool's extras for the way back: reported.
+            extras.append((k, {NAME: {"description": ""}}))
+            description = UNSET
         function = FunctionSpec(
             name=t.name, description=description, parameters=t.parameters, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=function))
-    return check_specs(key, specs)
+    return check_specs(key, specs, tuple(extras))
