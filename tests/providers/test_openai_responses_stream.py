@@ -839,3 +839,140 @@ class TestReasoningTheReaderKeepsWhole:
         assert again.message is not None
         assert response.message is not None
         assert again.message.content == response.message.content
+
+
+class TestTheEventsSayTheReasoningTheResponseHolds:
+    """The reasoning text the events give is the response's, item by item, or refused.
+
+    Found by a second reading of the decoder: what joins two parts given where no
+    part joins, text only the done event held never said, deltas at a new part
+    with nothing joining them, deltas the item's body did not hold.
+    """
+
+    SHELL: ClassVar[dict[str, Any]] = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [],
+        "content": [],
+    }
+    EMPTY: ClassVar[dict[str, Any]] = {"type": "reasoning_text", "text": ""}
+
+    @staticmethod
+    def part(kind: str, at: int, part: dict[str, Any], key: str = "content") -> dict[str, Any]:
+        where = {"output_index": 0, f"{'summary' if key == 'summary' else 'content'}_index": at}
+        name = "reasoning_summary_part" if key == "summary" else "content_part"
+        return event(f"response.{name}.{kind}", 2, **where, part=part)
+
+    @staticmethod
+    def text(at: int, delta: str, key: str = "content") -> dict[str, Any]:
+        if key == "summary":
+            kind = "response.reasoning_summary_text.delta"
+            return event(kind, 3, output_index=0, summary_index=at, delta=delta)
+        return _delta(0, delta, at=at, kind="reasoning_text")
+
+    def content(self, *texts: str) -> dict[str, Any]:
+        return {**self.SHELL, "content": [{"type": "reasoning_text", "text": t} for t in texts]}
+
+    def said(self, given: list[dict[str, Any]], item: dict[str, Any] | None) -> tuple[str, str]:
+        """The reasoning the events said, and the response's (cut off when ``item`` is None)."""
+        body = [_final(item)] if item is not None else []
+        events, response = run_stream(
+            codec.stream, sse([_add(0, self.SHELL), *given, *body]), allow_incomplete=item is None
+        )
+        return "".join(e.text for e in events if isinstance(e, ReasoningDelta)), summary(response)[
+            1
+        ]
+
+    def test_nothing_joins_a_summary_and_content_that_is_not_reasoning(self) -> None:
+        summed = {**self.SHELL, "summary": [{"type": "summary_text", "text": "S"}]}
+        item = {**summed, "content": [self.EMPTY, self.EMPTY]}
+        given = [self.text(0, "S", "summary"), self.part("added", 0, self.EMPTY)]
+        given += [self.part("added", 1, self.EMPTY), _done(0, item)]
+        assert self.said(given, item) == ("S", "S")
+
+    def test_a_part_added_twice_is_joined_once(self) -> None:
+        given = [self.part("added", 0, self.EMPTY), self.text(0, "a")]
+        given += [self.part("added", 1, self.EMPTY), self.part("added", 1, self.EMPTY)]
+        given += [self.text(1, "b")]
+        assert self.said(given, self.content("a", "b")) == ("a\n\nb", "a\n\nb")
+
+    def test_parts_of_another_type_are_not_joined(self) -> None:
+        other = {"type": "output_text", "text": ""}
+        given = [self.part("added", 0, other), self.part("added", 1, other)]
+        item = {**self.SHELL, "content": [other, other]}
+        assert self.said([*given, _done(0, item)], item) == ("", "")
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            [],
+            [event("response.reasoning_text.done", 3, output_index=0, content_index=0, text="Th")],
+            [
+                event(
+                    "response.reasoning_text.delta", 3, output_index=0, content_index=0, delta="Th"
+                )
+            ],
+        ],
+        ids=("done-only", "text-done", "begun"),
+    )
+    def test_text_only_the_done_event_holds_is_said_there(self, given: list[Any]) -> None:
+        item = self.content("Think.")
+        assert self.said([*given, _done(0, item)], item) == ("Think.", "Think.")
+
+    def test_a_summary_only_the_done_event_holds_is_said_there(self) -> None:
+        item = {**self.SHELL, "summary": [{"type": "summary_text", "text": "Y"}]}
+        assert self.said([_done(0, item)], item) == ("Y", "Y")
+
+    def test_a_delta_opening_a_part_is_joined_to_the_one_before(self) -> None:
+        given = [self.text(0, "a"), self.text(1, "b")]
+        assert self.said(given, None) == ("a\n\nb", "a\n\nb")
+        assert self.said(given, self.content("a", "b")) == ("a\n\nb", "a\n\nb")
+        given = [self.text(0, "a", "summary"), self.text(1, "b", "summary")]
+        assert self.said(given, None) == ("a\n\nb", "a\n\nb")
+
+    @pytest.mark.parametrize(
+        ("given", "item"),
+        [
+            (["X"], ["Y"]),
+            (["Think"], ["Thought."]),
+        ],
+        ids=("other", "diverging"),
+    )
+    def test_other_reasoning_than_the_deltas_gave_is_refused(
+        self, given: list[str], item: list[str]
+    ) -> None:
+        deltas = [self.text(at, text) for at, text in enumerate(given)]
+        for ending in ([_done(0, self.content(*item))], [_final(self.content(*item))]):
+            with pytest.raises(cc.StreamError, match="must be the reasoning its deltas gave"):
+                run_stream(codec.stream, sse([_add(0, self.SHELL), *deltas, *ending]))
+
+    def test_content_deltas_beside_a_summary_are_refused(self) -> None:
+        item = {**self.content("C"), "summary": [{"type": "summary_text", "text": "S"}]}
+        given = [self.text(0, "S", "summary"), self.text(0, "C")]
+        with pytest.raises(cc.StreamError, match="must be the reasoning its deltas gave"):
+            self.said(given, item)
+
+    def test_a_summary_and_content_are_written_as_the_reader_reads_them(self) -> None:
+        item = {**self.content("C"), "summary": [{"type": "summary_text", "text": "S"}]}
+        response = codec.decode_response(json.dumps(_final(item)["response"]))
+        events, again = run_stream(codec.stream, codec.encode_stream(response))
+        said = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+        assert said == summary(again)[1] == summary(response)[1] == "S"
+        assert again.message == response.message
+
+    def test_deltas_at_an_item_kept_whole_when_added_are_refused_as_they_come(self) -> None:
+        kept = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": 5}
+        decoder = codec.stream()
+        with pytest.raises(cc.StreamError, match="must be reasoning, as its events gave it"):
+            decoder.feed(sse([_add(0, kept), self.text(0, "S", "summary")]))
+
+    @pytest.mark.parametrize("kind", ["response", "request"])
+    def test_one_empty_summary_part_is_kept(self, kind: str) -> None:
+        item = {**self.content("Think."), "summary": [{"type": "summary_text", "text": ""}]}
+        if kind == "response":
+            body = json.dumps(_final(item)["response"])
+            written = json.loads(codec.encode_response(codec.decode_response(body)))["output"][0]
+        else:
+            body = json.dumps({"model": "m", "input": [{"role": "user", "content": "Hi"}, item]})
+            written = json.loads(codec.encode_request(codec.decode_request(body)))["input"][1]
+        assert written == item

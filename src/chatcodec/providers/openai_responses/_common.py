@@ -117,6 +117,15 @@ def opt_typed(
 _REASONING_TEXT = frozenset({"type", "text"})
 
 
+def summary_lengths(texts: list[str], own: dict[str, Any]) -> None:
+    """Note in ``own`` the lengths of a summary's texts where their join cannot tell them.
+
+    Several parts, or one empty part (which joins to the text of none).
+    """
+    if len(texts) > 1 or texts == [""]:
+        own["~summary"] = [len(text) for text in texts]
+
+
 def reasoning_text(summary: list[str], own: dict[str, Any]) -> str:
     """A reasoning item's text: its summary's, or else its ``reasoning_text`` content's.
 

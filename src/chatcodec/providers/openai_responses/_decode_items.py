@@ -51,6 +51,7 @@ from ._common import (
     opaque,
     reasoning_text,
     rest,
+    summary_lengths,
 )
 
 __all__ = [
@@ -62,6 +63,8 @@ __all__ = [
     "read_items",
     "read_whole",
     "reads_as_call",
+    "reasoning_part",
+    "unsigned",
     "user_parts",
 ]
 
@@ -177,7 +180,7 @@ def model_item(item: dict[str, Any], kind: Any, role: Any, run: Run) -> None:
         if _call(item, kind, run):
             return
     elif kind == "reasoning":
-        part = _reasoning(item)
+        part = reasoning_part(item)
         if part is not None:
             run.content([part])
             return
@@ -318,7 +321,7 @@ def read_whole(item: dict[str, Any]) -> bool:
     if kind == "function_call" or kind == "custom_tool_call":
         return not reads_as_call(item)
     if kind == "reasoning":
-        return _reasoning(item) is None
+        return reasoning_part(item) is None
     if kind == "function_call_output" or kind == "custom_tool_call_output":
         return _tool_message(item, kind) is None
     return True
@@ -416,7 +419,13 @@ def _call(item: dict[str, Any], kind: str, run: Run) -> bool:
     return run.call(call_id, name, arguments, own)
 
 
-def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
+def unsigned(signature: Any) -> bool:
+    """Whether a reasoning item's ``encrypted_content`` keeps it whole: neither text nor null."""
+    return signature is not None and type(signature) is not str
+
+
+def reasoning_part(item: dict[str, Any]) -> ReasoningPart | None:
+    """A reasoning item's part, or None when the reader keeps the item whole."""
     own = rest(item, _REASONING)
     summary = item.get("summary", ABSENT)
     texts: list[str] = []
@@ -428,14 +437,13 @@ def _reasoning(item: dict[str, Any]) -> ReasoningPart | None:
         for s in summary
     ):
         texts = [s["text"] for s in summary]
-        if len(texts) > 1:
-            own["~summary"] = [len(text) for text in texts]
+        summary_lengths(texts, own)
     elif summary is ABSENT:
         own["~summary"] = None
     else:
         own["summary"] = summary
     signature = item.get("encrypted_content")
-    if signature is not None and type(signature) is not str:
+    if unsigned(signature):
         return None
     if signature is None and "encrypted_content" in item:
         own["encrypted_content"] = None

@@ -42,6 +42,7 @@ from ._common import (
     input_details,
     output_details,
     reasoning_text,
+    summary_lengths,
 )
 from ._decode_items import Run, model_item
 
@@ -300,8 +301,7 @@ def _reasoning(item: _Reasoning) -> ReasoningPart:
         own["~summary"] = None
     else:
         texts = [s.text for s in summary]
-        if len(texts) > 1:
-            own["~summary"] = [len(text) for text in texts]
+        summary_lengths(texts, own)
     signature = item.encrypted_content
     if signature is UNSET:
         signature = None

@@ -30,7 +30,7 @@ from ..._messages import DeveloperMessage, Message, SystemMessage, ToolMessage, 
 from .._fastpath import GIVE_UP, carrier, in_wire_order
 from ..openai._common import split_data_url
 from . import _request as general  # its readers of tools, tool choice, text and reasoning
-from ._common import NAME, SUMMARY_JOIN, encode_json, extras
+from ._common import NAME, SUMMARY_JOIN, encode_json, extras, summary_lengths
 from ._decode_items import Run, _item_keys
 
 __all__ = ["fast_request"]
@@ -380,8 +380,7 @@ def _model_item(item: _Item, kind: Any, role: Any, run: Run) -> None:
             own["~summary"] = None
         else:
             texts = [s.text for s in item.summary]
-            if len(texts) > 1:
-                own["~summary"] = [len(text) for text in texts]
+            summary_lengths(texts, own)
         signature = None if item.encrypted_content is UNSET else item.encrypted_content
         part: AssistantPart = ReasoningPart(
             SUMMARY_JOIN.join(texts), signature=signature, provider=NAME, extras=extras(own)

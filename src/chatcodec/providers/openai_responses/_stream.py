@@ -51,6 +51,8 @@ from ._decode_items import (
     kept_whole,
     model_item,
     read_whole,
+    reasoning_part,
+    unsigned,
 )
 from ._response import read_response
 
@@ -62,6 +64,7 @@ _UNSTREAMED = "must follow what the events gave: no event gave it"
 _UNCALLED = "must be the call its events gave"
 _UNPARTED = "must be kept whole, as its done event was"
 _UNREASONED = "must be reasoning, as its events gave it"
+_MISREASONED = "must be the reasoning its deltas gave"
 _RENAMED = "must name the call its added event started"
 _BACKWARDS = "must not place text before text the events already gave"
 _CALLS = frozenset({"function_call", "custom_tool_call"})
@@ -120,13 +123,16 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_final",
         "_given",
         "_items",
+        "_joined",
         "_last",
         "_misplaced",
         "_parted",
         "_read",
+        "_reasoned",
         "_said",
         "_slots",
         "_streamed",
+        "_summed",
         "_texts",
         "_told",
     )
@@ -158,6 +164,12 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._given: set[int] = set()
         self._told: set[tuple[int, int]] = set()
         self._completed: dict[int, ToolCall | InvalidToolCall] = {}  # calls given, by index
+        # The reasoning text the events gave, by output index (what joins parts
+        # included); the parts whose joining text they gave, by (output index, list
+        # key, part index); the items whose summary said text.
+        self._reasoned: dict[int, list[str]] = {}
+        self._joined: set[tuple[int, str, int]] = set()
+        self._summed: set[int] = set()
         self._parted: set[int] = set()  # output indexes given whole (one part) when done
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -184,18 +196,24 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._item_done(payload, events)
         elif kind == "response.content_part.added" or kind == "response.content_part.done":
             self._part(payload, "content", "content_index", "part")
-            at = payload.get("content_index")
+            at, part = payload.get("content_index"), payload.get("part")
             if kind == "response.content_part.added" and type(at) is int and at > 0:
                 item = self._item(payload)
-                if item is not None and item.get("type") == "reasoning":
+                if (
+                    item is not None
+                    and item.get("type") == "reasoning"
+                    and type(part) is dict
+                    and part.get("type") == "reasoning_text"
+                    and payload["output_index"] not in self._summed
+                ):
                     # Reasoning text in parts, joined as the response's text joins them.
-                    events.append(ReasoningDelta(SUMMARY_JOIN))
+                    self._join(payload["output_index"], "content", at, events)
         elif kind.startswith("response.reasoning_summary_part."):
             self._part(payload, "summary", "summary_index", "part")
-            at = payload.get("summary_index")
-            if kind.endswith(".added") and type(at) is int and at > 0:
+            at, index = payload.get("summary_index"), payload.get("output_index")
+            if kind.endswith(".added") and type(at) is int and at > 0 and type(index) is int:
                 # The parts of a summary are joined as the response's text joins them.
-                events.append(ReasoningDelta(SUMMARY_JOIN))
+                self._join(index, "summary", at, events)
         elif kind.endswith(".done") and kind[:-5] in _TEXT_KEYS:
             key, field = _TEXT_KEYS[kind[:-5]]
             index = "summary_index" if key == "summary" else "content_index"
@@ -255,6 +273,8 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._misplaced = self._misplaced or exc
         else:
             self._texts.setdefault((index, key_name, at, field), []).append(delta)
+            if kind != "response.output_text" and kind != "response.refusal":
+                self._reason_delta(index, key_name, at, delta, events)
             if delta:
                 if kind == "response.output_text" or kind == "response.refusal":
                     self._tell(index, at, field, delta)
@@ -268,6 +288,62 @@ class ResponsesStreamDecoder(StreamDecoder):
             events.append(RefusalDelta(delta))
         else:
             events.append(ReasoningDelta(delta))
+
+    def _reason_delta(
+        self, index: int, key: str, at: int, delta: str, events: list[StreamEvent]
+    ) -> None:
+        """Note reasoning text the events give for part ``at`` of ``key`` of the item at ``index``.
+
+        A part past the first begins with what joins it to the one before, given
+        once (here or by its ``added`` event).
+
+        Raises
+        ------
+        ValidationError
+            If the item is one the body reader keeps whole: it holds no reasoning.
+        """
+        item = self._items.get(index)
+        if item is not None and unsigned(item.get("encrypted_content")):
+            raise ValidationError(_UNREASONED, "$.output_index")
+        if key == "summary" and delta:
+            self._summed.add(index)
+        if at > 0 and (key == "summary" or index not in self._summed):
+            # (Content beside a summary's text is no reasoning of the response's:
+            # its deltas make the item's check below refuse the stream.)
+            self._join(index, key, at, events)
+        self._reasoned.setdefault(index, []).append(delta)
+
+    def _join(self, index: int, key: str, at: int, events: list[StreamEvent]) -> None:
+        """Give what joins part ``at`` of a reasoning item's list to the part before, once."""
+        if (index, key, at) not in self._joined:
+            self._joined.add((index, key, at))
+            self._reasoned.setdefault(index, []).append(SUMMARY_JOIN)
+            events.append(ReasoningDelta(SUMMARY_JOIN))
+
+    def _reason(
+        self, index: int, item: dict[str, Any], events: list[StreamEvent], where: str
+    ) -> None:
+        """Give the reasoning text of the item at ``index`` its events did not give.
+
+        Raises
+        ------
+        ValidationError
+            If the events gave other reasoning than the item holds.
+        """
+        part = reasoning_part(item)
+        if part is None:
+            return  # kept whole: given as one part, or refused, elsewhere
+        said = "".join(self._reasoned.get(index, ()))
+        text = part.text
+        if text == said:
+            return
+        if not text.startswith(said):
+            raise ValidationError(_MISREASONED, where)
+        rest = text[len(said) :]
+        self._reasoned.setdefault(index, []).append(rest)
+        self._told.add((index, -1))
+        self._given.add(index)
+        events.append(ReasoningDelta(rest))
 
     def _tell(self, index: int, at: int, field: str, text: str) -> None:
         """Note text (or a refusal) the events give for part ``at`` of the item at ``index``.
@@ -358,6 +434,7 @@ class ResponsesStreamDecoder(StreamDecoder):
                     raise ValidationError(_UNREASONED, "$.item")
                 self._part_whole(index, item, events)
                 return
+            self._reason(index, item, events, "$.item")
             # The item's signature, as Anthropic's signature_delta closes a thinking block:
             # an item with no summary text says nothing else.
             signature = item.get("encrypted_content")
@@ -559,9 +636,11 @@ class ResponsesStreamDecoder(StreamDecoder):
                     continue
             elif kind == "reasoning":
                 given = (index, -1) in self._told or index in self._closed
-                if given and index not in self._parted and read_whole(item):
-                    # The events gave reasoning (or its signature): the body must hold it.
-                    raise ValidationError(_UNREASONED, f"$.response.output[{index}]")
+                if given and index not in self._parted:
+                    # The events gave reasoning (or its signature): the body holds it.
+                    if read_whole(item):
+                        raise ValidationError(_UNREASONED, f"$.response.output[{index}]")
+                    self._reason(index, item, events, f"$.response.output[{index}]")
             else:
                 given = index in self._given or index in self._closed
             if given:
@@ -737,6 +816,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._given, self._told, self._completed = set(), set(), {}
         self._parted, self._last, self._announced = set(), (-1, -1), {}
         self._misplaced = None
+        self._reasoned, self._joined, self._summed = {}, set(), set()
 
 
 def _text_at(output: list[Any], index: int, at: int, field: str) -> str | None:

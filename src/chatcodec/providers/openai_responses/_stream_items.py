@@ -21,7 +21,8 @@ from msgspec import Raw
 from ..._frozen import FrozenMap
 from .._stream_writer import dumps, sse
 from .._wire import derive_id
-from ._decode_items import answer_parts, read_whole, reads_as_call
+from ._common import NAME
+from ._decode_items import answer_parts, reads_as_call, reasoning_part
 
 __all__ = ["Sequence", "adding", "item_id", "started", "text_event", "text_of", "whole_item"]
 
@@ -102,6 +103,7 @@ _ANNOUNCING = frozenset({"call_id", "name"})
 _ANSWER_TEXT = frozenset({"output_text", "refusal"})
 _SUMMARY_TEXT = frozenset({"summary_text"})
 _REASONING_TEXT = frozenset({"reasoning_text"})
+_NO_TEXT: frozenset[str] = frozenset()
 
 
 def adding(item: dict[str, Any], empty: dict[str, Any]) -> dict[str, Any]:
@@ -184,15 +186,20 @@ def whole_item(write: Sequence, index: int, item: Any) -> bytes:
             )
         )
         out.append(_parts(write, where, "content", item["content"], _ANSWER_TEXT))
-    elif kind == "reasoning" and not read_whole(item):  # (else it goes whole)
+    elif kind == "reasoning" and (part := reasoning_part(item)) is not None:  # (else whole)
         empty: dict[str, Any] = {"summary": []}
         if type(item.get("content")) is list:
             empty["content"] = []
         out.append(
             write("response.output_item.added", output_index=index, item=adding(item, empty))
         )
-        out.append(_parts(write, where, "summary", item.get("summary"), _SUMMARY_TEXT))
-        out.append(_parts(write, where, "content", item.get("content"), _REASONING_TEXT))
+        # Text events only for the list the reader reads the reasoning from (the
+        # other list's parts go whole: their deltas would say more than it holds).
+        own = part.extras[NAME] if part.extras else {}
+        summary_kinds = _NO_TEXT if "summary" in own or "~content" in own else _SUMMARY_TEXT
+        content_kinds = _REASONING_TEXT if "~content" in own else _NO_TEXT
+        out.append(_parts(write, where, "summary", item.get("summary"), summary_kinds))
+        out.append(_parts(write, where, "content", item.get("content"), content_kinds))
     elif (kind == "function_call" or kind == "custom_tool_call") and _a_call(item, kind):
         field = "arguments" if kind == "function_call" else "input"
         name = (
