@@ -209,6 +209,25 @@ CRASHERS: dict[str, list[Any]] = {
             ),
             id="responses-reasoning-part-of-an-unknown-type",
         ),
+        # A Responses reasoning item whose summary the reader keeps as sent (a part with
+        # a key of its own): its parts went whole, yet their added events said what
+        # joins two parts of the reasoning, which the response did not hold.
+        pytest.param(
+            b"\x04\x01"
+            + _responses_body(
+                {
+                    "type": "reasoning",
+                    "id": "r",
+                    "summary": [
+                        {"type": "summary_text", "text": "a"},
+                        {"type": "summary_text", "text": "b", "role": "assistant"},
+                        {"type": "summary_text", "text": "c"},
+                    ],
+                },
+                {"type": "message", "id": "m", "role": "assistant", "content": [TEXT_PART]},
+            ),
+            id="responses-summary-kept-as-sent",
+        ),
         # An Ollama body without "done": its stream ended without "done": true.
         pytest.param(
             b"\x01\x01" + b'{"model":"m","message":{"role":"assistant","content":"Hi"}}',

@@ -896,6 +896,16 @@ class TestTheEventsSayTheReasoningTheResponseHolds:
         given += [self.text(1, "b")]
         assert self.said(given, self.content("a", "b")) == ("a\n\nb", "a\n\nb")
 
+    @pytest.mark.parametrize("key", ["content", "summary"])
+    def test_empty_parts_are_joined_as_the_response_joins_them(self, key: str) -> None:
+        kind = "summary_text" if key == "summary" else "reasoning_text"
+        parts = [{"type": kind, "text": t} for t in ("a", "", "b", "")]
+        item = {**self.SHELL, key: parts}
+        given = [self.part("added", at, {"type": kind, "text": ""}, key) for at in range(4)]
+        given[2:2] = [self.text(0, "a", key)]
+        given += [self.text(2, "b", key), _done(0, item)]
+        assert self.said(given, item) == ("a\n\n\n\nb\n\n", "a\n\n\n\nb\n\n")
+
     def test_parts_of_another_type_are_not_joined(self) -> None:
         other = {"type": "output_text", "text": ""}
         given = [self.part("added", 0, other), self.part("added", 1, other)]

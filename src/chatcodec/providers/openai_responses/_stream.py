@@ -132,7 +132,6 @@ class ResponsesStreamDecoder(StreamDecoder):
         "_said",
         "_slots",
         "_streamed",
-        "_summed",
         "_texts",
         "_told",
     )
@@ -165,11 +164,10 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._told: set[tuple[int, int]] = set()
         self._completed: dict[int, ToolCall | InvalidToolCall] = {}  # calls given, by index
         # The reasoning text the events gave, by output index (what joins parts
-        # included); the parts whose joining text they gave, by (output index, list
-        # key, part index); the items whose summary said text.
+        # included), and the last part of each list it was joined up to, by
+        # (output index, list key).
         self._reasoned: dict[int, list[str]] = {}
-        self._joined: set[tuple[int, str, int]] = set()
-        self._summed: set[int] = set()
+        self._joined: dict[tuple[int, str], int] = {}
         self._parted: set[int] = set()  # output indexes given whole (one part) when done
         # The first text delta whose part index broke the rule: the response
         # built from the pieces is then refused with it.
@@ -196,24 +194,8 @@ class ResponsesStreamDecoder(StreamDecoder):
             self._item_done(payload, events)
         elif kind == "response.content_part.added" or kind == "response.content_part.done":
             self._part(payload, "content", "content_index", "part")
-            at, part = payload.get("content_index"), payload.get("part")
-            if kind == "response.content_part.added" and type(at) is int and at > 0:
-                item = self._item(payload)
-                if (
-                    item is not None
-                    and item.get("type") == "reasoning"
-                    and type(part) is dict
-                    and part.get("type") == "reasoning_text"
-                    and payload["output_index"] not in self._summed
-                ):
-                    # Reasoning text in parts, joined as the response's text joins them.
-                    self._join(payload["output_index"], "content", at, events)
         elif kind.startswith("response.reasoning_summary_part."):
             self._part(payload, "summary", "summary_index", "part")
-            at, index = payload.get("summary_index"), payload.get("output_index")
-            if kind.endswith(".added") and type(at) is int and at > 0 and type(index) is int:
-                # The parts of a summary are joined as the response's text joins them.
-                self._join(index, "summary", at, events)
         elif kind.endswith(".done") and kind[:-5] in _TEXT_KEYS:
             key, field = _TEXT_KEYS[kind[:-5]]
             index = "summary_index" if key == "summary" else "content_index"
@@ -294,8 +276,10 @@ class ResponsesStreamDecoder(StreamDecoder):
     ) -> None:
         """Note reasoning text the events give for part ``at`` of ``key`` of the item at ``index``.
 
-        A part past the first begins with what joins it to the one before, given
-        once (here or by its ``added`` event).
+        Text of a part past the first comes after what joins the parts before it,
+        as the response's reasoning joins them (each join given once, before the
+        first text after it: whether a list's parts are the reasoning's text is
+        told by their text, not by their events).
 
         Raises
         ------
@@ -305,20 +289,15 @@ class ResponsesStreamDecoder(StreamDecoder):
         item = self._items.get(index)
         if item is not None and unsigned(item.get("encrypted_content")):
             raise ValidationError(_UNREASONED, "$.output_index")
-        if key == "summary" and delta:
-            self._summed.add(index)
-        if at > 0 and (key == "summary" or index not in self._summed):
-            # (Content beside a summary's text is no reasoning of the response's:
-            # its deltas make the item's check below refuse the stream.)
-            self._join(index, key, at, events)
-        self._reasoned.setdefault(index, []).append(delta)
-
-    def _join(self, index: int, key: str, at: int, events: list[StreamEvent]) -> None:
-        """Give what joins part ``at`` of a reasoning item's list to the part before, once."""
-        if (index, key, at) not in self._joined:
-            self._joined.add((index, key, at))
-            self._reasoned.setdefault(index, []).append(SUMMARY_JOIN)
-            events.append(ReasoningDelta(SUMMARY_JOIN))
+        said = self._reasoned.setdefault(index, [])
+        if delta:
+            joined = self._joined.get((index, key), 0)
+            if at > joined:
+                self._joined[(index, key)] = at
+                for _ in range(at - joined):
+                    said.append(SUMMARY_JOIN)
+                    events.append(ReasoningDelta(SUMMARY_JOIN))
+        said.append(delta)
 
     def _reason(
         self, index: int, item: dict[str, Any], events: list[StreamEvent], where: str
@@ -816,7 +795,7 @@ class ResponsesStreamDecoder(StreamDecoder):
         self._given, self._told, self._completed = set(), set(), {}
         self._parted, self._last, self._announced = set(), (-1, -1), {}
         self._misplaced = None
-        self._reasoned, self._joined, self._summed = {}, set(), set()
+        self._reasoned, self._joined = {}, {}
 
 
 def _text_at(output: list[Any], index: int, at: int, field: str) -> str | None:
