@@ -114,7 +114,7 @@ def opt_typed(
     return value
 
 
-_REASONING_TEXT = frozenset({"type", "text"})
+_PART_KEYS = frozenset({"type", "text"})
 
 
 def summary_lengths(texts: list[str], own: dict[str, Any]) -> None:
@@ -145,7 +145,7 @@ def reasoning_text(summary: list[str], own: dict[str, Any]) -> str:
     for part in content:
         if (
             type(part) is not dict
-            or part.keys() != _REASONING_TEXT
+            or part.keys() != _PART_KEYS
             or part["type"] != "reasoning_text"
             or type(part["text"]) is not str
         ):

@@ -300,18 +300,15 @@ class ResponsesStreamDecoder(StreamDecoder):
         said.append(delta)
 
     def _reason(
-        self, index: int, item: dict[str, Any], events: list[StreamEvent], where: str
+        self, index: int, part: ReasoningPart, events: list[StreamEvent], where: str
     ) -> None:
-        """Give the reasoning text of the item at ``index`` its events did not give.
+        """Give the reasoning of the item at ``index`` (read as ``part``) its events did not.
 
         Raises
         ------
         ValidationError
             If the events gave other reasoning than the item holds.
         """
-        part = reasoning_part(item)
-        if part is None:
-            return  # kept whole: given as one part, or refused, elsewhere
         said = "".join(self._reasoned.get(index, ()))
         text = part.text
         if text == said:
@@ -408,12 +405,13 @@ class ResponsesStreamDecoder(StreamDecoder):
                 self._completed[index] = call
                 events.append(ToolCallCompleted(self._slots[index], call))
         elif kind == "reasoning":
-            if read_whole(item):  # no reasoning the body reader takes: one part
+            part = reasoning_part(item)
+            if part is None:  # no reasoning the body reader takes: one part
                 if (index, -1) in self._told:
                     raise ValidationError(_UNREASONED, "$.item")
                 self._part_whole(index, item, events)
                 return
-            self._reason(index, item, events, "$.item")
+            self._reason(index, part, events, "$.item")
             # The item's signature, as Anthropic's signature_delta closes a thinking block:
             # an item with no summary text says nothing else.
             signature = item.get("encrypted_content")
@@ -617,9 +615,10 @@ class ResponsesStreamDecoder(StreamDecoder):
                 given = (index, -1) in self._told or index in self._closed
                 if given and index not in self._parted:
                     # The events gave reasoning (or its signature): the body holds it.
-                    if read_whole(item):
+                    part = reasoning_part(item)
+                    if part is None:
                         raise ValidationError(_UNREASONED, f"$.response.output[{index}]")
-                    self._reason(index, item, events, f"$.response.output[{index}]")
+                    self._reason(index, part, events, f"$.response.output[{index}]")
             else:
                 given = index in self._given or index in self._closed
             if given:
