@@ -8,7 +8,7 @@ import msgspec
 
 from ._problems import Problem
 
-__all__ = ["Loss", "LossReport", "a"]
+__all__ = ["Loss", "LossReport", "a", "cannot_run"]
 
 
 def a(word: str | None) -> str:
@@ -21,6 +21,14 @@ def a(word: str | None) -> str:
         return "an unattributed"
     first = word[:1].lower()
     return f"an {word}" if first in "aeiou" or word.lower().startswith("mcp") else f"a {word}"
+
+
+def cannot_run(provider: str, target: str) -> str:
+    """The reason ``target`` leaves out a tool only ``provider`` runs (a built-in tool).
+
+    Every encoder, and the direct path, reports it in these words.
+    """
+    return f"{a(provider)} tool {target} cannot run"
 
 
 class Loss(msgspec.Struct, frozen=True):

@@ -858,7 +858,7 @@ class TestCrossSource:
             "$.messages[2].invalid_tool_calls[0].arguments": (
                 "anthropic needs JSON tool input: sent {}"
             ),
-            "$.tools[1]": "anthropic cannot run an openai tool",
+            "$.tools[1]": "an openai tool anthropic cannot run",
             "$.response_format": "anthropic has no JSON output without a schema",
         }
         wire = json.loads(body)

@@ -236,10 +236,13 @@ class TestShapes:
                 True,
             ),
             ({"cache_control": {"type": "ephemeral"}}, False),
-            ({"type": "web_search_20250305"}, False),
+            ({"type": "web_search_20250305"}, True),  # a server tool: left out, reported
+            ({"type": 7}, False),  # the general path's error
+            ({"type": None}, False),  # read as a custom tool by the general path
             ({"defer_loading": True}, True),  # kept in the tool's extras: reported
             ({"defer_loading": "yes"}, True),  # kept as sent, whatever it is
-            ({"description": "", "defer_loading": True}, False),  # two kept, in the wire's order
+            ({"description": "", "defer_loading": True}, True),  # both kept: reported
+            ({"defer_loading": True, "description": ""}, True),  # in the general path's order
         ],
         ids=repr,
     )
@@ -247,6 +250,60 @@ class TestShapes:
         tools = [{**self.BASE["tools"][0], **tool}, {**self.BASE["tools"][0], "name": "other"}]
         tools[1]["input_schema"] = tools[0]["input_schema"]
         assert same(self.body(tools=tools), target, None, None) is taken
+
+    SERVER_TOOLS: ClassVar[list[dict[str, Any]]] = [
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+        {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"},
+    ]
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("at", [0, 1, 2], ids=("first", "between", "last"))
+    def test_server_tools_are_left_out_where_the_general_path_reports_them(
+        self, target: str, at: int
+    ) -> None:
+        # Among strict and loose tools with extras, so that each loss's index is
+        # the tool's in the array as sent (Cohere reports the strict ones apart).
+        closed = {
+            "type": "object",
+            "properties": {"c": {"type": "integer"}},
+            "required": ["c"],
+            "additionalProperties": False,
+        }
+        weather = {**self.BASE["tools"][0], "description": "", "defer_loading": True}
+        strict = {"name": "exact", "input_schema": closed, "strict": True}
+        tools: list[dict[str, Any]] = [weather, strict]
+        tools[at:at] = self.SERVER_TOOLS
+        body = self.body(tools=tools)
+        assert same(body, target, None, None)
+        losses = cc.convert(body, source="anthropic", target=target)[1].losses
+        lost = [loss for loss in losses if loss.reason.endswith("cannot run")]
+        expected = [f"$.tools[{at}]", f"$.tools[{at + 1}]"]
+        assert [loss.path for loss in lost] == expected
+        assert {loss.reason for loss in lost} == {f"an anthropic tool {target} cannot run"}
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("changes", "taken"),
+        [
+            ({"tool_choice": None}, True),
+            ({}, False),  # a choice: each target has its own way with one and no tools
+            ({"tool_choice": {"type": "none"}}, False),
+        ],
+        ids=("no-choice", "auto", "none"),
+    )
+    def test_only_server_tools(self, target: str, changes: dict[str, Any], taken: bool) -> None:
+        messages = [{"role": "user", "content": "Search the news."}]
+        body = self.body(messages=messages, tools=self.SERVER_TOOLS, **changes)
+        assert same(body, target, None, None) is taken
+        if taken:
+            out, report = cc.convert(body, source="anthropic", target=target)
+            assert b"tools" not in out
+            assert b"web_search" not in out
+            assert [loss.path for loss in report.losses] == ["$.tools[0]", "$.tools[1]"]
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_only_server_tools_beside_calls_go_the_general_way(self, target: str) -> None:
+        assert not same(self.body(tools=self.SERVER_TOOLS, tool_choice=None), target, None, None)
 
     @pytest.mark.parametrize("target", TARGETS)
     def test_an_empty_description_is_reported_where_the_general_path_reports_it(
@@ -475,27 +532,43 @@ _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
         _TEXTS, st.lists(_TEXTS.map(lambda text: {"type": "text", "text": text}), max_size=2)
     ),
     "tools": st.lists(
-        st.fixed_dictionaries(
-            {
-                "name": st.sampled_from(["f", "g", "1f"]),
-                "input_schema": st.sampled_from(
-                    [
-                        {"type": "object", "properties": {"a": {"type": "integer"}}},
-                        {"type": "object", "properties": {}, "additionalProperties": False},
-                        {"type": "object", "properties": {"d": {"type": "string"}}},
-                        {},
-                    ]
-                ),
-            },
-            optional={
-                "description": st.sampled_from(["", "Does f."]),
-                "strict": st.booleans(),
-            },
+        st.one_of(
+            st.fixed_dictionaries(
+                {
+                    "name": st.sampled_from(["f", "g", "1f"]),
+                    "input_schema": st.sampled_from(
+                        [
+                            {"type": "object", "properties": {"a": {"type": "integer"}}},
+                            {"type": "object", "properties": {}, "additionalProperties": False},
+                            {"type": "object", "properties": {"d": {"type": "string"}}},
+                            {},
+                        ]
+                    ),
+                },
+                optional={
+                    "description": st.sampled_from(["", "Does f."]),
+                    "strict": st.booleans(),
+                    "defer_loading": st.booleans(),
+                },
+            ),
+            st.sampled_from(  # server tools: every target leaves them out
+                [
+                    {"type": "web_search_20250305", "name": "web_search"},
+                    {"type": "code_execution_20250825", "name": "code_execution"},
+                    {"type": "tool_search_tool_bm25_20251119", "name": "f"},
+                ]
+            ),
         ),
-        max_size=2,
+        max_size=3,
     ),
     "tool_choice": st.sampled_from(
-        [{"type": "auto"}, {"type": "any"}, {"type": "none"}, {"type": "tool", "name": "f"}]
+        [
+            {"type": "auto"},
+            {"type": "any"},
+            {"type": "none"},
+            {"type": "tool", "name": "f"},
+            {"type": "tool", "name": "web_search"},
+        ]
     ),
     "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
     "top_p": st.sampled_from([0.9, 1]),
@@ -569,6 +642,9 @@ def usual_requests(draw: st.DrawFn) -> bytes:
                 "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}},
             }
         ]
+        server = {"type": "web_search_20250305", "name": "web_search", "max_uses": 2}
+        at = draw(st.integers(0, 1))  # before the function tool or after it
+        body["tools"][at:at] = draw(st.lists(st.just(server), max_size=2))
         body["tool_choice"] = draw(
             st.sampled_from([{"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "f"}])
         )

@@ -154,6 +154,60 @@ class TestShape:
         tools = [{**self.BASE["tools"][0], **tool}]
         assert same(self.body(tools=tools), target, None, 64) is taken
 
+    BUILT_IN: ClassVar[list[Any]] = [
+        {"type": "web_search", "search_context_size": "low"},
+        {"type": "mcp", "server_label": "docs", "server_url": "https://e.com/mcp"},
+        {"name": "typeless"},  # kept as sent by the general path, as a built-in tool is
+    ]
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("at", [0, 1], ids=("first", "last"))
+    def test_built_in_tools_are_left_out_where_the_general_path_reports_them(
+        self, target: str, at: int
+    ) -> None:
+        tools: list[Any] = [{**self.BASE["tools"][0], "description": "", "strict": False}]
+        tools[at:at] = self.BUILT_IN
+        body = self.body(tools=tools, tool_choice="auto")
+        assert same(body, target, None, 64)
+        losses = cc.convert(body, source="openai-responses", target=target, max_tokens=64)[1]
+        lost = [loss for loss in losses.losses if loss.reason.endswith("cannot run")]
+        assert [loss.path for loss in lost] == [f"$.tools[{at + k}]" for k in range(3)]
+        assert {loss.reason for loss in lost} == {f"an openai-responses tool {target} cannot run"}
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("tools", "taken"),
+        [
+            ([{"type": "web_search"}, "web_search"], False),  # not an object: an error
+            ([{"type": "function", "name": "f"}], False),  # kept as sent, with no parameters
+        ],
+        ids=("not-an-object", "function-without-parameters"),
+    )
+    def test_tools_beside_built_in_ones(self, target: str, tools: list[Any], taken: bool) -> None:
+        assert same(self.body(tools=[*self.BASE["tools"], *tools]), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize(
+        ("choice", "taken"),
+        [(None, True), ("auto", False), ("none", False), ("required", False)],
+        ids=repr,
+    )
+    def test_only_built_in_tools(self, target: str, choice: str | None, taken: bool) -> None:
+        changes: dict[str, Any] = {"input": [{"role": "user", "content": "The news?"}]}
+        if choice is not None:
+            changes["tool_choice"] = choice
+        body = self.body(tools=self.BUILT_IN, **changes)
+        assert same(body, target, None, 64) is taken
+        if taken:
+            out, report = cc.convert(body, source="openai-responses", target=target, max_tokens=64)
+            assert b"tools" not in out
+            assert b"web_search" not in out
+            assert [loss.path for loss in report.losses] == [
+                "$.tools[0]",
+                "$.tools[1]",
+                "$.tools[2]",
+            ]
+
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
         ("items", "taken"),
@@ -415,9 +469,24 @@ def _tool(draw: st.DrawFn) -> dict[str, Any]:
 _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
     "model": st.sampled_from(["gpt-4o", "gemini-3-pro", ""]),
     "instructions": _TEXTS,
-    "tools": st.lists(_tool(), max_size=2),
+    "tools": st.lists(
+        st.one_of(
+            _tool(),
+            st.sampled_from(  # built-in tools: every target leaves them out
+                [{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]}]
+            ),
+        ),
+        max_size=3,
+    ),
     "tool_choice": st.sampled_from(
-        ["auto", "none", "required", {"type": "function", "name": "f"}, {"type": "auto"}]
+        [
+            "auto",
+            "none",
+            "required",
+            {"type": "function", "name": "f"},
+            {"type": "auto"},
+            {"type": "web_search"},
+        ]
     ),
     "max_output_tokens": st.sampled_from([0, 10, 100]),
     "temperature": st.sampled_from([0, 0.5, 1, 1.5]),
@@ -500,6 +569,9 @@ def usual_requests(draw: st.DrawFn) -> bytes:
                 "strict": draw(st.booleans()),
             }
         ]
+        built_in = {"type": "web_search", "search_context_size": "low"}
+        at = draw(st.integers(0, 1))  # before the function tool or after it
+        body["tools"][at:at] = draw(st.lists(st.just(built_in), max_size=2))
         choices = ["auto", "none", "required", {"type": "function", "name": "f"}]
         body["tool_choice"] = draw(st.sampled_from(choices))
     usual: dict[str, st.SearchStrategy[Any]] = {

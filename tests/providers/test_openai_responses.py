@@ -788,6 +788,57 @@ class TestConversion:
             assert loss.path.startswith("$")
 
     @pytest.mark.parametrize(
+        ("choice", "kept"),
+        [
+            ({"type": "auto"}, False),
+            ({"type": "any"}, False),
+            ({"type": "tool", "name": "web_search"}, False),
+            ({"type": "none"}, True),  # asks for no tool: sent as it is
+        ],
+        ids=("auto", "any", "named", "none"),
+    )
+    def test_a_choice_of_tools_it_cannot_run_is_left_out(
+        self, choice: dict[str, Any], kept: bool
+    ) -> None:
+        # Anthropic's server tools are all the request has: no tools are sent,
+        # and a choice that needs one would be refused.
+        body = {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 64,
+            "messages": [{"role": "user", "content": "The news?"}],
+            "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+            "tool_choice": choice,
+        }
+        out, report = cc.convert(body, source="anthropic", target="openai-responses", model="m")
+        sent = json.loads(out)
+        assert "tools" not in sent
+        assert ("tool_choice" in sent) is kept
+        lost = [(loss.path, loss.reason) for loss in report.losses]
+        expected = [("$.tools[0]", "an anthropic tool openai-responses cannot run")]
+        if not kept:
+            expected.append(
+                ("$.tool_choice", "a tool choice for tools openai-responses cannot run")
+            )
+        assert lost == expected
+        assert report.problems == ()
+        assert request_errors(sent) == set()
+
+    def test_a_choice_of_a_tool_it_runs_is_kept_beside_others_left_out(self) -> None:
+        tool = {"name": "f", "input_schema": {"type": "object", "properties": {}}}
+        body = {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 64,
+            "messages": [{"role": "user", "content": "Go"}],
+            "tools": [{"type": "web_search_20250305", "name": "web_search"}, tool],
+            "tool_choice": {"type": "tool", "name": "f"},
+        }
+        out, report = cc.convert(body, source="anthropic", target="openai-responses", model="m")
+        sent = json.loads(out)
+        assert [t["name"] for t in sent["tools"]] == ["f"]
+        assert sent["tool_choice"] == {"type": "function", "name": "f"}
+        assert report.paths == ["$.tools[0]"]
+
+    @pytest.mark.parametrize(
         ("part", "lost"),
         [
             (cc.FilePart(url="https://example.com/a.pdf", media_type="application/pdf"), True),

@@ -56,7 +56,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.reasoning is not None:
         raise Fallback
     check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
-    tools = None if r.tools is None else _tools(r)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)

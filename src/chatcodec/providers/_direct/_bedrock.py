@@ -72,7 +72,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     called: list[str] = []  # the tools the history calls, in order
     out["messages"] = _turns(r, losses, called)
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
-    tools = None if r.tools is None else _tools(r.tools)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r.tools)
     config: dict[str, Any] | None = None
     if tools is not None:
         config = {"tools": tools}

@@ -54,7 +54,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     top_p = body.top_p
     if top_p is not UNSET and not _P_LOW <= top_p <= _P_HIGH:
         raise Fallback
-    tools = None if r.tools is None else _tools(r.tools)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)
@@ -195,6 +195,6 @@ def _write_tools(tools: Tools) -> tuple[Raw, bool | tuple[int, ...]] | None:
         fn["parameters"] = schema.value  # a strict tool's is closed already (see _source)
         out.append({"type": "function", "function": fn})
         if f.strict is True:
-            strict.append(k)
+            strict.append(tools.index(k))
     every = bool(strict) and len(strict) == len(out)
     return Raw(encode_body(out)), True if every else tuple(strict)

@@ -49,7 +49,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if found is not None and not found.json_schema:
         raise Fallback  # Gemini 1.x: no JSON Schema fields (the others change nothing here)
     body = r.body
-    tools = None if r.tools is None else _tools(r)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)

@@ -58,7 +58,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if not r.model:  # none, or an empty name
         raise Fallback
     body = r.body
-    tools = None if r.tools is None else _tools(r.tools)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)

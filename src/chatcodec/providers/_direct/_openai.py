@@ -69,7 +69,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if r.choice is not None and r.choice != "none" and r.tools is None:
         raise Fallback  # the preflight's rule: nothing to choose from
     check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
-    tools = None if r.tools is None else _tools(r.tools)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r.tools)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)
@@ -177,7 +177,7 @@ _decode = msgspec.json.decode
 
 
 def _write_tools(tools: Tools) -> Raw | None:
-    if len(tools.specs) > MAX_TOOLS:
+    if len(tools.specs) + len(tools.foreign) > MAX_TOOLS:
         return None  # a problem of the preflight
     out: list[Any] = []
     for k, t in enumerate(tools.specs):

@@ -56,7 +56,7 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     if not r.model or (r.max_tokens is not None and r.max_tokens < MIN_OUTPUT_TOKENS):
         raise Fallback
     check_sampling(r, NAME)  # the model's sampling rule: the preflight names it
-    tools = None if r.tools is None else _tools(r)
+    tools = None if r.tools is None or not r.tools.specs else _tools(r)
     losses: list[Loss] = []
     if r.kept is not None:
         losses += kept_losses(NAME, r)
@@ -183,7 +183,7 @@ _WRITTEN: dict[bytes, Raw | None] = {}
 
 
 def _write_tools(tools: Tools) -> Raw | None:
-    if len(tools.specs) > MAX_TOOLS:
+    if len(tools.specs) + len(tools.foreign) > MAX_TOOLS:
         return None  # a problem of the preflight
     out: list[Any] = []
     for t, schema in zip(tools.specs, tools.schemas, strict=True):

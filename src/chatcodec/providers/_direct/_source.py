@@ -29,7 +29,7 @@ from ..._depth import check_depth
 from ..._errors import DepthError, ValidationError
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
-from ..._loss import Loss
+from ..._loss import Loss, cannot_run
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, ToolDefinition, check_name
 from .._profiles import sampling_problems
@@ -60,6 +60,7 @@ __all__ = [
     "kept_losses",
     "number",
     "read",
+    "runnable",
     "shaped",
     "tool_losses",
 ]
@@ -189,8 +190,21 @@ class Tools(Struct, frozen=True, gc=False):
     specs: list[ToolSpec]
     schemas: list[Schema]  # each tool's parameters
     # Each tool's extras as the general path keeps them (the source's keys the
-    # canonical tool has no field for), by index: reported (see tool_losses).
+    # canonical tool has no field for), by its index in the array: reported (see
+    # tool_losses).
     extras: tuple[tuple[int, dict[str, Any]], ...] = ()
+    # The indexes of the tools only the source's provider runs (its built-in
+    # tools), in order: no target of the direct path runs them, and each
+    # reports each one lost (see tool_losses). ``specs`` are the others.
+    foreign: tuple[int, ...] = ()
+
+    def index(self, k: int) -> int:
+        """The index in the array as sent of ``specs[k]``."""
+        for i in self.foreign:
+            if i > k:
+                break
+            k += 1
+        return k
 
 
 class Read(Struct, gc=False):
@@ -377,10 +391,21 @@ def check_sampling(r: Read, family: str) -> None:
 
 
 def tool_losses(r: Read, family: str, losses: list[Loss]) -> None:
-    """Report the tools' extras as the general encoder of ``family`` does, after the messages."""
-    if r.tools is not None and r.tools.extras:
-        encoding = Encoding(family, losses)
-        for k, extras in r.tools.extras:
+    """Report the tools as the general encoder of ``family`` does, after the messages.
+
+    Tool by tool: its extras, or, for a tool only the source's provider runs,
+    the tool.
+    """
+    tools = r.tools
+    if tools is None or not (tools.extras or tools.foreign):
+        return
+    encoding = Encoding(family, losses)
+    kept = dict(tools.extras)
+    for k in sorted((*kept, *tools.foreign)):
+        extras = kept.get(k)
+        if extras is None:
+            losses.append(Loss(f"$.tools[{k}]", cannot_run(r.source, family)))
+        else:
             encoding.own(extras, f"$.tools[{k}]")
 
 
@@ -688,6 +713,21 @@ _encode = msgspec.json.Encoder().encode
 _specs = msgspec.json.Decoder(list[ToolSpec])
 
 
+def runnable(tools: Tools | None, choice: str | None, arguments: dict[str, Raw]) -> None:
+    """Decline tools no target runs (all of them the source's own) beside a choice or calls.
+
+    The targets then write no tools, and each has its own way with a tool
+    choice or a history of calls without them: the general path's.
+
+    Raises
+    ------
+    Fallback
+        When every tool is the source's own and a choice or a call is sent.
+    """
+    if tools is not None and not tools.specs and (choice is not None or arguments):
+        raise Fallback
+
+
 def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:
     """``make(arg)``, kept in ``cache`` by ``key`` (cleared when full).
 
@@ -723,13 +763,17 @@ def _check_tools(key: bytes) -> Tools | None:
 
 
 def check_specs(
-    key: bytes, specs: list[ToolSpec], extras: tuple[tuple[int, dict[str, Any]], ...] = ()
+    key: bytes,
+    specs: list[ToolSpec],
+    extras: tuple[tuple[int, dict[str, Any]], ...] = (),
+    foreign: tuple[int, ...] = (),
 ) -> Tools | None:
     """The tools of the array ``key``, read as ``specs``, if every one is usual; else None.
 
-    ``extras``: each tool's extras, by index, as the general path keeps them.
+    ``extras``: each tool's extras, by index, as the general path keeps them;
+    ``foreign``: the indexes of the tools only the source's provider runs.
     """
-    if not specs:
+    if not specs and not foreign:
         return None
     schemas: list[Schema] = []
     seen: set[str] = set()
@@ -750,7 +794,7 @@ def check_specs(
         if schema is None or (f.strict is True and not schema.closed):
             return None
         schemas.append(schema)
-    return Tools(key, specs, schemas, extras)
+    return Tools(key, specs, schemas, extras, foreign)
 
 
 def _examine(data: bytes) -> Schema | None:

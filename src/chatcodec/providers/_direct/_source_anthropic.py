@@ -17,6 +17,7 @@ blocks after them, a second turn of a role) is declined.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
@@ -46,6 +47,7 @@ from ._source import (
     _Named,
     check_specs,
     once,
+    runnable,
 )
 
 __all__ = ["read"]
@@ -123,8 +125,17 @@ class _Tool(_Wire, kw_only=True):
     defer_loading: Any = UNSET  # kept in the tool's extras by the general path: reported
 
 
+class _Kind(Struct, kw_only=True, gc=False):
+    """A tool's type, whatever else it holds."""
+
+    type: Any = UNSET
+
+
 _decoder = msgspec.json.Decoder(_Request)
 _tools_decoder = msgspec.json.Decoder(list[_Tool])
+_items_decoder = msgspec.json.Decoder(list[Raw])
+_kind_decoder = msgspec.json.Decoder(_Kind)
+_tool_decoder = msgspec.json.Decoder(_Tool)
 _DATA = b'"data:'
 _BASE64 = b";base64,"
 _MODES = FrozenMap({"auto": "auto", "any": "required", "none": "none"})
@@ -182,6 +193,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     arguments, names = _messages(messages, images, results=True)
     tools = None if r.tools is UNSET else _tools(r.tools)
     choice, forced = _choice(_choice_of(r.tool_choice), tools)
+    runnable(tools, choice, arguments)
     if model is None and r.model is not UNSET:
         model = r.model
     out = Body(messages=messages, temperature=r.temperature, top_p=r.top_p, stream=r.stream)
@@ -338,25 +350,61 @@ def _tools(raw: Raw) -> Tools:
 
 
 def _check_tools(key: bytes) -> Tools | None:
-    """The tools as the OpenAI source reads its own, if every one is usual; else None."""
+    """The tools as the OpenAI source reads its own, if every one is usual; else None.
+
+    A tool of a type of Anthropic's own (a server tool, such as its web search
+    or tool search) is one the targets leave out and report.
+    """
     try:
         tools = _tools_decoder.decode(key)
+    except msgspec.ValidationError:
+        return _with_server_tools(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
+    return _specs(key, enumerate(tools))
+
+
+def _with_server_tools(key: bytes) -> Tools | None:
+    """The tools, Anthropic's own among them, if every other one is usual; else None."""
+    try:
+        items = _items_decoder.decode(key)
+        kinds = [_kind_decoder.decode(item).type for item in items]
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
+    usual: list[tuple[int, _Tool]] = []
+    foreign: list[int] = []
+    for k, (item, kind) in enumerate(zip(items, kinds, strict=True)):
+        if kind is UNSET or kind == "custom":
+            try:
+                usual.append((k, _tool_decoder.decode(item)))
+            except (msgspec.DecodeError, UnicodeError, RecursionError):
+                return None
+        elif type(kind) is str:
+            foreign.append(k)
+        else:
+            return None  # the general path's error
+    return _specs(key, usual, tuple(foreign))
+
+
+def _specs(
+    key: bytes, tools: Iterable[tuple[int, _Tool]], foreign: tuple[int, ...] = ()
+) -> Tools | None:
+    """The usual tools, each by its index in the array, as the OpenAI source reads its own."""
     specs: list[ToolSpec] = []
     extras: list[tuple[int, dict[str, Any]]] = []
-    for k, t in enumerate(tools):
+    for k, t in tools:
         description = t.description
+        kept: dict[str, Any] = {}
         if t.defer_loading is not UNSET:
-            if description == "":
-                return None  # two keys kept: the general path keeps them in the wire's order
-            extras.append((k, {NAME: {"defer_loading": t.defer_loading}}))
+            kept["defer_loading"] = t.defer_loading
         if description == "":
             # Canonically absent, kept in the tool's extras for the way back: reported.
-            extras.append((k, {NAME: {"description": ""}}))
+            kept["description"] = ""
             description = UNSET
+        if kept:
+            extras.append((k, {NAME: kept}))  # in the general path's order, whatever the wire's
         spec = FunctionSpec(
             name=t.name, description=description, parameters=t.input_schema, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=spec))
-    return check_specs(key, specs, tuple(extras))
+    return check_specs(key, specs, tuple(extras), foreign)

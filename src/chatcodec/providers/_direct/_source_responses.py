@@ -21,6 +21,7 @@ the general way.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
@@ -49,6 +50,7 @@ from ._source import (
     _messages,
     check_specs,
     once,
+    runnable,
 )
 
 __all__ = ["read"]
@@ -90,6 +92,12 @@ class _Tool(_Wire, kw_only=True):
     description: str | UnsetType | None = UNSET  # null: none, and nothing lost
     parameters: Raw
     strict: bool | UnsetType = UNSET
+
+
+class _Kind(Struct, kw_only=True, gc=False):
+    """A tool's type, whatever else it holds."""
+
+    type: Any = UNSET
 
 
 class _Forced(_Wire):
@@ -192,6 +200,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     arguments, names = _messages(messages, images)
     tools = None if r.tools is UNSET else _tools(r.tools)
     choice, forced = _choice(r.tool_choice, tools)
+    runnable(tools, choice, arguments)
     if model is None and r.model is not UNSET:
         model = r.model
     start = 0
@@ -323,6 +332,9 @@ def _choice(value: Any, tools: Tools | None) -> tuple[str | None, str | None]:
 # Each array of tools checked, by its bytes, as the OpenAI Chat source keeps its own.
 _TOOLS: dict[bytes, Tools | None] = {}
 _flat = msgspec.json.Decoder(list[_Tool])
+_tool_items = msgspec.json.Decoder(list[Raw])
+_tool_kind = msgspec.json.Decoder(_Kind)
+_one_tool = msgspec.json.Decoder(_Tool)
 
 
 def _tools(raw: Raw) -> Tools:
@@ -331,14 +343,47 @@ def _tools(raw: Raw) -> Tools:
 
 
 def _check_tools(key: bytes) -> Tools | None:
-    """The tools in the OpenAI Chat Structs, if every one is usual; else None."""
+    """The tools in the OpenAI Chat Structs, if every one is usual; else None.
+
+    A tool of another type (a built-in tool, such as web search, a file
+    search or an MCP server) is one the targets leave out and report.
+    """
     try:
         flat = _flat.decode(key)
+    except msgspec.ValidationError:
+        return _with_built_in_tools(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
+    return _specs(key, enumerate(flat))
+
+
+def _with_built_in_tools(key: bytes) -> Tools | None:
+    """The tools, built-in ones among them, if every function tool is usual; else None."""
+    try:
+        items = _tool_items.decode(key)
+        kinds = [_tool_kind.decode(item).type for item in items]
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None  # the general path's error: a tool that is not an object
+    usual: list[tuple[int, _Tool]] = []
+    foreign: list[int] = []
+    for k, (item, kind) in enumerate(zip(items, kinds, strict=True)):
+        if kind == "function":
+            try:
+                usual.append((k, _one_tool.decode(item)))
+            except (msgspec.DecodeError, UnicodeError, RecursionError):
+                return None  # a function tool the general path keeps as sent
+        else:
+            foreign.append(k)
+    return _specs(key, usual, tuple(foreign))
+
+
+def _specs(
+    key: bytes, tools: Iterable[tuple[int, _Tool]], foreign: tuple[int, ...] = ()
+) -> Tools | None:
+    """The function tools, each by its index in the array, in the OpenAI Chat Structs."""
     specs: list[ToolSpec] = []
     extras: list[tuple[int, dict[str, Any]]] = []
-    for k, t in enumerate(flat):
+    for k, t in tools:
         description = UNSET if t.description is None else t.description
         if description == "":
             # Canonically absent, kept in the tool's extras for the way back: reported.
@@ -348,4 +393,4 @@ def _check_tools(key: bytes) -> Tools | None:
             name=t.name, description=description, parameters=t.parameters, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=function))
-    return check_specs(key, specs, tuple(extras))
+    return check_specs(key, specs, tuple(extras), foreign)

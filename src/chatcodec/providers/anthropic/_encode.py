@@ -23,7 +23,7 @@ from typing import Any
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a
+from ..._loss import Loss, cannot_run
 from ..._usage import FinishReason, Usage
 from .._finish import reason_of, write
 from .._ids import unique_call_ids
@@ -45,7 +45,7 @@ def _tool(writer: Writer, tool: Tool, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        writer.enc.lose(path, f"anthropic cannot run {a(tool.provider)} tool")
+        writer.enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     assert not isinstance(tool, ProviderTool)
     if not tool.extras and not tool.strict and tool.cache is None:

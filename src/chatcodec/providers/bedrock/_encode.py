@@ -17,7 +17,7 @@ from msgspec import Raw
 from ..._content import TextPart
 from ..._depth import refuses_depth
 from ..._exchange import Choice, ProviderTool, Request, Response
-from ..._loss import Loss, a
+from ..._loss import Loss, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -200,7 +200,7 @@ def _tool(tool: ToolDefinition | ProviderTool, enc: Encoding, path: str) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return Raw(bytes(tool.data))  # kept whole, whatever JSON it holds
-        enc.lose(path, f"{a(tool.provider)} tool bedrock cannot run")
+        enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     assert isinstance(tool, ToolDefinition)
     own = enc.own(tool.extras, path)

@@ -26,7 +26,7 @@ from ..._content import (
 )
 from ..._errors import DECODE_FAILURES
 from ..._exchange import EFFORT_BUDGETS, ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -117,7 +117,7 @@ def _tools(request: Request, own: dict[str, Any], out: dict[str, Any], enc: Enco
             if tool.provider == NAME:
                 tools.append(tool.data)
             else:
-                enc.lose(path, f"{a(tool.provider)} tool cohere cannot run")
+                enc.lose(path, cannot_run(tool.provider, NAME))
             continue
         tool_own = enc.own(tool.extras, path)
         fn: dict[str, Any] = {"name": tool.name}

@@ -18,7 +18,7 @@ from ..._content import TextPart
 from ..._depth import refuses_depth
 from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Reasoning, Request, Response
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -327,7 +327,7 @@ class _Encoder(_PartEncoder):
                 item: Any = fill(decl, own)
             elif kind is ProviderTool:
                 if tool.provider != NAME:
-                    enc.lose(path, f"{a(tool.provider)} tool gemini cannot run")
+                    enc.lose(path, cannot_run(tool.provider, NAME))
                     continue
                 own = enc.own(tool.extras, path)
                 if not own.get("~decl"):

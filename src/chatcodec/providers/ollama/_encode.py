@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -160,7 +160,7 @@ def _tool(tool: Any, path: str, enc: Encoding) -> Any:
     if type(tool) is ProviderTool:
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"{a(tool.provider)} tool ollama cannot run")
+        enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     own = enc.own(tool.extras, path)
     fn: dict[str, Any] = {"name": tool.name}

@@ -32,7 +32,7 @@ from ..._exchange import (
     effort_of,
 )
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -271,7 +271,7 @@ def _tool(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
+        enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     own = enc.own(tool.extras, path)
     out: dict[str, Any] = {} if "~type" in own else {"type": "function"}
@@ -283,7 +283,7 @@ def _function(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"{a(tool.provider)} tool openai cannot run")
+        enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     return _definition(tool, enc.own(tool.extras, path))
 

@@ -26,7 +26,7 @@ from ..._exchange import (
     ToolChoice,
     effort_of,
 )
-from ..._loss import Loss
+from ..._loss import Loss, cannot_run
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
@@ -307,10 +307,22 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         out["input"] = items[0]["content"]
     elif items or hint == "list":
         out["input"] = items
+    sent: list[Any] = []
     if request.tools:
         tools = [_write_tool(t, f"$.tools[{i}]", enc) for i, t in enumerate(request.tools)]
-        out["tools"] = [tool for tool in tools if tool is not None]
+        sent = [tool for tool in tools if tool is not None]
+        if sent:
+            out["tools"] = sent
     choice = request.tool_choice
+    if choice is not None and len(sent) < len(request.tools):
+        # Tools were left out (another provider's built-in tools): a choice that
+        # needs them would be refused.
+        names = {t.name for t in request.tools if isinstance(t, ToolDefinition)}
+        if (choice.mode in ("required", "auto") and not sent) or (
+            choice.mode == "tool" and choice.name not in names
+        ):
+            enc.lose("$.tool_choice", f"a tool choice for tools {NAME} cannot run")
+            choice = None
     if choice is not None:
         out["tool_choice"] = (
             {"type": "function", "name": choice.name} if choice.mode == "tool" else choice.mode
@@ -371,7 +383,7 @@ def _write_tool(tool: Tool, path: str, enc: Encoding) -> Any:
     if isinstance(tool, ProviderTool):
         if tool.provider == NAME:
             return tool.data
-        enc.lose(path, f"{NAME} cannot run a tool of {tool.provider}")
+        enc.lose(path, cannot_run(tool.provider, NAME))
         return None
     own = enc.own(tool.extras, path)
     out: dict[str, Any] = {"type": "function", "name": tool.name}

@@ -5,9 +5,10 @@ in order; the decoder reads consecutive assistant items back as one message, so
 two assistant messages in a row, or one that writes no item, are declined here,
 as is a user message none of whose parts it can carry (sent with no content,
 which the decoder reads as an opaque answer).
-It leaves out other providers' tools, blocks and reasoning (taken out here, as
-the decoder would not find them) and the stop sequences; a JSON schema format
-without a schema is sent with an empty object schema (declined).
+It leaves out other providers' tools (and a tool choice that needs them),
+blocks and reasoning (taken out here, as the decoder would not find them) and
+the stop sequences; a JSON schema format without a schema is sent with an empty
+object schema (declined).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = ["as_sent"]
 
 # Top-level settings the encoder may leave out and no rule reads.
 _UNREAD = frozenset({"top_k", "seed", "presence_penalty", "frequency_penalty", "n", "reasoning"})
+_TAKEN_OUT = frozenset({"stop", "tool_choice"})
 
 
 def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
@@ -50,7 +52,7 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
     found = dropped(losses)
     fields: dict[str, object] = {}
     for key, rest in found.top.items():
-        if key == "stop" and not rest:
+        if key in _TAKEN_OUT and not rest:
             fields[key] = None
         elif key not in _UNREAD:
             return None
