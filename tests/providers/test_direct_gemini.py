@@ -161,11 +161,26 @@ class TestDeclines:
             ({"safetySettings": [{"category": "HARM_CATEGORY_HATE_SPEECH"}]}, True),
             ({"model": "gemini-2.5-flash"}, True),
             ({"cachedContent": "cachedContents/1"}, False),
+            # Google's own tools beside no function, a mode and calls: the general way
             ({"tools": [{"googleSearch": {}}]}, False),
             ({"tools": [{"functionDeclarations": []}]}, False),
+            ({"tools": [{"googleSearch": {}, "functionDeclarations": [WEATHER]}]}, False),
             ({"tools": [{"functionDeclarations": [{**WEATHER, "description": ""}]}]}, True),
-            ({"tools": [{"functionDeclarations": [WEATHER]}, {"googleSearch": {}}]}, False),
-            ({"tools": [{"functionDeclarations": [WEATHER]}, {"functionDeclarations": []}]}, False),
+            # beside functions, left out and reported by either path
+            ({"tools": [{"functionDeclarations": [WEATHER]}, {"googleSearch": {}}]}, True),
+            ({"tools": [{"googleSearch": {}}, {"functionDeclarations": [WEATHER]}]}, True),
+            ({"tools": [{"functionDeclarations": [WEATHER]}, {"functionDeclarations": []}]}, True),
+            (
+                {
+                    "tools": [
+                        {"codeExecution": {}},
+                        {"function_declarations": [{**WEATHER, "name": "a"}]},
+                        {"functionDeclarations": [WEATHER]},
+                    ]
+                },
+                False,  # the other spelling: kept for the way back
+            ),
+            ({"tools": [{"functionDeclarations": [WEATHER]}, "googleSearch"]}, False),
             (
                 {
                     "tools": [
@@ -199,6 +214,29 @@ class TestDeclines:
     )
     def test_fields(self, target: str, changes: dict[str, Any], taken: bool) -> None:
         assert same(body(**changes), target, "m", 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_googles_tools_are_left_out_where_the_general_path_reports_them(
+        self, target: str
+    ) -> None:
+        other = {**WEATHER, "name": "other", "description": ""}
+        tools = [
+            {"googleSearch": {}},
+            {"functionDeclarations": [other, WEATHER]},
+            {"codeExecution": {}},
+            {"functionDeclarations": []},
+        ]
+        changed = body(tools=tools)
+        assert same(changed, target, "m", 64)
+        losses = cc.convert(changed, source="gemini", target=target, model="m")[1].losses
+        lost = [(loss.path, loss.reason) for loss in losses if loss.path.startswith("$.tools")]
+        run = f"a gemini tool {target} cannot run"
+        assert lost == [
+            ("$.tools[0]", run),
+            ("$.tools[1].extras.gemini.description", f"a gemini field {target} has no place for"),
+            ("$.tools[3]", run),
+            ("$.tools[4]", run),
+        ]
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
@@ -370,6 +408,12 @@ def requests(draw: st.DrawFn) -> bytes:
         values["systemInstruction"] = {"parts": [{"text": draw(_TEXT)}]}
     if draw(st.booleans()):
         values["tools"] = [{"functionDeclarations": [WEATHER]}]
+        own = st.sampled_from([{"googleSearch": {}}, {"codeExecution": {}}])  # left out
+        for _ in range(draw(st.integers(0, 2))):
+            at = draw(st.integers(0, len(values["tools"])))
+            values["tools"].insert(at, draw(own))
+        if draw(st.integers(0, 4)) == 0:
+            values["tools"].remove({"functionDeclarations": [WEATHER]})  # Google's alone, or none
     if draw(st.booleans()):
         mode = draw(st.sampled_from(["AUTO", "ANY", "NONE", "VALIDATED"]))
         values["toolConfig"] = {"functionCallingConfig": {"mode": mode}}

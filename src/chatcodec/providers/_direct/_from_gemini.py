@@ -63,6 +63,7 @@ from ._source import (
     check_specs,
     decoded,
     once,
+    runnable,
     shaped,
 )
 
@@ -127,10 +128,6 @@ class _Instruction(_Wire, kw_only=True):
     parts: list[_Text]
 
 
-class _Declarations(_Wire):
-    functionDeclarations: Raw  # noqa: N815 (checked once per array of tools: see _tools)
-
-
 class _Declaration(_Wire, kw_only=True):
     name: str
     description: str | UnsetType | None = UNSET
@@ -160,7 +157,7 @@ class _Generation(_Wire, kw_only=True):
 class _Request(_Wire, kw_only=True):
     contents: list[_Content]
     systemInstruction: _Instruction | UnsetType = UNSET  # noqa: N815
-    tools: list[_Declarations] | UnsetType = UNSET
+    tools: Raw | UnsetType = UNSET  # checked once per array of tools (see _tools)
     toolConfig: _ToolConfig | UnsetType = UNSET  # noqa: N815
     generationConfig: _Generation | UnsetType = UNSET  # noqa: N815
     model: str | UnsetType = UNSET
@@ -171,6 +168,8 @@ _decoder = msgspec.json.Decoder(_Request)
 _DATA = b'"data:'
 _BASE64 = b";base64,"
 _declarations = msgspec.json.Decoder(list[_Declaration])
+_groups = msgspec.json.Decoder(list[dict[str, Raw]])
+_GROUP = "functionDeclarations"
 _encode = msgspec.json.Encoder().encode
 _WRAPS = frozenset(("result", "error"))  # {"result": text} is how a result's text is sent
 IS_ERROR = "is_error"
@@ -222,6 +221,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         read.choice, read.forced = _choice(
             _choice_of(r.toolConfig.functionCallingConfig), read.tools
         )
+    runnable(read.tools, read.choice, read.arguments)
     return read
 
 
@@ -389,28 +389,43 @@ def _choice_of(calling: _Calling) -> str | _Forced:
 _TOOLS: dict[bytes, Tools | None] = {}
 
 
-def _tools(groups: list[_Declarations]) -> Tools:
-    key = b"[" + b",".join(bytes(group.functionDeclarations) for group in groups) + b"]"
+def _tools(raw: Raw) -> Tools:
+    key = bytes(raw)
     return once(_TOOLS, key, _check_tools, key)
 
 
 def _check_tools(key: bytes) -> Tools | None:
     """The declarations as the OpenAI source reads its tools, if every one is usual; else None.
 
-    ``key`` is the groups' declarations as sent, in one array: the general path
-    reads the groups' declarations as one list of tools.
+    The general path reads the groups' declarations as one list of tools, and
+    any other group (Google Search, code execution, a group with no
+    declarations...) as one tool of Gemini's own, which the targets leave out
+    and report.
     """
     try:
-        groups = msgspec.json.decode(key, type=list[Raw])
-        listed = [_declarations.decode(group) for group in groups]
+        groups = _groups.decode(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return None
-    if not all(listed):
-        return None  # no declarations: kept as a tool of Gemini's own
-    declarations = [d for group in listed for d in group]
+        return None  # not an array of objects: the general path's error, or a form it keeps
+    declarations: list[tuple[int, _Declaration]] = []  # each by its index among the tools
+    foreign: list[int] = []
+    for group in groups:
+        at = len(declarations) + len(foreign)
+        listed = group.get(_GROUP)
+        if listed is None or len(group) != 1:
+            if "function_declarations" in group:
+                return None  # the other spelling: kept for the way back
+            foreign.append(at)
+            continue
+        try:
+            found = _declarations.decode(listed)
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            return None
+        if not found:
+            foreign.append(at)  # no declarations: a tool of Gemini's own
+        declarations += ((at + j, d) for j, d in enumerate(found))
     specs: list[ToolSpec] = []
     extras: list[tuple[int, dict[str, Any]]] = []
-    for k, d in enumerate(declarations):
+    for k, d in declarations:
         description = d.description
         if description is None or description == "":
             # Canonically absent, kept in the tool's extras for the way back: reported.
@@ -421,7 +436,7 @@ def _check_tools(key: bytes) -> Tools | None:
             return None
         spec = FunctionSpec(name=d.name, description=description, parameters=schema)
         specs.append(ToolSpec(type="function", function=spec))
-    return check_specs(key, specs, tuple(extras))
+    return check_specs(key, specs, tuple(extras), tuple(foreign))
 
 
 def _call(part: _Part) -> _FunctionCall | UnsetType:
