@@ -408,7 +408,9 @@ def requests(draw: st.DrawFn) -> bytes:
         values["systemInstruction"] = {"parts": [{"text": draw(_TEXT)}]}
     if draw(st.booleans()):
         values["tools"] = [{"functionDeclarations": [WEATHER]}]
-        own = st.sampled_from([{"googleSearch": {}}, {"codeExecution": {}}])  # left out
+        own: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+            [{"googleSearch": {}}, {"codeExecution": {}}]
+        )  # left out
         for _ in range(draw(st.integers(0, 2))):
             at = draw(st.integers(0, len(values["tools"])))
             values["tools"].insert(at, draw(own))
