@@ -8,7 +8,7 @@ import msgspec
 
 from ._problems import Problem
 
-__all__ = ["Loss", "LossReport", "a", "cannot_run"]
+__all__ = ["Loss", "LossReport", "a", "cannot_run", "choice_cannot_run"]
 
 
 def a(word: str | None) -> str:
@@ -29,6 +29,11 @@ def cannot_run(provider: str, target: str) -> str:
     Every encoder, and the direct path, reports it in these words.
     """
     return f"{a(provider)} tool {target} cannot run"
+
+
+def choice_cannot_run(target: str) -> str:
+    """The reason ``target`` leaves out a tool choice that needs the tools it left out."""
+    return f"a tool choice for tools {target} cannot run"
 
 
 class Loss(msgspec.Struct, frozen=True):

@@ -848,6 +848,7 @@ NAMES = frozenset(
         "checkpoints",
         "checks",
         "choice",
+        "choice_cannot_run",
         "choices",
         "chosenCandidates",
         "chosen_candidates",

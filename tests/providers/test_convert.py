@@ -306,6 +306,53 @@ SERVER_TOOL = cc.ProviderTool(
 )
 
 
+class TestToolsLeftOut:
+    """Another provider's built-in tools are left out, and a choice that needs them too."""
+
+    # Each source's own tool, which no other family runs.
+    OWN: ClassVar[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
+        "openai-responses": (
+            {"model": "m", "input": "The news?", "tools": [{"type": "web_search"}]},
+            {"auto": "auto", "required": "required", "none": "none"},
+        ),
+        "anthropic": (
+            {
+                "model": "m",
+                "max_tokens": 64,
+                "messages": [{"role": "user", "content": "The news?"}],
+                "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+            },
+            {"auto": {"type": "auto"}, "required": {"type": "any"}, "none": {"type": "none"}},
+        ),
+    }
+
+    @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini"])
+    @pytest.mark.parametrize("mode", ["auto", "required"])
+    def test_a_choice_that_needs_them(self, target: str, mode: str) -> None:
+        source = "anthropic" if target != "anthropic" else "openai-responses"
+        body, modes = self.OWN[source]
+        out, report = cc.convert(
+            {**body, "tool_choice": modes[mode]}, source=source, target=target, max_tokens=64
+        )
+        sent = json.loads(out)
+        assert not {"tools", "tool_choice", "toolConfig"} & sent.keys()
+        assert [(loss.path, loss.reason) for loss in report.losses] == [
+            ("$.tools[0]", f"an {source} tool {target} cannot run"),
+            ("$.tool_choice", f"a tool choice for tools {target} cannot run"),
+        ]
+        assert report.problems == ()
+
+    @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini"])
+    def test_a_choice_of_none_is_sent(self, target: str) -> None:
+        source = "anthropic" if target != "anthropic" else "openai-responses"
+        body, modes = self.OWN[source]
+        out, report = cc.convert(
+            {**body, "tool_choice": modes["none"]}, source=source, target=target, max_tokens=64
+        )
+        assert b"NONE" in out if target == "gemini" else b"none" in out
+        assert report.paths == ["$.tools[0]"]
+
+
 class TestFitToOpenAI:
     """Another provider's conversation, fitted to OpenAI's rules."""
 

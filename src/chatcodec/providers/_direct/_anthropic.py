@@ -30,6 +30,7 @@ from ._source import (
     check_sampling,
     kept_losses,
     once,
+    tool_choice,
     tool_losses,
 )
 
@@ -74,8 +75,9 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
-    if r.choice is not None:
-        out["tool_choice"] = {"type": _MODES[r.choice]}
+    choice = tool_choice(r, NAME, losses)
+    if choice is not None:
+        out["tool_choice"] = {"type": _MODES[choice]}
         if r.forced is not None:
             out["tool_choice"]["name"] = r.forced
     if body.temperature is not UNSET:

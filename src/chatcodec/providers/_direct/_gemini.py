@@ -26,7 +26,16 @@ from ..gemini._encode import _MODES, STREAM, thinking_config
 from ..gemini._encode_parts import NO_FILE_ID, NO_FILE_NAME, NO_MEDIA_TYPE, _object_reply
 from ..gemini._encode_parts import NOT_JSON as NOT
 from ..gemini._encode_parts import _media_type as media_type_of
-from ._source import NOT_JSON, Fallback, Read, Tools, kept_losses, once, tool_losses
+from ._source import (
+    NOT_JSON,
+    Fallback,
+    Read,
+    Tools,
+    kept_losses,
+    once,
+    tool_choice,
+    tool_losses,
+)
 
 __all__ = ["write"]
 
@@ -61,8 +70,9 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         out["systemInstruction"] = {"parts": system}
     if tools is not None:
         out["tools"] = [{"functionDeclarations": tools}]
-    if r.choice is not None:
-        calling: dict[str, Any] = {"mode": _MODES[r.choice]}
+    choice = tool_choice(r, NAME, losses)
+    if choice is not None:
+        calling: dict[str, Any] = {"mode": _MODES[choice]}
         if r.forced is not None:
             calling["allowedFunctionNames"] = [r.forced]
         out["toolConfig"] = {"functionCallingConfig": calling}

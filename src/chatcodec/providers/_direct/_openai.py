@@ -36,6 +36,7 @@ from ._source import (
     check_sampling,
     kept_losses,
     once,
+    tool_choice,
     tool_losses,
 )
 
@@ -77,9 +78,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
-    if r.choice is not None:
+    choice = tool_choice(r, NAME, losses)
+    if choice is not None:
         if r.forced is None:
-            out["tool_choice"] = r.choice
+            out["tool_choice"] = choice
         else:
             out["tool_choice"] = {"type": "function", "function": {"name": r.forced}}
     if r.max_tokens is not None:

@@ -31,6 +31,7 @@ from ._source import (
     check_sampling,
     kept_losses,
     once,
+    tool_choice,
     tool_losses,
 )
 
@@ -68,9 +69,10 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
     tool_losses(r, NAME, losses)  # after the messages, as the general encoder
     if tools is not None:
         out["tools"] = tools
-    if r.choice is not None:
+    choice = tool_choice(r, NAME, losses)
+    if choice is not None:
         forced = r.forced
-        out["tool_choice"] = r.choice if forced is None else {"type": "function", "name": forced}
+        out["tool_choice"] = choice if forced is None else {"type": "function", "name": forced}
     if r.max_tokens is not None:
         out["max_output_tokens"] = r.max_tokens
     if body.temperature is not UNSET:

@@ -29,7 +29,7 @@ from ..._depth import check_depth
 from ..._errors import DepthError, ValidationError
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
-from ..._loss import Loss, cannot_run
+from ..._loss import Loss, cannot_run, choice_cannot_run
 from ..._schema import any_open, unsupported
 from ..._tools import DESCRIPTION_LIMIT, ToolDefinition, check_name
 from .._profiles import sampling_problems
@@ -62,6 +62,7 @@ __all__ = [
     "read",
     "runnable",
     "shaped",
+    "tool_choice",
     "tool_losses",
 ]
 
@@ -716,16 +717,31 @@ _specs = msgspec.json.Decoder(list[ToolSpec])
 def runnable(tools: Tools | None, choice: str | None, arguments: dict[str, Raw]) -> None:
     """Decline tools no target runs (all of them the source's own) beside a choice or calls.
 
-    The targets then write no tools, and each has its own way with a tool
-    choice or a history of calls without them: the general path's.
+    The targets then write no tools, and each has its own way with a history
+    of calls without them, and with a choice other than ``"auto"`` (see
+    :func:`tool_choice`): the general path's.
 
     Raises
     ------
     Fallback
-        When every tool is the source's own and a choice or a call is sent.
+        When every tool is the source's own, beside a call or such a choice.
     """
-    if tools is not None and not tools.specs and (choice is not None or arguments):
+    if tools is not None and not tools.specs and (choice not in (None, "auto") or arguments):
         raise Fallback
+
+
+def tool_choice(r: Read, family: str, losses: list[Loss]) -> str | None:
+    """The tool choice's mode ``family`` writes, after the tools' losses.
+
+    When every tool is the source's own (none written), an ``"auto"`` choice
+    is left out too, and reported, as the general encoders of OpenAI Chat,
+    the Responses API, Anthropic and Gemini leave it: it would be refused.
+    """
+    tools = r.tools
+    if r.choice is not None and tools is not None and not tools.specs:
+        losses.append(Loss("$.tool_choice", choice_cannot_run(family)))
+        return None
+    return r.choice
 
 
 def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:

@@ -23,7 +23,7 @@ from typing import Any
 from ..._content import McpResource
 from ..._exchange import ProviderTool, Request, Response, Tool
 from ..._frozen import FrozenMap
-from ..._loss import Loss, cannot_run
+from ..._loss import Loss, cannot_run, choice_cannot_run
 from ..._usage import FinishReason, Usage
 from .._finish import reason_of, write
 from .._ids import unique_call_ids
@@ -101,10 +101,10 @@ def encode_request(
         # Tools were left out (another provider's server tools): a choice that
         # needs them would be refused.
         names = {tool.get("name") for tool in sent if type(tool) is dict}
-        if (choice.mode == "required" and not sent) or (
+        if (choice.mode in ("required", "auto") and not sent) or (
             choice.mode == "tool" and choice.name not in names
         ):
-            enc.lose("$.tool_choice", "a tool choice for tools anthropic cannot run")
+            enc.lose("$.tool_choice", choice_cannot_run(NAME))
             choice = None
     if choice is not None:
         wire: dict[str, Any] = {"type": _MODES[choice.mode]}

@@ -16,9 +16,18 @@ from msgspec import Raw
 
 from ..._content import TextPart
 from ..._depth import refuses_depth
-from ..._exchange import EFFORT_BUDGETS, Choice, ProviderTool, Reasoning, Request, Response
+from ..._exchange import (
+    EFFORT_BUDGETS,
+    Choice,
+    ProviderTool,
+    Reasoning,
+    Request,
+    Response,
+    Tool,
+    ToolChoice,
+)
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a, cannot_run
+from ..._loss import Loss, a, cannot_run, choice_cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -52,6 +61,21 @@ __all__ = ["encode_request", "encode_response"]
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _MODES = FrozenMap({"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"})
 STREAM = "gemini streams by endpoint, not by a body field"
+
+
+def _unrunnable(choice: ToolChoice, tools: tuple[Tool, ...], sent: bool) -> bool:
+    """Whether ``choice`` needs tools left out (another provider's): then it is left out too.
+
+    ``sent``: whether any tool was written. A mode that needs a tool, with
+    none sent, or a named tool that was left out, would be refused.
+    """
+    if all(
+        type(t) is ToolDefinition or (type(t) is ProviderTool and t.provider == NAME) for t in tools
+    ):
+        return False  # every tool written
+    if choice.mode == "tool":
+        return choice.name not in {t.name for t in tools if type(t) is ToolDefinition}
+    return choice.mode in ("required", "auto") and not sent
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -344,9 +368,13 @@ class _Encoder(_PartEncoder):
             group.append(item)
         return out
 
-    def tool_config(self, request: Request, keep: Any) -> Any:
+    def tool_config(self, request: Request, keep: Any, sent: bool) -> Any:
+        """The ``toolConfig``; ``sent``: whether any of the request's tools was written."""
         config: dict[str, Any] | None = None
         choice = request.tool_choice
+        if choice is not None and _unrunnable(choice, request.tools, sent):
+            self.enc.lose("$.tool_choice", choice_cannot_run(NAME))
+            choice = None
         if choice is not None:
             own = self.enc.own(choice.extras, "$.tool_choice")
             mode = _MODES[choice.mode]
@@ -622,13 +650,12 @@ def encode_request(
         out[k["systemInstruction"]] = instruction
     elif "systemInstruction" in own:
         out[k["systemInstruction"]] = own["systemInstruction"]
-    if request.tools:
-        tools = encoder.tools(request.tools)
-        if own.get("~tools") == "object" and len(tools) == 1:
-            out["tools"] = tools[0]
-        elif tools:
-            out["tools"] = tools
-    config = encoder.tool_config(request, own.get("toolConfig"))
+    tools = encoder.tools(request.tools) if request.tools else []
+    if own.get("~tools") == "object" and len(tools) == 1:
+        out["tools"] = tools[0]
+    elif tools:
+        out["tools"] = tools
+    config = encoder.tool_config(request, own.get("toolConfig"), bool(tools))
     if config is not None:
         out[k["toolConfig"]] = config
     config = encoder.generation(request, own.get("generationConfig"))

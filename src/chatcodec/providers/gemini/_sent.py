@@ -7,7 +7,8 @@ as one result each: the messages come back in order. Instructions all go in
 a model turn none of whose parts it can carry, a user message none of whose
 parts it can carry, and the parts it cannot carry (each taken out here, as
 the decoder would not find them); a file by URL goes with the media type its
-extension names (given here); an empty user text is read back as a part.
+extension names (given here); an empty user text is read back as a part;
+other providers' tools, and a tool choice that needs them, are left out.
 For a Gemini 3 model every model turn's first call is sent signed (its own
 signature or the placeholder), so the model, which the rules read for
 nothing else, is left out here. Gemini's own extras (hints of a body read
@@ -56,8 +57,10 @@ def as_sent(request: Request, losses: Sequence[Loss]) -> Request | None:
         return None
     found = dropped(losses)
     fields: dict[str, object] = {}
-    for key in found.top:
-        if key in _READ or key.startswith("$"):
+    for key, rest in found.top.items():
+        if key == "tool_choice" and not rest:
+            fields[key] = None  # left out with the tools it needs
+        elif key in _READ or key.startswith("$"):
             return None
     gone: set[int] = set()  # messages left out
     parts: dict[int, set[int]] = {}  # user parts left out, by message

@@ -32,7 +32,7 @@ from ..._exchange import (
     effort_of,
 )
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a, cannot_run
+from ..._loss import Loss, a, cannot_run, choice_cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -163,7 +163,7 @@ def encode_request(
         if (choice.mode in ("required", "auto") and not sent) or (
             choice.mode == "tool" and choice.name not in names
         ):
-            enc.lose("$.tool_choice", "a tool choice for tools openai cannot run")
+            enc.lose("$.tool_choice", choice_cannot_run(NAME))
             choice = None
     if choice is not None:
         if own.get("~function_call"):

@@ -26,7 +26,7 @@ from ..._exchange import (
     ToolChoice,
     effort_of,
 )
-from ..._loss import Loss, cannot_run
+from ..._loss import Loss, cannot_run, choice_cannot_run
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
@@ -321,7 +321,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         if (choice.mode in ("required", "auto") and not sent) or (
             choice.mode == "tool" and choice.name not in names
         ):
-            enc.lose("$.tool_choice", f"a tool choice for tools {NAME} cannot run")
+            enc.lose("$.tool_choice", choice_cannot_run(NAME))
             choice = None
     if choice is not None:
         out["tool_choice"] = (
