@@ -146,7 +146,8 @@ class TestShape:
             ({"description": ""}, True),  # kept in the extras, reported as the general path does
             ({"strict": False}, True),
             ({"parameters": None}, False),
-            ({"defer_loading": True}, False),
+            ({"defer_loading": True}, True),  # kept in the tool's extras: reported
+            ({"description": "", "defer_loading": 1}, True),  # both, in the general path's order
         ],
         ids=repr,
     )
@@ -462,7 +463,10 @@ def _tool(draw: st.DrawFn) -> dict[str, Any]:
     strict = draw(st.sampled_from([None, True, False]))
     if strict is not None:
         tool["strict"] = strict
-    return tool
+    if draw(st.booleans()):
+        tool["defer_loading"] = True
+    keys = draw(st.permutations(list(tool)))  # the general path keeps extras in its own order
+    return {key: tool[key] for key in keys}
 
 
 _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {

@@ -92,6 +92,7 @@ class _Tool(_Wire, kw_only=True):
     description: str | UnsetType | None = UNSET  # null: none, and nothing lost
     parameters: Raw
     strict: bool | UnsetType = UNSET
+    defer_loading: Any = UNSET  # kept in the tool's extras by the general path: reported
 
 
 class _Kind(Struct, kw_only=True, gc=False):
@@ -385,10 +386,15 @@ def _specs(
     extras: list[tuple[int, dict[str, Any]]] = []
     for k, t in tools:
         description = UNSET if t.description is None else t.description
+        kept: dict[str, Any] = {}
+        if t.defer_loading is not UNSET:
+            kept["defer_loading"] = t.defer_loading
         if description == "":
             # Canonically absent, kept in the tool's extras for the way back: reported.
-            extras.append((k, {NAME: {"description": ""}}))
+            kept["description"] = ""
             description = UNSET
+        if kept:
+            extras.append((k, {NAME: kept}))  # in the general path's order, whatever the wire's
         function = FunctionSpec(
             name=t.name, description=description, parameters=t.parameters, strict=t.strict
         )
