@@ -119,11 +119,28 @@ class TestShapes:
             {"tool_choice": {"type": "none"}},
             {"stop_sequences": ["END"], "temperature": 0.5, "stream": True},
             {"top_p": 0.9, "stream": False},
+            # Keys the general path keeps as sent, reported by either path
+            {"container": "container_1"},
+            {"mcp_servers": [{"type": "url", "url": "https://e.com/mcp", "name": "docs"}]},
+            {"context_management": {"edits": [{"type": "clear_tool_uses_20250919"}]}},
+            {"~hint": 1, "service_tier": "auto"},  # a key like a hint: escaped
+            {"inference_geo": "us"},
         ],
         ids=repr,
     )
     def test_usual_variants_are_taken(self, target: str, changes: dict[str, Any]) -> None:
         assert same(self.body(**changes), target, None, None)
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_keys_kept_as_sent_are_reported_in_the_bodys_order(self, target: str) -> None:
+        body = json.loads(self.body())
+        body = {"container": "c_1", **body, "context_management": {"edits": []}}
+        losses = cc.convert(json.dumps(body), source="anthropic", target=target)[1].losses
+        assert [loss.path for loss in losses if loss.path.startswith("$.extras")] == [
+            "$.extras.anthropic.container",
+            "$.extras.anthropic.context_management",
+        ]
+        assert same(json.dumps(body).encode(), target, None, None)
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(
@@ -137,6 +154,8 @@ class TestShapes:
             {"thinking": {"type": "enabled", "budget_tokens": 2**64}},  # the general path refuses
             {"metadata": {"user_id": "u-1"}},
             {"top_k": 5},
+            {"output_config": {"effort": "low"}},
+            {"cache_control": {"type": "ephemeral"}},  # the automatic cache point: placed
             {"tool_choice": {"type": "tool", "name": "other"}},  # not among the tools
             {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
             {"temperature": 1.5},
@@ -579,6 +598,9 @@ _OPTIONAL: dict[str, st.SearchStrategy[Any]] = {
     "stop_sequences": st.sampled_from([[], ["a", "b"], [" "], ["a"] * 6]),
     "stream": st.booleans(),
     "metadata": st.just({"user_id": "u"}),
+    "container": st.sampled_from(["c_1", None, {"id": "c_1"}]),  # kept as sent
+    "context_management": st.just({"edits": []}),
+    "cache_control": st.just({"type": "ephemeral"}),
 }
 
 

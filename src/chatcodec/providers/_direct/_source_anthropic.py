@@ -25,8 +25,10 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
+from .._cache import CACHE_CONTROL
 from .._profiles import profile
-from .._wire import MAX_BODY, encode_body
+from .._wire import as_kept, encode_body
+from ..anthropic._decode import REQUEST_KEYS
 from ..anthropic._encode_parts import IMAGE_TYPES
 from ..gemini._check import STOP_LIMIT
 from ._source import (
@@ -46,6 +48,7 @@ from ._source import (
     _messages,
     _Named,
     check_specs,
+    decoded_keeping,
     once,
     runnable,
 )
@@ -151,12 +154,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
-    if len(body) > MAX_BODY:
-        raise Fallback  # the general path refuses it
-    try:
-        r = _decoder.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
+    r, kept = decoded_keeping(_decoder, body, _keys_kept)
     limit = max_tokens if r.max_tokens is UNSET else r.max_tokens
     if limit is not None and limit < 1:
         raise Fallback
@@ -198,11 +196,48 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         model = r.model
     out = Body(messages=messages, temperature=r.temperature, top_p=r.top_p, stream=r.stream)
     found = Read(
-        out, start, model, limit, arguments, names, images, tools, stop, choice, forced, None, NAME
+        out, start, model, limit, arguments, names, images, tools, stop, choice, forced, kept, NAME
     )
     if r.thinking is not UNSET:
         found.reasoning = _reasoning(r.thinking, None if r.model is UNSET else r.model)
     return found
+
+
+_FIELDS = frozenset(_Request.__struct_fields__)
+_keyed = msgspec.json.Decoder(dict[str, Raw])
+
+
+def _keys_kept(body: bytes | str) -> tuple[_Request, dict[str, Any]]:
+    """The request without the top-level keys the general path keeps as sent, and those keys.
+
+    The general path keeps every key it does not read (``mcp_servers``,
+    ``container``, ``context_management``...) in the request's Anthropic
+    extras, in body order, and the targets report each one that says
+    something as lost: the writers report the same (see
+    :func:`~._source.kept_losses`). A key it reads that the shape does not
+    name (``output_config``, ``top_k``, ``metadata``), or that a conversion
+    reads (``cache_control``, the automatic cache point), goes the general way.
+    """
+    try:
+        keys = _keyed.decode(body)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+    known: dict[str, Raw] = {}
+    kept: dict[str, Any] = {}
+    for key, value in keys.items():
+        if key in _FIELDS:
+            known[key] = value
+        elif key in REQUEST_KEYS or key == CACHE_CONTROL:
+            raise Fallback  # read: the automatic cache point goes on the last block
+        else:
+            try:
+                kept[key] = msgspec.json.decode(value)
+            except (msgspec.DecodeError, UnicodeError, RecursionError):
+                raise Fallback from None
+    try:
+        return _decoder.decode(encode_body(known)), as_kept(kept)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
 
 
 def _reasoning(thinking: _Thinking, model: str | None) -> Reasoning:

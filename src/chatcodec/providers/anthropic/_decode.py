@@ -62,7 +62,8 @@ NAME = "anthropic"
 FINISH = READ[NAME]
 """Anthropic ``stop_reason`` -> normalized reason (anything else: ``other``)."""
 
-_REQUEST_KEYS = frozenset(
+# The top-level keys the request decoder reads; it keeps the others as sent.
+REQUEST_KEYS = frozenset(
     {
         "model",
         "messages",
@@ -529,7 +530,7 @@ def _number(body: dict[str, Any], key: str, kinds: tuple[type, ...]) -> Any:
 def decode_request(body: bytes | str) -> Request:
     """Read a Messages API request body (see the package docstring)."""
     data = json_body(body)
-    rest = _rest(data, _REQUEST_KEYS) or {}
+    rest = _rest(data, REQUEST_KEYS) or {}
     messages: list[Message] = []
     if "system" in data and not _system_prompt(data["system"], messages):
         rest["system"] = data["system"]
