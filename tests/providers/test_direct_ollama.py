@@ -75,14 +75,21 @@ class TestDeclines:
             ({"options": {"temperature": 2**60}}, False),
             ({"options": {"seed": 1}}, False),
             ({"options": {"temperature": "hot"}}, False),
-            ({"keep_alive": "5m"}, False),
-            ({"think": True}, False),
+            ({"keep_alive": "5m"}, True),  # kept as sent, and reported by either path
+            ({"keep_alive": 0, "~x": 1}, True),
+            ({"think": True}, False),  # read by the general path
             ({"model": None}, False),
         ],
         ids=repr,
     )
     def test_settings(self, target: str, changes: dict[str, Any], taken: bool) -> None:
         assert same(body(**changes), target, None, 64) is taken
+
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_a_key_kept_as_sent_is_reported(self, target: str) -> None:
+        changed = body(keep_alive="5m")
+        losses = cc.convert(changed, source="ollama", target=target, max_tokens=64)[1].losses
+        assert "$.extras.ollama.keep_alive" in [loss.path for loss in losses]
 
     @pytest.mark.parametrize("target", TARGETS)
     @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
-from .._wire import as_kept, encode_body
+from .._wire import encode_body
 from ..bedrock._blocks import IMAGE_FORMATS
 from ..bedrock._decode import _TOP as READ
 from ._source import (
@@ -51,6 +51,7 @@ from ._source import (
     _Named,
     check_specs,
     decoded_keeping,
+    keeping,
     once,
     shaped,
 )
@@ -159,6 +160,10 @@ class _Tool(_Wire):
 
 
 _decoder = msgspec.json.Decoder(_Request)
+# The general path keeps every key it does not read (``additionalModelRequestFields``,
+# ``guardrailConfig``...) as sent, and reports it; one it reads that the shape
+# does not name (``outputConfig``) goes the general way.
+_keys_kept = keeping(_decoder, READ)
 _tools_decoder = msgspec.json.Decoder(list[_Tool])
 _MODES: Mapping[str, Literal["auto", "required"]] = FrozenMap({"auto": "auto", "any": "required"})
 
@@ -203,41 +208,6 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         out.tools = _tools(config.tools)
         out.choice, out.forced = _choice(_choice_of(config.tool_choice), out.tools)
     return out
-
-
-_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(_Request))
-_keyed = msgspec.json.Decoder(dict[str, Raw])
-
-
-def _keys_kept(body: bytes | str) -> tuple[_Request, dict[str, Any]]:
-    """The request without the top-level keys the general path keeps as sent, and those keys.
-
-    The general path keeps every key it does not read (``additionalModelRequestFields``,
-    ``guardrailConfig``...) in the request's Bedrock extras, in body order,
-    and the targets report each one that says something as lost: the
-    writers report the same (see :func:`~._source.kept_losses`). A key it
-    reads that the shape does not name (``outputConfig``) goes the general way.
-    """
-    try:
-        keys = _keyed.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
-    known: dict[str, Raw] = {}
-    kept: dict[str, Any] = {}
-    for key, value in keys.items():
-        if key in _FIELDS:
-            known[key] = value
-        elif key in READ:
-            raise Fallback
-        else:
-            try:
-                kept[key] = msgspec.json.decode(value)
-            except (msgspec.DecodeError, UnicodeError, RecursionError):
-                raise Fallback from None
-    try:
-        return _decoder.decode(encode_body(known)), as_kept(kept)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
 
 
 def _choice_of(value: _Choice | UnsetType) -> str | _Forced | UnsetType:

@@ -2,10 +2,11 @@
 
 Most Ollama requests are a model, a few messages of text, perhaps tools, a
 ``format`` of ``""`` or ``"json"`` and a few ``options``. msgspec decodes
-that shape straight into the private Structs below, in C; anything else (an
-image, a call or a result in the history, ``think``, ``keep_alive``, a
-schema as the format, an option the shape does not name) fails the decode
-and goes the general way. What it reads becomes the same typed request
+that shape straight into the private Structs below, in C; a top-level key
+the general path keeps as sent (``keep_alive``...) is kept and reported as it
+reports one; anything else (an image, a call or a result in the history,
+``think``, a schema as the format, an option the shape does not name) fails
+the decode and goes the general way. What it reads becomes the same typed request
 (:class:`~._source.Body`) an OpenAI Chat body decodes to, as the general
 path reads both alike: Ollama's options are OpenAI's settings
 (``num_predict`` its ``max_tokens``), its formats OpenAI's response formats,
@@ -24,7 +25,18 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._frozen import FrozenMap
-from ._source import Body, Fallback, Message, Read, _Format, decoded, number, shaped
+from ..ollama._decode import REQUEST_KEYS
+from ._source import (
+    Body,
+    Fallback,
+    Message,
+    Read,
+    _Format,
+    decoded_keeping,
+    keeping,
+    number,
+    shaped,
+)
 
 __all__ = ["read"]
 
@@ -55,6 +67,10 @@ class _Body(_Wire, kw_only=True):
 
 
 _decoder = msgspec.json.Decoder(_Body)
+# The general path keeps every key it does not read (``keep_alive``...) as
+# sent, and reports it; one it reads that the shape does not name (``think``)
+# goes the general way.
+_keys_kept = keeping(_decoder, REQUEST_KEYS)
 _FORMATS: Mapping[str, Literal["text", "json_object"]] = FrozenMap(
     {"": "text", "json": "json_object"}
 )
@@ -68,7 +84,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     Fallback
         When the body is not of the usual shape (or not JSON).
     """
-    r = decoded(_decoder, body)
+    r, kept = decoded_keeping(_decoder, body, _keys_kept)
     typed = Body(messages=[Message(role=m.role, content=m.content) for m in r.messages])
     typed.model = r.model
     typed.tools = r.tools
@@ -91,4 +107,4 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
                 raise Fallback  # -1 (no limit), -2 (fill the context): kept as sent
             typed.max_tokens = options.num_predict
         typed.stop = options.stop
-    return shaped(typed, None, model, max_tokens, "ollama")
+    return shaped(typed, kept, model, max_tokens, "ollama")

@@ -57,6 +57,7 @@ __all__ = [
     "check_specs",
     "decoded",
     "image",
+    "keeping",
     "kept_losses",
     "number",
     "read",
@@ -67,6 +68,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Struct)
 A = TypeVar("A")
 
 
@@ -284,6 +286,45 @@ def decoded_keeping(
         return keys_kept(body)  # a key at the top that only the source's family keeps
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+
+
+def keeping(
+    decoder: msgspec.json.Decoder[S], read: frozenset[str]
+) -> Callable[[bytes | str], tuple[S, dict[str, Any]]]:
+    """A source's ``keys_kept`` for :func:`decoded_keeping`.
+
+    The general path keeps every top-level key it does not read in the
+    request's extras, in body order, and the targets report each one that
+    says something as lost: the writers report the same (see
+    :func:`kept_losses`). The function it gives returns the request without
+    those keys, and the keys; a key in ``read`` (one the general path reads,
+    that the typed request does not name) sends the request the general way.
+    """
+    fields = frozenset(f.encode_name for f in msgspec.structs.fields(decoder.type))
+
+    def keys_kept(body: bytes | str) -> tuple[S, dict[str, Any]]:
+        try:
+            keys = _keyed.decode(body)
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            raise Fallback from None
+        known: dict[str, Raw] = {}
+        kept: dict[str, Any] = {}
+        for key, value in keys.items():
+            if key in fields:
+                known[key] = value
+            elif key in read:
+                raise Fallback
+            else:
+                try:
+                    kept[key] = msgspec.json.decode(value)
+                except (msgspec.DecodeError, UnicodeError, RecursionError):
+                    raise Fallback from None
+        try:
+            return decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            raise Fallback from None
+
+    return keys_kept
 
 
 def decoded(decoder: msgspec.json.Decoder[T], body: bytes | str) -> T:

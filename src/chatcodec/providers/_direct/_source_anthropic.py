@@ -27,7 +27,7 @@ from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
 from .._cache import CACHE_CONTROL
 from .._profiles import profile
-from .._wire import as_kept, encode_body
+from .._wire import encode_body
 from ..anthropic._decode import REQUEST_KEYS
 from ..anthropic._encode_parts import IMAGE_TYPES
 from ..gemini._check import STOP_LIMIT
@@ -49,6 +49,7 @@ from ._source import (
     _Named,
     check_specs,
     decoded_keeping,
+    keeping,
     once,
     runnable,
 )
@@ -135,6 +136,12 @@ class _Kind(Struct, kw_only=True, gc=False):
 
 
 _decoder = msgspec.json.Decoder(_Request)
+# The general path keeps every key it does not read (``mcp_servers``,
+# ``container``, ``context_management``...) as sent, and reports it; one it
+# reads that the shape does not name (``output_config``, ``top_k``,
+# ``metadata``), or that a conversion reads (``cache_control``, the automatic
+# cache point, placed on the last block), goes the general way.
+_keys_kept = keeping(_decoder, REQUEST_KEYS | {CACHE_CONTROL})
 _tools_decoder = msgspec.json.Decoder(list[_Tool])
 _items_decoder = msgspec.json.Decoder(list[Raw])
 _kind_decoder = msgspec.json.Decoder(_Kind)
@@ -201,43 +208,6 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if r.thinking is not UNSET:
         found.reasoning = _reasoning(r.thinking, None if r.model is UNSET else r.model)
     return found
-
-
-_FIELDS = frozenset(_Request.__struct_fields__)
-_keyed = msgspec.json.Decoder(dict[str, Raw])
-
-
-def _keys_kept(body: bytes | str) -> tuple[_Request, dict[str, Any]]:
-    """The request without the top-level keys the general path keeps as sent, and those keys.
-
-    The general path keeps every key it does not read (``mcp_servers``,
-    ``container``, ``context_management``...) in the request's Anthropic
-    extras, in body order, and the targets report each one that says
-    something as lost: the writers report the same (see
-    :func:`~._source.kept_losses`). A key it reads that the shape does not
-    name (``output_config``, ``top_k``, ``metadata``), or that a conversion
-    reads (``cache_control``, the automatic cache point), goes the general way.
-    """
-    try:
-        keys = _keyed.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
-    known: dict[str, Raw] = {}
-    kept: dict[str, Any] = {}
-    for key, value in keys.items():
-        if key in _FIELDS:
-            known[key] = value
-        elif key in REQUEST_KEYS or key == CACHE_CONTROL:
-            raise Fallback  # read: the automatic cache point goes on the last block
-        else:
-            try:
-                kept[key] = msgspec.json.decode(value)
-            except (msgspec.DecodeError, UnicodeError, RecursionError):
-                raise Fallback from None
-    try:
-        return _decoder.decode(encode_body(known)), as_kept(kept)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
 
 
 def _reasoning(thinking: _Thinking, model: str | None) -> Reasoning:

@@ -45,7 +45,8 @@ from ._fast import fast_response
 
 __all__ = ["decode_request", "decode_response", "general_response", "response_from"]
 
-_REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream", "think"})
+# The top-level keys the request decoder reads; it keeps the others as sent.
+REQUEST_KEYS = frozenset({"model", "messages", "tools", "format", "options", "stream", "think"})
 _OPTION_KEYS = frozenset(
     {
         "temperature",
@@ -94,7 +95,7 @@ def _text(obj: dict[str, Any], key: str, path: str, own: dict[str, Any]) -> str 
 
 def decode_request(body: bytes | str) -> Request:
     data = json_body(body)
-    own = rest_of(data, _REQUEST_KEYS)
+    own = rest_of(data, REQUEST_KEYS)
     model = _text(data, "model", "$", own)
 
     messages: tuple[Message, ...] = ()
