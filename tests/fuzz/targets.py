@@ -29,8 +29,10 @@ from harness import API, CORPUS, DATA, Crash, Header, bodies, corpus, files, our
 
 import chatcodec as cc
 from chatcodec import providers
+from chatcodec._convert import general_request
 from chatcodec.bulk._detect import mismatch
 from chatcodec.bulk._families import normalize
+from chatcodec.providers._direct import direct_request
 
 __all__ = ["STREAMS", "TARGETS", "WORDS", "Crash", "Header", "seeds"]
 
@@ -145,6 +147,38 @@ def convert(data: bytes) -> None:
             raise Crash(f"{source} -> {target} {kind}: the target refuses the output") from exc
 
 
+MODELS: tuple[Any, ...] = (None, "m", "claude-sonnet-4-5", "gemini-2.5-flash", "gpt-4o", "o3")
+LIMITS: tuple[Any, ...] = (None, 1024, 8)
+
+
+def direct(data: bytes) -> None:
+    """The direct path gives the general path's bytes and losses, or declines.
+
+    The general path may not refuse what it takes, nor its preflight find a
+    problem in it.
+    """
+    head = Header(data)
+    source, target = head.pick(providers.NAMES), head.pick(providers.NAMES)
+    model, max_tokens = head.pick(MODELS), head.pick(LIMITS)
+    body = head.rest()
+    taken = direct_request(source, target, body, model, max_tokens)
+    if taken is None:
+        return
+    pair = f"{source} -> {target} ({model}, {max_tokens})"
+    losses: list[cc.Loss] = []
+    reader, writer = providers.get(source), providers.get(target)
+    try:
+        out, problems = general_request(reader, writer, body, model, max_tokens, True, losses)
+    except cc.ChatCodecError as exc:
+        raise Crash(f"{pair}: taken straight across, refused the general way") from exc
+    if taken[0] != out:
+        raise Crash(f"{pair}: the paths write other bytes")
+    if taken[1] != losses:
+        raise Crash(f"{pair}: the paths report other losses")
+    if problems:
+        raise Crash(f"{pair}: taken straight across with problems: {problems[0]}")
+
+
 BULK_FAMILIES = (*providers.NAMES, "chatcodec", "sharegpt")
 BULK_KINDS: tuple[Any, ...] = ("request", "response", "transcript", "batch", "sharegpt", None)
 
@@ -239,6 +273,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "untrusted": untrusted,
     **{f"{name}_decode": _family(name) for name in providers.NAMES},
     "convert": convert,
+    "direct": direct,
     "bulk": bulk,
     **{f"{name}_stream": _stream(name) for name in providers.NAMES},
     "accumulator": accumulator,
@@ -299,6 +334,11 @@ def seeds(target: str, *, shared: bool = True) -> Iterator[bytes]:
             for j, kind in enumerate(("request", "response")):
                 for n, body in enumerate(bodies(source, (kind,), shared)):
                     yield bytes([k, n % len(providers.NAMES), j]) + body
+    elif target == "direct":
+        for k, source in enumerate(providers.NAMES):
+            for n, body in enumerate(bodies(source, ("request",), shared)):
+                other = (k + 1 + n % (len(providers.NAMES) - 1)) % len(providers.NAMES)
+                yield bytes([k, other, n % len(MODELS), n // 3 % len(LIMITS)]) + body
     elif target == "bulk":
         openai = BULK_FAMILIES.index("openai")
         for name, code in (("openai-finetune", 0), ("openai-batch-input", 3)):
