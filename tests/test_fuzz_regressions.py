@@ -115,6 +115,38 @@ CRASHERS: dict[str, list[Any]] = {
             id="kept-key-not-utf8",
         ),
     ],
+    # A tool only the source runs, passed over by the direct path: not UTF-8 (the
+    # fuzzer's find), or nested past the depth limit, in each source that has one.
+    "direct": [
+        pytest.param(
+            bytes([4, 5, 0, 0])
+            + b'{"model": "m", "input": "hi", "tools": [{"type": "web_search", "x": "\xff\xff"},'
+            + b' {"type": "function", "name": "f", "parameters": {"type": "object"}}]}',
+            id="responses-built-in-tool-not-utf8",
+        ),
+        pytest.param(
+            bytes([2, 0, 0, 0])
+            + b'{"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}],'
+            + b' "tools": [{"type": "web_search_20250305", "name": "w", "x": "\xff"},'
+            + b' {"name": "f", "input_schema": {"type": "object"}}]}',
+            id="anthropic-server-tool-not-utf8",
+        ),
+        pytest.param(
+            bytes([3, 0, 1, 0])
+            + b'{"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": ['
+            + b'{"googleSearch": {"x": "\xff"}}, {"functionDeclarations": [{"name": "f",'
+            + b' "parametersJsonSchema": {"type": "object"}}]}]}',
+            id="gemini-tool-not-utf8",
+        ),
+        pytest.param(
+            bytes([4, 0, 0, 0])
+            + b'{"model": "m", "input": "hi", "tools": [{"type": "web_search", "x": '
+            + b"[" * 995
+            + b"]" * 995
+            + b'}, {"type": "function", "name": "f", "parameters": {"type": "object"}}]}',
+            id="responses-built-in-tool-too-deep",
+        ),
+    ],
     "bulk": [
         pytest.param(
             base64.b64decode(

@@ -4301,6 +4301,7 @@ NAMES = frozenset(
         "weightedRewardConfigs",
         "weighted_prompts",
         "weighted_reward_configs",
+        "well_formed",
         "whiteSpaceConfig",
         "white_space_config",
         "whole",

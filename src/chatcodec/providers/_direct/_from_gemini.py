@@ -65,6 +65,7 @@ from ._source import (
     once,
     runnable,
     shaped,
+    well_formed,
 )
 
 __all__ = ["IS_ERROR", "holding", "read"]
@@ -414,6 +415,8 @@ def _check_tools(key: bytes) -> Tools | None:
         if listed is None or len(group) != 1:
             if "function_declarations" in group:
                 return None  # the other spelling: kept for the way back
+            if not all(map(well_formed, group.values())):
+                return None  # the general path's error
             foreign.append(at)
             continue
         try:

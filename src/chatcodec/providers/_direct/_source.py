@@ -65,6 +65,7 @@ __all__ = [
     "shaped",
     "tool_choice",
     "tool_losses",
+    "well_formed",
 ]
 
 T = TypeVar("T")
@@ -783,6 +784,22 @@ def tool_choice(r: Read, family: str, losses: list[Loss]) -> str | None:
         losses.append(Loss("$.tool_choice", choice_cannot_run(family)))
         return None
     return r.choice
+
+
+def well_formed(item: bytes | Raw) -> bool:
+    """Whether ``item`` is JSON the general path reads: UTF-8 throughout, not deep.
+
+    For what the direct path passes over without reading (a tool only the
+    source runs, left out by every target): the general path reads the whole
+    body, and refuses one that is not UTF-8 or that nests deeper than the
+    parser's stack allows (a depth that moves with the caller's own). A value
+    nested past :data:`~chatcodec._depth.MAX_DEPTH` goes the general way.
+    """
+    try:
+        check_depth(msgspec.json.decode(item), "$")
+    except (msgspec.DecodeError, UnicodeError, RecursionError, DepthError):
+        return False
+    return True
 
 
 def once(cache: dict[bytes, T | None], key: bytes, make: Callable[[A], T | None], arg: A) -> T:

@@ -52,6 +52,7 @@ from ._source import (
     keeping,
     once,
     runnable,
+    well_formed,
 )
 
 __all__ = ["read"]
@@ -384,7 +385,7 @@ def _with_server_tools(key: bytes) -> Tools | None:
                 usual.append((k, _tool_decoder.decode(item)))
             except (msgspec.DecodeError, UnicodeError, RecursionError):
                 return None
-        elif type(kind) is str:
+        elif type(kind) is str and well_formed(item):
             foreign.append(k)
         else:
             return None  # the general path's error

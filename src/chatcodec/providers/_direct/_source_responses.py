@@ -51,6 +51,7 @@ from ._source import (
     check_specs,
     once,
     runnable,
+    well_formed,
 )
 
 __all__ = ["read"]
@@ -373,8 +374,10 @@ def _with_built_in_tools(key: bytes) -> Tools | None:
                 usual.append((k, _one_tool.decode(item)))
             except (msgspec.DecodeError, UnicodeError, RecursionError):
                 return None  # a function tool the general path keeps as sent
-        else:
+        elif well_formed(item):
             foreign.append(k)
+        else:
+            return None  # the general path's error
     return _specs(key, usual, tuple(foreign))
 
 
