@@ -146,6 +146,20 @@ CRASHERS: dict[str, list[Any]] = {
             + b'}, {"type": "function", "name": "f", "parameters": {"type": "object"}}]}',
             id="responses-built-in-tool-too-deep",
         ),
+        # A top-level key the source keeps, sent twice, the first value not
+        # UTF-8 (the fuzzer's find, from an OpenRouter request): read whole first.
+        pytest.param(
+            bytes([0, 3, 2, 0])
+            + b'{"messages": [{"content": "Who are you", "role": "user"}], "models": ["x-\xb3"],'
+            + b' "models": ["x-ai/grok-4"]}',
+            id="kept-key-twice-not-utf8",
+        ),
+        pytest.param(
+            bytes([2, 0, 1, 0])
+            + b'{"max_tokens": 9, "messages": [{"role": "user", "content": "Hi"}],'
+            + b' "container": "\xb3", "container": "c_1"}',
+            id="anthropic-kept-key-twice-not-utf8",
+        ),
     ],
     "bulk": [
         pytest.param(

@@ -342,6 +342,26 @@ class TestToolsLeftOut:
         ]
         assert report.problems == ()
 
+    @pytest.mark.parametrize("choice", [None, "auto"])
+    def test_a_parallel_switch_with_no_tools_left_is_left_out(self, choice: str | None) -> None:
+        body: dict[str, Any] = {**self.OWN["openai-responses"][0], "parallel_tool_calls": False}
+        if choice is not None:
+            body["tool_choice"] = choice
+        out, report = cc.convert(
+            body,
+            source="openai-responses",
+            target="anthropic",
+            model="claude-sonnet-4-5",
+            max_tokens=64,
+        )
+        assert not {"tools", "tool_choice"} & json.loads(out).keys()
+        assert report.paths == [
+            "$.tools[0]",
+            *(["$.tool_choice"] if choice else []),
+            "$.parallel_tool_calls",
+        ]
+        assert report.problems == ()
+
     @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini"])
     def test_a_choice_of_none_is_sent(self, target: str) -> None:
         source = "anthropic" if target != "anthropic" else "openai-responses"

@@ -915,3 +915,40 @@ class TestModel:
         done = direct_request("openai", "anthropic", self.BODY, "claude-sonnet-4-5", 64)
         assert done is not None
         assert json.loads(done[0])["model"] == "claude-sonnet-4-5"
+
+
+# One array of tools that two families read as different function tools: each
+# reads the other's as a tool only its own provider runs.
+_BOTH = [
+    {"name": "f", "input_schema": {"type": "object"}},
+    {"type": "function", "name": "g", "parameters": {"type": "object"}},
+]
+_GEMINI_AND_RESPONSES = [
+    {"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}}]},
+    {"type": "function", "name": "g", "parameters": {"type": "object"}},
+]
+_SOURCES = {
+    "anthropic": {
+        "model": "m",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "Hi"}],
+        "tools": _BOTH,
+    },
+    "openai-responses": {"model": "m", "input": "Hi", "tools": _BOTH},
+}
+
+
+@pytest.mark.parametrize("target", ["openai", "gemini", "bedrock", "ollama", "cohere"])
+def test_an_array_two_families_read_apart_is_written_for_each(target: str) -> None:
+    # Both orders, twice: the tools written for one source are not the other's.
+    pairs = [(source, json.dumps(body).encode()) for source, body in _SOURCES.items()]
+    for source, body in [*pairs, *reversed(pairs)] * 2:
+        assert either_path.same(source, body, target, "m", 64)
+    gemini = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}
+    pair = [
+        ("gemini", {**gemini, "tools": _GEMINI_AND_RESPONSES}),
+        ("openai-responses", {"model": "m", "input": "Hi", "tools": _GEMINI_AND_RESPONSES}),
+    ]
+    for source, values in [*pair, *reversed(pair)] * 2:
+        if target != source:
+            assert either_path.same(source, json.dumps(values).encode(), target, "m", 64)

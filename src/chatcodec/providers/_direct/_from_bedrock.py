@@ -343,4 +343,4 @@ def _check_tools(key: bytes) -> Tools | None:
             strict=strict,
         )
         specs.append(ToolSpec(type="function", function=function))
-    return check_specs(key, specs)
+    return check_specs(NAME, key, specs)

@@ -439,7 +439,7 @@ def _check_tools(key: bytes) -> Tools | None:
             return None
         spec = FunctionSpec(name=d.name, description=description, parameters=schema)
         specs.append(ToolSpec(type="function", function=spec))
-    return check_specs(key, specs, tuple(extras), tuple(foreign))
+    return check_specs(NAME, key, specs, tuple(extras), tuple(foreign))
 
 
 def _call(part: _Part) -> _FunctionCall | UnsetType:

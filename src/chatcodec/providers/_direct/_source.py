@@ -190,7 +190,9 @@ class Schema(Struct, frozen=True, gc=False):
 class Tools(Struct, frozen=True, gc=False):
     """A request's tools, checked: the same for every request that sends the same array."""
 
-    key: bytes  # the array as sent: the writers keep what they write for it by this key
+    # The family that read it, then the array as sent: the writers keep what they
+    # write for it by this key (one array may hold other tools for another family).
+    key: bytes
     specs: list[ToolSpec]
     schemas: list[Schema]  # each tool's parameters
     # Each tool's extras as the general path keeps them (the source's keys the
@@ -304,10 +306,7 @@ def keeping(
     fields = frozenset(f.encode_name for f in msgspec.structs.fields(decoder.type))
 
     def keys_kept(body: bytes | str) -> tuple[S, dict[str, Any]]:
-        try:
-            keys = _keyed.decode(body)
-        except (msgspec.DecodeError, UnicodeError, RecursionError):
-            raise Fallback from None
+        keys = _top_level(body)
         known: dict[str, Raw] = {}
         kept: dict[str, Any] = {}
         for key, value in keys.items():
@@ -467,10 +466,7 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
     lost: the writers report the same. A key it reads (a setting the
     direct path does not write) goes the general way.
     """
-    try:
-        keys = _keyed.decode(body)
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        raise Fallback from None
+    keys = _top_level(body)
     known: dict[str, Raw] = {}
     kept: dict[str, Any] = {}
     for key, value in keys.items():
@@ -493,6 +489,25 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
         raise Fallback
     try:
         return _decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        raise Fallback from None
+
+
+def _top_level(body: bytes | str) -> dict[str, Raw]:
+    """The body's top-level keys and their values as sent, once the whole body is read.
+
+    A key sent twice keeps its last value, as the general path reads it; the
+    first is read too, since the general path refuses the body for what that
+    value holds (bytes that are not UTF-8, say) as for any other.
+
+    Raises
+    ------
+    Fallback
+        When the body is not JSON the general path reads.
+    """
+    try:
+        msgspec.json.decode(body)
+        return _keyed.decode(body)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
 
@@ -833,10 +848,11 @@ def _check_tools(key: bytes) -> Tools | None:
         specs = _specs.decode(key)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return None
-    return check_specs(key, specs)
+    return check_specs("openai", key, specs)
 
 
 def check_specs(
+    family: str,
     key: bytes,
     specs: list[ToolSpec],
     extras: tuple[tuple[int, dict[str, Any]], ...] = (),
@@ -844,6 +860,7 @@ def check_specs(
 ) -> Tools | None:
     """The tools of the array ``key``, read as ``specs``, if every one is usual; else None.
 
+    ``family``: the source's, whose reading of the array ``specs`` are;
     ``extras``: each tool's extras, by index, as the general path keeps them;
     ``foreign``: the indexes of the tools only the source's provider runs.
     """
@@ -868,7 +885,7 @@ def check_specs(
         if schema is None or (f.strict is True and not schema.closed):
             return None
         schemas.append(schema)
-    return Tools(key, specs, schemas, extras, foreign)
+    return Tools(b"%s\0%s" % (family.encode(), key), specs, schemas, extras, foreign)
 
 
 def _examine(data: bytes) -> Schema | None:

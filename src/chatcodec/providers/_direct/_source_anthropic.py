@@ -413,4 +413,4 @@ def _specs(
             name=t.name, description=description, parameters=t.input_schema, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=spec))
-    return check_specs(key, specs, tuple(extras), foreign)
+    return check_specs(NAME, key, specs, tuple(extras), foreign)

@@ -402,4 +402,4 @@ def _specs(
             name=t.name, description=description, parameters=t.parameters, strict=t.strict
         )
         specs.append(ToolSpec(type="function", function=function))
-    return check_specs(key, specs, tuple(extras), foreign)
+    return check_specs(NAME, key, specs, tuple(extras), foreign)

@@ -113,8 +113,10 @@ def encode_request(
         if parallel is not None:
             wire["disable_parallel_tool_use"] = not parallel
         out["tool_choice"] = fill(wire, enc.own(choice.extras, "$.tool_choice"))
-    elif parallel is False and request.tools:
+    elif parallel is False and sent:
         out["tool_choice"] = {"type": "auto", "disable_parallel_tool_use": True}
+    elif parallel is not None and request.tools:
+        enc.lose("$.parallel_tool_calls", "a parallel calls switch with no tools left")
     if request.temperature is not None:
         out["temperature"] = request.temperature
     if request.top_p is not None:
