@@ -160,6 +160,16 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "container": "\xb3", "container": "c_1"}',
             id="anthropic-kept-key-twice-not-utf8",
         ),
+        # A schema sent twice, the first with a key that is not UTF-8: passed over
+        # unread (the fuzzer's find). A body with such bytes anywhere goes the
+        # general way.
+        pytest.param(
+            bytes([5, 4, 5, 0])
+            + b'{"messages": [{"role": "user", "content": [{"text": "Hi"}]}], "toolConfig":'
+            + b' {"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object",'
+            + b' "properties": {"\xe3ity": {}}}}, "inputSchema": {"json": {"type": "object"}}}}]}}',
+            id="bedrock-schema-twice-not-utf8",
+        ),
     ],
     "bulk": [
         pytest.param(

@@ -3074,6 +3074,7 @@ NAMES = frozenset(
         "read_stream",
         "read_transcript",
         "read_whole",
+        "readable",
         "reads_as_call",
         "realtimeInput",
         "realtimeInputConfig",

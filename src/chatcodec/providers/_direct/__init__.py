@@ -47,7 +47,7 @@ from . import (
     _source_anthropic,
     _source_responses,
 )
-from ._source import Fallback, Read, read
+from ._source import Fallback, Read, read, readable
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
@@ -121,7 +121,7 @@ def direct_request(
     ``max_tokens`` are :func:`~chatcodec.convert`'s.
     """
     write = _WRITERS.get((source, target))
-    if write is None:
+    if write is None or not readable(body):
         return None
     try:
         return _written(write, _READERS[source](body, model, max_tokens), target)
@@ -171,6 +171,8 @@ def direct(
     read_source = _READERS[source]
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
+        if not readable(body):
+            return None
         try:
             r = read_source(body, model, max_tokens)
             if batch and r.body.stream is True:

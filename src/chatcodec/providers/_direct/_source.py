@@ -61,6 +61,7 @@ __all__ = [
     "kept_losses",
     "number",
     "read",
+    "readable",
     "runnable",
     "shaped",
     "tool_choice",
@@ -494,22 +495,34 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
 
 
 def _top_level(body: bytes | str) -> dict[str, Raw]:
-    """The body's top-level keys and their values as sent, once the whole body is read.
-
-    A key sent twice keeps its last value, as the general path reads it; the
-    first is read too, since the general path refuses the body for what that
-    value holds (bytes that are not UTF-8, say) as for any other.
+    """The body's top-level keys and their values as sent (a key sent twice: its last).
 
     Raises
     ------
     Fallback
-        When the body is not JSON the general path reads.
+        When the body is not a JSON object.
     """
     try:
-        msgspec.json.decode(body)
         return _keyed.decode(body)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+
+
+def readable(body: bytes | str) -> bool:
+    """Whether ``body`` is UTF-8 throughout, as the general path reads it.
+
+    The readers pass over some values unread (a value kept as sent, data
+    copied as sent, a key's first value when it is sent twice), and msgspec
+    checks the UTF-8 of a value it reads, not of one it passes over: a body
+    with other bytes anywhere goes the general way, which refuses it.
+    """
+    if isinstance(body, str) or body.isascii():
+        return True
+    try:
+        body.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 # What each target reports of the keys a source alone keeps, by the keys as
