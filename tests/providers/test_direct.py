@@ -952,3 +952,48 @@ def test_an_array_two_families_read_apart_is_written_for_each(target: str) -> No
     for source, values in [*pair, *reversed(pair)] * 2:
         if target != source:
             assert either_path.same(source, json.dumps(values).encode(), target, "m", 64)
+
+
+@pytest.mark.parametrize("name", ["f]", "a.b", "x" * 65, "get_weather"])
+@pytest.mark.parametrize("source", ["openai", "anthropic"])
+def test_bedrock_declares_only_tools_it_reads_back(source: str, name: str) -> None:
+    # A history of calls without tools: Bedrock needs them declared, and reads
+    # back a declaration whose name no tool may have as no tool (the preflight's
+    # error). Such a request goes the general way (the fuzz target direct's find).
+    bodies = {
+        "openai": {
+            "model": "gpt-4o",
+            "messages": [
+                {"role": "user", "content": "Go"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": name, "arguments": "{}"},
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            ],
+        },
+        "anthropic": {
+            "max_tokens": 100,
+            "messages": [
+                {"role": "user", "content": "Go"},
+                {
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}],
+                },
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}],
+                },
+            ],
+        },
+    }
+    body = json.dumps(bodies[source]).encode()
+    assert either_path.same(source, body, "bedrock", "claude-sonnet-4-5", None) is (
+        name == "get_weather"
+    )

@@ -19,7 +19,9 @@ from typing import Any
 
 from msgspec import UNSET, Raw
 
+from ..._errors import ValidationError
 from ..._loss import Loss
+from ..._tools import check_name
 from .._wire import encode_body
 from ..bedrock._blocks import _NAME_RULE, NAME_CHANGED
 from ..bedrock._encode import NO_REASONING
@@ -87,6 +89,8 @@ def write(r: Read) -> tuple[bytes, list[Loss]]:
         if r.choice is not None:
             losses.append(Loss("$.tool_choice", NO_TOOLS))
         if called:
+            if not all(map(_nameable, called)):
+                raise Fallback  # declared, then read back as no tool: the preflight's error
             losses.append(Loss("$.tools", DECLARED))
             declared = [
                 {"name": name, "inputSchema": {"json": {"type": "object"}}} for name in called
@@ -224,6 +228,15 @@ def _assistant(m: Message, k: int, r: Read, losses: list[Loss], called: list[str
             if use is not None and use["name"] not in called:
                 called.append(use["name"])
     return blocks
+
+
+def _nameable(name: str) -> bool:
+    """Whether ``name`` is one a tool may have (a declared tool is read back by it)."""
+    try:
+        check_name(name)
+    except ValidationError:
+        return False
+    return True
 
 
 def _tools(tools: Tools) -> Raw:
