@@ -114,6 +114,7 @@ CACHES = {
     "chatcodec.providers._direct._responses._WRITTEN": "a tool array written once; bounded",
     "chatcodec.providers._direct._source._KEPT_LOSSES": "kept keys' losses found once; bounded",
     "chatcodec.providers._direct._source._TOOLS": "a tool array checked once; bounded",
+    "chatcodec.providers._direct._source._TOOL_LOSSES": "a tool array's losses found once; bounded",
     "chatcodec.providers._direct._source_anthropic._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._direct._source_responses._TOOLS": "a tool array checked once; bounded",
     "chatcodec.providers._stream_writer._FINISHES": "finish bodies by family; at most 256",

@@ -98,8 +98,9 @@ def convert(
         request (text, data-URL images, tool calls and results, function
         tools, the common parameters) goes to Anthropic, Gemini, the
         Responses API, Bedrock, Ollama and Cohere straight, and the usual
-        Anthropic, Responses API, Ollama and Cohere requests to all of those
-        but their own family and to OpenAI Chat, without the
+        Anthropic, Responses API, Gemini, Bedrock, Ollama and Cohere requests
+        to all of those but their own family and to OpenAI Chat (a source's
+        own built-in tools among them, left out and reported), without the
         canonical form or that decode: the same bytes and report.
     tool_call_content : {"omit", "null", "empty"}, default "omit"
         OpenAI Chat targets only: what an assistant message that only calls

@@ -442,14 +442,28 @@ def tool_losses(r: Read, family: str, losses: list[Loss]) -> None:
     tools = r.tools
     if tools is None or not (tools.extras or tools.foreign):
         return
-    encoding = Encoding(family, losses)
-    kept = dict(tools.extras)
-    for k in sorted((*kept, *tools.foreign)):
-        extras = kept.get(k)
-        if extras is None:
-            losses.append(Loss(f"$.tools[{k}]", cannot_run(r.source, family)))
-        else:
-            encoding.own(extras, f"$.tools[{k}]")
+    key = (family, tools.key)
+    found = _TOOL_LOSSES.get(key)
+    if found is None:
+        said: list[Loss] = []
+        encoding = Encoding(family, said)
+        kept = dict(tools.extras)
+        for k in sorted((*kept, *tools.foreign)):
+            extras = kept.get(k)
+            if extras is None:
+                said.append(Loss(f"$.tools[{k}]", cannot_run(r.source, family)))
+            else:
+                encoding.own(extras, f"$.tools[{k}]")
+        found = tuple(said)
+        if len(_TOOL_LOSSES) >= CACHE_LIMIT:
+            _TOOL_LOSSES.clear()
+        _TOOL_LOSSES[key] = found
+    losses += found
+
+
+# What each target reports of an array's tools (the key holds the source's
+# family): an application sends the same tools with every request.
+_TOOL_LOSSES: dict[tuple[str, bytes], tuple[Loss, ...]] = {}
 
 
 _UNKNOWN_KEY = "Object contains unknown field"

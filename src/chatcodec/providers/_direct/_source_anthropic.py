@@ -236,12 +236,13 @@ def _reasoning(thinking: _Thinking, model: str | None) -> Reasoning:
     return Reasoning(budget_tokens=budget)
 
 
-_BLOCK_FIELDS = _Block.__struct_fields__
+_BLOCK_FIELDS = len(_Block.__struct_fields__)
+_astuple = msgspec.structs.astuple
 
 
 def _keys(block: _Block) -> int:
     """How many of the block's fields were sent, ``type`` among them."""
-    return sum(1 for name in _BLOCK_FIELDS if getattr(block, name) is not UNSET)
+    return _BLOCK_FIELDS - _astuple(block).count(UNSET)
 
 
 def _choice_of(value: _Choice | UnsetType) -> str | _Forced | UnsetType:
