@@ -124,6 +124,21 @@ class TestDeclines:
         assert same(body(tools=tools), target, None, 64)
         assert not same(body(tools=[]), target, None, 64)
 
+    @pytest.mark.parametrize("target", TARGETS)
+    @pytest.mark.parametrize("strict", [True, False])
+    def test_a_tools_strict_switch_goes_the_general_way(self, target: str, strict: bool) -> None:
+        # OpenAI's switch, not Ollama's: the general path keeps it in the
+        # tool's extras and reports it (the fuzz target direct's find).
+        schema = {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+            "additionalProperties": False,
+        }
+        function = {"name": "weather", "parameters": schema, "strict": strict}
+        tools = [{"type": "function", "function": function}]
+        assert not same(body(tools=tools), target, None, 64)
+
     def test_the_batch_form_leaves_a_stream_out(self) -> None:
         convert = direct("ollama", "anthropic", "claude-sonnet-4-5", 1024, batch=True)
         assert convert is not None

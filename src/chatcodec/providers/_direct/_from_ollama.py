@@ -107,4 +107,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
                 raise Fallback  # -1 (no limit), -2 (fill the context): kept as sent
             typed.max_tokens = options.num_predict
         typed.stop = options.stop
-    return shaped(typed, kept, model, max_tokens, "ollama")
+    found = shaped(typed, kept, model, max_tokens, "ollama")
+    if found.tools is not None and any(t.function.strict is not UNSET for t in found.tools.specs):
+        raise Fallback  # OpenAI's, not Ollama's: kept in the tool's extras by the general path
+    return found
