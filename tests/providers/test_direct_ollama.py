@@ -139,6 +139,13 @@ class TestDeclines:
         tools = [{"type": "function", "function": function}]
         assert not same(body(tools=tools), target, None, 64)
 
+    @pytest.mark.parametrize("target", TARGETS)
+    def test_an_empty_description_goes_the_general_way(self, target: str) -> None:
+        # Kept in the tool's extras by Ollama's decoder, and reported (a mutation
+        # search of the fuzz target direct found it).
+        function = {"name": "weather", "description": "", "parameters": {"type": "object"}}
+        assert not same(body(tools=[{"type": "function", "function": function}]), target, None, 64)
+
     def test_the_batch_form_leaves_a_stream_out(self) -> None:
         convert = direct("ollama", "anthropic", "claude-sonnet-4-5", 1024, batch=True)
         assert convert is not None

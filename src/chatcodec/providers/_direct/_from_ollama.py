@@ -31,6 +31,7 @@ from ._source import (
     Fallback,
     Message,
     Read,
+    ToolSpec,
     _Format,
     decoded_keeping,
     keeping,
@@ -108,6 +109,16 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
             typed.max_tokens = options.num_predict
         typed.stop = options.stop
     found = shaped(typed, kept, model, max_tokens, "ollama")
-    if found.tools is not None and any(t.function.strict is not UNSET for t in found.tools.specs):
-        raise Fallback  # OpenAI's, not Ollama's: kept in the tool's extras by the general path
+    if found.tools is not None and any(map(_kept_by_ollama, found.tools.specs)):
+        raise Fallback
     return found
+
+
+def _kept_by_ollama(tool: ToolSpec) -> bool:
+    """Whether Ollama's decoder keeps part of ``tool`` in its extras, and reports it.
+
+    OpenAI's ``strict`` switch, and an empty description (canonically absent):
+    OpenAI's decoder reads them otherwise.
+    """
+    function = tool.function
+    return function.strict is not UNSET or function.description == ""
