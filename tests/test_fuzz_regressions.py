@@ -170,6 +170,14 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "properties": {"\xe3ity": {}}}}, "inputSchema": {"json": {"type": "object"}}}}]}}',
             id="bedrock-schema-twice-not-utf8",
         ),
+        # A schema whose type is an object: the schema rule hashed it (a mutation search's find).
+        pytest.param(
+            bytes([0, 2, 1, 1])
+            + b'{"model": "gpt-4o", "messages": [{"role": "user", "content": "Hi"}], "tools":'
+            + b' [{"type": "function", "function": {"name": "f", "parameters": {"type": "object",'
+            + b' "properties": {"city": {"type": {"city": {"type": "string"}}}}}}}]}',
+            id="schema-type-an-object",
+        ),
     ],
     "bulk": [
         pytest.param(

@@ -132,6 +132,10 @@ class TestLangChainShapes:
             ),
             (lc.SystemMessage(content=[{"type": "image", "url": "https://x"}]), "$[0].content"),
             (lc.HumanMessage(content=[{"type": "image"}]), "$[0].content[0]"),
+            # Blocks LangChain's own translation fails on: a type that is not a string
+            (lc.AIMessage(content=[{"type": {}}]), "$[0].content"),
+            (lc.HumanMessage(content=[{"type": ["text"]}]), "$[0].content"),
+            (lc.ToolMessage(content=[{"type": {"a": 1}}], tool_call_id="c1"), "$[0].content"),
         ],
     )
     def test_refused(self, message: Any, path: str) -> None:

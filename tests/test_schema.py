@@ -223,6 +223,15 @@ class TestMetaSchemaStructure:
                 {"type": "object", "properties": {"a": {"type": "text"}}},
                 "$.parameters.properties[...].type",
             ),
+            # A type that is no JSON value a set holds (a mutation search's find)
+            (
+                {"type": "object", "properties": {"a": {"type": {"type": "string"}}}},
+                "$.parameters.properties[...].type",
+            ),
+            (
+                {"type": "object", "properties": {"a": {"type": [[]]}}},
+                "$.parameters.properties[...].type",
+            ),
             ({"type": "object", "anyOf": []}, "$.parameters.anyOf"),
             ({"type": "object", "maxProperties": -1}, "$.parameters.maxProperties"),
             ({"type": "object", "description": 5}, "$.parameters.description"),

@@ -126,7 +126,7 @@ def check_schema(schema: Any, path: str) -> None:
             check_schema(value, at)
         elif key == "type":
             names = value if isinstance(value, list) else [value]
-            if not names or any(name not in _TYPES for name in names):
+            if not names or any(type(name) is not str or name not in _TYPES for name in names):
                 raise ValidationError("must be a JSON Schema type or an array of them", at)
         elif key == "required":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -328,23 +328,34 @@ def _contents(content: Any, path: str, *, parts_only: bool = False) -> str | tup
 _V1 = frozenset({"text", "reasoning", "image", "audio", "file", "non_standard"})
 
 
-def _v1(message: Any) -> Any:
+def _v1(message: Any, path: str) -> Any:
     """The message's content as v1 blocks, text as is.
 
     Blocks already in the v1 form are read as they are (their ``extras``
     kept); any other (a provider's ``image_url``, ``thinking``...) makes the
     whole content go through LangChain's own translation, ``content_blocks``.
+
+    Raises
+    ------
+    ValidationError
+        When that translation fails on the content (a block whose ``type``
+        is not a string, say), naming ``path``.
     """
     content = message.content
     if type(content) is str:
         return content
     if all(
-        type(block) is str or (type(block) is dict and block.get("type") in _V1)
+        type(block) is str
+        or (type(block) is dict and type(block.get("type")) is str and block["type"] in _V1)
         for block in content
     ):
         return content
     skipped = ("tool_call", "invalid_tool_call", "tool_call_chunk")  # read from their fields
-    return [block for block in message.content_blocks if block.get("type") not in skipped]
+    try:
+        blocks = message.content_blocks
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ValidationError("must be content blocks LangChain can read", path) from None
+    return [block for block in blocks if block.get("type") not in skipped]
 
 
 def _common(message: Any, path: str) -> tuple[dict[str, Any], Mapping[str, Any]]:
@@ -392,7 +403,8 @@ def _read(message: Any, path: str) -> Message:
             )
             return cls(instruction, **fields)
         if isinstance(message, lc.HumanMessage):
-            return UserMessage(_contents(_v1(message), f"{path}.content"), **fields)
+            at = f"{path}.content"
+            return UserMessage(_contents(_v1(message, at), at), **fields)
         if isinstance(message, lc.AIMessage):
             calls = []
             for n, call in enumerate(message.tool_calls):
@@ -414,7 +426,7 @@ def _read(message: Any, path: str) -> Message:
                 )
                 for bad in message.invalid_tool_calls
             )
-            content: Any = _contents(_v1(message), f"{path}.content")
+            content: Any = _contents(_v1(message, f"{path}.content"), f"{path}.content")
             if content == "" and (calls or invalid) and own.get("content") != "":
                 content = None
             return AssistantMessage(content, tuple(calls), invalid, **fields)
@@ -429,7 +441,7 @@ def _read(message: Any, path: str) -> Message:
                     extras.setdefault(NAME, {})["artifact"] = json_values(artifact)
             return ToolMessage(
                 message.tool_call_id,
-                _contents(_v1(message), f"{path}.content"),
+                _contents(_v1(message, f"{path}.content"), f"{path}.content"),
                 is_error=message.status == "error",
                 name=message.name,
                 details=details,
