@@ -3607,6 +3607,7 @@ NAMES = frozenset(
         "splitSummaries",
         "split_data_url",
         "split_summaries",
+        "split_tools",
         "spreadsheetMetadata",
         "spreadsheet_metadata",
         "src",

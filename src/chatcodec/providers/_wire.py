@@ -25,10 +25,11 @@ from typing import Any
 import msgspec
 
 from .._errors import DECODE_FAILURES, DecodeError, ValidationError, from_msgspec
+from .._exchange import Request, ToolChoice
 from .._frozen import FrozenMap
-from .._loss import Loss, a
+from .._loss import Loss, a, choice_cannot_run
 from .._paths import key_step
-from .._tools import InvalidToolCall, ToolCall, parse_tool_call
+from .._tools import InvalidToolCall, ToolCall, ToolDefinition, parse_tool_call
 
 __all__ = [
     "HINT",
@@ -442,3 +443,23 @@ def from_standard_base64(data: str, form: str) -> str:
     if form.endswith("nopad"):
         data = data.rstrip("=")
     return data
+
+
+def choice_written(request: Request, sent: int, enc: Encoding) -> ToolChoice | None:
+    """The request's tool choice as a family writes it, ``sent`` of its tools written.
+
+    When tools were left out (another provider's built-in tools), a choice
+    that needs them would be refused: a mode that needs a tool, with none
+    written, or a named tool left out. It is left out too, and reported.
+    """
+    choice = request.tool_choice
+    if choice is None or sent >= len(request.tools):
+        return choice
+    if choice.mode == "tool":
+        names = {t.name for t in request.tools if isinstance(t, ToolDefinition)}
+        if choice.name in names:
+            return choice
+    elif choice.mode == "none" or sent:
+        return choice
+    enc.lose("$.tool_choice", choice_cannot_run(enc.provider))
+    return None

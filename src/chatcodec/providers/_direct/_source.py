@@ -64,6 +64,7 @@ __all__ = [
     "readable",
     "runnable",
     "shaped",
+    "split_tools",
     "tool_choice",
     "tool_losses",
     "well_formed",
@@ -307,19 +308,7 @@ def keeping(
     fields = frozenset(f.encode_name for f in msgspec.structs.fields(decoder.type))
 
     def keys_kept(body: bytes | str) -> tuple[S, dict[str, Any]]:
-        keys = _top_level(body)
-        known: dict[str, Raw] = {}
-        kept: dict[str, Any] = {}
-        for key, value in keys.items():
-            if key in fields:
-                known[key] = value
-            elif key in read:
-                raise Fallback
-            else:
-                try:
-                    kept[key] = msgspec.json.decode(value)
-                except (msgspec.DecodeError, UnicodeError, RecursionError):
-                    raise Fallback from None
+        known, kept = _split(_top_level(body), fields, read)
         try:
             return decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
         except (msgspec.DecodeError, UnicodeError, RecursionError):
@@ -471,6 +460,7 @@ _keyed = msgspec.json.Decoder(dict[str, Raw])
 _FIELDS = frozenset(Body.__struct_fields__)
 _READ = frozenset(GENERAL_KEYS)  # what the general path reads into the canonical request
 _RANK = FrozenMap({key: n for n, key in enumerate(CARRIED)})
+_BOTH = frozenset({"stream_options"})  # read by the direct path, and kept by OpenAI alone
 
 
 def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
@@ -481,20 +471,7 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
     lost: the writers report the same. A key it reads (a setting the
     direct path does not write) goes the general way.
     """
-    keys = _top_level(body)
-    known: dict[str, Raw] = {}
-    kept: dict[str, Any] = {}
-    for key, value in keys.items():
-        if key in _FIELDS:
-            known[key] = value
-            if key != "stream_options":
-                continue
-        elif key in _READ:
-            raise Fallback
-        try:
-            kept[key] = msgspec.json.decode(value)
-        except (msgspec.DecodeError, UnicodeError, RecursionError):
-            raise Fallback from None
+    known, kept = _split(_top_level(body), _FIELDS, _READ, _BOTH)
     # The general path reports them in the order its decoder keeps them: the
     # body's, or the fast decoder's own when it reads every one of them (and
     # may not, for a reason of its own). Where the two differ, it goes there.
@@ -506,6 +483,38 @@ def _keys_kept(body: bytes | str) -> tuple[Body, dict[str, Any]]:
         return _decoder.decode(_encode(known)), as_kept(kept)  # a key like a hint: escaped
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         raise Fallback from None
+
+
+def _split(
+    keys: dict[str, Raw],
+    fields: frozenset[str],
+    read: frozenset[str],
+    both: frozenset[str] = frozenset(),
+) -> tuple[dict[str, Raw], dict[str, Any]]:
+    """``keys`` apart: those the typed request names, as sent, and those the general path keeps.
+
+    A key in ``both`` is each; a key in ``read`` (one the general path reads
+    otherwise) sends the request the general way.
+
+    Raises
+    ------
+    Fallback
+        For a key in ``read``.
+    """
+    known: dict[str, Raw] = {}
+    kept: dict[str, Any] = {}
+    for key, value in keys.items():
+        if key in fields:
+            known[key] = value
+            if key not in both:
+                continue
+        elif key in read:
+            raise Fallback
+        try:
+            kept[key] = msgspec.json.decode(value)
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
+            raise Fallback from None
+    return known, kept
 
 
 def _top_level(body: bytes | str) -> dict[str, Raw]:
@@ -826,6 +835,48 @@ def tool_choice(r: Read, family: str, losses: list[Loss]) -> str | None:
         losses.append(Loss("$.tool_choice", choice_cannot_run(family)))
         return None
     return r.choice
+
+
+class _Kind(Struct, kw_only=True, gc=False):
+    """A tool's type, whatever else it holds."""
+
+    type: Any = UNSET
+
+
+_tool_items = msgspec.json.Decoder(list[Raw])
+_tool_kind = msgspec.json.Decoder(_Kind)
+
+
+def split_tools(
+    key: bytes, decoder: msgspec.json.Decoder[T], usual: Callable[[Any], bool | None]
+) -> tuple[list[tuple[int, T]], tuple[int, ...]] | None:
+    """The array's usual tools, each by its index, read by ``decoder``; the others' indexes.
+
+    ``usual(type)`` tells a tool's ``type``: True, a function tool the source
+    reads (``decoder`` must take it); False, a tool only the source's
+    provider runs (it must be well-formed JSON, see :func:`well_formed`);
+    None, one the general path refuses. None when the array goes the
+    general way.
+    """
+    try:
+        items = _tool_items.decode(key)
+        kinds = [_tool_kind.decode(item).type for item in items]
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None  # the general path's error: a tool that is not an object
+    read: list[tuple[int, T]] = []
+    foreign: list[int] = []
+    for k, (item, kind) in enumerate(zip(items, kinds, strict=True)):
+        verdict = usual(kind)
+        if verdict:
+            try:
+                read.append((k, decoder.decode(item)))
+            except (msgspec.DecodeError, UnicodeError, RecursionError):
+                return None  # a tool of the usual type the general path reads otherwise
+        elif verdict is False and well_formed(item):
+            foreign.append(k)
+        else:
+            return None  # the general path's error
+    return read, tuple(foreign)
 
 
 def well_formed(item: bytes | Raw) -> bool:

@@ -52,7 +52,7 @@ from ._source import (
     keeping,
     once,
     runnable,
-    well_formed,
+    split_tools,
 )
 
 __all__ = ["read"]
@@ -130,12 +130,6 @@ class _Tool(_Wire, kw_only=True):
     defer_loading: Any = UNSET  # kept in the tool's extras by the general path: reported
 
 
-class _Kind(Struct, kw_only=True, gc=False):
-    """A tool's type, whatever else it holds."""
-
-    type: Any = UNSET
-
-
 _decoder = msgspec.json.Decoder(_Request)
 # The general path keeps every key it does not read (``mcp_servers``,
 # ``container``, ``context_management``...) as sent, and reports it; one it
@@ -144,8 +138,6 @@ _decoder = msgspec.json.Decoder(_Request)
 # cache point, placed on the last block), goes the general way.
 _keys_kept = keeping(_decoder, REQUEST_KEYS | {CACHE_CONTROL})
 _tools_decoder = msgspec.json.Decoder(list[_Tool])
-_items_decoder = msgspec.json.Decoder(list[Raw])
-_kind_decoder = msgspec.json.Decoder(_Kind)
 _tool_decoder = msgspec.json.Decoder(_Tool)
 _DATA = b'"data:'
 _BASE64 = b";base64,"
@@ -373,24 +365,15 @@ def _check_tools(key: bytes) -> Tools | None:
 
 def _with_server_tools(key: bytes) -> Tools | None:
     """The tools, Anthropic's own among them, if every other one is usual; else None."""
-    try:
-        items = _items_decoder.decode(key)
-        kinds = [_kind_decoder.decode(item).type for item in items]
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return None
-    usual: list[tuple[int, _Tool]] = []
-    foreign: list[int] = []
-    for k, (item, kind) in enumerate(zip(items, kinds, strict=True)):
-        if kind is UNSET or kind == "custom":
-            try:
-                usual.append((k, _tool_decoder.decode(item)))
-            except (msgspec.DecodeError, UnicodeError, RecursionError):
-                return None
-        elif type(kind) is str and well_formed(item):
-            foreign.append(k)
-        else:
-            return None  # the general path's error
-    return _specs(key, usual, tuple(foreign))
+    found = split_tools(key, _tool_decoder, _custom)
+    return None if found is None else _specs(key, *found)
+
+
+def _custom(kind: Any) -> bool | None:
+    """A tool's ``type``: custom (a function tool), Anthropic's own, or refused."""
+    if kind is UNSET or kind == "custom":
+        return True
+    return False if type(kind) is str else None
 
 
 def _specs(

@@ -51,7 +51,7 @@ from ._source import (
     check_specs,
     once,
     runnable,
-    well_formed,
+    split_tools,
 )
 
 __all__ = ["read"]
@@ -94,12 +94,6 @@ class _Tool(_Wire, kw_only=True):
     parameters: Raw
     strict: bool | UnsetType = UNSET
     defer_loading: Any = UNSET  # kept in the tool's extras by the general path: reported
-
-
-class _Kind(Struct, kw_only=True, gc=False):
-    """A tool's type, whatever else it holds."""
-
-    type: Any = UNSET
 
 
 class _Forced(_Wire):
@@ -334,8 +328,6 @@ def _choice(value: Any, tools: Tools | None) -> tuple[str | None, str | None]:
 # Each array of tools checked, by its bytes, as the OpenAI Chat source keeps its own.
 _TOOLS: dict[bytes, Tools | None] = {}
 _flat = msgspec.json.Decoder(list[_Tool])
-_tool_items = msgspec.json.Decoder(list[Raw])
-_tool_kind = msgspec.json.Decoder(_Kind)
 _one_tool = msgspec.json.Decoder(_Tool)
 
 
@@ -361,24 +353,13 @@ def _check_tools(key: bytes) -> Tools | None:
 
 def _with_built_in_tools(key: bytes) -> Tools | None:
     """The tools, built-in ones among them, if every function tool is usual; else None."""
-    try:
-        items = _tool_items.decode(key)
-        kinds = [_tool_kind.decode(item).type for item in items]
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return None  # the general path's error: a tool that is not an object
-    usual: list[tuple[int, _Tool]] = []
-    foreign: list[int] = []
-    for k, (item, kind) in enumerate(zip(items, kinds, strict=True)):
-        if kind == "function":
-            try:
-                usual.append((k, _one_tool.decode(item)))
-            except (msgspec.DecodeError, UnicodeError, RecursionError):
-                return None  # a function tool the general path keeps as sent
-        elif well_formed(item):
-            foreign.append(k)
-        else:
-            return None  # the general path's error
-    return _specs(key, usual, tuple(foreign))
+    found = split_tools(key, _one_tool, _function)
+    return None if found is None else _specs(key, *found)
+
+
+def _function(kind: Any) -> bool:
+    """A tool's ``type``: a function tool, or one the general path keeps as the API's own."""
+    return isinstance(kind, str) and kind == "function"
 
 
 def _specs(

@@ -23,11 +23,9 @@ from ..._exchange import (
     Reasoning,
     Request,
     Response,
-    Tool,
-    ToolChoice,
 )
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a, cannot_run, choice_cannot_run
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -41,7 +39,7 @@ from ..._usage import Usage
 from .._cache import report_cache
 from .._cite import lose_citations
 from .._lower import DENIED_RESULT, lower
-from .._wire import Encoding, encode_body, fill
+from .._wire import Encoding, choice_written, encode_body, fill
 from ._common import (
     CAMEL,
     NAME,
@@ -61,21 +59,6 @@ __all__ = ["encode_request", "encode_response"]
 _CONTAINERS = frozenset(("systemInstruction", "toolConfig", "generationConfig"))
 _MODES = FrozenMap({"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"})
 STREAM = "gemini streams by endpoint, not by a body field"
-
-
-def _unrunnable(choice: ToolChoice, tools: tuple[Tool, ...], sent: bool) -> bool:
-    """Whether ``choice`` needs tools left out (another provider's): then it is left out too.
-
-    ``sent``: whether any tool was written. A mode that needs a tool, with
-    none sent, or a named tool that was left out, would be refused.
-    """
-    if all(
-        type(t) is ToolDefinition or (type(t) is ProviderTool and t.provider == NAME) for t in tools
-    ):
-        return False  # every tool written
-    if choice.mode == "tool":
-        return choice.name not in {t.name for t in tools if type(t) is ToolDefinition}
-    return choice.mode in ("required", "auto") and not sent
 
 
 def _role(out: dict[str, Any], own: Mapping[str, Any], default: str) -> dict[str, Any]:
@@ -368,13 +351,15 @@ class _Encoder(_PartEncoder):
             group.append(item)
         return out
 
-    def tool_config(self, request: Request, keep: Any, sent: bool) -> Any:
-        """The ``toolConfig``; ``sent``: whether any of the request's tools was written."""
+    def tool_config(self, request: Request, keep: Any) -> Any:
+        """The ``toolConfig``, after the tools are written (another provider's left out)."""
         config: dict[str, Any] | None = None
-        choice = request.tool_choice
-        if choice is not None and _unrunnable(choice, request.tools, sent):
-            self.enc.lose("$.tool_choice", choice_cannot_run(NAME))
-            choice = None
+        written = sum(
+            1
+            for t in request.tools
+            if type(t) is ToolDefinition or (type(t) is ProviderTool and t.provider == NAME)
+        )
+        choice = choice_written(request, written, self.enc)
         if choice is not None:
             own = self.enc.own(choice.extras, "$.tool_choice")
             mode = _MODES[choice.mode]
@@ -655,7 +640,7 @@ def encode_request(
         out["tools"] = tools[0]
     elif tools:
         out["tools"] = tools
-    config = encoder.tool_config(request, own.get("toolConfig"), bool(tools))
+    config = encoder.tool_config(request, own.get("toolConfig"))
     if config is not None:
         out[k["toolConfig"]] = config
     config = encoder.generation(request, own.get("generationConfig"))

@@ -32,7 +32,7 @@ from ..._exchange import (
     effort_of,
 )
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a, cannot_run, choice_cannot_run
+from ..._loss import Loss, a, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -49,7 +49,7 @@ from .._finish import reason_of, write
 from .._ids import unique_call_ids
 from .._lower import DENIED_RESULT, lower
 from .._options import TOOL_CALL_CONTENT, ToolCallContent
-from .._wire import Encoding, encode_body, fill
+from .._wire import Encoding, choice_written, encode_body, fill
 from ._cache import carry_cache
 from ._call_ids import nine_char_ids
 from ._common import CLOSED_FINISH, FINISH, NAME, audio_format, data_url, normalize_finish
@@ -155,16 +155,7 @@ def encode_request(
         sent = [t for t in wire if t is not None]
         if sent:
             out[key] = sent
-    choice = request.tool_choice
-    if choice is not None and len(sent) < len(request.tools):
-        # Tools were left out (another provider's server tools): a choice that
-        # needs them would be refused.
-        names = {t.name for t in request.tools if isinstance(t, ToolDefinition)}
-        if (choice.mode in ("required", "auto") and not sent) or (
-            choice.mode == "tool" and choice.name not in names
-        ):
-            enc.lose("$.tool_choice", choice_cannot_run(NAME))
-            choice = None
+    choice = choice_written(request, len(sent), enc)
     if choice is not None:
         if own.get("~function_call"):
             if choice.mode == "tool":

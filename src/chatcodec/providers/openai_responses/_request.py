@@ -26,14 +26,23 @@ from ..._exchange import (
     ToolChoice,
     effort_of,
 )
-from ..._loss import Loss, cannot_run, choice_cannot_run
+from ..._loss import Loss, cannot_run
 from ..._messages import DeveloperMessage, Message, SystemMessage, UserMessage
 from ..._schema import thaw
 from ..._tools import ToolDefinition
 from .._cache import report_cache
 from .._ids import unique_call_ids
 from .._lower import lower
-from .._wire import MAX_BODY, Encoding, check_size, encode_body, expect_dict, fill, json_body
+from .._wire import (
+    MAX_BODY,
+    Encoding,
+    check_size,
+    choice_written,
+    encode_body,
+    expect_dict,
+    fill,
+    json_body,
+)
 from ..openai._common import is_closed
 from ._common import NAME, encode_json, extras, opt_str, opt_typed, rest
 from ._decode_items import read_items
@@ -313,16 +322,7 @@ def encode_request(request: Request, *, losses: list[Loss] | None = None) -> byt
         sent = [tool for tool in tools if tool is not None]
         if sent:
             out["tools"] = sent
-    choice = request.tool_choice
-    if choice is not None and len(sent) < len(request.tools):
-        # Tools were left out (another provider's built-in tools): a choice that
-        # needs them would be refused.
-        names = {t.name for t in request.tools if isinstance(t, ToolDefinition)}
-        if (choice.mode in ("required", "auto") and not sent) or (
-            choice.mode == "tool" and choice.name not in names
-        ):
-            enc.lose("$.tool_choice", choice_cannot_run(NAME))
-            choice = None
+    choice = choice_written(request, len(sent), enc)
     if choice is not None:
         out["tool_choice"] = (
             {"type": "function", "name": choice.name} if choice.mode == "tool" else choice.mode
