@@ -280,6 +280,33 @@ class TestInterruptInACallback:
             sys.unraisablehook = before
 
 
+def test_stopping_quiets_the_loggers_distributed_sets_levels_of() -> None:
+    """A callback failing on tornado's loop as the run stops is not logged.
+
+    distributed gives ``tornado.application`` (and some of its own loggers) a
+    level of their own, which a parent's does not override: a stopped run
+    printed tornado's "Exception in callback" with its traceback (seen in a
+    fresh clone under load).
+    """
+    import logging
+
+    import distributed  # noqa: F401 (it sets its loggers' levels)
+
+    from chatcodec.bulk._dask_command import _quiet
+
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
+    loggers += [logging.getLogger(name) for name in ("asyncio", "distributed", "tornado")]
+    saved = [(logger, logger.level) for logger in loggers if isinstance(logger, logging.Logger)]
+    try:
+        assert logging.getLogger("tornado.application").isEnabledFor(logging.ERROR)
+        _quiet()
+        for name in ("tornado.application", "distributed.client", "distributed", "asyncio"):
+            assert not logging.getLogger(name).isEnabledFor(logging.CRITICAL), name
+    finally:
+        for logger, level in saved:
+            logger.setLevel(level)
+
+
 def test_a_cluster_of_its_own_takes_no_fixed_port(big: Path, tmp_path: Path) -> None:
     """The cluster ``--engine dask`` starts serves HTTP on loopback at a free port.
 

@@ -123,8 +123,9 @@ def convert_command(args: argparse.Namespace) -> int:
         return dask_command(args)
     # SIGTERM stops the run as Ctrl-C does, from before the output's
     # temporary file exists: whenever it comes, that file is removed.
-    previous = signal.signal(signal.SIGTERM, _on_term)
+    previous = signal.getsignal(signal.SIGTERM)
     try:
+        signal.signal(signal.SIGTERM, _on_term)  # inside: a signal at once is caught
         return _convert(args)
     except KeyboardInterrupt:
         print("chatcodec: interrupted; no output written", file=sys.stderr)

@@ -64,9 +64,18 @@ def _client(args: argparse.Namespace) -> tuple[Any, Any]:
     return client(cluster), cluster
 
 
+_LOUD = ("asyncio", "distributed", "tornado")
+
+
 def _quiet() -> None:
-    """Say nothing more of a run being stopped: the tasks it cancels, the workers it loses."""
-    for name in ("asyncio", "distributed", "tornado"):
+    """Say nothing more of a run being stopped: the tasks it cancels, the workers it loses.
+
+    Each of those libraries' loggers, its children too: distributed sets some of
+    them a level of their own (``tornado.application``, ``distributed.client``),
+    which a parent's does not override.
+    """
+    names = [n for n in logging.root.manager.loggerDict if n.split(".", 1)[0] in _LOUD]
+    for name in (*_LOUD, *names):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
