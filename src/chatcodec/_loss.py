@@ -87,3 +87,18 @@ class LossReport(msgspec.Struct, frozen=True):
     def paths(self) -> list[str]:
         """The paths of the losses, in order."""
         return [loss.path for loss in self.losses]
+
+
+def no_reasoning_field(target: str) -> str:
+    """The reason an OpenAI Chat dialect ``target`` with no reasoning key leaves reasoning out."""
+    return f"{target} has no field for reasoning"
+
+
+def signature_lost(provider: str | None) -> str:
+    """The reason reasoning written as text alone loses ``provider``'s signature."""
+    return f"{a(provider)} reasoning signature"
+
+
+def unchecked_signature(provider: str | None, target: str) -> str:
+    """The reason ``target`` leaves out reasoning ``provider`` signed, which it cannot check."""
+    return f"reasoning signed by {provider}, which {target} cannot check"

@@ -47,12 +47,11 @@ from . import (
     _source_anthropic,
     _source_responses,
 )
-from ._source import Fallback, Read, read, readable
+from ._source import Fallback, Read, Writer, read, readable
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request"]
 
 Reader = Callable[[bytes | str, str | None, int | None], Read]
-Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 _READERS: Mapping[str, Reader] = FrozenMap(
     {
         "openai": read,
@@ -96,12 +95,14 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("gemini", "bedrock"): _from_gemini.holding(_bedrock.write, "bedrock"),
         ("gemini", "ollama"): _from_gemini.holding(_ollama.write, "ollama"),
         ("gemini", "cohere"): _from_gemini.holding(_cohere.write, "cohere"),
-        ("openai-responses", "openai"): _openai.write,
-        ("openai-responses", "anthropic"): _anthropic.write,
-        ("openai-responses", "gemini"): _gemini.write,
-        ("openai-responses", "bedrock"): _bedrock.write,
-        ("openai-responses", "ollama"): _ollama.write,
-        ("openai-responses", "cohere"): _cohere.write,
+        ("openai-responses", "openai"): _source_responses.reasoned(_openai.write, "openai"),
+        ("openai-responses", "anthropic"): _source_responses.reasoned(
+            _anthropic.write, "anthropic"
+        ),
+        ("openai-responses", "gemini"): _source_responses.reasoned(_gemini.write, "gemini"),
+        ("openai-responses", "bedrock"): _source_responses.reasoned(_bedrock.write, "bedrock"),
+        ("openai-responses", "ollama"): _source_responses.reasoned(_ollama.write, "ollama"),
+        ("openai-responses", "cohere"): _source_responses.reasoned(_cohere.write, "cohere"),
         ("bedrock", "openai"): _openai.write,
         ("bedrock", "anthropic"): _anthropic.write,
         ("bedrock", "gemini"): _gemini.write,

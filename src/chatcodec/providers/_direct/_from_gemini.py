@@ -27,7 +27,7 @@ before; a mode of several allowed functions) is declined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -53,6 +53,7 @@ from ._source import (
     Read,
     Tools,
     ToolSpec,
+    Writer,
     _Call,
     _choice,
     _File,
@@ -69,8 +70,6 @@ from ._source import (
 )
 
 __all__ = ["IS_ERROR", "holding", "read"]
-
-Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 
 NAME = "gemini"
 

@@ -53,6 +53,7 @@ __all__ = [
     "Schema",
     "ToolSpec",
     "Tools",
+    "Writer",
     "check_sampling",
     "check_specs",
     "decoded",
@@ -238,6 +239,14 @@ class Read(Struct, gc=False):
     # the id of the call it answers).
     held: tuple[tuple[str, str, Any], ...] = ()
     failed: frozenset[str] = frozenset()  # the calls whose results are errors, by id
+    # The assistant messages (by index) whose first part, left out of the message, is
+    # reasoning without text that only the source's provider can read (see
+    # _source_responses.reasoned): the targets that write it go the general way.
+    reasoned: tuple[int, ...] = ()
+
+
+Writer = Callable[[Read], tuple[bytes, list[Loss]]]
+"""A target's writer: the body and its losses, or :class:`Fallback`."""
 
 
 _decoder = msgspec.json.Decoder(Body)

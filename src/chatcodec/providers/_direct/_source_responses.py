@@ -21,15 +21,18 @@ the general way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._exchange import Reasoning
+from ..._frozen import FrozenMap
+from ..._loss import Loss, no_reasoning_field, signature_lost, unchecked_signature
 from .._fastpath import carrier, in_wire_order
 from .._wire import MAX_BODY
+from ..anthropic._encode_parts import UNSIGNED
 from ..openai_responses._common import NAME
 from ..openai_responses._request import _EFFORTS
 from ._source import (
@@ -43,6 +46,7 @@ from ._source import (
     Read,
     Tools,
     ToolSpec,
+    Writer,
     _Call,
     _File,
     _Format,
@@ -54,7 +58,7 @@ from ._source import (
     split_tools,
 )
 
-__all__ = ["read"]
+__all__ = ["read", "reasoned"]
 
 
 class _Wire(Struct, forbid_unknown_fields=True, gc=False):
@@ -62,10 +66,11 @@ class _Wire(Struct, forbid_unknown_fields=True, gc=False):
 
 
 class _Part(_Wire, kw_only=True):
-    """A part of a user message (``input_text``, ``input_image``, ``input_file``)."""
+    """A part of a user message (``input_text``, ``input_image``, ``input_file``) or an answer."""
 
     type: str
     text: str | UnsetType = UNSET
+    annotations: list[Raw] | UnsetType = UNSET  # an answer's text's: none taken
     image_url: Raw | UnsetType = UNSET  # an image's data URL is not read into a string
     file_id: str | UnsetType = UNSET
     file_data: Raw | UnsetType = UNSET
@@ -82,6 +87,8 @@ class _Item(_Wire, kw_only=True):
     name: str | UnsetType = UNSET
     arguments: str | UnsetType = UNSET
     output: str | UnsetType = UNSET
+    summary: list[_Part] | UnsetType = UNSET  # a reasoning item's
+    encrypted_content: Any = UNSET  # a reasoning item's (see _reasoning)
     # Kept by the general path and reported by none: they place an item on OpenAI's side.
     id: Any = UNSET
     status: Any = UNSET
@@ -172,6 +179,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if len(kept) > 1:
         kept = in_wire_order(body, kept)
     messages: list[Message] = []
+    reasoned: list[int] = []
     if r.instructions is not UNSET:
         if r.instructions:
             messages.append(Message(role="system", content=r.instructions))
@@ -182,7 +190,7 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
             raise Fallback
         messages.append(Message(role="user", content=r.input))
     else:
-        _items(r.input, messages)
+        _items(r.input, messages, reasoned)
     setting: Reasoning | None = None
     reasoning = r.reasoning
     if reasoning is not UNSET:
@@ -224,16 +232,31 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         kept or None,
         NAME,
         setting,
+        reasoned=tuple(reasoned),
     )
 
 
-def _items(items: list[_Item], out: list[Message]) -> None:
-    """The messages of the input items, as the general path reads them."""
+def _items(items: list[_Item], out: list[Message], reasoned: list[int]) -> None:
+    """The messages of the input items, as the general path reads them.
+
+    ``reasoned``: the index of each assistant message whose run opens with a
+    reasoning item (see :func:`_reasoning`), which is left out of it.
+    """
     texts: list[str] = []  # the open run of answers and calls: its texts and calls
     calls: list[_Call] = []
+    listed = False  # the open run has an answer of parts: its texts are parts
+    opened = False  # the open run opens with a reasoning item
     for item in items:
         kind = item.type
         role = item.role
+        if kind == "reasoning":
+            if texts or calls or opened:
+                raise Fallback  # reasoning inside a run: its part is not the first
+            _reasoning(item)
+            opened = True
+            continue
+        if item.summary is not UNSET or item.encrypted_content is not UNSET:
+            raise Fallback  # kept in the item's extras by the general path
         if kind is UNSET or kind == "message":
             if item.call_id is not UNSET or item.name is not UNSET:
                 raise Fallback
@@ -241,15 +264,19 @@ def _items(items: list[_Item], out: list[Message]) -> None:
                 raise Fallback
             content = item.content
             if role == "assistant":
-                if type(content) is not str or not content:
-                    raise Fallback  # parts, or an empty text: the general path's rules
-                texts.append(content)
+                if type(content) is str and content:
+                    texts.append(content)
+                elif type(content) is list and content:
+                    texts += [_answer_text(part) for part in content]
+                    listed = True
+                else:
+                    raise Fallback  # an empty text, or none: the general path's rules
                 continue
             if role not in _ROLES or content is UNSET:
                 raise Fallback
-            if texts or calls:
-                out.append(_answer(texts, calls))
-                texts, calls = [], []
+            if texts or calls or opened:
+                _close(texts, calls, listed or opened, opened, out, reasoned)
+                texts, calls, listed, opened = [], [], False, False
             if isinstance(content, str):
                 out.append(Message(role=role, content=content))
             elif role == "user":
@@ -268,29 +295,84 @@ def _items(items: list[_Item], out: list[Message]) -> None:
                 raise Fallback
             if item.arguments is not UNSET or item.call_id is UNSET or item.output is UNSET:
                 raise Fallback
-            if texts or calls:
-                out.append(_answer(texts, calls))
-                texts, calls = [], []
+            if texts or calls or opened:
+                _close(texts, calls, listed or opened, opened, out, reasoned)
+                texts, calls, listed, opened = [], [], False, False
             out.append(Message(role="tool", tool_call_id=item.call_id, content=item.output))
         else:
-            raise Fallback  # reasoning, a built-in tool's call...: the general path's
-    if texts or calls:
-        out.append(_answer(texts, calls))
+            raise Fallback  # a built-in tool's call...: the general path's
+    if texts or calls or opened:
+        _close(texts, calls, listed or opened, opened, out, reasoned)
 
 
-def _answer(texts: list[str], calls: list[_Call]) -> Message:
-    """The assistant message of a run: one text as a string, more as text parts."""
+def _reasoning(item: _Item) -> None:
+    """Check a reasoning item: one the targets leave out, or decline it.
+
+    The item of a reasoning model's turn sent back as the API returned it
+    without a summary: no text, and its reasoning encrypted
+    (``encrypted_content``), a signature only the Responses API reads. The
+    general path reads it as a reasoning part without text signed by the
+    Responses API, which OpenAI Chat, Anthropic, Bedrock and Ollama leave
+    out and report (see :func:`reasoned`). A summary, a text, or anything
+    else goes the general way.
+
+    Raises
+    ------
+    Fallback
+        When it is not such an item.
+    """
+    if item.summary != [] or type(item.encrypted_content) is not str:
+        raise Fallback
+    if not item.encrypted_content or item.role is not UNSET or item.content is not UNSET:
+        raise Fallback
+    if item.call_id is not UNSET or item.name is not UNSET:
+        raise Fallback
+    if item.arguments is not UNSET or item.output is not UNSET:
+        raise Fallback
+
+
+def _close(
+    texts: list[str],
+    calls: list[_Call],
+    listed: bool,
+    opened: bool,
+    out: list[Message],
+    reasoned: list[int],
+) -> None:
+    """Add the assistant message of a run.
+
+    Its texts are one string when the run has one text, sent as a string
+    and alone; else text parts (``listed``: the run has parts, as the general
+    path reads it). ``opened``: the run opens with reasoning, left out.
+    """
+    if opened:
+        if not texts and not calls:
+            raise Fallback  # a message of reasoning alone: the targets differ
+        reasoned.append(len(out))
     content: Any = UNSET
-    if len(texts) == 1:
+    if len(texts) == 1 and not listed:
         content = texts[0]
     elif texts:
         content = [Part(type="text", text=text) for text in texts]
-    return Message(role="assistant", content=content, tool_calls=calls if calls else UNSET)
+    out.append(Message(role="assistant", content=content, tool_calls=calls if calls else UNSET))
+
+
+def _answer_text(part: _Part) -> str:
+    """The text of an answer's part: an ``output_text`` with no annotation, or decline it."""
+    if part.type != "output_text" or not part.text or part.annotations:
+        raise Fallback  # a refusal, an empty text, citations...: the general path's
+    if part.image_url is not UNSET or part.file_id is not UNSET:
+        raise Fallback
+    if part.file_data is not UNSET or part.filename is not UNSET:
+        raise Fallback
+    return part.text
 
 
 def _part(part: _Part) -> Part:
     """A user message's part, as the OpenAI Chat part the general path reads the same."""
     kind = part.type
+    if part.annotations is not UNSET:
+        raise Fallback  # kept in the part's extras by the general path
     if kind == "input_text":
         if part.text is UNSET or part.image_url is not UNSET or part.file_id is not UNSET:
             raise Fallback
@@ -384,3 +466,48 @@ def _specs(
         )
         specs.append(ToolSpec(type="function", function=function))
     return check_specs(NAME, key, specs, tuple(extras), foreign)
+
+
+# What each target that leaves the source's signed reasoning out says of it, after
+# the reasoning part's path: as its general encoder does. Gemini and Cohere write
+# the part without its text: they go the general way.
+_LEFT_OUT: Mapping[str, tuple[str, str]] = FrozenMap(
+    {
+        "openai": ("", no_reasoning_field("openai")),
+        "anthropic": ("", UNSIGNED),
+        "bedrock": ("", unchecked_signature(NAME, "bedrock")),
+        "ollama": (".signature", signature_lost(NAME)),
+    }
+)
+_EXTRAS = "$.extras."
+_MESSAGES = "$.messages["
+
+
+def reasoned(write: Writer, target: str) -> Writer:
+    """``write``, reporting the reasoning left out of the messages as the general path does.
+
+    The general encoder reports a reasoning part as it writes the message:
+    after the keys only the source keeps, which every writer reports first,
+    and before the rest. A request whose messages the writer reports on too
+    goes the general way (a part's index there counts the reasoning), as
+    does one for a target that writes the part (see ``Read.reasoned``).
+    """
+    left_out = _LEFT_OUT.get(target)
+
+    def write_reasoned(r: Read) -> tuple[bytes, list[Loss]]:
+        if not r.reasoned:
+            return write(r)
+        if left_out is None:
+            raise Fallback
+        out, losses = write(r)
+        start = 0
+        while start < len(losses) and losses[start].path.startswith(_EXTRAS):
+            start += 1
+        if any(loss.path.startswith(_MESSAGES) for loss in losses):
+            raise Fallback
+        suffix, reason = left_out
+        said = [Loss(f"$.messages[{k}].content[0]{suffix}", reason) for k in r.reasoned]
+        losses[start:start] = said
+        return out, losses
+
+    return write_reasoned

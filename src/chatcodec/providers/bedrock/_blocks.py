@@ -34,7 +34,7 @@ from ..._content import (
     TextPart,
 )
 from ..._frozen import FrozenMap
-from ..._loss import a
+from ..._loss import a, unchecked_signature
 from ..._usage import FinishReason
 from .._cite import lose_citations
 from .._finish import READ
@@ -323,7 +323,7 @@ def assistant_block(part: AssistantPart, enc: Encoding, path: str) -> Any:
         assert isinstance(part, ReasoningPart)
         enc.own(part.extras, path)
         if part.provider not in (None, NAME) and (part.signature or part.redacted):
-            enc.lose(path, f"reasoning signed by {part.provider}, which bedrock cannot check")
+            enc.lose(path, unchecked_signature(part.provider, NAME))
             return None
         if part.redacted is not None:
             return {"reasoningContent": {"redactedContent": part.redacted}}

@@ -26,7 +26,7 @@ from ..._content import (
 )
 from ..._errors import DECODE_FAILURES
 from ..._exchange import EFFORT_BUDGETS, ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a, cannot_run
+from ..._loss import Loss, a, cannot_run, signature_lost
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -342,7 +342,7 @@ def assistant_wire(
                     plans.append(part.text)
                     continue
                 if part.signature is not None and part.provider != NAME:
-                    enc.lose(p + ".signature", f"{a(part.provider)} reasoning signature")
+                    enc.lose(p + ".signature", signature_lost(part.provider))
                 if part.redacted is not None:
                     enc.lose(p + ".redacted", "redacted reasoning cohere cannot carry")
                 if part.text or part.redacted is None:

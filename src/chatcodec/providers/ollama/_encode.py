@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a, cannot_run
+from ..._loss import Loss, a, cannot_run, signature_lost
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -304,7 +304,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
             elif isinstance(part, ReasoningPart):
                 if part.signature is not None and part.provider != NAME:
-                    enc.lose(p + ".signature", f"{a(part.provider)} reasoning signature")
+                    enc.lose(p + ".signature", signature_lost(part.provider))
                 if part.redacted is not None:
                     enc.lose(p + ".redacted", "redacted reasoning ollama cannot carry")
                 if part.text or (part.signature is None and part.redacted is None):

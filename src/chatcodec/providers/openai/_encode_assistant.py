@@ -19,7 +19,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
-from ..._loss import a
+from ..._loss import a, no_reasoning_field, signature_lost
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
@@ -183,7 +183,7 @@ def _reasoning(
         return
     if key is None or key == "thinking":
         for at, _, _ in parts:
-            enc.lose(at, f"{enc.dialect.name} has no field for reasoning")
+            enc.lose(at, no_reasoning_field(enc.dialect.name))
         return
     for at, part, _ in parts:
         _unsent(at, part, enc)
@@ -196,14 +196,14 @@ def _reasoning(
 def _unsent(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
     """Report the signature and redacted data of a part written as text alone."""
     if part.signature is not None:
-        enc.lose(f"{at}.signature", f"{a(part.provider or NAME)} reasoning signature")
+        enc.lose(f"{at}.signature", signature_lost(part.provider or NAME))
     if part.redacted is not None:
         enc.lose(f"{at}.redacted", f"{part.provider or NAME} redacted reasoning")
 
 
 def _foreign_signature(at: str, part: ReasoningPart, enc: DialectEncoding) -> None:
     if part.signature is not None and part.provider != NAME:
-        enc.lose(f"{at}.signature", f"{a(part.provider)} reasoning signature")
+        enc.lose(f"{at}.signature", signature_lost(part.provider))
     if part.redacted is not None and part.provider != NAME:
         enc.lose(f"{at}.redacted", f"{part.provider} redacted reasoning")
 
