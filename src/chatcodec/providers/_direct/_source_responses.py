@@ -3,9 +3,11 @@
 msgspec decodes the usual Responses request (``instructions``; ``input`` as a
 string or as items: user, system and developer messages sent as a string,
 user messages of ``input_text``, ``input_image`` and ``input_file`` parts,
-assistant messages sent as a string, ``function_call`` items with their
-arguments and ``function_call_output`` items with a string output; function
-tools in Responses' flat shape; the tool choice, a plain ``text`` format and
+assistant messages sent as a string or as ``output_text`` parts without
+annotations, a reasoning item without summary whose reasoning is encrypted
+(for the targets that leave it out: see :func:`reasoned`), ``function_call``
+items with their arguments and ``function_call_output`` items with a string
+output; function tools in Responses' flat shape; the tool choice, a plain ``text`` format and
 the common parameters; the keys the general path keeps as sent) straight
 into the private Structs below, in C; unknown keys fail the decode. Each item
 then becomes the message the general path makes of it, in the OpenAI Chat
@@ -14,7 +16,7 @@ or tool items one assistant message, as :class:`~..openai_responses._decode_item
 gathers it), so that the conversation gets the same checks and every writer
 serves it. The keys the general path keeps for the Responses API are kept in
 its order and reported by the writers under that family's name. Whatever
-else (a reasoning item, a built-in tool, an assistant message of parts, an
+else (reasoning with a summary or a text, a built-in tool's call, a refusal, an
 image ``detail``, a key a writer would have to report on an item...) goes
 the general way.
 """
