@@ -178,6 +178,14 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "properties": {"city": {"type": {"city": {"type": "string"}}}}}}}]}',
             id="schema-type-an-object",
         ),
+        # A Cohere tool with an empty description: a tool of Cohere's own the general way.
+        pytest.param(
+            bytes([0x7D, 5, 4, 0])
+            + b'{"messages": [{"content": "Find one?", "role": "user"}], "model": "m", "tools":'
+            + b' [{"function": {"description": "", "name": "find", "parameters": {"type":'
+            + b' "object"}}, "type": "function"}]}',
+            id="cohere-tool-empty-description",
+        ),
     ],
     "bulk": [
         pytest.param(

@@ -101,6 +101,7 @@ class TestPolicyCasesInAnyOrder:
 # module-level value that changes during a call fails the test.
 CACHES = {
     "chatcodec._convert._codecs": "providers.get by name; at most 64 names",
+    "chatcodec._convert._pairs": "each pair asked: its codecs and direct path; at most 256 pairs",
     "chatcodec._schema._FROZEN_SCHEMAS": "frozen schemas by their JSON; cleared at 256",
     "chatcodec._tools._GOOD_NAMES": "tool names that passed the name rule; at most 4096",
     "chatcodec.providers._direct._anthropic._WRITTEN": "a tool array written once; bounded",

@@ -16,7 +16,7 @@ from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
 from .providers._cache import carry_automatic_cache, trim_cache
-from .providers._direct import direct_request
+from .providers._direct import paired
 from .providers._model_fit import fit_model, restore_paths
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
@@ -26,6 +26,11 @@ from .providers.gemini._subset import fit_request as fit_gemini
 __all__ = ["convert"]
 
 _codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
+Straight = Callable[[bytes | str, str | None, int | None], tuple[bytes, list[Loss]] | None]
+# Each pair asked (by the names asked): its codecs, and its direct path for the
+# target's own codec (None for a pair without one, or a dialect's codec).
+_pairs: dict[tuple[str, str], tuple[Codec, Codec, Straight | None]] = {}
+_BODY = (bytes, str)
 _encode_json = msgspec.json.Encoder().encode
 _NO_OPTIONS: Mapping[str, Any] = FrozenMap({})
 
@@ -44,6 +49,18 @@ def _codec(name: str) -> Codec:
         if len(_codecs) < 64:
             _codecs[name] = codec
     return codec
+
+
+def _pair(source: str, target: str) -> tuple[Codec, Codec, Straight | None]:
+    """The codecs of ``source`` and ``target``, and the pair's direct path (see ``_pairs``)."""
+    found = _pairs.get((source, target))
+    if found is None:
+        reader, writer = _codec(source), _codec(target)  # raises for a name that is no codec's
+        straight = None if writer is not _codec(writer.NAME) else paired(reader.NAME, writer.NAME)
+        found = (reader, writer, straight)
+        if len(_pairs) < 256:
+            _pairs[(source, target)] = found
+    return found
 
 
 def convert(
@@ -184,12 +201,12 @@ def convert(
     >>> choice["message"]["content"], choice["finish_reason"]
     ('{"name":"Paris"}', 'stop')
     """
-    reader, writer = _codec(source), _codec(target)
+    reader, writer, straight = _pair(source, target)
     options = request_options(writer.NAME, tool_call_content)
     if structured_output not in STRUCTURED_OUTPUT:
         raise ValidationError("must be 'native' or 'tool'", "structured_output")
     answer_tool = structured_output == "tool"
-    if not isinstance(body, bytes | str):
+    if not isinstance(body, _BODY):
         try:
             body = _encode_json(body)
         except RecursionError:  # a value the caller built too deep to write
@@ -204,8 +221,8 @@ def convert(
         # Not for an OpenAI Chat dialect's codec (NAME "openai", its own writing) or options.
         done = (
             None
-            if answer_tool or options or writer is not _codec(writer.NAME)
-            else direct_request(reader.NAME, writer.NAME, body, model, max_tokens)
+            if answer_tool or options or straight is None
+            else straight(body, model, max_tokens)
         )
         if done is None:
             out, problems = general_request(

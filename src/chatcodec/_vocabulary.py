@@ -2726,6 +2726,7 @@ NAMES = frozenset(
         "page_size",
         "page_span",
         "page_token",
+        "paired",
         "pairwiseChoice",
         "pairwiseMetricResult",
         "pairwise_choice",

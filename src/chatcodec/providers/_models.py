@@ -16,19 +16,19 @@ __all__ = ["foreign_model", "maker"]
 # Leading patterns of the names each family's own API serves. OpenAI's:
 # gpt-*, chatgpt-*, the o-series (o1, o3-mini, o4...), davinci/babbage.
 _MAKERS = (
-    ("openai", re.compile(r"(?:gpt-|chatgpt-|o[1-9](?:$|-)|davinci|babbage|text-embedding)")),
-    ("anthropic", re.compile(r"claude-")),
-    ("gemini", re.compile(r"(?:models/)?(?:gemini-|gemma-)")),
-    ("cohere", re.compile(r"(?:command-|c4ai-|aya-)")),
+    ("openai", r"(?:gpt-|chatgpt-|o[1-9](?:$|-)|davinci|babbage|text-embedding)"),
+    ("anthropic", r"claude-"),
+    ("gemini", r"(?:models/)?(?:gemini-|gemma-)"),
+    ("cohere", r"(?:command-|c4ai-|aya-)"),
 )
+# One pattern, a group per family: one match per name, not one per family.
+_MAKER = re.compile("|".join(f"(?P<{family}>{pattern})" for family, pattern in _MAKERS))
 
 
 def maker(model: str) -> str | None:
     """The family whose API serves ``model`` by that name, or None when the name does not say."""
-    for family, pattern in _MAKERS:
-        if pattern.match(model):
-            return family
-    return None
+    found = _MAKER.match(model)
+    return None if found is None else found.lastgroup
 
 
 def foreign_model(model: str | None, family: str) -> str | None:

@@ -49,7 +49,7 @@ from . import (
 )
 from ._source import Fallback, Read, Writer, read, readable
 
-__all__ = ["BATCH_STREAM", "direct", "direct_request"]
+__all__ = ["BATCH_STREAM", "direct", "direct_request", "paired"]
 
 Reader = Callable[[bytes | str, str | None, int | None], Read]
 _READERS: Mapping[str, Reader] = FrozenMap(
@@ -128,6 +128,32 @@ def direct_request(
         return _written(write, _READERS[source](body, model, max_tokens), target)
     except Fallback:
         return None
+
+
+def paired(
+    source: str, target: str
+) -> Callable[[bytes | str, str | None, int | None], tuple[bytes, list[Loss]] | None] | None:
+    """:func:`direct_request` for one pair, or None when the pair has none.
+
+    For :func:`~chatcodec.convert`, which keeps it for each pair it is asked:
+    the pair is looked up once, not per body.
+    """
+    write = _WRITERS.get((source, target))
+    if write is None:
+        return None
+    read = _READERS[source]
+
+    def convert(
+        body: bytes | str, model: str | None, max_tokens: int | None
+    ) -> tuple[bytes, list[Loss]] | None:
+        if not readable(body):
+            return None
+        try:
+            return _written(write, read(body, model, max_tokens), target)
+        except Fallback:
+            return None
+
+    return convert
 
 
 def _written(write: Writer, r: Read, target: str) -> tuple[bytes, list[Loss]]:

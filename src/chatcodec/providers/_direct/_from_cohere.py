@@ -115,7 +115,10 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     if r.tool_choice is not UNSET:
         typed.tool_choice = _CHOICES[r.tool_choice]
     typed.stream = r.stream
-    return shaped(typed, None, model, max_tokens, "cohere")
+    read = shaped(typed, None, model, max_tokens, "cohere")
+    if read.tools is not None and any(t.function.description == "" for t in read.tools.specs):
+        raise Fallback  # a tool of Cohere's own for the general path: reported by the targets
+    return read
 
 
 def _message(m: _Turn) -> Message:
