@@ -102,3 +102,7 @@ def signature_lost(provider: str | None) -> str:
 def unchecked_signature(provider: str | None, target: str) -> str:
     """The reason ``target`` leaves out reasoning ``provider`` signed, which it cannot check."""
     return f"reasoning signed by {provider}, which {target} cannot check"
+
+
+FOREIGN_SIGNATURE = "a reasoning signature made by another provider"
+"""The reason a target that writes reasoning as its own leaves another provider's signature out."""

@@ -23,7 +23,7 @@ from ._answer_tool import STRUCTURED_OUTPUT, AnswerEvents, StructuredOutput
 from ._errors import StreamError, ValidationError
 from ._events import ReasoningDelta, StreamEvent, UsageReported
 from ._exchange import Response
-from ._loss import Loss, LossReport
+from ._loss import FOREIGN_SIGNATURE, Loss, LossReport
 from .providers import get
 
 __all__ = ["StreamTranslator", "translate_stream"]
@@ -170,7 +170,7 @@ class StreamTranslator:
                     self._lose(path, "anthropic cannot carry reasoning that it did not sign")
                     continue
                 if event.signature is not None:
-                    self._lose(path, "a reasoning signature made by another provider")
+                    self._lose(path, FOREIGN_SIGNATURE)
                     if not event.text:
                         continue  # the signature alone: nothing is left to send
                     event = ReasoningDelta(event.text, event.choice)

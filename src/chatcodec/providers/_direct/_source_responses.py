@@ -31,7 +31,13 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._exchange import Reasoning
 from ..._frozen import FrozenMap
-from ..._loss import Loss, no_reasoning_field, signature_lost, unchecked_signature
+from ..._loss import (
+    FOREIGN_SIGNATURE,
+    Loss,
+    no_reasoning_field,
+    signature_lost,
+    unchecked_signature,
+)
 from .._fastpath import carrier, in_wire_order
 from .._wire import MAX_BODY
 from ..anthropic._encode_parts import UNSIGNED
@@ -470,44 +476,51 @@ def _specs(
     return check_specs(NAME, key, specs, tuple(extras), foreign)
 
 
-# What each target that leaves the source's signed reasoning out says of it, after
-# the reasoning part's path: as its general encoder does. Gemini and Cohere write
-# the part without its text: they go the general way.
-_LEFT_OUT: Mapping[str, tuple[str, str]] = FrozenMap(
+# What each target says of the source's signed reasoning without text, after the
+# reasoning part's path, as its general encoder does: OpenAI Chat, Anthropic and
+# Bedrock leave it out; Ollama writes no thinking and loses the signature; Gemini and
+# Cohere write an empty thought and lose the signature.
+_REPORTED: Mapping[str, tuple[str, str]] = FrozenMap(
     {
         "openai": ("", no_reasoning_field("openai")),
         "anthropic": ("", UNSIGNED),
         "bedrock": ("", unchecked_signature(NAME, "bedrock")),
         "ollama": (".signature", signature_lost(NAME)),
+        "gemini": (".signature", FOREIGN_SIGNATURE),
+        "cohere": (".signature", signature_lost(NAME)),
     }
 )
+_THOUGHT = frozenset(("gemini", "cohere"))  # the targets that write the empty thought
 _EXTRAS = "$.extras."
 _MESSAGES = "$.messages["
 
 
 def reasoned(write: Writer, target: str) -> Writer:
-    """``write``, reporting the reasoning left out of the messages as the general path does.
+    """``write``, writing and reporting the reasoning as the general path does.
 
+    Gemini and Cohere write the reasoning as an empty thought, before the
+    message's text: the writers write a message's ``reasoning_content`` so.
     The general encoder reports a reasoning part as it writes the message:
     after the keys only the source keeps, which every writer reports first,
     and before the rest. A request whose messages the writer reports on too
-    goes the general way (a part's index there counts the reasoning), as
-    does one for a target that writes the part (see ``Read.reasoned``).
+    goes the general way (a part's index there counts the reasoning).
     """
-    left_out = _LEFT_OUT.get(target)
+    suffix, reason = _REPORTED[target]
+    thought = target in _THOUGHT
 
     def write_reasoned(r: Read) -> tuple[bytes, list[Loss]]:
         if not r.reasoned:
             return write(r)
-        if left_out is None:
-            raise Fallback
+        if thought:
+            messages = r.body.messages
+            for k in r.reasoned:
+                messages[k].reasoning_content = ""
         out, losses = write(r)
         start = 0
         while start < len(losses) and losses[start].path.startswith(_EXTRAS):
             start += 1
         if any(loss.path.startswith(_MESSAGES) for loss in losses):
             raise Fallback
-        suffix, reason = left_out
         said = [Loss(f"$.messages[{k}].content[0]{suffix}", reason) for k in r.reasoned]
         losses[start:start] = said
         return out, losses

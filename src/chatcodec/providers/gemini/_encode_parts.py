@@ -28,7 +28,7 @@ from ..._content import (
     TextPart,
 )
 from ..._frozen import FrozenMap
-from ..._loss import a
+from ..._loss import FOREIGN_SIGNATURE, a
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
@@ -219,7 +219,7 @@ class _PartEncoder:
                 out[self.k["thoughtSignature"]] = part.signature
                 signed = True
             else:
-                self.enc.lose(f"{path}.signature", "a reasoning signature made by another provider")
+                self.enc.lose(f"{path}.signature", FOREIGN_SIGNATURE)
         if part.redacted is not None:
             self.enc.lose(f"{path}.redacted", "redacted reasoning gemini cannot carry")
             if not part.text and not signed:
