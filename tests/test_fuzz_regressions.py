@@ -186,6 +186,14 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "object"}}, "type": "function"}]}',
             id="cohere-tool-empty-description",
         ),
+        # A Gemini model part of text and inline data: the data was dropped, unreported.
+        pytest.param(
+            bytes([3, 0, 1, 1])
+            + b'{"contents": [{"role": "user", "parts": [{"text": "Hi"}]}, {"role": "model",'
+            + b' "parts": [{"text": "Look", "inlineData": {"mimeType": "image/png", "data":'
+            + b' "iVBORw0KGgo="}}]}, {"role": "user", "parts": [{"text": "ok"}]}]}',
+            id="gemini-answer-text-and-data",
+        ),
     ],
     "bulk": [
         pytest.param(

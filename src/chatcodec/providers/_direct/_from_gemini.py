@@ -273,6 +273,9 @@ def _user(parts: list[_Part]) -> Message:
     """A user content of text and inline images or PDFs, as one user message."""
     out: list[Part] = []
     for part in parts:
+        if _text_alone(part):  # the usual part: one test, not one per key
+            out.append(Part(type="text", text=part.text))  # "" is refused by _source._messages
+            continue
         if _call(part) is not UNSET or _response(part) is not UNSET or _signature(part):
             raise Fallback  # a result after the user's parts keeps its place in the general path
         inline = _inline(part)
@@ -362,7 +365,7 @@ def _answer(parts: list[_Part], k: int, held: list[tuple[str, str, Any]]) -> Mes
                 held.append((f"$.messages[{k}].tool_calls[{len(calls)}]", *signature))
             calls.append(_Call(id=call.id, type="function", function=function))
             continue
-        if calls or part.text is UNSET or _response(part) is not UNSET or _signature(part):
+        if calls or not _text_alone(part):
             raise Fallback  # text after a call keeps its place in the general path
         if not part.text:
             raise Fallback
@@ -439,6 +442,21 @@ def _check_tools(key: bytes) -> Tools | None:
         spec = FunctionSpec(name=d.name, description=description, parameters=schema)
         specs.append(ToolSpec(type="function", function=spec))
     return check_specs(NAME, key, specs, tuple(extras), tuple(foreign))
+
+
+def _text_alone(part: _Part) -> bool:
+    """Whether the part is a text and nothing else (a call, a result, a signature, data)."""
+    return (
+        part.text is not UNSET
+        and part.functionCall is UNSET
+        and part.function_call is UNSET
+        and part.functionResponse is UNSET
+        and part.function_response is UNSET
+        and part.thoughtSignature is UNSET
+        and part.thought_signature is UNSET
+        and part.inlineData is UNSET
+        and part.inline_data is UNSET
+    )
 
 
 def _call(part: _Part) -> _FunctionCall | UnsetType:
