@@ -106,3 +106,13 @@ def unchecked_signature(provider: str | None, target: str) -> str:
 
 FOREIGN_SIGNATURE = "a reasoning signature made by another provider"
 """The reason a target that writes reasoning as its own leaves another provider's signature out."""
+
+
+def block_lost(provider: str | None, target: str) -> str:
+    """The reason ``target`` leaves out a block only ``provider`` reads (an opaque part)."""
+    return f"{a(provider)} block {target} cannot carry"
+
+
+def part_lost(target: str, kind: str) -> str:
+    """The reason ``target`` leaves out a part of ``kind`` it has no form for."""
+    return f"{target} cannot carry {a(kind)} part"

@@ -47,6 +47,7 @@ from . import (
     _source_anthropic,
     _source_responses,
 )
+from ._left import reporting
 from ._source import Fallback, Read, Writer, read, readable
 
 __all__ = ["BATCH_STREAM", "direct", "direct_request", "paired"]
@@ -71,12 +72,14 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("openai", "bedrock"): _bedrock.write,
         ("openai", "ollama"): _ollama.write,
         ("openai", "cohere"): _cohere.write,
-        ("anthropic", "openai"): _openai.write,
-        ("anthropic", "openai-responses"): _responses.write,
-        ("anthropic", "gemini"): _gemini.write,
-        ("anthropic", "bedrock"): _bedrock.write,
-        ("anthropic", "ollama"): _ollama.write,
-        ("anthropic", "cohere"): _cohere.write,
+        ("anthropic", "openai"): reporting(_openai.write, "anthropic", "openai"),
+        ("anthropic", "openai-responses"): reporting(
+            _responses.write, "anthropic", "openai-responses"
+        ),
+        ("anthropic", "gemini"): reporting(_gemini.write, "anthropic", "gemini"),
+        ("anthropic", "bedrock"): reporting(_bedrock.write, "anthropic", "bedrock"),
+        ("anthropic", "ollama"): reporting(_ollama.write, "anthropic", "ollama"),
+        ("anthropic", "cohere"): reporting(_cohere.write, "anthropic", "cohere"),
         ("ollama", "openai"): _openai.write,
         ("ollama", "anthropic"): _anthropic.write,
         ("ollama", "gemini"): _gemini.write,
@@ -95,14 +98,14 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
         ("gemini", "bedrock"): _from_gemini.holding(_bedrock.write, "bedrock"),
         ("gemini", "ollama"): _from_gemini.holding(_ollama.write, "ollama"),
         ("gemini", "cohere"): _from_gemini.holding(_cohere.write, "cohere"),
-        ("openai-responses", "openai"): _source_responses.reasoned(_openai.write, "openai"),
-        ("openai-responses", "anthropic"): _source_responses.reasoned(
-            _anthropic.write, "anthropic"
+        ("openai-responses", "openai"): reporting(_openai.write, "openai-responses", "openai"),
+        ("openai-responses", "anthropic"): reporting(
+            _anthropic.write, "openai-responses", "anthropic"
         ),
-        ("openai-responses", "gemini"): _source_responses.reasoned(_gemini.write, "gemini"),
-        ("openai-responses", "bedrock"): _source_responses.reasoned(_bedrock.write, "bedrock"),
-        ("openai-responses", "ollama"): _source_responses.reasoned(_ollama.write, "ollama"),
-        ("openai-responses", "cohere"): _source_responses.reasoned(_cohere.write, "cohere"),
+        ("openai-responses", "gemini"): reporting(_gemini.write, "openai-responses", "gemini"),
+        ("openai-responses", "bedrock"): reporting(_bedrock.write, "openai-responses", "bedrock"),
+        ("openai-responses", "ollama"): reporting(_ollama.write, "openai-responses", "ollama"),
+        ("openai-responses", "cohere"): reporting(_cohere.write, "openai-responses", "cohere"),
         ("bedrock", "openai"): _openai.write,
         ("bedrock", "anthropic"): _anthropic.write,
         ("bedrock", "gemini"): _gemini.write,

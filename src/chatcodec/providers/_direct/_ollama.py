@@ -107,18 +107,14 @@ def _messages(r: Read, losses: list[Loss]) -> list[Any]:
         elif role == "tool":
             call_id = m.tool_call_id
             content = m.content
-            if type(content) is not str:  # text parts (see _source._messages): joined
-                joined: dict[str, Any] = {}
-                _parts(content, images, joined, k, losses)
-                content = joined["content"]
-            append(
-                {
-                    "role": "tool",
-                    "content": content,
-                    "tool_name": names[call_id],
-                    "tool_call_id": call_id,
-                }
-            )
+            result: dict[str, Any] = {"role": "tool"}
+            if type(content) is str:
+                result["content"] = content
+            else:  # text parts (see _source._messages): joined; none (see Read.blocks): no text
+                _parts(content, images, result, k, losses)
+            result["tool_name"] = names[call_id]
+            result["tool_call_id"] = call_id
+            append(result)
         elif role == "assistant":
             append(_assistant(m, k, arguments, losses))
         else:  # an instruction: a developer's too, as Ollama has no such role

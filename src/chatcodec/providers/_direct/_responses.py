@@ -107,8 +107,8 @@ def _items(r: Read, losses: list[Loss]) -> list[Any]:
             append({"role": "user", "content": content})
         elif role == "tool":
             output: Any = m.content
-            if type(output) is not str:  # text parts (see _source._messages)
-                output = [{"type": "input_text", "text": part.text} for part in output]
+            if type(output) is not str:  # text parts (see _source._messages), or none
+                output = [{"type": "input_text", "text": part.text} for part in output] or ""
             append({"type": "function_call_output", "call_id": m.tool_call_id, "output": output})
         elif role == "assistant":
             _assistant(m, k, arguments, items, losses)

@@ -240,9 +240,12 @@ class Read(Struct, gc=False):
     held: tuple[tuple[str, str, Any], ...] = ()
     failed: frozenset[str] = frozenset()  # the calls whose results are errors, by id
     # The assistant messages (by index) whose first part, left out of the message, is
-    # reasoning without text that only the source's provider can read (see
-    # _source_responses.reasoned): the targets that write it go the general way.
+    # reasoning without text that only the source's provider can read (see _left).
     reasoned: tuple[int, ...] = ()
+    # The blocks of the source's own (by message and part index) that the general path
+    # keeps as opaque parts, left out of ``body.messages``: every target reports them
+    # (see _left.reporting).
+    blocks: tuple[tuple[int, int], ...] = ()
 
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]

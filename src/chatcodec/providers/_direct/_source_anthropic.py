@@ -2,7 +2,8 @@
 
 msgspec decodes the usual request (a ``system`` string or text blocks, user
 and assistant turns of text, images by base64 data or https URL, tool calls
-and their results as text, function tools, the tool choice and the common
+and their results as text or as tool references alone (left out and reported
+by every target: see :mod:`._left`), function tools, the tool choice and the common
 parameters) into the private Structs below, in C; they forbid unknown
 fields, so a key they do not name (a cache point, thinking, citations, a
 setting, an error flag...) fails the decode and the request goes the
@@ -71,11 +72,12 @@ class _Source(_Wire, kw_only=True):
     url: str | UnsetType = UNSET
 
 
-class _Text(_Wire):
-    """A text block of a tool result."""
+class _Text(_Wire, kw_only=True):
+    """A block of a tool result: a text, or a reference to a tool (see _result)."""
 
-    type: Literal["text"]
-    text: str
+    type: Literal["text", "tool_reference"]
+    text: str | UnsetType = UNSET
+    tool_name: Any = UNSET
 
 
 class _Block(_Wire, kw_only=True):
@@ -179,12 +181,13 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
             messages.append(Message(role="system", content=block.text))
     start = len(messages)
     previous = ""
+    blocks: list[tuple[int, int]] = []
     for turn in r.messages:
         if turn.role == previous:
             raise Fallback  # a second turn of a role: marked apart by the general path
         previous = turn.role
         if turn.role == "user":
-            _user(turn.content, messages)
+            _user(turn.content, messages, blocks)
         else:
             messages.append(_assistant(turn.content))
     images: list[tuple[str, Any]] = []
@@ -200,6 +203,8 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
     )
     if r.thinking is not UNSET:
         found.reasoning = _reasoning(r.thinking, None if r.model is UNSET else r.model)
+    if blocks:
+        found.blocks = tuple(blocks)
     return found
 
 
@@ -250,7 +255,30 @@ def _choice_of(value: _Choice | UnsetType) -> str | _Forced | UnsetType:
     return _MODES[value.type]
 
 
-def _user(content: str | list[_Block], out: list[Message]) -> None:
+def _result(call_id: Any, result: list[_Text], k: int, blocks: list[tuple[int, int]]) -> Message:
+    """A result of blocks as the ``k``-th message: of texts, or of tool references alone.
+
+    The general path keeps a tool reference (the tool a tool search found) as
+    an opaque part, which every target leaves out and reports: the message
+    has no text then, and ``blocks`` gets each one's place (see ``Read.blocks``).
+    """
+    if not result:
+        raise Fallback
+    if result[0].type == "text":
+        texts: list[Part] = []
+        for item in result:
+            if not item.text or item.tool_name is not UNSET:
+                raise Fallback  # an empty text is kept for the way back; a reference among texts
+            texts.append(Part(type="text", text=item.text))
+        return Message(role="tool", tool_call_id=call_id, content=texts)
+    for j, item in enumerate(result):
+        if item.type != "tool_reference" or item.text is not UNSET:
+            raise Fallback
+        blocks.append((k, j))
+    return Message(role="tool", tool_call_id=call_id, content=[])
+
+
+def _user(content: str | list[_Block], out: list[Message], blocks: list[tuple[int, int]]) -> None:
     """A user turn: its results as tool messages, then its other blocks as one user message."""
     if isinstance(content, str):
         out.append(Message(role="user", content=content))  # "" is refused by _messages
@@ -267,10 +295,7 @@ def _user(content: str | list[_Block], out: list[Message]) -> None:
             if _keys(block) != (4 if block.is_error is False else 3):
                 raise Fallback
             if type(result) is list:
-                if not result or not all(item.text for item in result):
-                    raise Fallback  # an empty text is kept for the way back
-                texts = [Part(type="text", text=item.text) for item in result]
-                out.append(Message(role="tool", tool_call_id=block.tool_use_id, content=texts))
+                out.append(_result(block.tool_use_id, result, len(out), blocks))
                 continue
             out.append(Message(role="tool", tool_call_id=block.tool_use_id, content=str(result)))
         elif kind == "text":

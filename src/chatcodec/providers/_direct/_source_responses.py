@@ -5,7 +5,7 @@ string or as items: user, system and developer messages sent as a string,
 user messages of ``input_text``, ``input_image`` and ``input_file`` parts,
 assistant messages sent as a string or as ``output_text`` parts without
 annotations, a reasoning item without summary whose reasoning is encrypted
-(for the targets that leave it out: see :func:`reasoned`), ``function_call``
+(each target writes or reports it as the general path does: see :mod:`._left`), ``function_call``
 items with their arguments and ``function_call_output`` items with a string
 output; function tools in Responses' flat shape; the tool choice, a plain ``text`` format and
 the common parameters; the keys the general path keeps as sent) straight
@@ -23,24 +23,15 @@ the general way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ..._exchange import Reasoning
-from ..._frozen import FrozenMap
-from ..._loss import (
-    FOREIGN_SIGNATURE,
-    Loss,
-    no_reasoning_field,
-    signature_lost,
-    unchecked_signature,
-)
 from .._fastpath import carrier, in_wire_order
 from .._wire import MAX_BODY
-from ..anthropic._encode_parts import UNSIGNED
 from ..openai_responses._common import NAME
 from ..openai_responses._request import _EFFORTS
 from ._source import (
@@ -54,7 +45,6 @@ from ._source import (
     Read,
     Tools,
     ToolSpec,
-    Writer,
     _Call,
     _File,
     _Format,
@@ -66,7 +56,7 @@ from ._source import (
     split_tools,
 )
 
-__all__ = ["read", "reasoned"]
+__all__ = ["read"]
 
 
 class _Wire(Struct, forbid_unknown_fields=True, gc=False):
@@ -320,8 +310,8 @@ def _reasoning(item: _Item) -> None:
     without a summary: no text, and its reasoning encrypted
     (``encrypted_content``), a signature only the Responses API reads. The
     general path reads it as a reasoning part without text signed by the
-    Responses API, which OpenAI Chat, Anthropic, Bedrock and Ollama leave
-    out and report (see :func:`reasoned`). A summary, a text, or anything
+    Responses API, which every target leaves out or writes as an empty
+    thought, and reports (see :mod:`._left`). A summary, a text, or anything
     else goes the general way.
 
     Raises
@@ -474,55 +464,3 @@ def _specs(
         )
         specs.append(ToolSpec(type="function", function=function))
     return check_specs(NAME, key, specs, tuple(extras), foreign)
-
-
-# What each target says of the source's signed reasoning without text, after the
-# reasoning part's path, as its general encoder does: OpenAI Chat, Anthropic and
-# Bedrock leave it out; Ollama writes no thinking and loses the signature; Gemini and
-# Cohere write an empty thought and lose the signature.
-_REPORTED: Mapping[str, tuple[str, str]] = FrozenMap(
-    {
-        "openai": ("", no_reasoning_field("openai")),
-        "anthropic": ("", UNSIGNED),
-        "bedrock": ("", unchecked_signature(NAME, "bedrock")),
-        "ollama": (".signature", signature_lost(NAME)),
-        "gemini": (".signature", FOREIGN_SIGNATURE),
-        "cohere": (".signature", signature_lost(NAME)),
-    }
-)
-_THOUGHT = frozenset(("gemini", "cohere"))  # the targets that write the empty thought
-_EXTRAS = "$.extras."
-_MESSAGES = "$.messages["
-
-
-def reasoned(write: Writer, target: str) -> Writer:
-    """``write``, writing and reporting the reasoning as the general path does.
-
-    Gemini and Cohere write the reasoning as an empty thought, before the
-    message's text: the writers write a message's ``reasoning_content`` so.
-    The general encoder reports a reasoning part as it writes the message:
-    after the keys only the source keeps, which every writer reports first,
-    and before the rest. A request whose messages the writer reports on too
-    goes the general way (a part's index there counts the reasoning).
-    """
-    suffix, reason = _REPORTED[target]
-    thought = target in _THOUGHT
-
-    def write_reasoned(r: Read) -> tuple[bytes, list[Loss]]:
-        if not r.reasoned:
-            return write(r)
-        if thought:
-            messages = r.body.messages
-            for k in r.reasoned:
-                messages[k].reasoning_content = ""
-        out, losses = write(r)
-        start = 0
-        while start < len(losses) and losses[start].path.startswith(_EXTRAS):
-            start += 1
-        if any(loss.path.startswith(_MESSAGES) for loss in losses):
-            raise Fallback
-        said = [Loss(f"$.messages[{k}].content[0]{suffix}", reason) for k in r.reasoned]
-        losses[start:start] = said
-        return out, losses
-
-    return write_reasoned

@@ -34,7 +34,7 @@ from ..._content import (
     TextPart,
 )
 from ..._frozen import FrozenMap
-from ..._loss import a, unchecked_signature
+from ..._loss import a, block_lost, unchecked_signature
 from ..._usage import FinishReason
 from .._cite import lose_citations
 from .._finish import READ
@@ -228,7 +228,7 @@ def _own_opaque(part: OpaquePart, enc: Encoding, path: str) -> Any:
     """The block an opaque part holds, if it is this family's; else report it."""
     if part.provider == NAME:
         return part.data  # written back byte for byte
-    enc.lose(path, f"{a(part.provider)} block bedrock cannot carry")
+    enc.lose(path, block_lost(part.provider, NAME))
     return None
 
 

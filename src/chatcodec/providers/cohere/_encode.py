@@ -26,7 +26,7 @@ from ..._content import (
 )
 from ..._errors import DECODE_FAILURES
 from ..._exchange import EFFORT_BUDGETS, ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a, cannot_run, signature_lost
+from ..._loss import Loss, a, block_lost, cannot_run, signature_lost
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -271,7 +271,7 @@ def _content(
             if image is not None:
                 items.append(image)
         elif isinstance(part, OpaquePart):
-            enc.lose(p, f"{a(part.provider)} block cohere cannot carry")
+            enc.lose(p, block_lost(part.provider, NAME))
         else:
             kind = type(part).__struct_config__.tag
             where = "a tool result" if tool else "a user message"
@@ -352,7 +352,7 @@ def assistant_wire(
                 enc.lose(p, "cohere has no refusal part; sent as text")
             else:
                 assert isinstance(part, OpaquePart)
-                enc.lose(p, f"{a(part.provider)} block cohere cannot carry")
+                enc.lose(p, block_lost(part.provider, NAME))
     # Keys kept as sent ("" or null, []) go where this message writes them.
     _kept(own, out, "tool_plan")
     if plans:

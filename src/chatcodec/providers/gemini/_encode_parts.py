@@ -28,7 +28,7 @@ from ..._content import (
     TextPart,
 )
 from ..._frozen import FrozenMap
-from ..._loss import FOREIGN_SIGNATURE, a
+from ..._loss import FOREIGN_SIGNATURE, a, block_lost
 from ..._messages import ToolMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
@@ -136,7 +136,7 @@ class _PartEncoder:
 
     def opaque(self, part: OpaquePart, path: str) -> Any:
         if part.provider != NAME:
-            self.enc.lose(path, f"{a(part.provider)} block gemini cannot carry")
+            self.enc.lose(path, block_lost(part.provider, NAME))
             return None
         return part.data
 

@@ -25,7 +25,7 @@ from ..._content import (
     TextPart,
 )
 from ..._exchange import ProviderTool, Reasoning, Request, Response
-from ..._loss import Loss, a, cannot_run, signature_lost
+from ..._loss import Loss, block_lost, cannot_run, signature_lost
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -264,7 +264,7 @@ def _media(
         ):
             images.append(standard_base64(part.data))
         elif isinstance(part, OpaquePart):
-            enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
+            enc.lose(p, block_lost(part.provider, NAME))
         else:
             assert isinstance(part, AudioPart | FilePart)
             enc.lose(p, f"ollama cannot carry a{'n audio' if kind is AudioPart else ' file'} part")
@@ -313,7 +313,7 @@ def _assistant(message: AssistantMessage, path: str, enc: Encoding) -> dict[str,
                 texts.append(part.text)
                 enc.lose(p, "ollama has no refusal part; sent as text")
             else:
-                enc.lose(p, f"{a(part.provider)} block ollama cannot carry")
+                enc.lose(p, block_lost(part.provider, NAME))
         if texts:
             out["content"] = _SEPARATOR.join(texts)
         if thoughts:

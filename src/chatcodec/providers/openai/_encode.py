@@ -32,7 +32,7 @@ from ..._exchange import (
     effort_of,
 )
 from ..._frozen import FrozenMap
-from ..._loss import Loss, a, cannot_run
+from ..._loss import Loss, a, block_lost, cannot_run
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -488,7 +488,7 @@ def _part(part: ContentPart, path: str, enc: Encoding) -> Any:
     if isinstance(part, OpaquePart):
         if part.provider == NAME:
             return part.data
-        enc.lose(path, f"{a(part.provider)} block openai cannot carry")
+        enc.lose(path, block_lost(part.provider, NAME))
         return None
     own = enc.own(part.extras, path)
     inner_own = own.get("~inner")

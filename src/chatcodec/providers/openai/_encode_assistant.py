@@ -19,7 +19,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
-from ..._loss import a, no_reasoning_field, signature_lost
+from ..._loss import block_lost, no_reasoning_field, signature_lost
 from ..._messages import AssistantMessage
 from ..._tools import InvalidToolCall, ToolCall
 from .._cite import lose_citations
@@ -101,7 +101,7 @@ def _assistant_parts(
                 items.append(part.data)
                 listed = listed or not response
             else:
-                enc.lose(at, f"{a(part.provider)} block openai cannot carry")
+                enc.lose(at, block_lost(part.provider, NAME))
             continue
         part_own = enc.own(part.extras, at)
         if isinstance(part, TextPart):

@@ -22,7 +22,7 @@ from ..._content import (
     RefusalPart,
     TextPart,
 )
-from ..._loss import a
+from ..._loss import part_lost
 from ..._messages import (
     AssistantMessage,
     DeveloperMessage,
@@ -95,7 +95,7 @@ def write_user_parts(parts: tuple[ContentPart, ...], path: str, enc: Encoding) -
         elif isinstance(part, OpaquePart) and part.provider == NAME:
             out.append(part.data)
         else:
-            enc.lose(at, f"{NAME} cannot carry {a(_kind(part))} part")
+            enc.lose(at, part_lost(NAME, _kind(part)))
     return out
 
 
