@@ -186,6 +186,15 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "object"}}, "type": "function"}]}',
             id="cohere-tool-empty-description",
         ),
+        # A Cohere function's strict switch, its schema closed: kept in the tool's extras.
+        pytest.param(
+            bytes([6, 4, 3, 1])
+            + b'{"messages": [{"content": "Hi", "role": "user"}], "model": "m", "tools":'
+            + b' [{"function": {"description": "d", "name": "f", "parameters":'
+            + b' {"additionalProperties": false, "properties": {}, "type": "object"},'
+            + b' "strict": true}, "type": "function"}]}',
+            id="cohere-function-strict",
+        ),
         # A Gemini model part of text and inline data: the data was dropped, unreported.
         pytest.param(
             bytes([3, 0, 1, 1])

@@ -30,6 +30,7 @@ from ._source import (
     Message,
     Part,
     Read,
+    ToolSpec,
     _Format,
     _Function,
     decoded,
@@ -116,9 +117,19 @@ def read(body: bytes | str, model: str | None, max_tokens: int | None) -> Read:
         typed.tool_choice = _CHOICES[r.tool_choice]
     typed.stream = r.stream
     read = shaped(typed, None, model, max_tokens, "cohere")
-    if read.tools is not None and any(t.function.description == "" for t in read.tools.specs):
-        raise Fallback  # a tool of Cohere's own for the general path: reported by the targets
+    if read.tools is not None and not all(map(_usual, read.tools.specs)):
+        raise Fallback
     return read
+
+
+def _usual(tool: ToolSpec) -> bool:
+    """Whether Cohere's general decoder reads ``tool`` as the OpenAI source's reads it.
+
+    It reads a tool with an empty description as one of Cohere's own, and
+    keeps a function's ``strict`` in the tool's extras (Cohere's switch is
+    the request's ``strict_tools``): the targets report either.
+    """
+    return tool.function.description != "" and tool.function.strict is UNSET
 
 
 def _message(m: _Turn) -> Message:
