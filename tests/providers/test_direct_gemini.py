@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
+from chatcodec.providers._direct._from_gemini import _standard
+from chatcodec.providers._wire import base64_form, to_standard_base64
 
 TARGETS = ("openai", "anthropic", "openai-responses", "bedrock", "ollama", "cohere")
 
@@ -459,3 +461,11 @@ def test_generated_requests_convert_the_same(
     request: bytes, target: str, model: str | None, max_tokens: int | None
 ) -> None:
     same(request, target, model, max_tokens)
+
+
+@given(st.text(alphabet="ABCxyz019+/-_=\n\r", max_size=40))
+def test_base64_is_made_standard_on_the_bytes_as_on_the_text(text: str) -> None:
+    # Inline data is put in the standard alphabet, padded, without being decoded.
+    data = f'"{text}"'.encode()
+    expected = data if base64_form(text) is None else f'"{to_standard_base64(text)}"'.encode()
+    assert _standard(data) == expected
