@@ -418,11 +418,23 @@ def profile(family: str, model: str | None) -> Profile | None:
     """
     if not model:
         return None
+    key = (family, model)
+    if key in _FOUND:
+        return _FOUND[key]
     rows = _BY_FAMILY.get(family)
     if rows is None:
         return None
     matched = rows[0].match(model)
-    return None if matched is None else rows[1][matched.lastindex or 0]
+    found = None if matched is None else rows[1][matched.lastindex or 0]
+    if len(_FOUND) >= 1024:
+        _FOUND.clear()
+    _FOUND[key] = found
+    return found
+
+
+# Each (family, model) looked up: a caller sends the same few models with every
+# request, and the match of every row costs a few times the lookup. Bounded.
+_FOUND: dict[tuple[str, str], Profile | None] = {}
 
 
 def sampling_problems(
