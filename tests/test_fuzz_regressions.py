@@ -203,6 +203,16 @@ CRASHERS: dict[str, list[Any]] = {
             + b' "iVBORw0KGgo="}}]}, {"role": "user", "parts": [{"text": "ok"}]}]}',
             id="gemini-answer-text-and-data",
         ),
+        # A Responses answer sent as a string after a call in its run: a part, not a string.
+        pytest.param(
+            bytes([4, 6, 1, 0])
+            + b'{"model": "gpt-5", "input": [{"role": "user", "content": "hi"}, {"type":'
+            + b' "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}, {"role":'
+            + b' "assistant", "content": "hello"}, {"type": "function_call_output", "call_id":'
+            + b' "c1", "output": "ok"}], "tools": [{"type": "function", "name": "f",'
+            + b' "parameters": {"type": "object", "properties": {}}}]}',
+            id="responses-string-answer-after-a-call",
+        ),
     ],
     "bulk": [
         pytest.param(

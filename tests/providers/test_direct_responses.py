@@ -264,6 +264,15 @@ class TestShape:
             (
                 [
                     {"role": "user", "content": "Hi"},
+                    {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+                    {"role": "assistant", "content": "A."},
+                    {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+                ],
+                True,
+            ),
+            (
+                [
+                    {"role": "user", "content": "Hi"},
                     {
                         "role": "assistant",
                         "content": [{"type": "output_text", "text": "A.", "annotations": [{}]}],
@@ -397,6 +406,7 @@ class TestShape:
             "empty-answer",
             "answer-parts",
             "answer-parts-and-text",
+            "text-after-a-call",
             "annotations",
             "refusal",
             "reasoning",

@@ -264,6 +264,9 @@ def _items(items: list[_Item], out: list[Message], reasoned: list[int]) -> None:
             if role == "assistant":
                 if type(content) is str and content:
                     texts.append(content)
+                    # A string after a call is a part: the general path keeps a
+                    # string only when it opens its run (Run.str_item).
+                    listed = listed or bool(calls)
                 elif type(content) is list and content:
                     texts += [_answer_text(part) for part in content]
                     listed = True
