@@ -175,8 +175,8 @@ def _written(write: Writer, r: Read, target: str) -> tuple[bytes, list[Loss]]:
     """
     if r.images and images_refused(target, r.model):
         raise Fallback
-    if not reasoning_left_out(target, r.model, r.reasoning):
-        return write(r)
+    if r.reasoning is None or not reasoning_left_out(target, r.model, r.reasoning):
+        return write(r)  # no setting: nothing to leave out (the usual request)
     r.reasoning = None
     out, losses = write(r)
     return out, [Loss("$.reasoning", REASONING_LEFT_OUT), *losses]
