@@ -64,55 +64,33 @@ _READERS: Mapping[str, Reader] = FrozenMap(
         "bedrock": _from_bedrock.read,
     }
 )
-_WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
+# Each target's writer, by its family.
+_BY_TARGET: Mapping[str, Writer] = FrozenMap(
     {
-        ("openai", "anthropic"): _anthropic.write,
-        ("openai", "gemini"): _gemini.write,
-        ("openai", "openai-responses"): _responses.write,
-        ("openai", "bedrock"): _bedrock.write,
-        ("openai", "ollama"): _ollama.write,
-        ("openai", "cohere"): _cohere.write,
-        ("anthropic", "openai"): reporting(_openai.write, "anthropic", "openai"),
-        ("anthropic", "openai-responses"): reporting(
-            _responses.write, "anthropic", "openai-responses"
-        ),
-        ("anthropic", "gemini"): reporting(_gemini.write, "anthropic", "gemini"),
-        ("anthropic", "bedrock"): reporting(_bedrock.write, "anthropic", "bedrock"),
-        ("anthropic", "ollama"): reporting(_ollama.write, "anthropic", "ollama"),
-        ("anthropic", "cohere"): reporting(_cohere.write, "anthropic", "cohere"),
-        ("ollama", "openai"): _openai.write,
-        ("ollama", "anthropic"): _anthropic.write,
-        ("ollama", "gemini"): _gemini.write,
-        ("ollama", "openai-responses"): _responses.write,
-        ("ollama", "bedrock"): _bedrock.write,
-        ("ollama", "cohere"): _cohere.write,
-        ("cohere", "openai"): _openai.write,
-        ("cohere", "anthropic"): _anthropic.write,
-        ("cohere", "gemini"): _gemini.write,
-        ("cohere", "openai-responses"): _responses.write,
-        ("cohere", "bedrock"): _bedrock.write,
-        ("cohere", "ollama"): _ollama.write,
-        ("gemini", "openai"): _from_gemini.holding(_openai.write, "openai"),
-        ("gemini", "anthropic"): _from_gemini.holding(_anthropic.write, "anthropic"),
-        ("gemini", "openai-responses"): _from_gemini.holding(_responses.write, "openai-responses"),
-        ("gemini", "bedrock"): _from_gemini.holding(_bedrock.write, "bedrock"),
-        ("gemini", "ollama"): _from_gemini.holding(_ollama.write, "ollama"),
-        ("gemini", "cohere"): _from_gemini.holding(_cohere.write, "cohere"),
-        ("openai-responses", "openai"): reporting(_openai.write, "openai-responses", "openai"),
-        ("openai-responses", "anthropic"): reporting(
-            _anthropic.write, "openai-responses", "anthropic"
-        ),
-        ("openai-responses", "gemini"): reporting(_gemini.write, "openai-responses", "gemini"),
-        ("openai-responses", "bedrock"): reporting(_bedrock.write, "openai-responses", "bedrock"),
-        ("openai-responses", "ollama"): reporting(_ollama.write, "openai-responses", "ollama"),
-        ("openai-responses", "cohere"): reporting(_cohere.write, "openai-responses", "cohere"),
-        ("bedrock", "openai"): _openai.write,
-        ("bedrock", "anthropic"): _anthropic.write,
-        ("bedrock", "gemini"): _gemini.write,
-        ("bedrock", "openai-responses"): _responses.write,
-        ("bedrock", "ollama"): _ollama.write,
-        ("bedrock", "cohere"): _cohere.write,
+        "openai": _openai.write,
+        "anthropic": _anthropic.write,
+        "gemini": _gemini.write,
+        "openai-responses": _responses.write,
+        "bedrock": _bedrock.write,
+        "ollama": _ollama.write,
+        "cohere": _cohere.write,
     }
+)
+
+
+def _pair_writer(source: str, target: str) -> Writer:
+    """The target's writer, wrapped where the source's messages hold what it reports."""
+    write = _BY_TARGET[target]
+    if source == "gemini":
+        return _from_gemini.holding(write, target)
+    if source in ("anthropic", "openai-responses"):
+        return reporting(write, source, target)
+    return write
+
+
+# Every source to every other family.
+_WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
+    {(s, t): _pair_writer(s, t) for s in _READERS for t in _BY_TARGET if t != s}
 )
 
 
