@@ -102,7 +102,7 @@ class TestPolicyCasesInAnyOrder:
 CACHES = {
     "chatcodec._convert._codecs": "providers.get by name; at most 64 names",
     "chatcodec._convert._pairs": "each pair asked: its codecs and direct path; at most 256 pairs",
-    "chatcodec.providers._profiles._FOUND": "each (family, model) profile looked up; cleared at 1024",
+    "chatcodec.providers._profiles._FOUND": "each (family, model) looked up; cleared at 1024",
     "chatcodec._schema._FROZEN_SCHEMAS": "frozen schemas by their JSON; cleared at 256",
     "chatcodec._tools._GOOD_NAMES": "tool names that passed the name rule; at most 4096",
     "chatcodec.providers._direct._anthropic._WRITTEN": "a tool array written once; bounded",
