@@ -2836,6 +2836,7 @@ NAMES = frozenset(
         "placeId",
         "place_answer_sources",
         "place_id",
+        "place_message_losses",
         "places",
         "playbackControl",
         "playback_control",

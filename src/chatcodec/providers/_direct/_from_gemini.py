@@ -64,6 +64,7 @@ from ._source import (
     check_specs,
     decoded,
     once,
+    place_message_losses,
     runnable,
     shaped,
     well_formed,
@@ -537,11 +538,6 @@ def holding(write: Writer, target: str) -> Writer:
         out, losses = write(r)
         if not r.held:
             return out, losses
-        start = 0
-        while start < len(losses) and losses[start].path.startswith(_EXTRAS):
-            start += 1
-        if any(loss.path.startswith(_MESSAGES) for loss in losses):
-            raise Fallback
         said: list[Loss] = []
         encoding = Encoding(target, said)
         for path, key, value in r.held:
@@ -555,7 +551,7 @@ def holding(write: Writer, target: str) -> Writer:
                 said.append(Loss(f"{path}.extras.{NAME}.{key}", GEMINI_ONLY))
             else:
                 encoding.own({NAME: {key: value}}, path)
-        losses[start:start] = said
+        place_message_losses(losses, said)
         return out, losses
 
     return write_held
@@ -566,8 +562,6 @@ _FLAGGED = frozenset(("anthropic", "bedrock"))  # the targets that write a resul
 _ERROR_FLAGS: Mapping[str, str] = FrozenMap(
     {"openai": OPENAI_FLAG, "openai-responses": RESPONSES_FLAG, "ollama": OLLAMA_FLAG}
 )
-_EXTRAS = "$.extras."
-_MESSAGES = "$.messages["
 
 
 def _schema(d: _Declaration) -> Raw | None:

@@ -28,14 +28,12 @@ from ..._loss import (
     unchecked_signature,
 )
 from ..anthropic._encode_parts import UNSIGNED
-from ._source import Fallback, Read, Writer
+from ._source import Read, Writer, place_message_losses
 
 __all__ = ["reporting"]
 
 _THOUGHT = frozenset(("gemini", "cohere"))  # the targets that write the empty thought
 _SIGNATURE = frozenset(("ollama", "gemini", "cohere"))  # the targets that lose the signature alone
-_EXTRAS = "$.extras."
-_MESSAGES = "$.messages["
 
 
 def _reasoning_lost(source: str, target: str) -> str:
@@ -81,15 +79,10 @@ def reporting(write: Writer, source: str, target: str) -> Writer:
             for k in r.reasoned:
                 messages[k].reasoning_content = ""
         out, losses = write(r)
-        start = 0
-        while start < len(losses) and losses[start].path.startswith(_EXTRAS):
-            start += 1
-        if any(loss.path.startswith(_MESSAGES) for loss in losses):
-            raise Fallback
         said = [(k, 0, Loss(f"$.messages[{k}].content[0]{suffix}", reasoning)) for k in r.reasoned]
         said += [(k, j, Loss(f"$.messages[{k}].content[{j}]", block)) for k, j in r.blocks]
         said.sort(key=lambda found: found[:2])  # in the messages' order
-        losses[start:start] = [loss for _, _, loss in said]
+        place_message_losses(losses, [loss for _, _, loss in said])
         return out, losses
 
     return write_reporting

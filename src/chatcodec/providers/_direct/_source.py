@@ -61,6 +61,7 @@ __all__ = [
     "keeping",
     "kept_losses",
     "number",
+    "place_message_losses",
     "read",
     "readable",
     "runnable",
@@ -250,6 +251,32 @@ class Read(Struct, gc=False):
 
 Writer = Callable[[Read], tuple[bytes, list[Loss]]]
 """A target's writer: the body and its losses, or :class:`Fallback`."""
+
+
+def place_message_losses(losses: list[Loss], said: list[Loss]) -> None:
+    """Put ``said``, losses of the messages a writer left for others to tell, where they go.
+
+    The general encoder reports what a message holds as it writes the
+    message: after the keys only the source keeps, which every writer
+    reports first, and before the rest. When the writer reported on the
+    messages itself, the two would have to be told in the messages' order:
+    the request goes the general way.
+
+    Raises
+    ------
+    Fallback
+        When ``losses`` holds a message's loss.
+    """
+    start = 0
+    while start < len(losses) and losses[start].path.startswith(_EXTRAS):
+        start += 1
+    if any(loss.path.startswith(_MESSAGES) for loss in losses):
+        raise Fallback
+    losses[start:start] = said
+
+
+_EXTRAS = "$.extras."
+_MESSAGES = "$.messages["
 
 
 _decoder = msgspec.json.Decoder(Body)
