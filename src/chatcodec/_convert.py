@@ -16,7 +16,7 @@ from ._loss import Loss, LossReport
 from ._problems import Problem
 from .providers import Codec, get
 from .providers._cache import carry_automatic_cache, trim_cache
-from .providers._direct import paired
+from .providers._direct import Straight, paired
 from .providers._model_fit import fit_model, restore_paths
 from .providers._options import ToolCallContent, request_options
 from .providers._placeholders import fill_response
@@ -26,7 +26,6 @@ from .providers.gemini._subset import fit_request as fit_gemini
 __all__ = ["convert"]
 
 _codecs: dict[str, Codec] = {}  # get's answers, by the name asked: a lookup per call
-Straight = Callable[[bytes | str, str | None, int | None], tuple[bytes, list[Loss]] | None]
 # Each pair asked (by the names asked): its codecs, and its direct path for the
 # target's own codec (None for a pair without one, or a dialect's codec).
 _pairs: dict[tuple[str, str], tuple[Codec, Codec, Straight | None]] = {}

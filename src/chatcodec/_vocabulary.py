@@ -274,6 +274,7 @@ NAMES = frozenset(
         "ServiceUnavailableException",
         "Severity",
         "Stage",
+        "Straight",
         "StreamDecoder",
         "StreamEncoder",
         "StreamError",

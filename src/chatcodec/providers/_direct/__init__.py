@@ -25,6 +25,7 @@ recorded request, the curated bodies, the bulk files and generated requests.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from msgspec import UNSET
 
@@ -50,7 +51,7 @@ from . import (
 from ._left import reporting
 from ._source import Fallback, Read, Writer, read, readable
 
-__all__ = ["BATCH_STREAM", "direct", "direct_request", "paired"]
+__all__ = ["BATCH_STREAM", "Straight", "direct", "direct_request", "paired"]
 
 Reader = Callable[[bytes | str, str | None, int | None], Read]
 _READERS: Mapping[str, Reader] = FrozenMap(
@@ -94,6 +95,10 @@ _WRITERS: Mapping[tuple[str, str], Writer] = FrozenMap(
 )
 
 
+Straight = Callable[[bytes | str, str | None, int | None], tuple[bytes, list[Loss]] | None]
+"""The direct path of one pair: :func:`direct_request` without the pair."""
+
+
 def direct_request(
     source: str, target: str, body: bytes | str, model: str | None, max_tokens: int | None
 ) -> tuple[bytes, list[Loss]] | None:
@@ -103,17 +108,12 @@ def direct_request(
     ``max_tokens`` are :func:`~chatcodec.convert`'s.
     """
     write = _WRITERS.get((source, target))
-    if write is None or not readable(body):
+    if write is None:
         return None
-    try:
-        return _written(write, _READERS[source](body, model, max_tokens), target)
-    except Fallback:
-        return None
+    return _attempt(write, _READERS[source], target, body, model, max_tokens)
 
 
-def paired(
-    source: str, target: str
-) -> Callable[[bytes | str, str | None, int | None], tuple[bytes, list[Loss]] | None] | None:
+def paired(source: str, target: str) -> Straight | None:
     """:func:`direct_request` for one pair, or None when the pair has none.
 
     For :func:`~chatcodec.convert`, which keeps it for each pair it is asked:
@@ -122,19 +122,24 @@ def paired(
     write = _WRITERS.get((source, target))
     if write is None:
         return None
-    read = _READERS[source]
+    return partial(_attempt, write, _READERS[source], target)
 
-    def convert(
-        body: bytes | str, model: str | None, max_tokens: int | None
-    ) -> tuple[bytes, list[Loss]] | None:
-        if not readable(body):
-            return None
-        try:
-            return _written(write, read(body, model, max_tokens), target)
-        except Fallback:
-            return None
 
-    return convert
+def _attempt(
+    write: Writer,
+    read: Reader,
+    target: str,
+    body: bytes | str,
+    model: str | None,
+    max_tokens: int | None,
+) -> tuple[bytes, list[Loss]] | None:
+    """What ``write`` makes of what ``read`` reads of ``body``, or None when either declines."""
+    if not readable(body):
+        return None
+    try:
+        return _written(write, read(body, model, max_tokens), target)
+    except Fallback:
+        return None
 
 
 def _written(write: Writer, r: Read, target: str) -> tuple[bytes, list[Loss]]:
@@ -177,13 +182,15 @@ def direct(
     if write is None:
         return None
     read_source = _READERS[source]
+    if not batch:
+        return partial(_attempt, write, read_source, target, model=model, max_tokens=max_tokens)
 
     def convert(body: bytes | str) -> tuple[bytes, list[Loss]] | None:
         if not readable(body):
             return None
         try:
             r = read_source(body, model, max_tokens)
-            if batch and r.body.stream is True:
+            if r.body.stream is True:
                 r.body.stream = UNSET
                 out, losses = _written(write, r, target)
                 return out, [Loss("$.stream", BATCH_STREAM), *losses]
