@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec as cc
-from chatcodec.providers._direct._from_gemini import _standard
-from chatcodec.providers._wire import base64_form, to_standard_base64
+from chatcodec.providers._wire import base64_form, standard_base64_json, to_standard_base64
 
 TARGETS = ("openai", "anthropic", "openai-responses", "bedrock", "ollama", "cohere")
 
@@ -468,4 +467,4 @@ def test_base64_is_made_standard_on_the_bytes_as_on_the_text(text: str) -> None:
     # Inline data is put in the standard alphabet, padded, without being decoded.
     data = f'"{text}"'.encode()
     expected = data if base64_form(text) is None else f'"{to_standard_base64(text)}"'.encode()
-    assert _standard(data) == expected
+    assert standard_base64_json(data) == expected

@@ -436,6 +436,26 @@ def to_standard_base64(data: str) -> str:
     return data + "=" * (-n % 4)
 
 
+_TO_STANDARD_BYTES = bytes.maketrans(b"-_", b"+/")
+
+
+def standard_base64_json(data: bytes) -> bytes:
+    """Base64 data as a JSON string as sent (ASCII, no escape), in the standard padded alphabet.
+
+    :func:`to_standard_base64` on the bytes: data of megabytes is neither
+    decoded nor encoded again, and data already standard is returned as it is.
+    """
+    n = len(data) - 2
+    if b"\n" in data or b"\r" in data:
+        n -= data.count(b"\n") + data.count(b"\r")
+    padding = -n % 4
+    if b"-" in data or b"_" in data:
+        data = data.translate(_TO_STANDARD_BYTES)
+    elif not padding:
+        return data
+    return data[:-1] + b"=" * padding + b'"' if padding else data
+
+
 def from_standard_base64(data: str, form: str) -> str:
     """Standard base64 written back in ``form`` (as :func:`base64_form` named it)."""
     if form.startswith("url"):

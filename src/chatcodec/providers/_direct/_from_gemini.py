@@ -36,7 +36,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ..._errors import DepthError
 from ..._frozen import FrozenMap
 from ..._loss import Loss
-from .._wire import Encoding
+from .._wire import Encoding, standard_base64_json
 from ..anthropic._encode_parts import IMAGE_TYPES
 from ..gemini._common import from_gemini_schema
 from ..ollama._encode import NO_ERROR_FLAG as OLLAMA_FLAG
@@ -315,31 +315,10 @@ def _media(inline: _Inline) -> Part:
     data = bytes(inline.data)
     if data[:1] != b'"' or b"\\" in data or not data.isascii():
         raise Fallback
-    url = Raw(b"".join((_DATA, mime.encode(), _BASE64, memoryview(_standard(data))[1:])))
+    url = Raw(b"".join((_DATA, mime.encode(), _BASE64, memoryview(standard_base64_json(data))[1:])))
     if mime == _PDF:
         return Part(type="file", file=_File(file_data=url))
     return Part(type="image_url", image_url=_URL(url))
-
-
-_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
-
-
-def _standard(data: bytes) -> bytes:
-    """Base64 data (a JSON string as sent, ASCII, no escape) in the standard padded alphabet.
-
-    What :func:`.._wire.to_standard_base64` makes of the text, on the bytes:
-    an image of megabytes is neither decoded nor encoded again, and data
-    already standard is returned as it is.
-    """
-    n = len(data) - 2
-    if b"\n" in data or b"\r" in data:
-        n -= data.count(b"\n") + data.count(b"\r")
-    padding = -n % 4
-    if b"-" in data or b"_" in data:
-        data = data.translate(_TO_STANDARD)
-    elif not padding:
-        return data
-    return data[:-1] + b"=" * padding + b'"' if padding else data
 
 
 def _result(
