@@ -2,9 +2,9 @@
 
 msgspec decodes the usual request (a ``system`` string or text blocks, user
 and assistant turns of text, images by base64 data or https URL, tool calls
-and their results as text or as tool references alone (left out and reported
-by every target: see :mod:`._left`), function tools, the tool choice and the common
-parameters) into the private Structs below, in C; they forbid unknown
+and their results as text or as tool references alone (left out and
+reported by every target: see :mod:`._left`), function tools, the tool
+choice and the common parameters) into the private Structs below, in C; they forbid unknown
 fields, so a key they do not name (a cache point, thinking, citations, a
 setting, an error flag...) fails the decode and the request goes the
 general way. The turns are then written as the OpenAI Chat messages they

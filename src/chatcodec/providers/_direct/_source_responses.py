@@ -5,10 +5,11 @@ string or as items: user, system and developer messages sent as a string,
 user messages of ``input_text``, ``input_image`` and ``input_file`` parts,
 assistant messages sent as a string or as ``output_text`` parts without
 annotations, a reasoning item without summary whose reasoning is encrypted
-(each target writes or reports it as the general path does: see :mod:`._left`), ``function_call``
-items with their arguments and ``function_call_output`` items with a string
-output; function tools in Responses' flat shape; the tool choice, a plain ``text`` format and
-the common parameters; the keys the general path keeps as sent) straight
+(each target writes or reports it as the general path does: see
+:mod:`._left`), ``function_call`` items with their arguments and
+``function_call_output`` items with a string output; function tools in
+Responses' flat shape; the tool choice, a plain ``text`` format and the
+common parameters; the keys the general path keeps as sent) straight
 into the private Structs below, in C; unknown keys fail the decode. Each item
 then becomes the message the general path makes of it, in the OpenAI Chat
 Structs of :mod:`._source` (the run of answer and call items between two user
@@ -276,7 +277,7 @@ def _items(items: list[_Item], out: list[Message], reasoned: list[int]) -> None:
             if role not in _ROLES or content is UNSET:
                 raise Fallback
             if texts or calls or opened:
-                _close(texts, calls, listed or opened, opened, out, reasoned)
+                _close(texts, calls, listed, opened, out, reasoned)
                 texts, calls, listed, opened = [], [], False, False
             if isinstance(content, str):
                 out.append(Message(role=role, content=content))
@@ -297,13 +298,13 @@ def _items(items: list[_Item], out: list[Message], reasoned: list[int]) -> None:
             if item.arguments is not UNSET or item.call_id is UNSET or item.output is UNSET:
                 raise Fallback
             if texts or calls or opened:
-                _close(texts, calls, listed or opened, opened, out, reasoned)
+                _close(texts, calls, listed, opened, out, reasoned)
                 texts, calls, listed, opened = [], [], False, False
             out.append(Message(role="tool", tool_call_id=item.call_id, content=item.output))
         else:
             raise Fallback  # a built-in tool's call...: the general path's
     if texts or calls or opened:
-        _close(texts, calls, listed or opened, opened, out, reasoned)
+        _close(texts, calls, listed, opened, out, reasoned)
 
 
 def _reasoning(item: _Item) -> None:
@@ -343,15 +344,15 @@ def _close(
     """Add the assistant message of a run.
 
     Its texts are one string when the run has one text, sent as a string
-    and alone; else text parts (``listed``: the run has parts, as the general
-    path reads it). ``opened``: the run opens with reasoning, left out.
+    and alone; else text parts, as the general path reads them (``listed``:
+    the run has parts). ``opened``: the run opens with reasoning, left out.
     """
     if opened:
         if not texts and not calls:
             raise Fallback  # a message of reasoning alone: the targets differ
         reasoned.append(len(out))
     content: Any = UNSET
-    if len(texts) == 1 and not listed:
+    if len(texts) == 1 and not listed and not opened:
         content = texts[0]
     elif texts:
         content = [Part(type="text", text=text) for text in texts]
